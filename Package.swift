@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Dependencies point one way: OdrSimCLI → (ScenarioFile, Metrics, TraceReplay, Workload)
+// → Simulation → ODRPolicies → ODRCore. ODRCore depends on nothing at all.
+let package = Package(
+    name: "odr-sim",
+    products: [
+        .executable(name: "odr-sim", targets: ["odr-sim"]),
+        .library(name: "ODRCore", targets: ["ODRCore"]),
+        .library(name: "ODRPolicies", targets: ["ODRPolicies"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        // GNU Scientific Library (Debian: libgsl-dev): random streams, distributions, t-quantiles.
+        .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
+        // The ODR state machine: sans-I/O, no dependencies.
+        .target(name: "ODRCore"),
+        // Seeded random streams and distributions over GSL.
+        .target(name: "Stochastic", dependencies: ["CGSL"]),
+        // Purge strategies, one file each, behind ODRCore's PurgePolicy.
+        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic"]),
+        // Discrete-event kernel and the models that drive the core (network, disk, apps).
+        .target(
+            name: "Simulation",
+            dependencies: ["ODRCore", "ODRPolicies", .product(name: "Collections", package: "swift-collections")]
+        ),
+        // Stochastic workload generators expanding a scenario's `workload:` section.
+        .target(name: "Workload", dependencies: ["Simulation", "Stochastic"]),
+        // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
+        .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "Yams"]),
+        // Events and ledgers into CSV reports.
+        .target(
+            name: "Metrics",
+            dependencies: ["ODRCore", "Simulation", "Stochastic", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        // Cache-trace replay (time,obj_id,size CSV) through the core.
+        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies"]),
+        .target(
+            name: "OdrSimCLI",
+            dependencies: [
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "TraceReplay", "Workload",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
+
+        .testTarget(
+            name: "ODRCoreTests",
+            dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay"]),
+        .testTarget(name: "SimulationTests", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
+        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
+        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

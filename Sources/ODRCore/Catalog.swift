@@ -1,0 +1,174 @@
+/// An app's on-demand resources, grouped into asset packs by exact tag set.
+///
+/// Resources tagged only `level-1`, only `level-2`, and both give three packs; requesting
+/// `level-1` maps to two of them (its own and the shared one), and the shared pack is
+/// downloaded once however many tags ask for it.
+///
+/// ```swift
+/// let catalog = try Catalog(resources: [
+///     Resource(name: "map1", size: 40_000_000, tags: ["level-1"]),
+///     Resource(name: "forest", size: 120_000_000, tags: ["level-1", "level-2"]),
+///     Resource(name: "map2", size: 45_000_000, tags: ["level-2"]),
+/// ], profile: .ios17)
+/// catalog.packs.count                                  // 3
+/// catalog.tag(catalog.tagID(named: "level-1")!).size   // 160_000_000
+/// ```
+public struct Catalog: Sendable {
+    /// A tag: what apps request.
+    public struct Tag: Sendable, Hashable {
+        public let name: String
+        public let category: TagCategory
+        /// Preservation priority at install time (0…1).
+        public let preservation: Double
+        /// The packs holding this tag's resources, in pack order.
+        public let packs: [Int32]
+        /// Total bytes of those packs.
+        public let size: Int64
+    }
+
+    /// An asset pack: all resources sharing one exact tag set. The unit of download and purge.
+    public struct Pack: Sendable, Hashable {
+        /// The tag names of the set joined by `+`, e.g. `level-1+level-2`.
+        public let name: String
+        /// The tags of the set, as indices of ``Catalog/tags``.
+        public let tags: [Int32]
+        public let resources: [String]
+        public let size: Int64
+        /// The earliest category among its tags: a pack shared by an initial-install tag
+        /// and an on-demand tag arrives with the app.
+        public let category: TagCategory
+    }
+
+    public let tags: [Tag]
+    public let packs: [Pack]
+    /// The profile the catalog was validated against.
+    public let profile: PlatformProfile
+    private let tagIndexByName: [String: Int32]
+
+    /// Forms the packs and validates every limit of `profile`.
+    /// - Throws: ``CatalogError`` naming the first offending resource, tag or pack.
+    public init(
+        resources: [Resource],
+        tagSettings: [String: TagSettings] = [:],
+        profile: PlatformProfile = .unlimited
+    ) throws(CatalogError) {
+        var seenResources = Set<String>()
+        var tagOrder: [String] = []
+        var tagIndex: [String: Int32] = [:]
+        var packIndexBySet: [[Int32]: Int] = [:]
+        var packTagSets: [[Int32]] = []
+        var packResources: [[String]] = []
+        var packSizes: [Int64] = []
+
+        for resource in resources {
+            guard seenResources.insert(resource.name).inserted else {
+                throw .duplicateResource(resource.name)
+            }
+            guard resource.size >= 0 else { throw .negativeSize(resource: resource.name, size: resource.size) }
+            guard !resource.tags.isEmpty else { throw .noTags(resource: resource.name) }
+            var set: [Int32] = []
+            for name in resource.tags {
+                let index: Int32
+                if let known = tagIndex[name] {
+                    index = known
+                } else {
+                    index = Int32(tagOrder.count)
+                    tagIndex[name] = index
+                    tagOrder.append(name)
+                }
+                set.append(index)
+            }
+            set = Array(Set(set)).sorted()
+            if let p = packIndexBySet[set] {
+                packResources[p].append(resource.name)
+                packSizes[p] += resource.size
+            } else {
+                packIndexBySet[set] = packTagSets.count
+                packTagSets.append(set)
+                packResources.append([resource.name])
+                packSizes.append(resource.size)
+            }
+        }
+        for name in tagSettings.keys.sorted() where tagIndex[name] == nil {
+            throw .unknownTag(name)
+        }
+        for (name, settings) in tagSettings.sorted(by: { $0.key < $1.key })
+        where !(0...1).contains(settings.preservation) {
+            throw .invalidPreservation(tag: name, value: settings.preservation)
+        }
+
+        var packsOfTag = [[Int32]](repeating: [], count: tagOrder.count)
+        for (p, set) in packTagSets.enumerated() {
+            for t in set { packsOfTag[Int(t)].append(Int32(p)) }
+        }
+        let tags = tagOrder.enumerated().map { t, name in
+            let settings = tagSettings[name] ?? TagSettings()
+            return Tag(
+                name: name, category: settings.category, preservation: settings.preservation,
+                packs: packsOfTag[t], size: packsOfTag[t].reduce(0) { $0 + packSizes[Int($1)] })
+        }
+        let packs = packTagSets.enumerated().map { p, set in
+            Pack(
+                name: set.map { tagOrder[Int($0)] }.joined(separator: "+"),
+                tags: set, resources: packResources[p], size: packSizes[p],
+                category: set.map { tags[Int($0)].category }.min() ?? .onDemand)
+        }
+        try Self.validate(tags: tags, packs: packs, profile: profile)
+        self.tags = tags
+        self.packs = packs
+        self.profile = profile
+        self.tagIndexByName = tagIndex
+    }
+
+    private static func validate(tags: [Tag], packs: [Pack], profile: PlatformProfile) throws(CatalogError) {
+        if let limit = profile.maxPackCount, packs.count > limit {
+            throw .tooManyPacks(count: packs.count, limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxPackSize, let pack = packs.first(where: { $0.size > limit }) {
+            throw .packTooLarge(pack: pack.name, size: pack.size, limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxTagSize, let tag = tags.first(where: { $0.size > limit }) {
+            throw .tagTooLarge(tag: tag.name, size: tag.size, limit: limit, profile: profile.name)
+        }
+        let initial = packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
+        if let limit = profile.maxInitialInstallSize, initial > limit {
+            throw .initialInstallTooLarge(size: initial, limit: limit, profile: profile.name)
+        }
+        let early = packs.filter { $0.category != .onDemand }.reduce(0) { $0 + $1.size }
+        if let limit = profile.maxInitialAndPrefetchSize, early > limit {
+            throw .initialAndPrefetchTooLarge(size: early, limit: limit, profile: profile.name)
+        }
+        let hosted = packs.reduce(0) { $0 + $1.size }
+        if let limit = profile.maxHostedSize, hosted > limit {
+            throw .hostedTooLarge(size: hosted, limit: limit, profile: profile.name)
+        }
+    }
+
+    /// The tag called `name`, if the catalog has it.
+    public func tagID(named name: String) -> TagID? {
+        tagIndexByName[name].map(TagID.init(rawValue:))
+    }
+
+    public func tag(_ id: TagID) -> Tag { tags[Int(id.rawValue)] }
+
+    /// The packs downloaded at install, in pack order.
+    public var initialInstallPacks: [Int32] {
+        packs.indices.filter { packs[$0].category == .initialInstall }.map(Int32.init)
+    }
+
+    /// The packs to prefetch after install: by tag order, then pack order, each pack once.
+    public var prefetchPacks: [Int32] {
+        let ordered = tags.indices.compactMap { t -> (Int, Int)? in
+            if case .prefetch(let order) = tags[t].category { return (order, t) }
+            return nil
+        }.sorted { $0 < $1 }
+        var seen = Set<Int32>()
+        var result: [Int32] = []
+        for (_, t) in ordered {
+            for p in tags[t].packs where packs[Int(p)].category != .initialInstall && seen.insert(p).inserted {
+                result.append(p)
+            }
+        }
+        return result
+    }
+}

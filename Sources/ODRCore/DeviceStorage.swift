@@ -1,0 +1,75 @@
+/// Internal per-app record of an ``ODRDevice``.
+struct AppRecord {
+    let name: String
+    let catalog: Catalog
+    /// Global index of the app's first pack; its packs are contiguous.
+    let firstPack: Int32
+    /// Global pack indices of each tag, shared by single-tag requests without copying.
+    let tagPacks: [[Int32]]
+    let allowsCellular: Bool
+    var lowDiskResponse: LowDiskResponse
+    var tagPreservation: [Double]
+
+    var installing = false
+    var installed = false
+    var running = false
+    var launchPending = false
+    var pendingInitial = 0
+    var prefetchQueue: [Int32] = []
+    var prefetchCursor = 0
+    var prefetchActive: Int32 = -1
+    /// Bytes of the app's packs held by granted requests.
+    var inUseBytes: Int64 = 0
+    /// Bytes and number of the app's packs that may be purged.
+    var purgeableBytes: Int64 = 0
+    var purgeableCount = 0
+
+    var isPresent: Bool { installing || installed }
+    var packRange: Range<Int> { Int(firstPack)..<(Int(firstPack) + catalog.packs.count) }
+}
+
+/// Whether a pack's bytes are on the device; a running download is flagged separately.
+enum PackPhase: UInt8 {
+    case notDownloaded, partial, resident, purged
+}
+
+/// Internal per-pack record of an ``ODRDevice``.
+struct PackRecord {
+    let app: Int32
+    let size: Int64
+    let category: TagCategory
+    var phase: PackPhase = .notDownloaded
+    var bytesOnDisk: Int64 = 0
+    var retain: Int32 = 0
+    /// Requests waiting for their other packs hold this one so it is not purged under them.
+    var pins: Int32 = 0
+    var lastUse: Double = 0
+    var lastUseTick: UInt64 = 0
+    var storedTick: UInt64 = 0
+    var preservation: Double
+    var requestCount: Int64 = 0
+    var lastRequestOrdinal: Int64 = 0
+    var purgeCount: Int32 = 0
+    var purgeable = false
+    /// A partial download nobody continues: the first thing to purge.
+    var leftover = false
+    var downloading = false
+    var systemDownload = false
+    var stalled = false
+    var waiters: [RequestID] = []
+    var mark: UInt32 = 0
+}
+
+/// Internal per-request record of an ``ODRDevice``; slots are reused.
+struct RequestRecord {
+    var generation: UInt32 = 0
+    var live = false
+    var app: Int32 = 0
+    var packs: [Int32] = []
+    var granted = false
+    var priority = LoadingPriority.normal
+    var paused = false
+    var optional = false
+    var begunAt: Double = 0
+    var missing: Int32 = 0
+}

@@ -1,0 +1,130 @@
+extension ODRDevice {
+    /// The link changed; downloads stall or continue accordingly.
+    public func setLink(_ state: LinkState, at time: Double) {
+        advance(to: time)
+        guard state != link else { return }
+        link = state
+        downloadsRevision &+= 1
+        refreshRunnability()
+    }
+
+    /// Downloads under way, in start order, with what a network model needs to share the link.
+    public func downloads() -> [DownloadStatus] {
+        downloadOrder.map { p in
+            let record = packs[Int(p)]
+            return DownloadStatus(
+                pack: PackID(rawValue: p), app: AppID(rawValue: record.app), size: record.size,
+                received: record.bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p)))
+        }
+    }
+
+    /// The network delivered `bytes` of `pack`. Completing a pack grants the requests it
+    /// completes, and moves install and prefetch along.
+    public func receive(_ bytes: Int64, for pack: PackID, at time: Double) {
+        advance(to: time)
+        let p = Int(pack.rawValue)
+        precondition(packs[p].downloading, "\(pack) is not downloading")
+        precondition(bytes >= 0 && bytes <= packs[p].size - packs[p].bytesOnDisk, "\(bytes) bytes overrun \(pack)")
+        packs[p].bytesOnDisk += bytes
+        odrBytes += bytes
+        reservedBytes -= bytes
+        ledger.downloadedBytes += bytes
+        if packs[p].purgeCount > 0 { ledger.redownloadBytes += bytes }
+        if settings.reportsProgress {
+            emit(.downloadProgressed(pack, received: packs[p].bytesOnDisk, size: packs[p].size))
+        }
+        if packs[p].bytesOnDisk == packs[p].size { finishDownload(p) }
+    }
+
+    func startDownload(_ p: Int, system: Bool) {
+        let remaining = packs[p].size - packs[p].bytesOnDisk
+        packs[p].downloading = true
+        packs[p].systemDownload = system
+        packs[p].stalled = false
+        reservedBytes += remaining
+        downloadOrder.append(Int32(p))
+        refresh(p)
+        ledger.downloadsStarted += 1
+        downloadsRevision &+= 1
+        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: remaining, redownload: packs[p].purgeCount > 0))
+        notePeak()
+        if remaining == 0 { finishDownload(p) }
+    }
+
+    func finishDownload(_ p: Int) {
+        packs[p].downloading = false
+        packs[p].phase = .resident
+        let wasSystem = packs[p].systemDownload
+        packs[p].systemDownload = false
+        let waiters = packs[p].waiters
+        packs[p].waiters = []
+        removeFromDownloadOrder(p)
+        touch(p)
+        packs[p].storedTick = useTick
+        refresh(p)
+        ledger.downloadsFinished += 1
+        downloadsRevision &+= 1
+        let app = packs[p].app
+        emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size))
+        policy.packStored(snapshot(p))
+        if wasSystem { systemDownloadFinished(p, app: Int(app)) }
+        for waiter in waiters {
+            guard let slot = liveSlot(waiter) else { continue }
+            requests[slot].missing -= 1
+            if requests[slot].missing == 0 { grant(slot, hit: false) }
+        }
+    }
+
+    /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
+    func abandon(_ p: Int) {
+        reservedBytes -= packs[p].size - packs[p].bytesOnDisk
+        packs[p].downloading = false
+        packs[p].systemDownload = false
+        packs[p].waiters = []
+        removeFromDownloadOrder(p)
+        if packs[p].bytesOnDisk > 0 {
+            packs[p].phase = .partial
+        } else {
+            packs[p].phase = packs[p].purgeCount > 0 ? .purged : .notDownloaded
+        }
+        refresh(p)
+        downloadsRevision &+= 1
+        emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), keptBytes: packs[p].bytesOnDisk))
+    }
+
+    func removeFromDownloadOrder(_ p: Int) {
+        if let at = downloadOrder.firstIndex(of: Int32(p)) { downloadOrder.remove(at: at) }
+    }
+
+    func isRunnable(_ p: Int) -> Bool {
+        let record = packs[p]
+        guard record.downloading, link != .offline else { return false }
+        if link == .cellular && !apps[Int(record.app)].allowsCellular { return false }
+        if record.systemDownload { return true }
+        return record.waiters.contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
+    }
+
+    func effectivePriority(_ p: Int) -> LoadingPriority {
+        var best: LoadingPriority? = packs[p].systemDownload ? .normal : nil
+        for w in packs[p].waiters {
+            guard let slot = liveSlot(w), !requests[slot].paused else { continue }
+            let priority = requests[slot].priority
+            if best.map({ priority > $0 }) ?? true { best = priority }
+        }
+        return best ?? .normal
+    }
+
+    /// Emits stall and continue events for downloads whose runnability changed.
+    func refreshRunnability() {
+        for p32 in downloadOrder {
+            let p = Int(p32)
+            let stalled = !isRunnable(p)
+            if stalled != packs[p].stalled {
+                packs[p].stalled = stalled
+                let pack = PackID(rawValue: p32)
+                let app = AppID(rawValue: packs[p].app)
+                emit(stalled ? .downloadStalled(pack, app) : .downloadContinued(pack, app))
+            }
+        }
+    }
+}

@@ -1,0 +1,317 @@
+extension ODRDevice {
+    /// `beginAccessingResources`: downloads what is missing, then grants access to `tags`.
+    ///
+    /// A request whose packs are all on the device is granted at once (a hit). Otherwise the
+    /// device reserves space for the missing packs (purging if needed), starts their downloads,
+    /// and grants when the last one finishes. An ``RequestOutcome/failed(_:)`` request holds nothing.
+    ///
+    /// - Parameters:
+    ///   - optional: the app can do without it: it is released on a low-disk warning by
+    ///     apps whose response is ``LowDiskResponse/releaseUnused``.
+    public func beginAccessing(
+        _ app: AppID, tags: [TagID], priority: LoadingPriority = .normal,
+        optional: Bool = false, at time: Double
+    ) -> RequestOutcome {
+        advance(to: time)
+        ledger.requests += 1
+        requestOrdinal += 1
+        guard let packList = resolve(app, tags) else {
+            return fail(app.rawValue, apps[Int(app.rawValue)].isPresent ? .invalidTag : .appNotInstalled)
+        }
+        return begin(app.rawValue, packList, priority: priority, optional: optional)
+    }
+
+    /// `conditionallyBeginAccessingResources`: grants only if every pack of `tags` is already
+    /// on the device; never downloads. Returns the granted request, or `nil`.
+    public func conditionallyBeginAccessing(_ app: AppID, tags: [TagID], at time: Double) -> RequestID? {
+        advance(to: time)
+        ledger.requests += 1
+        requestOrdinal += 1
+        guard let packList = resolve(app, tags) else {
+            _ = fail(app.rawValue, apps[Int(app.rawValue)].isPresent ? .invalidTag : .appNotInstalled)
+            return nil
+        }
+        noteRequested(packList)
+        guard packList.allSatisfy({ packs[Int($0)].phase == .resident && !packs[Int($0)].downloading }) else {
+            emit(.conditionalMiss(app))
+            return nil
+        }
+        if case .granted(let id) = grantHit(app.rawValue, packList, priority: .normal, optional: false) {
+            return id
+        }
+        return nil
+    }
+
+    /// `endAccessingResources`: the request stops holding its packs. Ending a request that
+    /// is still waiting for downloads cancels it. Returns false for a finished request.
+    @discardableResult
+    public func endAccessing(_ request: RequestID, at time: Double) -> Bool {
+        advance(to: time)
+        guard let slot = liveSlot(request) else { return false }
+        if requests[slot].granted {
+            end(slot, cause: .app)
+        } else {
+            cancelWaiting(slot)
+        }
+        return true
+    }
+
+    /// Changes the loading priority of a request, also mid-download.
+    @discardableResult
+    public func setLoadingPriority(_ priority: LoadingPriority, for request: RequestID, at time: Double) -> Bool {
+        advance(to: time)
+        guard let slot = liveSlot(request) else { return false }
+        requests[slot].priority = priority
+        if !requests[slot].granted { downloadsRevision &+= 1 }
+        return true
+    }
+
+    /// Pauses the downloads of a waiting request (they stop unless someone else awaits them).
+    @discardableResult
+    public func pause(_ request: RequestID, at time: Double) -> Bool {
+        setPaused(true, request, at: time)
+    }
+
+    /// Resumes a paused request's downloads.
+    @discardableResult
+    public func resume(_ request: RequestID, at time: Double) -> Bool {
+        setPaused(false, request, at: time)
+    }
+
+    /// Cancels a waiting request. Downloads no one else awaits are abandoned, keeping the
+    /// bytes received so far (the pack is then partially downloaded). A granted request is
+    /// not affected: end it instead. Returns whether a request was cancelled.
+    @discardableResult
+    public func cancel(_ request: RequestID, at time: Double) -> Bool {
+        advance(to: time)
+        guard let slot = liveSlot(request), !requests[slot].granted else { return false }
+        cancelWaiting(slot)
+        return true
+    }
+
+    /// Sets the preservation priority (0…1) of `tags`; purging starts with the lowest.
+    public func setPreservationPriority(_ value: Double, for tags: [TagID], of app: AppID, at time: Double) {
+        precondition((0...1).contains(value), "preservation priority \(value) is outside 0…1")
+        advance(to: time)
+        let a = Int(app.rawValue)
+        for tag in tags { apps[a].tagPreservation[Int(tag.rawValue)] = value }
+        let catalog = apps[a].catalog
+        for tag in tags {
+            for p in apps[a].tagPacks[Int(tag.rawValue)] {
+                let local = Int(p - apps[a].firstPack)
+                packs[Int(p)].preservation = catalog.packs[local].tags.map { apps[a].tagPreservation[Int($0)] }.max() ?? 0
+            }
+        }
+    }
+
+    /// Whether the request is live and granted.
+    public func isGranted(_ request: RequestID) -> Bool {
+        liveSlot(request).map { requests[$0].granted } ?? false
+    }
+
+    /// Whether the request is still live (waiting or granted).
+    public func isLive(_ request: RequestID) -> Bool { liveSlot(request) != nil }
+
+    /// Bytes of the request's packs on the device, against their total.
+    public func progress(of request: RequestID) -> RequestProgress? {
+        guard let slot = liveSlot(request) else { return nil }
+        var done: Int64 = 0
+        var total: Int64 = 0
+        for p in requests[slot].packs {
+            let record = packs[Int(p)]
+            total += record.size
+            done += record.phase == .resident ? record.size : record.bytesOnDisk
+        }
+        return RequestProgress(completedBytes: done, totalBytes: total)
+    }
+
+    // MARK: Internals
+
+    func liveSlot(_ id: RequestID) -> Int? {
+        let slot = Int(id.slot)
+        guard slot >= 0, slot < requests.count, requests[slot].live,
+              requests[slot].generation == id.generation else { return nil }
+        return slot
+    }
+
+    /// The union of the packs of `tags` in tag order, or nil for an unknown tag or absent app.
+    func resolve(_ app: AppID, _ tags: [TagID]) -> [Int32]? {
+        let a = Int(app.rawValue)
+        guard a >= 0, a < apps.count, apps[a].installed else { return nil }
+        let tagPacks = apps[a].tagPacks
+        for tag in tags where tag.rawValue < 0 || Int(tag.rawValue) >= tagPacks.count { return nil }
+        if tags.count == 1 { return tagPacks[Int(tags[0].rawValue)] }
+        var result: [Int32] = []
+        for tag in tags {
+            for p in tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
+        }
+        return result
+    }
+
+    func noteRequested(_ packList: [Int32]) {
+        for p in packList {
+            packs[Int(p)].requestCount += 1
+            packs[Int(p)].lastRequestOrdinal = requestOrdinal
+        }
+    }
+
+    func allocate(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = Int(free)
+        } else {
+            slot = requests.count
+            requests.append(RequestRecord())
+        }
+        requests[slot].generation &+= 1
+        requests[slot].live = true
+        requests[slot].app = app
+        requests[slot].packs = packList
+        requests[slot].granted = false
+        requests[slot].priority = priority
+        requests[slot].paused = false
+        requests[slot].optional = optional
+        requests[slot].begunAt = now
+        requests[slot].missing = 0
+        return (slot, RequestID(slot: Int32(slot), generation: requests[slot].generation))
+    }
+
+    func release(slot: Int) {
+        requests[slot].live = false
+        requests[slot].packs = []
+        freeSlots.append(Int32(slot))
+    }
+
+    func id(of slot: Int) -> RequestID {
+        RequestID(slot: Int32(slot), generation: requests[slot].generation)
+    }
+
+    func begin(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+        noteRequested(packList)
+        if let limit = settings.profile.maxInUseSize {
+            var added: Int64 = 0
+            for p in packList where packs[Int(p)].retain == 0 { added += packs[Int(p)].size }
+            if apps[Int(app)].inUseBytes + added > limit { return fail(app, .inUseLimit) }
+        }
+        var missing: Int32 = 0
+        for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading { missing += 1 }
+        if missing == 0 { return grantHit(app, packList, priority: priority, optional: optional) }
+
+        if link == .offline { return fail(app, .noNetwork) }
+        if link == .cellular && !apps[Int(app)].allowsCellular { return fail(app, .cellularNotAllowed) }
+
+        let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
+        var needed: Int64 = 0
+        for p in packList {
+            let i = Int(p)
+            packs[i].pins += 1
+            refresh(i)
+            if packs[i].phase == .resident && !packs[i].downloading {
+                touch(i)
+                policy.packRequested(snapshot(i))
+            } else if !packs[i].downloading {
+                needed += packs[i].size - packs[i].bytesOnDisk
+            }
+        }
+        guard makeRoom(needed, mayWarn: true) else {
+            for p in packList {
+                packs[Int(p)].pins -= 1
+                refresh(Int(p))
+            }
+            release(slot: slot)
+            if settings.onSpaceExhausted == .terminateApp {
+                terminate(app, cause: .outOfSpace)
+            }
+            return fail(app, .outOfSpace)
+        }
+        requests[slot].missing = missing
+        for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading {
+            if !packs[Int(p)].downloading { startDownload(Int(p), system: false) }
+            packs[Int(p)].waiters.append(id)
+        }
+        downloadsRevision &+= 1
+        refreshRunnability()
+        return .waiting(id)
+    }
+
+    func grantHit(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+        ledger.hits += 1
+        let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
+        for p in packList {
+            touch(Int(p))
+            policy.packRequested(snapshot(Int(p)))
+        }
+        grant(slot, hit: true)
+        return .granted(id)
+    }
+
+    func grant(_ slot: Int, hit: Bool) {
+        requests[slot].granted = true
+        let app = requests[slot].app
+        for p in requests[slot].packs {
+            let i = Int(p)
+            if !hit { packs[i].pins -= 1 }
+            if packs[i].retain == 0 { apps[Int(app)].inUseBytes += packs[i].size }
+            packs[i].retain += 1
+            touch(i)
+            refresh(i)
+        }
+        ledger.grants += 1
+        emit(.requestGranted(id(of: slot), AppID(rawValue: app), waited: now - requests[slot].begunAt, hit: hit))
+    }
+
+    func end(_ slot: Int, cause: ODREvent.EndCause) {
+        let app = requests[slot].app
+        let id = id(of: slot)
+        for p in requests[slot].packs {
+            let i = Int(p)
+            packs[i].retain -= 1
+            touch(i)
+            if packs[i].retain == 0 {
+                apps[Int(app)].inUseBytes -= packs[i].size
+                refresh(i)
+                policy.packReleased(snapshot(i))
+            }
+        }
+        release(slot: slot)
+        emit(.requestEnded(id, AppID(rawValue: app), cause))
+    }
+
+    func cancelWaiting(_ slot: Int) {
+        let app = requests[slot].app
+        let id = id(of: slot)
+        for p in requests[slot].packs {
+            let i = Int(p)
+            packs[i].pins -= 1
+            if packs[i].downloading, let w = packs[i].waiters.firstIndex(of: id) {
+                packs[i].waiters.remove(at: w)
+                if packs[i].waiters.isEmpty && !packs[i].systemDownload { abandon(i) }
+            }
+            refresh(i)
+        }
+        release(slot: slot)
+        downloadsRevision &+= 1
+        emit(.requestCancelled(id, AppID(rawValue: app)))
+        refreshRunnability()
+    }
+
+    func setPaused(_ paused: Bool, _ request: RequestID, at time: Double) -> Bool {
+        advance(to: time)
+        guard let slot = liveSlot(request), !requests[slot].granted, requests[slot].paused != paused else {
+            return false
+        }
+        requests[slot].paused = paused
+        let app = AppID(rawValue: requests[slot].app)
+        emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))
+        downloadsRevision &+= 1
+        refreshRunnability()
+        return true
+    }
+
+    /// Ends (granted) or cancels (waiting) every request of `app`.
+    func dropRequests(of app: Int32) {
+        for slot in requests.indices where requests[slot].live && requests[slot].app == app {
+            if requests[slot].granted { end(slot, cause: .appGone) } else { cancelWaiting(slot) }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+extension ODRDevice {
+    /// Other data on the disk grows (`delta > 0`) or shrinks.
+    ///
+    /// Growth is a space demand like a download: it purges, and may post a low-disk warning.
+    /// Growth that cannot fit even then is applied as far as free and purgeable space go, and
+    /// the rest is refused (recorded in ``Ledger/refusedOtherBytes``): a disk never overfills.
+    public func changeOtherData(by delta: Int64, at time: Double) {
+        advance(to: time)
+        if delta <= 0 {
+            let applied = max(delta, -otherBytes)
+            otherBytes += applied
+            emit(.otherDataChanged(applied: applied, refused: 0))
+            return
+        }
+        if makeRoom(delta, mayWarn: true) {
+            otherBytes += delta
+            emit(.otherDataChanged(applied: delta, refused: 0))
+        } else {
+            let fit = min(delta, freeBytes + reclaimableBytes)
+            if fit > freeBytes { purge(fit - freeBytes) }
+            otherBytes += fit
+            ledger.refusedOtherBytes += delta - fit
+            emit(.otherDataChanged(applied: fit, refused: delta - fit))
+        }
+        notePeak()
+    }
+
+    /// Makes `bytes` free, purging if needed. Returns false, having purged nothing, when even
+    /// purging everything purgeable (after a low-disk warning, if allowed) would not do.
+    func makeRoom(_ bytes: Int64, mayWarn: Bool) -> Bool {
+        var deficit = bytes - freeBytes
+        if deficit <= 0 { return true }
+        if reclaimableBytes >= deficit {
+            purge(deficit)
+            return true
+        }
+        guard mayWarn else { return false }
+        postLowDiskWarning(needed: deficit)
+        deficit = bytes - freeBytes
+        if deficit <= 0 { return true }
+        if reclaimableBytes >= deficit {
+            purge(deficit)
+            return true
+        }
+        return false
+    }
+
+    /// One purge episode freeing at least `deficit` bytes (the caller checked it can).
+    func purge(_ deficit: Int64) {
+        episode += 1
+        var purged: Int64 = 0
+        if leftoverCount > 0 {
+            let leftovers = packs.indices.filter { packs[$0].leftover }.sorted { packs[$0].lastUseTick < packs[$1].lastUseTick }
+            for p in leftovers where purged < deficit { purged += purgePack(p) }
+        }
+        for tier in [PurgeTier.appsNotRunning, .runningApps] where purged < deficit {
+            guard purgeableBytes(in: tier) > 0 else { continue }
+            let remaining = deficit - purged
+            let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: now))
+            verify(victims, toFree: remaining, tier: tier)
+            for victim in victims { purged += purgePack(Int(victim.rawValue)) }
+        }
+        ledger.purgeEpisodes += 1
+        ledger.overPurgeBytes += purged - deficit
+        emit(.purgeEpisode(episode: episode, needed: deficit, purged: purged))
+    }
+
+    /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
+    func verify(_ victims: [PackID], toFree bytes: Int64, tier: PurgeTier) {
+        markEpoch &+= 1
+        var freed: Int64 = 0
+        for victim in victims {
+            let p = Int(victim.rawValue)
+            guard isCandidate(p, tier: tier) else {
+                fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
+            }
+            guard packs[p].mark != markEpoch else {
+                fatalError("purge policy '\(policy.name)' chose \(victim) twice")
+            }
+            packs[p].mark = markEpoch
+            freed += packs[p].size
+        }
+        if freed < bytes && victims.count != candidateCount(in: tier) {
+            fatalError("purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
+        }
+    }
+
+    /// Removes pack `p`'s bytes from the disk; returns how many.
+    func purgePack(_ p: Int) -> Int64 {
+        let bytes = packs[p].bytesOnDisk
+        let wasResident = packs[p].phase == .resident
+        odrBytes -= bytes
+        packs[p].bytesOnDisk = 0
+        if packs[p].leftover {
+            leftoverBytes -= bytes
+            leftoverCount -= 1
+            packs[p].leftover = false
+        }
+        packs[p].phase = .purged
+        packs[p].purgeCount += 1
+        refresh(p)
+        ledger.purges += 1
+        ledger.purgedBytes += bytes
+        if wasResident { policy.packRemoved(snapshot(p)) }
+        emit(.packPurged(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: bytes, episode: episode))
+        return bytes
+    }
+
+    /// Posts the warning and lets every app react as its ``LowDiskResponse`` says.
+    func postLowDiskWarning(needed: Int64) {
+        ledger.lowDiskWarnings += 1
+        emit(.lowDiskWarning(needed: needed))
+        for a in apps.indices where apps[a].installed && apps[a].lowDiskResponse != .ignore {
+            let all = apps[a].lowDiskResponse == .releaseAll
+            for slot in requests.indices
+            where requests[slot].live && requests[slot].app == Int32(a) && requests[slot].granted
+                && (all || requests[slot].optional) {
+                end(slot, cause: .lowDisk)
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+/// One device running the On-Demand Resources machinery: a sans-I/O state machine.
+///
+/// The device never reads a clock, a disk or a network. Every call carries the time it
+/// happens at; bandwidth is the caller's business (it reports bytes with
+/// ``receive(_:for:at:)``); and everything the device did is appended to ``events``.
+///
+/// ```swift
+/// let device = ODRDevice(capacity: 64_000_000_000, otherData: 58_000_000_000, policy: ApplePolicy())
+/// let game = device.addApp(name: "game", catalog: catalog)
+/// device.install(game, at: 0)
+/// let outcome = device.beginAccessing(game, tags: [level2], at: 120)
+/// for download in device.downloads() { /* deliver bytes at the link's pace */ }
+/// device.receive(40_000_000, for: pack, at: 130)     // finishing a pack grants waiting requests
+/// device.endAccessing(outcome.request!, at: 1800)
+/// ```
+///
+/// Space: a download reserves its pack's full size when it starts. When free space is short
+/// the device purges what the ``PurgePolicy`` chooses among purgeable packs (leftover partial
+/// downloads first, then packs of apps not running, then packs of running apps; never a pack
+/// held or awaited by a request). Each space demand answered by purging is one purge
+/// episode. If purging cannot free enough, the device posts a low-disk warning, lets each
+/// app react per its ``LowDiskResponse``, tries once more, and otherwise refuses the demand
+/// without purging anything (purging could not have satisfied it).
+public final class ODRDevice {
+    /// Total disk bytes.
+    public let capacity: Int64
+    public let settings: DeviceSettings
+    public let policy: any PurgePolicy
+    /// Bytes of everything that is not ODR content.
+    public internal(set) var otherBytes: Int64
+    /// Bytes of ODR content on disk, partial downloads included.
+    public internal(set) var odrBytes: Int64 = 0
+    /// Bytes reserved for the rest of running downloads.
+    public internal(set) var reservedBytes: Int64 = 0
+    public internal(set) var link: LinkState = .wifi
+    /// The latest time the device was given.
+    public internal(set) var now: Double = 0
+    /// Everything that happened since the caller last cleared the list.
+    public internal(set) var events: [ODREvent] = []
+    /// Turn off to skip building events when only the ``ledger`` matters (trace replay).
+    public var recordsEvents = true
+    public internal(set) var ledger = Ledger()
+    /// Requests begun so far; the ordinal of the latest.
+    public internal(set) var requestOrdinal: Int64 = 0
+    /// Changes whenever the set of downloads, their priorities or their runnability change,
+    /// so a network model knows when to re-plan bandwidth shares.
+    public internal(set) var downloadsRevision: UInt64 = 0
+
+    var apps: [AppRecord] = []
+    var packs: [PackRecord] = []
+    var requests: [RequestRecord] = []
+    var freeSlots: [Int32] = []
+    /// Packs with a download under way, in start order.
+    var downloadOrder: [Int32] = []
+    var useTick: UInt64 = 0
+    var episode = 0
+    var markEpoch: UInt32 = 0
+    var leftoverCount = 0
+    var leftoverBytes: Int64 = 0
+
+    /// A device with `capacity` bytes, `otherData` of them taken by non-ODR data.
+    public init(
+        capacity: Int64, otherData: Int64 = 0, policy: any PurgePolicy,
+        settings: DeviceSettings = DeviceSettings()
+    ) {
+        precondition(capacity >= 0 && otherData >= 0, "capacity and other data must not be negative")
+        self.capacity = capacity
+        self.otherBytes = min(otherData, capacity)
+        self.policy = policy
+        self.settings = settings
+        ledger.peakUsedBytes = usedBytes
+    }
+
+    /// Other data, ODR content and reservations.
+    public var usedBytes: Int64 { otherBytes + odrBytes + reservedBytes }
+    public var freeBytes: Int64 { capacity - usedBytes }
+    /// Bytes of packs held by granted requests, all apps together.
+    public var inUseBytes: Int64 { apps.reduce(0) { $0 + $1.inUseBytes } }
+    /// Bytes still to download for running downloads.
+    public var downloadingBytes: Int64 { reservedBytes }
+
+    /// Empties ``events`` keeping its storage.
+    public func removeAllEvents() { events.removeAll(keepingCapacity: true) }
+
+    // MARK: Apps
+
+    /// Registers an app and its catalog; it is not installed yet.
+    public func addApp(
+        name: String, catalog: Catalog, allowsCellular: Bool = true,
+        lowDiskResponse: LowDiskResponse = .ignore
+    ) -> AppID {
+        let id = Int32(apps.count)
+        let first = Int32(packs.count)
+        for pack in catalog.packs {
+            let preservation = pack.tags.map { catalog.tags[Int($0)].preservation }.max() ?? 0
+            packs.append(PackRecord(app: id, size: pack.size, category: pack.category, preservation: preservation))
+        }
+        apps.append(AppRecord(
+            name: name, catalog: catalog, firstPack: first,
+            tagPacks: catalog.tags.map { $0.packs.map { first + $0 } },
+            allowsCellular: allowsCellular, lowDiskResponse: lowDiskResponse,
+            tagPreservation: catalog.tags.map(\.preservation)))
+        return AppID(rawValue: id)
+    }
+
+    public var appCount: Int { apps.count }
+    public func name(of app: AppID) -> String { apps[Int(app.rawValue)].name }
+    public func catalog(of app: AppID) -> Catalog { apps[Int(app.rawValue)].catalog }
+    public func isInstalled(_ app: AppID) -> Bool { apps[Int(app.rawValue)].installed }
+    public func isRunning(_ app: AppID) -> Bool { apps[Int(app.rawValue)].running }
+    public func inUseBytes(of app: AppID) -> Int64 { apps[Int(app.rawValue)].inUseBytes }
+
+    // MARK: Packs
+
+    public var packCount: Int { packs.count }
+    /// The device-wide ID of pack `index` of `app`'s catalog.
+    public func pack(_ index: Int, of app: AppID) -> PackID {
+        PackID(rawValue: apps[Int(app.rawValue)].firstPack + Int32(index))
+    }
+    public func app(of pack: PackID) -> AppID { AppID(rawValue: packs[Int(pack.rawValue)].app) }
+    public func size(of pack: PackID) -> Int64 { packs[Int(pack.rawValue)].size }
+    /// The pack's name in its app's catalog.
+    public func name(of pack: PackID) -> String {
+        let record = packs[Int(pack.rawValue)]
+        let app = apps[Int(record.app)]
+        return app.catalog.packs[Int(pack.rawValue - app.firstPack)].name
+    }
+
+    public func state(of pack: PackID) -> PackState {
+        let p = packs[Int(pack.rawValue)]
+        if p.downloading {
+            return isRunnable(Int(pack.rawValue)) ? .downloading(bytes: p.bytesOnDisk) : .partiallyDownloaded(bytes: p.bytesOnDisk)
+        }
+        switch p.phase {
+        case .notDownloaded: return .notDownloaded
+        case .partial: return .partiallyDownloaded(bytes: p.bytesOnDisk)
+        case .purged: return .purged
+        case .resident: return p.retain > 0 ? .inUse(retainCount: Int(p.retain)) : .downloaded
+        }
+    }
+
+    /// How many granted requests hold the pack.
+    public func retainCount(of pack: PackID) -> Int { Int(packs[Int(pack.rawValue)].retain) }
+
+    /// Whether the pack may be purged now (on the device, held and awaited by no request).
+    public func isPurgeable(_ pack: PackID) -> Bool { packs[Int(pack.rawValue)].purgeable }
+
+    /// The snapshot a purge policy would see of the pack.
+    public func candidate(_ pack: PackID) -> PurgeCandidate { snapshot(Int(pack.rawValue)) }
+
+    // MARK: Internal helpers shared by the extensions
+
+    func emit(_ kind: ODREvent.Kind) {
+        if recordsEvents { events.append(ODREvent(time: now, kind: kind)) }
+    }
+
+    func advance(to time: Double) {
+        precondition(time >= now, "time went backwards: \(time) < \(now)")
+        now = time
+    }
+
+    func touch(_ p: Int) {
+        useTick &+= 1
+        packs[p].lastUse = now
+        packs[p].lastUseTick = useTick
+    }
+
+    func notePeak() {
+        let used = usedBytes
+        if used > ledger.peakUsedBytes { ledger.peakUsedBytes = used }
+    }
+
+    func fail(_ app: Int32, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
+        ledger.failures[error, default: 0] += 1
+        emit(.requestFailed(request, AppID(rawValue: app), error))
+        return .failed(error)
+    }
+
+    /// Recomputes the cached purgeability of pack `p` and its app's totals.
+    func refresh(_ p: Int) {
+        let record = packs[p]
+        let present = apps[Int(record.app)].isPresent
+        let purgeable = present && record.phase == .resident && !record.downloading
+            && record.retain == 0 && record.pins == 0
+        let leftover = record.phase == .partial && !record.downloading && record.pins == 0
+        if purgeable != record.purgeable {
+            packs[p].purgeable = purgeable
+            let delta: Int64 = purgeable ? record.size : -record.size
+            apps[Int(record.app)].purgeableBytes += delta
+            apps[Int(record.app)].purgeableCount += purgeable ? 1 : -1
+        }
+        if leftover != record.leftover {
+            packs[p].leftover = leftover
+            leftoverCount += leftover ? 1 : -1
+            leftoverBytes += leftover ? record.bytesOnDisk : -record.bytesOnDisk
+        }
+    }
+
+    func snapshot(_ p: Int) -> PurgeCandidate {
+        let r = packs[p]
+        return PurgeCandidate(
+            pack: PackID(rawValue: Int32(p)), app: AppID(rawValue: r.app), size: r.size,
+            lastUse: r.lastUse, lastUseTick: r.lastUseTick, storedTick: r.storedTick,
+            preservation: r.preservation, appIsRunning: apps[Int(r.app)].running, category: r.category,
+            requestCount: r.requestCount, lastRequestOrdinal: r.lastRequestOrdinal, purgeCount: r.purgeCount)
+    }
+
+    func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {
+        guard p >= 0, p < packs.count, packs[p].purgeable else { return false }
+        return apps[Int(packs[p].app)].running == (tier == .runningApps)
+    }
+
+    func residentPackIndices() -> [Int] {
+        packs.indices.filter { packs[$0].phase == .resident }
+    }
+
+    func purgeableBytes(in tier: PurgeTier) -> Int64 {
+        let running = tier == .runningApps
+        return apps.reduce(0) { $1.running == running ? $0 + $1.purgeableBytes : $0 }
+    }
+
+    func candidateCount(in tier: PurgeTier) -> Int {
+        let running = tier == .runningApps
+        return apps.reduce(0) { $1.running == running ? $0 + $1.purgeableCount : $0 }
+    }
+
+    /// Everything the device could free by purging.
+    var reclaimableBytes: Int64 {
+        apps.reduce(leftoverBytes) { $0 + $1.purgeableBytes }
+    }
+}

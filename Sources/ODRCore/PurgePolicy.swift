@@ -1,0 +1,31 @@
+/// A purge strategy: decides which asset packs to purge when the device needs space.
+///
+/// The device keeps the policy informed with the four notifications (all optional), so an
+/// incremental policy can keep its own index and answer in time proportional to the victims;
+/// a simple one can ignore them and read ``PurgeView/candidates`` instead.
+///
+/// The device verifies every answer: each victim must be a candidate of the view, listed
+/// once, and together they must free the bytes asked for, or be every candidate there is.
+/// A wrong answer stops the program with a message naming the policy, since a silently
+/// corrected policy would make every comparison built on it wrong.
+public protocol PurgePolicy: AnyObject {
+    /// The name used on the command line and in reports.
+    var name: String { get }
+    /// The pack finished downloading and is now on the device (admission).
+    func packStored(_ pack: PurgeCandidate)
+    /// A request included the pack while it was on the device (a hit for this pack).
+    func packRequested(_ pack: PurgeCandidate)
+    /// The pack's last holder ended access.
+    func packReleased(_ pack: PurgeCandidate)
+    /// The pack left the device (purged or its app uninstalled).
+    func packRemoved(_ pack: PurgeCandidate)
+    /// Victims, in purge order, to free at least `bytes` among the view's candidates.
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID]
+}
+
+extension PurgePolicy {
+    public func packStored(_ pack: PurgeCandidate) {}
+    public func packRequested(_ pack: PurgeCandidate) {}
+    public func packReleased(_ pack: PurgeCandidate) {}
+    public func packRemoved(_ pack: PurgeCandidate) {}
+}

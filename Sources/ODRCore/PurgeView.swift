@@ -1,0 +1,38 @@
+/// The purgeable packs one purge step may choose from, read-only.
+///
+/// Building ``candidates`` costs time proportional to the packs on the device; incremental
+/// policies test their own entries with ``isCandidate(_:)`` instead.
+public struct PurgeView {
+    unowned(unsafe) let device: ODRDevice
+    /// The tier this step chooses from.
+    public let tier: PurgeTier
+    /// The time of the space demand.
+    public let time: Double
+
+    init(device: ODRDevice, tier: PurgeTier, time: Double) {
+        self.device = device
+        self.tier = tier
+        self.time = time
+    }
+
+    /// Whether `pack` may be purged in this step.
+    public func isCandidate(_ pack: PackID) -> Bool {
+        device.isCandidate(Int(pack.rawValue), tier: tier)
+    }
+
+    /// A snapshot of any pack of the device, candidate or not.
+    public func info(_ pack: PackID) -> PurgeCandidate {
+        device.snapshot(Int(pack.rawValue))
+    }
+
+    /// Every candidate of this step, in pack order.
+    public var candidates: [PurgeCandidate] {
+        device.residentPackIndices().filter { device.isCandidate($0, tier: tier) }.map { device.snapshot($0) }
+    }
+
+    /// The number of requests begun on the device so far (the ordinal of the latest one).
+    public var requestOrdinal: Int64 { device.requestOrdinal }
+
+    /// Total bytes of all candidates.
+    public var candidateBytes: Int64 { device.purgeableBytes(in: tier) }
+}

@@ -1,0 +1,2 @@
+import ArgumentParser
+public struct OdrSim: ParsableCommand { public init() {} public func run() {} }

@@ -1,0 +1,3 @@
+import OdrSimCLI
+
+OdrSim.main()

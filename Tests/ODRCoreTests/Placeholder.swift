@@ -1,0 +1,3 @@
+import Testing
+@testable import ODRCore
+@Test func placeholder() { #expect(Bool(true)) }
