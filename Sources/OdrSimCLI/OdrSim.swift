@@ -1,2 +1,6 @@
 import ArgumentParser
-public struct OdrSim: ParsableCommand { public init() {} public func run() {} }
+
+public struct OdrSim: ParsableCommand {
+    public init() {}
+    public func run() {}
+}
