@@ -1,0 +1,194 @@
+import ODRCore
+
+/// A scenario: one device, its apps and network, and what happens over virtual time.
+///
+/// This is the parsed, validated form of a `.scn` file (see `ScenarioFile`), but the kernel
+/// knows nothing of YAML: tests and generators build scenarios directly.
+public struct Scenario: Sendable {
+    public var name: String
+    public var description: String
+    /// Every random draw of a run derives from it.
+    public var seed: UInt64
+    /// Virtual seconds to simulate; events after it are not run.
+    public var duration: Double
+    public var platform: PlatformProfile
+    /// Purge policies to run, each on the same workload.
+    public var policies: [String]
+    /// Independent workloads (seeds) per policy.
+    public var replications: Int
+    public var device: DeviceSpec
+    /// Piecewise-constant link; each phase holds until the next. Sorted by time.
+    public var network: [NetworkPhase]
+    public var apps: [AppSpec]
+    /// Scripted events in time order; events at equal times run in this order.
+    public var events: [ScenarioEvent]
+    /// Labels of the request ids named in the scenario, indexed by ``RequestKey``.
+    public var requestLabels: [String]
+    /// Generators that add events, disk growth and network spells (stochastic workloads).
+    public var generators: [any WorkloadGenerator]
+    /// Virtual seconds between time-series samples; nil lets the runner choose.
+    public var sampleInterval: Double?
+
+    public init(
+        name: String, description: String = "", seed: UInt64 = 0, duration: Double,
+        platform: PlatformProfile = .ios17, policies: [String] = ["apple"], replications: Int = 1,
+        device: DeviceSpec, network: [NetworkPhase] = [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)],
+        apps: [AppSpec], events: [ScenarioEvent], requestLabels: [String] = [],
+        generators: [any WorkloadGenerator] = [], sampleInterval: Double? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.seed = seed
+        self.duration = duration
+        self.platform = platform
+        self.policies = policies
+        self.replications = replications
+        self.device = device
+        self.network = network
+        self.apps = apps
+        self.events = events
+        self.requestLabels = requestLabels
+        self.generators = generators
+        self.sampleInterval = sampleInterval
+    }
+
+    /// The label of a request key: the scenario's id, or `w<key>` for generated requests.
+    public func label(of key: RequestKey) -> String {
+        key < requestLabels.count ? requestLabels[key] : "w\(key)"
+    }
+}
+
+/// The disk of the simulated device.
+public struct DeviceSpec: Sendable, Hashable {
+    public var capacity: Int64
+    /// Bytes of everything that is not ODR content at time 0.
+    public var used: Int64
+    public var onSpaceExhausted: SpaceExhaustionAction
+
+    public init(capacity: Int64, used: Int64, onSpaceExhausted: SpaceExhaustionAction = .failRequest) {
+        self.capacity = capacity
+        self.used = used
+        self.onSpaceExhausted = onSpaceExhausted
+    }
+}
+
+/// The kind of link during a network phase.
+public enum LinkKind: String, Sendable, Hashable, CaseIterable {
+    case wifi, cellular
+}
+
+/// One piece of the piecewise-constant network: from `at` on, `bandwidth` bits per second.
+public struct NetworkPhase: Sendable, Hashable {
+    public var at: Double
+    /// Bits per second; 0 is offline.
+    public var bandwidth: Double
+    public var kind: LinkKind
+
+    public init(at: Double, bandwidth: Double, kind: LinkKind = .wifi) {
+        self.at = at
+        self.bandwidth = bandwidth
+        self.kind = kind
+    }
+}
+
+/// One app of the scenario with its validated catalog.
+public struct AppSpec: Sendable {
+    public var id: String
+    public var catalog: Catalog
+    /// May it download over cellular?
+    public var cellular: Bool
+    public var onLowDisk: LowDiskResponse
+    /// Cache quota for the `android-quota` policy; nil means the policy's default (64 MiB).
+    public var cacheQuota: Int64?
+
+    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore, cacheQuota: Int64? = nil) {
+        self.id = id
+        self.catalog = catalog
+        self.cellular = cellular
+        self.onLowDisk = onLowDisk
+        self.cacheQuota = cacheQuota
+    }
+}
+
+/// Identifies a request id of the scenario (an index into ``Scenario/requestLabels``, or a
+/// generated request's number beyond them). Unique across all apps of a scenario.
+public typealias RequestKey = Int
+
+/// Index of an app in ``Scenario/apps``.
+public typealias AppIndex = Int
+
+/// A scripted event: at `time`, do `action`.
+public struct ScenarioEvent: Sendable, Hashable {
+    public var time: Double
+    public var action: Action
+
+    public init(time: Double, action: Action) {
+        self.time = time
+        self.action = action
+    }
+
+    /// Every verb of the scenario contract.
+    public enum Action: Sendable, Hashable {
+        case install(AppIndex)
+        case launch(AppIndex)
+        case terminate(AppIndex)
+        case uninstall(AppIndex)
+        /// `beginAccessing`.
+        case request(AppIndex, tags: [TagID], key: RequestKey, priority: LoadingPriority, optional: Bool)
+        /// `conditionallyBeginAccessing`; `key` names the request if granted.
+        case requestIfPresent(AppIndex, tags: [TagID], key: RequestKey?)
+        case setPriority(AppIndex, key: RequestKey, LoadingPriority)
+        case pause(AppIndex, key: RequestKey)
+        case resume(AppIndex, key: RequestKey)
+        case cancel(AppIndex, key: RequestKey)
+        /// `endAccessing`.
+        case end(AppIndex, key: RequestKey)
+        /// `setPreservationPriority` for each listed tag.
+        case preserve(AppIndex, [TagPreservation])
+        /// Other data grows (positive) or shrinks (negative) by this many bytes.
+        case disk(Int64)
+        /// The link changes (generated network spells; scripted ones live in ``Scenario/network``).
+        case network(bandwidth: Double, kind: LinkKind)
+    }
+}
+
+/// A preservation priority for one tag.
+public struct TagPreservation: Sendable, Hashable {
+    public var tag: TagID
+    public var priority: Double
+
+    public init(tag: TagID, priority: Double) {
+        self.tag = tag
+        self.priority = priority
+    }
+}
+
+/// Produces a stream of events for one run; the stream must depend only on the seed, so
+/// every policy sees the identical workload.
+public protocol WorkloadGenerator: Sendable {
+    /// A short name for messages, such as `popularity`.
+    var kind: String { get }
+    /// A fresh stream for one run of `scenario` with `seed`. Request keys it creates must
+    /// start at `firstKey` and stay below `firstKey + keySpace`.
+    func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream
+}
+
+/// A lazily generated, time-ordered stream of events, so memory follows live state and not
+/// simulated time.
+public protocol EventStream {
+    mutating func next() -> ScenarioEvent?
+}
+
+/// An ``EventStream`` over an array of events.
+public struct ArrayEventStream: EventStream {
+    private let events: [ScenarioEvent]
+    private var index = 0
+
+    public init(_ events: [ScenarioEvent]) { self.events = events }
+
+    public mutating func next() -> ScenarioEvent? {
+        guard index < events.count else { return nil }
+        defer { index += 1 }
+        return events[index]
+    }
+}
