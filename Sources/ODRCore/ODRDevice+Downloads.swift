@@ -18,6 +18,12 @@ extension ODRDevice {
         }
     }
 
+    /// Bytes received so far by the pack's running download, or nil if none is running.
+    public func bytesReceived(by pack: PackID) -> Int64? {
+        let record = packs[Int(pack.rawValue)]
+        return record.downloading ? record.bytesOnDisk : nil
+    }
+
     /// The network delivered `bytes` of `pack`. Completing a pack grants the requests it
     /// completes, and moves install and prefetch along.
     public func receive(_ bytes: Int64, for pack: PackID, at time: Double) {

@@ -1,0 +1,151 @@
+import Dispatch
+import Foundation
+import ODRCore
+import ODRPolicies
+import Simulation
+
+/// Runs a scenario under several policies and replications and collects their reports.
+///
+/// Each (policy, replication) run is independent: its own device, policy and seeded
+/// workload. Replication `r` (1-based) uses seed `scenario.seed + r - 1`, whatever the
+/// policy, so policies are compared on common random numbers. Runs may execute on several
+/// threads; results are kept in plan order, so outputs are byte-identical for any `jobs`.
+public struct ExperimentRunner {
+    public var scenario: Scenario
+    public var policies: [String]
+    public var replications: Int
+    public var sampleInterval: Double?
+    public var recordsEvents: Bool
+    public var jobs: Int
+
+    public init(scenario: Scenario, policies: [String]? = nil, replications: Int? = nil,
+                sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
+        self.scenario = scenario
+        self.policies = policies ?? scenario.policies
+        self.replications = max(1, replications ?? scenario.replications)
+        self.sampleInterval = sampleInterval ?? scenario.sampleInterval ?? Self.defaultSampleInterval(scenario.duration)
+        self.recordsEvents = recordsEvents
+        self.jobs = max(1, jobs)
+    }
+
+    /// About 500 samples per run, rounded to a whole number of seconds, minutes or hours.
+    public static func defaultSampleInterval(_ duration: Double) -> Double {
+        let raw = duration / 500
+        for step in [1.0, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400] where step >= raw {
+            return step
+        }
+        return (raw / 86400).rounded(.up) * 86400
+    }
+
+    /// The outcome of one run.
+    public struct RunResult: Sendable {
+        public let summary: SummaryRow
+        public let eventRows: String
+        public let sampleRows: String
+        /// Kernel events processed (for throughput figures).
+        public let kernelEvents: Int
+    }
+
+    public enum RunError: Error, CustomStringConvertible {
+        case unknownPolicy(String, known: [String])
+        public var description: String {
+            switch self {
+            case .unknownPolicy(let name, let known):
+                "unknown policy '\(name)'; known policies: \(known.joined(separator: ", "))"
+            }
+        }
+    }
+
+    /// The seed of replication `r` (1-based).
+    public func seed(ofReplication r: Int) -> UInt64 { scenario.seed &+ UInt64(r - 1) }
+
+    /// Runs every (policy, replication) pair; results in policy order, then replication order.
+    /// `progress` is called (from any thread) after each finished run with (done, total).
+    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [RunResult] {
+        let descriptors = try policies.map { name in
+            guard let d = PolicyRegistry.descriptor(named: name) else {
+                throw RunError.unknownPolicy(name, known: PolicyRegistry.names)
+            }
+            return d
+        }
+        let tasks = descriptors.flatMap { d in (1...replications).map { (d, $0) } }
+        let slots = ResultSlots(count: tasks.count)
+        let scenario = self.scenario
+        let sample = sampleInterval
+        let events = recordsEvents
+        let workers = min(jobs, tasks.count)
+        let seeds = (1...replications).map(seed(ofReplication:))
+        // Belady's future depends only on the workload, so it is computed once per replication.
+        let futures = FutureCache()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var index = worker
+            while index < tasks.count {
+                let (descriptor, replication) = tasks[index]
+                let seed = seeds[replication - 1]
+                let future = descriptor.needsFuture
+                    ? futures.future(replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
+                    : nil
+                slots.set(index, Self.runOne(scenario, descriptor, replication: replication, seed: seed,
+                                             future: future, sampleInterval: sample, recordsEvents: events))
+                progress?(slots.finished, tasks.count)
+                index += workers
+            }
+        }
+        return slots.results
+    }
+
+    static func runOne(_ scenario: Scenario, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
+                       future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool) -> RunResult {
+        var quotas: [AppID: Int64] = [:]
+        for (i, app) in scenario.apps.enumerated() {
+            if let quota = app.cacheQuota { quotas[AppID(rawValue: Int32(i))] = quota }
+        }
+        let policy = descriptor.make(PolicyContext(seed: seed, future: future, quotas: quotas))
+        let simulator = Simulator(scenario: scenario, policy: policy, seed: seed)
+        let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents)
+        simulator.run(observer: recorder, sampleInterval: sampleInterval)
+        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed,
+                                 ledger: simulator.device.ledger, waits: recorder.waits)
+        return RunResult(summary: summary, eventRows: recorder.eventRows, sampleRows: recorder.sampleRows,
+                         kernelEvents: simulator.processedEvents)
+    }
+}
+
+/// Thread-safe result slots filled by the worker threads.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [ExperimentRunner.RunResult?]
+    private var done = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: ExperimentRunner.RunResult) {
+        lock.lock()
+        slots[index] = result
+        done += 1
+        lock.unlock()
+    }
+
+    var finished: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return done
+    }
+
+    var results: [ExperimentRunner.RunResult] { slots.map { $0! } }
+}
+
+/// One ``FutureRequests`` per replication, computed by whichever worker needs it first.
+private final class FutureCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [Int: FutureRequests] = [:]
+
+    func future(_ replication: Int, make: () -> FutureRequests) -> FutureRequests {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = cache[replication] { return cached }
+        let made = make()
+        cache[replication] = made
+        return made
+    }
+}

@@ -1,0 +1,102 @@
+import ODRCore
+
+/// Shares a piecewise-constant link among the device's downloads and delivers their bytes.
+///
+/// Sharing rules (ODR-SPEC §3, §6): if any runnable download is urgent, the urgent ones
+/// share the whole link equally and the others wait. Otherwise the link is split equally
+/// among the apps with runnable downloads (loading priorities are compared only within
+/// one app), and each app's share is split among its downloads in proportion to their
+/// loading priority (a priority of 0 counts as 0.01, so it crawls rather than starves).
+///
+/// Progress is kept exactly, as fractional bytes per pack, and only whole bytes are
+/// delivered to the core; a download completes exactly at its planned finish time.
+struct NetworkModel {
+    struct Flow {
+        let pack: Int
+        let size: Int64
+        let rate: Double
+        let finish: Double
+    }
+
+    private(set) var bandwidth: Double = 0
+    private(set) var kind: LinkKind = .wifi
+    private var planTime: Double = 0
+    private var flows: [Flow] = []
+    private var exact: [Double]
+    private var seenRevision: UInt64 = .max
+    /// Bumped at every re-plan, to recognise stale wake-ups.
+    private(set) var version: UInt64 = 0
+
+    init(packCount: Int) {
+        exact = [Double](repeating: 0, count: packCount)
+    }
+
+    var linkState: LinkState {
+        bandwidth <= 0 ? .offline : (kind == .wifi ? .wifi : .cellular)
+    }
+
+    mutating func setLink(bandwidth: Double, kind: LinkKind) {
+        self.bandwidth = bandwidth
+        self.kind = kind
+        seenRevision = .max
+    }
+
+    /// Delivers the bytes flowing from the last plan up to `time`.
+    mutating func advance(_ device: ODRDevice, to time: Double) {
+        guard time > planTime else { return }
+        let dt = time - planTime
+        planTime = time
+        for flow in flows {
+            let pack = PackID(rawValue: Int32(flow.pack))
+            guard let received = device.bytesReceived(by: pack) else { continue }
+            if flow.finish <= time {
+                exact[flow.pack] = Double(flow.size)
+                device.receive(flow.size - received, for: pack, at: time)
+            } else {
+                exact[flow.pack] += flow.rate * dt
+                let whole = min(Int64(exact[flow.pack]), flow.size - 1)
+                if whole > received { device.receive(whole - received, for: pack, at: time) }
+            }
+        }
+    }
+
+    /// Whether the downloads or the link changed since the last plan.
+    func needsReplan(_ device: ODRDevice) -> Bool { device.downloadsRevision != seenRevision }
+
+    /// Recomputes the shares at `time`; returns the earliest finish time, if any.
+    mutating func replan(_ device: ODRDevice, at time: Double) -> Double? {
+        planTime = time
+        seenRevision = device.downloadsRevision
+        version &+= 1
+        flows.removeAll(keepingCapacity: true)
+        guard bandwidth > 0 else { return nil }
+        let runnable = device.downloads().filter(\.isRunnable)
+        guard !runnable.isEmpty else { return nil }
+        let linkRate = bandwidth / 8
+        var shares: [(DownloadStatus, Double)] = []
+        let urgent = runnable.filter(\.priority.isUrgent)
+        if !urgent.isEmpty {
+            shares = urgent.map { ($0, linkRate / Double(urgent.count)) }
+        } else {
+            var appOrder: [AppID] = []
+            var weightOfApp: [AppID: Double] = [:]
+            for d in runnable {
+                if weightOfApp[d.app] == nil { appOrder.append(d.app) }
+                weightOfApp[d.app, default: 0] += Self.weight(d.priority)
+            }
+            let perApp = linkRate / Double(appOrder.count)
+            shares = runnable.map { ($0, perApp * Self.weight($0.priority) / weightOfApp[$0.app]!) }
+        }
+        var earliest = Double.infinity
+        for (download, rate) in shares {
+            let p = Int(download.pack.rawValue)
+            if Int64(exact[p]) != download.received { exact[p] = Double(download.received) }
+            let finish = time + (Double(download.size) - exact[p]) / rate
+            flows.append(Flow(pack: p, size: download.size, rate: rate, finish: finish))
+            earliest = min(earliest, finish)
+        }
+        return earliest
+    }
+
+    static func weight(_ priority: LoadingPriority) -> Double { max(priority.value, 0.01) }
+}

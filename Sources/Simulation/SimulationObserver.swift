@@ -1,0 +1,18 @@
+import ODRCore
+
+/// Receives what happens during a run: the core's events, link changes and periodic samples.
+///
+/// Reports (CSV, histograms) are built by observers; the kernel itself keeps none.
+public protocol SimulationObserver: AnyObject {
+    /// One event of the core, in order. `simulator.label(of:)` names its request.
+    func simulator(_ simulator: Simulator, emitted event: ODREvent)
+    /// The link changed (scripted phase or generated spell).
+    func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double)
+    /// A periodic sample point; read the device's state through `simulator.device`.
+    func simulator(_ simulator: Simulator, sampleAt time: Double)
+}
+
+extension SimulationObserver {
+    public func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double) {}
+    public func simulator(_ simulator: Simulator, sampleAt time: Double) {}
+}

@@ -1,0 +1,233 @@
+import ODRCore
+
+/// Runs one scenario under one purge policy: a virtual clock, an event heap, and the models
+/// (network, disk, apps) that drive an ``ODRDevice``.
+///
+/// Sources of events (the scripted list, each workload generator, the network phases, the
+/// sampling clock and download completions) each keep one pending entry in the heap, so
+/// memory follows live state, not simulated time. Among equal times, download completions
+/// run first, then link changes, then scripted and generated events, then samples; within
+/// one kind, scheduling order (file order for scripted events).
+///
+/// ```swift
+/// let simulator = Simulator(scenario: scenario, policy: ApplePolicy())
+/// simulator.run(observer: collector, sampleInterval: 60)
+/// simulator.device.ledger.overPurgeBytes
+/// ```
+public final class Simulator {
+    public let scenario: Scenario
+    public let device: ODRDevice
+    /// The seed of this run (the scenario's, or a replication's).
+    public let seed: UInt64
+    /// Apps' device IDs, by ``AppIndex``.
+    public let appIDs: [AppID]
+    /// Kernel events processed so far (for throughput measurements).
+    public private(set) var processedEvents = 0
+
+    private enum Item {
+        case completion(version: UInt64)
+        case link(bandwidth: Double, kind: LinkKind, phase: Int?)
+        case stream(Int)
+        case sample
+    }
+
+    private var queue = EventQueue<Item>()
+    private var network: NetworkModel
+    private var streams: [any EventStream] = []
+    private var pending: [ScenarioEvent?] = []
+    private var live: [RequestKey: RequestID] = [:]
+    private var keys: [RequestID: RequestKey] = [:]
+    private var currentKey: RequestKey?
+    private weak var observer: (any SimulationObserver)?
+
+    /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default).
+    public init(scenario: Scenario, policy: any PurgePolicy, seed: UInt64? = nil) {
+        self.scenario = scenario
+        self.seed = seed ?? scenario.seed
+        let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
+        let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
+        appIDs = scenario.apps.map {
+            device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
+        }
+        self.device = device
+        network = NetworkModel(packCount: device.packCount)
+        streams = [ArrayEventStream(scenario.events)] + Self.generatedStreams(scenario, seed: seed ?? scenario.seed)
+    }
+
+    /// Generator streams, each with its own key range above the scripted request keys.
+    static func generatedStreams(_ scenario: Scenario, seed: UInt64) -> [any EventStream] {
+        let keySpace = 1 << 40
+        return scenario.generators.enumerated().map { i, generator in
+            generator.makeStream(scenario: scenario, seed: seed,
+                                 firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
+        }
+    }
+
+    /// Every request the run will make, in order, as the packs each includes: the future an
+    /// offline policy such as Belady needs. Workloads depend only on the seed, never on the
+    /// device's state, so this stream is exactly the one the run will see.
+    public static func requestStream(of scenario: Scenario, seed: UInt64? = nil) -> [[PackID]] {
+        let probe = ODRDevice(capacity: 0, policy: ApplePolicy())
+        let apps = scenario.apps.map { probe.addApp(name: $0.id, catalog: $0.catalog) }
+        var streams: [any EventStream] = [ArrayEventStream(scenario.events)]
+        streams += generatedStreams(scenario, seed: seed ?? scenario.seed)
+        var heads = streams.indices.map { streams[$0].next() }
+        var result: [[PackID]] = []
+        while true {
+            // Same order as the run: earliest time, then source order (scripted first).
+            var best: Int?
+            for i in heads.indices {
+                guard let event = heads[i], event.time <= scenario.duration else { continue }
+                if best == nil || event.time < heads[best!]!.time { best = i }
+            }
+            guard let i = best, let event = heads[i] else { break }
+            heads[i] = streams[i].next()
+            let tags: [TagID]
+            let app: AppIndex
+            switch event.action {
+            case .request(let a, let t, _, _, _), .requestIfPresent(let a, let t, _): (app, tags) = (a, t)
+            default: continue
+            }
+            let catalog = scenario.apps[app].catalog
+            var packs: [PackID] = []
+            for tag in tags {
+                for p in catalog.tag(tag).packs {
+                    let id = probe.pack(Int(p), of: apps[app])
+                    if !packs.contains(id) { packs.append(id) }
+                }
+            }
+            result.append(packs)
+        }
+        return result
+    }
+
+    /// The scenario label of a request (its `id`), or "" if it has none.
+    public func label(of request: RequestID?) -> String {
+        if let request, let key = keys[request] { return scenario.label(of: key) }
+        if request == nil, let key = currentKey { return scenario.label(of: key) }
+        return ""
+    }
+
+    /// Runs to the scenario's duration. `sampleInterval` of nil or 0 takes no samples.
+    public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil) {
+        self.observer = observer
+        let duration = scenario.duration
+        if let first = scenario.network.first {
+            // Before the first phase the link is offline.
+            if first.at > 0 { queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: 1) }
+            queue.schedule(.link(bandwidth: first.bandwidth, kind: first.kind, phase: 0), at: first.at, priority: 1)
+        } else {
+            queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: 1)
+        }
+        pending = streams.indices.map { streams[$0].next() }
+        for (i, event) in pending.enumerated() {
+            if let event { queue.schedule(.stream(i), at: event.time, priority: 2) }
+        }
+        let interval = sampleInterval ?? 0
+        if interval > 0 { queue.schedule(.sample, at: 0, priority: 3) }
+
+        while let entry = queue.pop(), entry.time <= duration {
+            processedEvents += 1
+            let time = entry.time
+            network.advance(device, to: time)
+            switch entry.payload {
+            case .completion(let version):
+                if version != network.version { break }
+            case .link(let bandwidth, let kind, let phase):
+                applyLink(bandwidth: bandwidth, kind: kind, at: time)
+                if let phase, phase + 1 < scenario.network.count {
+                    let next = scenario.network[phase + 1]
+                    queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: 1)
+                }
+            case .stream(let i):
+                if let event = pending[i] { apply(event.action, at: time) }
+                pending[i] = streams[i].next()
+                if let event = pending[i] {
+                    precondition(event.time >= time, "event stream \(i) went back in time")
+                    queue.schedule(.stream(i), at: event.time, priority: 2)
+                }
+            case .sample:
+                drainEvents()
+                observer?.simulator(self, sampleAt: time)
+                let next = time + interval
+                if next <= duration { queue.schedule(.sample, at: next, priority: 3) }
+            }
+            drainEvents()
+            replanIfNeeded(at: time)
+        }
+        network.advance(device, to: duration)
+        drainEvents()
+        if interval > 0, duration.truncatingRemainder(dividingBy: interval) != 0 {
+            observer?.simulator(self, sampleAt: duration)
+        }
+        self.observer = nil
+    }
+
+    private func replanIfNeeded(at time: Double) {
+        guard network.needsReplan(device) else { return }
+        if let finish = network.replan(device, at: time) {
+            queue.schedule(.completion(version: network.version), at: finish, priority: 0)
+        }
+    }
+
+    private func applyLink(bandwidth: Double, kind: LinkKind, at time: Double) {
+        network.setLink(bandwidth: bandwidth, kind: kind)
+        device.setLink(network.linkState, at: time)
+        observer?.simulator(self, linkChangedTo: bandwidth, kind: kind, at: time)
+    }
+
+    private func apply(_ action: ScenarioEvent.Action, at time: Double) {
+        currentKey = nil
+        switch action {
+        case .install(let a): device.install(appIDs[a], at: time)
+        case .launch(let a): device.launch(appIDs[a], at: time)
+        case .terminate(let a): device.terminate(appIDs[a], at: time)
+        case .uninstall(let a): device.uninstall(appIDs[a], at: time)
+        case .request(let a, let tags, let key, let priority, let optional):
+            currentKey = key
+            let outcome = device.beginAccessing(appIDs[a], tags: tags, priority: priority, optional: optional, at: time)
+            if let id = outcome.request { remember(key, id) }
+        case .requestIfPresent(let a, let tags, let key):
+            currentKey = key
+            if let id = device.conditionallyBeginAccessing(appIDs[a], tags: tags, at: time), let key {
+                remember(key, id)
+            }
+        case .setPriority(_, let key, let priority):
+            if let id = live[key] { device.setLoadingPriority(priority, for: id, at: time) }
+        case .pause(_, let key):
+            if let id = live[key] { device.pause(id, at: time) }
+        case .resume(_, let key):
+            if let id = live[key] { device.resume(id, at: time) }
+        case .cancel(_, let key):
+            if let id = live[key] { device.cancel(id, at: time) }
+        case .end(_, let key):
+            if let id = live[key] { device.endAccessing(id, at: time) }
+        case .preserve(let a, let list):
+            for entry in list { device.setPreservationPriority(entry.priority, for: [entry.tag], of: appIDs[a], at: time) }
+        case .disk(let delta):
+            device.changeOtherData(by: delta, at: time)
+        case .network(let bandwidth, let kind):
+            applyLink(bandwidth: bandwidth, kind: kind, at: time)
+        }
+    }
+
+    private func remember(_ key: RequestKey, _ id: RequestID) {
+        live[key] = id
+        keys[id] = key
+    }
+
+    /// Hands the core's events to the observer, then forgets requests that finished.
+    private func drainEvents() {
+        guard !device.events.isEmpty else { return }
+        for event in device.events {
+            observer?.simulator(self, emitted: event)
+            switch event.kind {
+            case .requestEnded(let id, _, _), .requestCancelled(let id, _):
+                if let key = keys.removeValue(forKey: id) { live.removeValue(forKey: key) }
+            default: break
+            }
+        }
+        device.removeAllEvents()
+        currentKey = nil
+    }
+}
