@@ -34,7 +34,10 @@ let package = Package(
             dependencies: ["ODRCore", "ODRPolicies", .product(name: "Collections", package: "swift-collections")]
         ),
         // Stochastic workload generators expanding a scenario's `workload:` section.
-        .target(name: "Workload", dependencies: ["Simulation", "Stochastic"]),
+        .target(
+            name: "Workload",
+            dependencies: ["Simulation", "Stochastic", .product(name: "Collections", package: "swift-collections")]
+        ),
         // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
         .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "Yams"]),
         // Events and ledgers into CSV reports.
@@ -59,6 +62,7 @@ let package = Package(
         ),
         .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay"]),
         .testTarget(name: "SimulationTests", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
+        .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
         .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation"]),
     ],

@@ -1,0 +1,72 @@
+import ODRCore
+import Simulation
+import Stochastic
+
+/// Requests for tags with Zipf(α) popularity: arrivals are Poisson at `rate`, the tag of
+/// rank k (in the listed order) is chosen with probability ∝ k^−α (an exact discrete
+/// distribution), and each access is held for a lognormal time, then ended.
+///
+/// ```yaml
+/// workload:
+///   - {kind: popularity, app: filters, rate: 40/d, alpha: 0.9, hold: {median: 5m, sigma: 1}}
+/// ```
+public struct PopularityGenerator: WorkloadGenerator {
+    public let kind = "popularity"
+    public var app: AppIndex
+    /// Tags by popularity rank (most popular first).
+    public var tags: [TagID]
+    public var rate: Rate
+    public var alpha: Double
+    public var hold: Lognormal
+    public var cycle: DailyCycle?
+    public var priority: LoadingPriority
+
+    public init(app: AppIndex, tags: [TagID], rate: Rate, alpha: Double, hold: Lognormal,
+                cycle: DailyCycle? = nil, priority: LoadingPriority = .normal) {
+        self.app = app
+        self.tags = tags
+        self.rate = rate
+        self.alpha = alpha
+        self.hold = hold
+        self.cycle = cycle
+        self.priority = priority
+    }
+
+    public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
+        Stream(self, seed: seed, firstKey: firstKey)
+    }
+
+    struct Stream: EventStream {
+        let spec: PopularityGenerator
+        var arrivals: PoissonArrivals
+        let choices: RandomStream
+        let holds: RandomStream
+        let popularity: DiscreteDistribution?
+        var pending = PendingEvents()
+        var nextArrival: Double
+        var nextKey: RequestKey
+
+        init(_ spec: PopularityGenerator, seed: UInt64, firstKey: RequestKey) {
+            self.spec = spec
+            arrivals = PoissonArrivals(rate: spec.rate, cycle: spec.cycle,
+                                       stream: RandomStream(seed: seed, purpose: "popularity/\(spec.app)/arrivals"), start: 0)
+            choices = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/choices")
+            holds = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/holds")
+            popularity = spec.tags.isEmpty ? nil : DiscreteDistribution.zipf(count: spec.tags.count, alpha: spec.alpha)
+            nextKey = firstKey
+            nextArrival = spec.tags.isEmpty ? .infinity : arrivals.next()
+        }
+
+        mutating func next() -> ScenarioEvent? {
+            if pending.nextTime <= nextArrival { return pending.pop() }
+            guard nextArrival.isFinite, let popularity else { return nil }
+            let time = nextArrival
+            nextArrival = arrivals.next()
+            let tag = spec.tags[popularity.sample(from: choices)]
+            let key = nextKey
+            nextKey += 1
+            pending.add(.end(spec.app, key: key), at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))
+            return ScenarioEvent(time: time, action: .request(spec.app, tags: [tag], key: key, priority: spec.priority, optional: false))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Simulation
+import Stochastic
+
+/// App sessions: launches as a Poisson process (optionally with a daily cycle), each
+/// session lasting a lognormal time, then the app terminates (ending its requests).
+///
+/// Sessions never overlap: arrivals during a session are dropped, which by the Poisson
+/// process's memorylessness is the same as restarting it when the session ends.
+///
+/// ```yaml
+/// workload:
+///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}, daily_cycle: {amplitude: 0.8, peak: 20h}}
+/// ```
+public struct SessionsGenerator: WorkloadGenerator {
+    public let kind = "sessions"
+    public var app: AppIndex
+    public var rate: Rate
+    public var length: Lognormal
+    public var cycle: DailyCycle?
+
+    public init(app: AppIndex, rate: Rate, length: Lognormal, cycle: DailyCycle? = nil) {
+        self.app = app
+        self.rate = rate
+        self.length = length
+        self.cycle = cycle
+    }
+
+    public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
+        Stream(self, seed: seed)
+    }
+
+    struct Stream: EventStream {
+        let spec: SessionsGenerator
+        var arrivals: PoissonArrivals
+        let lengths: RandomStream
+        var pending = PendingEvents()
+
+        init(_ spec: SessionsGenerator, seed: UInt64) {
+            self.spec = spec
+            arrivals = PoissonArrivals(rate: spec.rate, cycle: spec.cycle,
+                                       stream: RandomStream(seed: seed, purpose: "sessions/\(spec.app)/arrivals"), start: 0)
+            lengths = RandomStream(seed: seed, purpose: "sessions/\(spec.app)/lengths")
+        }
+
+        mutating func next() -> ScenarioEvent? {
+            if !pending.isEmpty { return pending.pop() }
+            let start = arrivals.next()
+            guard start.isFinite else { return nil }
+            let end = start + lengths.lognormal(mu: spec.length.mu, sigma: spec.length.sigma)
+            pending.add(.terminate(spec.app), at: end)
+            arrivals.restart(at: end)
+            return ScenarioEvent(time: start, action: .launch(spec.app))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import ODRCore
+import Simulation
+import Stochastic
+import Testing
+@testable import Workload
+
+private let day = 86_400.0
+
+private func events(_ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double) -> [ScenarioEvent] {
+    let scenario = Scenario(name: "t", duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [])
+    var stream = generator.makeStream(scenario: scenario, seed: seed, firstKey: 0, keySpace: 1 << 40)
+    var result: [ScenarioEvent] = []
+    while let event = stream.next(), event.time <= until { result.append(event) }
+    return result
+}
+
+private func gaps(_ times: [Double]) -> [Double] { zip(times.dropFirst(), times).map { $0 - $1 } }
+
+@Suite("Workload generators reproduce their distributions")
+struct GeneratorDistributionTests {
+    @Test("sessions: lognormal lengths (logs normal with mu = ln median) and exponential idle gaps")
+    func sessions() {
+        let spec = SessionsGenerator(app: 0, rate: 6 / day, length: Lognormal(median: 1200, sigma: 0.8))
+        let all = events(spec, until: 2000 * day)
+        var launches: [Double] = []
+        var lengths: [Double] = []
+        var idle: [Double] = []
+        var lastEnd = 0.0
+        for event in all {
+            switch event.action {
+            case .launch: launches.append(event.time); idle.append(event.time - lastEnd)
+            case .terminate: lengths.append(event.time - launches.last!); lastEnd = event.time
+            default: Issue.record("unexpected \(event.action)")
+            }
+        }
+        #expect(lengths.count > 5000)
+        #expect(matchesNormal(lengths.map(log), mu: log(1200), sigma: 0.8))
+        // Arrivals during a session are dropped; memorylessness makes the idle time Exp(rate).
+        #expect(matchesExponential(idle, mean: day / 6))
+        // Sessions never overlap: every launch comes after the previous termination.
+        #expect(idle.allSatisfy { $0 >= 0 })
+    }
+
+    @Test("popularity: Zipf choices within 4 binomial standard errors per rank, lognormal holds")
+    func popularity() {
+        let tags = (0..<10).map { TagID(rawValue: Int32($0)) }
+        let spec = PopularityGenerator(app: 0, tags: tags, rate: 100 / day, alpha: 0.9, hold: Lognormal(median: 300, sigma: 1))
+        let all = events(spec, until: 400 * day)
+        var counts = [Int](repeating: 0, count: 10)
+        var begun: [RequestKey: Double] = [:]
+        var holds: [Double] = []
+        var arrivals: [Double] = []
+        for event in all {
+            switch event.action {
+            case .request(_, let t, let key, _, _):
+                counts[Int(t[0].rawValue)] += 1
+                begun[key] = event.time
+                arrivals.append(event.time)
+            case .end(_, let key): holds.append(event.time - begun[key]!)
+            default: Issue.record("unexpected \(event.action)")
+            }
+        }
+        let n = Double(arrivals.count)
+        let weights = (1...10).map { pow(Double($0), -0.9) }
+        let total = weights.reduce(0, +)
+        for k in 0..<10 {
+            let p = weights[k] / total
+            #expect(abs(Double(counts[k]) - n * p) <= 4 * (n * p * (1 - p)).squareRoot(), "rank \(k + 1)")
+        }
+        #expect(matchesExponential(gaps(arrivals), mean: day / 100))
+        #expect(matchesNormal(holds.map(log), mu: log(300), sigma: 1))
+    }
+
+    @Test("disk pressure: lognormal growth sizes, Poisson growth, cleanups free a fraction of what was added")
+    func disk() {
+        let spec = DiskPressureGenerator(rate: 20 / day, size: Lognormal(median: 150e6, sigma: 1.2), cleanupRate: 1 / (7 * day), cleanupFraction: 0.6)
+        let all = events(spec, until: 1000 * day)
+        var growth: [Double] = []
+        var growthTimes: [Double] = []
+        var added: Int64 = 0
+        for event in all {
+            guard case .disk(let bytes) = event.action else { Issue.record("unexpected"); continue }
+            if bytes > 0 {
+                growth.append(Double(bytes)); growthTimes.append(event.time); added += bytes
+            } else {
+                // A cleanup removes 60 % (rounded) of what is outstanding.
+                #expect(-bytes == Int64((Double(added) * 0.6).rounded()))
+                added += bytes
+            }
+        }
+        #expect(matchesNormal(growth.map(log), mu: log(150e6), sigma: 1.2))
+        #expect(matchesExponential(gaps(growthTimes), mean: day / 20))
+    }
+
+    @Test("network: exponential spells, never two equal states in a row")
+    func network() {
+        let spec = NetworkSpellsGenerator(spells: [
+            .init(bandwidth: 40e6, kind: .wifi, mean: 36_000), .init(bandwidth: 12e6, kind: .cellular, mean: 10_800),
+            .init(bandwidth: 0, kind: .wifi, mean: 2_400),
+        ])
+        let all = events(spec, until: 3000 * day)
+        var lengths: [Double: [Double]] = [:]
+        for (a, b) in zip(all, all.dropFirst()) {
+            guard case .network(let bw, _) = a.action, case .network(let next, _) = b.action else { continue }
+            #expect(bw != next)
+            lengths[bw, default: []].append(b.time - a.time)
+        }
+        #expect(matchesExponential(lengths[40e6]!, mean: 36_000))
+        #expect(matchesExponential(lengths[12e6]!, mean: 10_800))
+        #expect(matchesExponential(lengths[0]!, mean: 2_400))
+    }
+
+    @Test("levels: exponential level durations; each advance ends the finished level and requests the one after next")
+    func levels() {
+        let tags = (0..<3000).map { TagID(rawValue: Int32($0)) }
+        let spec = LevelProgressionGenerator(app: 0, levels: tags, rate: 4 / day)
+        let all = events(spec, until: 100_000 * day)
+        let ends = all.filter { if case .end = $0.action { true } else { false } }.map(\.time)
+        #expect(ends.count == 2999)
+        #expect(matchesExponential(gaps([0] + ends), mean: day / 4))
+        // At time 0: level 1 urgent, level 2 optional at low priority.
+        guard case .request(_, let first, _, let p1, _) = all[0].action,
+              case .request(_, let second, _, let p2, let optional) = all[1].action else { Issue.record("no start"); return }
+        #expect(first == [tags[0]] && p1.isUrgent)
+        #expect(second == [tags[1]] && p2 == LoadingPriority(0.2)! && optional)
+    }
+
+    @Test("a daily cycle of amplitude 1 peaking at noon puts 1/2 + 1/π ≈ 81.8 % of arrivals between 6 h and 18 h")
+    func dailyCycle() {
+        let spec = SessionsGenerator(app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0), cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
+        let launches = events(spec, until: 200 * day).filter { if case .launch = $0.action { true } else { false } }.map(\.time)
+        let n = Double(launches.count)
+        let inDay = Double(launches.filter { let h = $0.truncatingRemainder(dividingBy: day); return h >= 6 * 3600 && h < 18 * 3600 }.count)
+        // ∫(1 + cos θ) over the half period around the peak, over 2π: (π + 2) / 2π.
+        let p = 0.5 + 1 / Double.pi
+        #expect(abs(inDay - n * p) <= 4 * (n * p * (1 - p)).squareRoot())
+    }
+
+    @Test("the same seed gives the same workload; another seed another")
+    func seeds() {
+        let spec = PopularityGenerator(app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 10 / day, alpha: 1, hold: Lognormal(median: 60, sigma: 1))
+        #expect(events(spec, seed: 1, until: 30 * day) == events(spec, seed: 1, until: 30 * day))
+        #expect(events(spec, seed: 1, until: 30 * day) != events(spec, seed: 2, until: 30 * day))
+    }
+
+    @Test("generated catalogs: lognormal tag sizes from the scenario seed")
+    func catalogs() {
+        let resources = CatalogGenerator.resources(count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a")
+        #expect(resources.count == 4000 && resources[0].tags == ["item-1"])
+        #expect(matchesNormal(resources.map { log(Double($0.size)) }, mu: log(64e6), sigma: 0.5))
+        #expect(resources == CatalogGenerator.resources(count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a"))
+    }
+}
