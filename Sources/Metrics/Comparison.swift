@@ -1,0 +1,68 @@
+/// Replicated runs summarised per policy: every metric's mean, standard deviation and 95 %
+/// interval, and the paired difference to a reference policy (`apple`) over the same
+/// replications (common random numbers make the paired interval much narrower).
+public struct Comparison: Sendable {
+    public struct PolicyStatistics: Sendable {
+        public let policy: String
+        public let replications: Int
+        /// Per metric (``SummaryRow/metricColumns`` order).
+        public let metrics: [Interval]
+        /// Per metric: (policy − reference) per replication; nil for the reference itself
+        /// or when the reference was not run.
+        public let differences: [Interval]?
+    }
+
+    public let reference: String
+    public let policies: [PolicyStatistics]
+
+    /// Groups `rows` by policy (in first-seen order) and pairs replications by number.
+    public init(rows: [SummaryRow], reference: String = "apple") {
+        self.reference = reference
+        var order: [String] = []
+        var byPolicy: [String: [SummaryRow]] = [:]
+        for row in rows {
+            if byPolicy[row.policy] == nil { order.append(row.policy) }
+            byPolicy[row.policy, default: []].append(row)
+        }
+        let columns = SummaryRow.metricColumns.indices
+        let base = byPolicy[reference].map { Dictionary(uniqueKeysWithValues: $0.map { ($0.replication, $0) }) }
+        policies = order.map { policy in
+            let runs = byPolicy[policy]!.sorted { $0.replication < $1.replication }
+            let metrics = columns.map { c in Interval(runs.map { $0.values[c] }) }
+            var differences: [Interval]?
+            if policy != reference, let base {
+                let paired = runs.compactMap { run in base[run.replication].map { (run, $0) } }
+                differences = columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }
+            }
+            return PolicyStatistics(policy: policy, replications: runs.count, metrics: metrics, differences: differences)
+        }
+    }
+
+    /// Statistics of one policy, if it was run.
+    public func statistics(of policy: String) -> PolicyStatistics? { policies.first { $0.policy == policy } }
+
+    /// `comparison.csv`: one row per policy; per metric `_mean, _sd, _ci_low, _ci_high,
+    /// _diff_vs_<reference>, _diff_ci_low, _diff_ci_high` (differences empty for the reference).
+    public var csv: String {
+        var header = ["policy", "replications"]
+        for m in SummaryRow.metricColumns {
+            header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high",
+                       "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]
+        }
+        var text = CSV.row(header)
+        for p in policies {
+            var fields = [p.policy, String(p.replications)]
+            for c in SummaryRow.metricColumns.indices {
+                let m = p.metrics[c]
+                fields += [m.mean, m.standardDeviation, m.low, m.high].map { CSV.decimal($0) }
+                if let d = p.differences?[c] {
+                    fields += [d.mean, d.low, d.high].map { CSV.decimal($0) }
+                } else {
+                    fields += ["", "", ""]
+                }
+            }
+            text += CSV.row(fields)
+        }
+        return text
+    }
+}
