@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way: OdrSimCLI → (ScenarioFile, Metrics, TraceReplay, Workload)
-// → Simulation → ODRPolicies → ODRCore. ODRCore depends on nothing at all.
+// → Simulation → ODRPolicies → ODRCore. ODRCore reads no clock, file or network.
 let package = Package(
     name: "odr-sim",
     products: [
@@ -22,8 +22,8 @@ let package = Package(
     targets: [
         // GNU Scientific Library (Debian: libgsl-dev): random streams, distributions, t-quantiles.
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
-        // The ODR state machine: sans-I/O, no dependencies.
-        .target(name: "ODRCore"),
+        // The ODR state machine: sans-I/O; only swift-collections' Heap for the apple policy.
+        .target(name: "ODRCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
         // Seeded random streams and distributions over GSL.
         .target(name: "Stochastic", dependencies: ["CGSL"]),
         // Purge strategies, one file each, behind ODRCore's PurgePolicy.

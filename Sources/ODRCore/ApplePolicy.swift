@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The documented iOS behaviour, odr-sim's default purge policy (ODR-SPEC §4, §6).
 ///
 /// Across apps, least recently used first: the app whose least recently used candidate is
@@ -5,32 +7,110 @@
 /// goes first, then the least recently used. Because the app is chosen by recency alone,
 /// raising a preservation priority reorders only the app's own packs and never shifts the
 /// cost to another app. (Running apps come last and held packs never: the device enforces both.)
+///
+/// Cost: per app, two heaps with lazy deletion (by preservation then recency, and by
+/// recency alone) are fed by the notifications, so choosing a victim costs O(apps + log n)
+/// rather than a sort of every candidate.
 public final class ApplePolicy: PurgePolicy {
     public let name = "apple"
 
+    private struct Entry: Comparable {
+        let preservation: Double
+        let tick: UInt64
+        let pack: Int32
+        let version: UInt32
+        static func < (a: Entry, b: Entry) -> Bool {
+            (a.preservation, a.tick, a.pack) < (b.preservation, b.tick, b.pack)
+        }
+    }
+
+    private struct App {
+        var byPreservation = Heap<Entry>()
+        /// Same entries with preservation zeroed: ordered by recency alone.
+        var byAge = Heap<Entry>()
+        var resident = 0
+    }
+
+    private var apps: [App] = []
+    private var version: [UInt32] = []
+
     public init() {}
 
+    public func packStored(_ pack: PurgeCandidate) {
+        note(pack)
+        apps[Int(pack.app.rawValue)].resident += 1
+    }
+    public func packRequested(_ pack: PurgeCandidate) { note(pack) }
+    public func packReleased(_ pack: PurgeCandidate) { note(pack) }
+    public func packPreservationChanged(_ pack: PurgeCandidate) { note(pack) }
+
+    public func packRemoved(_ pack: PurgeCandidate) {
+        grow(pack)
+        version[Int(pack.pack.rawValue)] &+= 1
+        apps[Int(pack.app.rawValue)].resident -= 1
+    }
+
+    private func grow(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
+        if p >= version.count { version += [UInt32](repeating: 0, count: p + 1 - version.count) }
+        if a >= apps.count { apps += [App](repeating: App(), count: a + 1 - apps.count) }
+    }
+
+    /// Records the pack's current key; older entries of the pack become stale.
+    private func note(_ pack: PurgeCandidate) {
+        grow(pack)
+        let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
+        version[p] &+= 1
+        let v = version[p]
+        apps[a].byPreservation.insert(Entry(preservation: pack.preservation, tick: pack.lastUseTick, pack: pack.pack.rawValue, version: v))
+        apps[a].byAge.insert(Entry(preservation: 0, tick: pack.lastUseTick, pack: pack.pack.rawValue, version: v))
+        if apps[a].byAge.count > 2 * apps[a].resident + 64 { compact(a) }
+    }
+
+    /// Drops stale entries (each pack keeps exactly one current entry per heap).
+    private func compact(_ a: Int) {
+        apps[a].byPreservation = Heap(apps[a].byPreservation.unordered.filter { version[Int($0.pack)] == $0.version })
+        apps[a].byAge = Heap(apps[a].byAge.unordered.filter { version[Int($0.pack)] == $0.version })
+    }
+
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        // Per app: candidates by (preservation, recency), plus the app's oldest use.
-        var byApp: [AppID: [PurgeCandidate]] = [:]
-        for candidate in view.candidates { byApp[candidate.app, default: []].append(candidate) }
-        var queues = byApp.mapValues { list in
-            list.sorted { ($0.preservation, $0.lastUseTick) < ($1.preservation, $1.lastUseTick) }
-        }
         var victims: [PackID] = []
         var freed: Int64 = 0
+        // Current entries of packs that are not candidates now (held, awaited): put back after.
+        var setAside: [(app: Int, byAge: Bool, entry: Entry)] = []
+        let tierApps = apps.indices.filter { view.isInTier(AppID(rawValue: Int32($0))) }
         while freed < bytes {
-            // The app holding the least recently used remaining candidate.
-            guard let app = queues.filter({ !$0.value.isEmpty })
-                .min(by: { oldest($0.value) < oldest($1.value) })?.key else { break }
-            let victim = queues[app]!.removeFirst()
-            victims.append(victim.pack)
-            freed += victim.size
+            var best: (app: Int, tick: UInt64)?
+            for a in tierApps {
+                guard let top = validTop(a, byAge: true, view, &setAside) else { continue }
+                if best == nil || top.tick < best!.tick { best = (a, top.tick) }
+            }
+            guard let (app, _) = best, let victim = validTop(app, byAge: false, view, &setAside) else { break }
+            apps[app].byPreservation.removeMin()
+            version[Int(victim.pack)] &+= 1
+            let id = PackID(rawValue: victim.pack)
+            victims.append(id)
+            freed += view.info(id).size
+        }
+        for item in setAside {
+            if item.byAge { apps[item.app].byAge.insert(item.entry) } else { apps[item.app].byPreservation.insert(item.entry) }
         }
         return victims
     }
 
-    private func oldest(_ list: [PurgeCandidate]) -> UInt64 {
-        list.lazy.map(\.lastUseTick).min() ?? .max
+    /// The first entry of app `a`'s heap that is current and a candidate, discarding stale
+    /// entries and setting aside current non-candidates.
+    private func validTop(_ a: Int, byAge: Bool, _ view: PurgeView, _ setAside: inout [(app: Int, byAge: Bool, entry: Entry)]) -> Entry? {
+        while let top = byAge ? apps[a].byAge.min : apps[a].byPreservation.min {
+            if version[Int(top.pack)] != top.version {
+                _ = byAge ? apps[a].byAge.removeMin() : apps[a].byPreservation.removeMin()
+            } else if !view.isCandidate(PackID(rawValue: top.pack)) {
+                _ = byAge ? apps[a].byAge.removeMin() : apps[a].byPreservation.removeMin()
+                setAside.append((a, byAge, top))
+            } else {
+                return top
+            }
+        }
+        return nil
     }
 }

@@ -99,7 +99,10 @@ extension ODRDevice {
         for tag in tags {
             for p in apps[a].tagPacks[Int(tag.rawValue)] {
                 let local = Int(p - apps[a].firstPack)
-                packs[Int(p)].preservation = catalog.packs[local].tags.map { apps[a].tagPreservation[Int($0)] }.max() ?? 0
+                let preservation = catalog.packs[local].tags.map { apps[a].tagPreservation[Int($0)] }.max() ?? 0
+                guard preservation != packs[Int(p)].preservation else { continue }
+                packs[Int(p)].preservation = preservation
+                if packs[Int(p)].phase == .resident { policy.packPreservationChanged(snapshot(Int(p))) }
             }
         }
     }

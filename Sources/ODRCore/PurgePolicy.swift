@@ -19,6 +19,8 @@ public protocol PurgePolicy: AnyObject {
     func packReleased(_ pack: PurgeCandidate)
     /// The pack left the device (purged or its app uninstalled).
     func packRemoved(_ pack: PurgeCandidate)
+    /// The pack's preservation priority changed (one of its tags was given a new one).
+    func packPreservationChanged(_ pack: PurgeCandidate)
     /// Victims, in purge order, to free at least `bytes` among the view's candidates.
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID]
 }
@@ -28,4 +30,5 @@ extension PurgePolicy {
     public func packRequested(_ pack: PurgeCandidate) {}
     public func packReleased(_ pack: PurgeCandidate) {}
     public func packRemoved(_ pack: PurgeCandidate) {}
+    public func packPreservationChanged(_ pack: PurgeCandidate) {}
 }

@@ -20,6 +20,11 @@ public struct PurgeView {
         device.isCandidate(Int(pack.rawValue), tier: tier)
     }
 
+    /// Whether `app`'s packs belong to this step's tier (running or not running).
+    public func isInTier(_ app: AppID) -> Bool {
+        device.apps[Int(app.rawValue)].running == (tier == .runningApps)
+    }
+
     /// A snapshot of any pack of the device, candidate or not.
     public func info(_ pack: PackID) -> PurgeCandidate {
         device.snapshot(Int(pack.rawValue))
