@@ -42,7 +42,7 @@ public struct RequestProgress: Hashable, Sendable {
 
 /// What ``ODRDevice/beginAccessing(_:tags:priority:optional:at:)`` did.
 public enum RequestOutcome: Hashable, Sendable {
-    /// Everything was on the device: access is granted now.
+    /// Access is granted now: everything was on the device (or nothing was left to fetch).
     case granted(RequestID)
     /// Downloads are under way; a ``ODREvent/Kind/requestGranted(_:_:waited:hit:)`` event follows.
     case waiting(RequestID)
