@@ -27,14 +27,14 @@ final class StingyPolicy: PurgePolicy {
 final class RecordingPolicy: PurgePolicy {
     let name = "recording"
     var log: [String] = []
-    var views: [(tier: PurgeTier, bytes: Int64, candidates: [PackID])] = []
+    var views: [(tier: PurgeTier, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
     private let inner = ApplePolicy()
     func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)") }
     func packRequested(_ pack: PurgeCandidate) { log.append("requested \(pack.pack.rawValue)") }
     func packReleased(_ pack: PurgeCandidate) { log.append("released \(pack.pack.rawValue)") }
     func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)") }
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        views.append((view.tier, bytes, view.candidates.map(\.pack)))
+        views.append((view.tier, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
         return inner.selectVictims(toFree: bytes, from: view)
     }
 }
@@ -64,11 +64,34 @@ struct PolicyContractTests {
         #expect(policy.views.first?.tier == .appsNotRunning)
         #expect(policy.views.first?.bytes == 100 * MB)
         #expect(policy.views.first?.candidates == [PackID(rawValue: 1), PackID(rawValue: 2)])
+        #expect(policy.views.first?.candidateBytes == 100 * MB)
+        #expect(policy.views.first?.heldIsCandidate == false)
         #expect(device.purgedPacks == [PackID(rawValue: 1), PackID(rawValue: 2)])
         // Notifications: each pack stored once, released once, the purged ones removed.
         #expect(policy.log.filter { $0.hasPrefix("stored") } == ["stored 0", "stored 1", "stored 2"])
         #expect(policy.log.filter { $0.hasPrefix("released") } == ["released 1", "released 2"])
         #expect(policy.log.suffix(2) == ["removed 1", "removed 2"])
+    }
+
+    @Test("The snapshot a policy sees: recency, request counts, admission order, running state")
+    func snapshot() throws {
+        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let app = device.installedApp("game", try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)]), running: true)
+        let a = device.pack("A", of: app), b = device.pack("B", of: app)
+        device.useAndRelease(app, ["A"], at: 1)             // request 1
+        device.useAndRelease(app, ["B"], at: 2)             // request 2
+        let again = device.conditionallyBeginAccessing(app, tags: [device.tag("A", of: app)], at: 3)  // request 3
+        #expect(again != nil)
+        let ca = device.candidate(a), cb = device.candidate(b)
+        // A: requested twice, last by request 3 at t = 3; B: once, by request 2, last used at t = 2.
+        #expect(ca.requestCount == 2 && ca.lastRequestOrdinal == 3 && ca.lastUse == 3)
+        #expect(cb.requestCount == 1 && cb.lastRequestOrdinal == 2 && cb.lastUse == 2)
+        #expect(ca.lastUseTick > cb.lastUseTick)
+        // A arrived first.
+        #expect(ca.storedTick < cb.storedTick)
+        #expect(ca.size == 10 * MB && cb.size == 20 * MB)
+        #expect(ca.appIsRunning && ca.app == app && ca.category == .onDemand && ca.purgeCount == 0)
+        #expect(device.requestOrdinal == 3)
     }
 
     @Test("A policy choosing a held pack stops the program")

@@ -166,6 +166,21 @@ struct RequestLifecycleTests {
         #expect(device.isGranted(both))
     }
 
+    @Test("A finished request's ID stays finished when its slot serves a new request")
+    func staleRequestID() throws {
+        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let app = device.installedApp("game", try Self.catalog())
+        let old = try #require(device.use(app, ["A"], at: 1))
+        device.endAccessing(old, at: 2)
+        let new = try #require(device.use(app, ["A"], at: 3))
+        #expect(old != new)
+        #expect(!device.isLive(old) && device.isLive(new))
+        // Ending the old ID again must not release the new request's hold.
+        #expect(!device.endAccessing(old, at: 4))
+        #expect(device.retainCount(of: device.pack("A", of: app)) == 1)
+        #expect(device.progress(of: old) == nil)
+    }
+
     @Test("Loading priority: the download runs at the highest priority of its waiters")
     func loadingPriority() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
