@@ -233,7 +233,7 @@ extension ODRDevice {
         }
         downloadsRevision &+= 1
         refreshRunnability()
-        return requests[slot].granted ? .granted(id) : .waiting(id)
+        return .waiting(id)
     }
 
     /// Whether granting `packList` would put more bytes in use than the profile allows the app.

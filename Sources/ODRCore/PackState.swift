@@ -42,9 +42,10 @@ public struct RequestProgress: Hashable, Sendable {
 
 /// What ``ODRDevice/beginAccessing(_:tags:priority:optional:at:)`` did.
 public enum RequestOutcome: Hashable, Sendable {
-    /// Access is granted now: everything was on the device (or nothing was left to fetch).
+    /// Everything was on the device: access is granted now.
     case granted(RequestID)
-    /// Downloads are under way; a ``ODREvent/Kind/requestGranted(_:_:waited:hit:)`` event follows.
+    /// Downloads are under way; a ``ODREvent/Kind/requestGranted(_:_:waited:hit:)`` event follows
+    /// (already emitted if the missing packs had no bytes left to fetch: a miss granted at once).
     case waiting(RequestID)
     case failed(RequestError)
 

@@ -152,12 +152,15 @@ struct RequestLifecycleTests {
 
     @Test("A pack of zero bytes is granted at once, alone or with others (regression)")
     func emptyPack() throws {
-        // E holds only an empty resource: a 0-byte pack, nothing to fetch.
+        // E holds only an empty resource: a 0-byte pack, nothing to fetch. Its first request
+        // is a miss (a download starts and finishes at once) that is granted right away.
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try makeCatalog([(["E"], 0), (["A"], 10 * MB)]))
         let empty = device.beginAccessing(app, tags: [device.tag("E", of: app)], at: 1)
-        guard case .granted(let id) = empty else { Issue.record("expected a grant, got \(empty)"); return }
+        guard case .waiting(let id) = empty else { Issue.record("expected a miss, got \(empty)"); return }
         #expect(device.isGranted(id))
+        #expect(device.eventKinds.contains(.requestGranted(id, app, waited: 0, hit: false)))
+        #expect(device.ledger.hits == 0)
         #expect(device.state(of: device.pack("E", of: app)) == .inUse(retainCount: 1))
         device.endAccessing(id, at: 2)
         // E is on the device now; with A (10 MB) the request waits for A only.
