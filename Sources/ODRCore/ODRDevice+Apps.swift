@@ -68,9 +68,9 @@ extension ODRDevice {
             if wasResident { policy.packRemoved(snapshot(p)) }
             removed += packs[p].bytesOnDisk
             odrBytes -= packs[p].bytesOnDisk
-            packs[p].bytesOnDisk = 0
             packs[p].phase = .notDownloaded
-            refresh(p)
+            refresh(p)  // before zeroing: a leftover partial pack leaves leftoverBytes with its bytes
+            packs[p].bytesOnDisk = 0
             packs[p].purgeCount = 0
             packs[p].requestCount = 0
             packs[p].lastRequestOrdinal = 0

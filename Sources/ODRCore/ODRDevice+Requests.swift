@@ -16,24 +16,29 @@ extension ODRDevice {
         ledger.requests += 1
         requestOrdinal += 1
         guard let packList = resolve(app, tags) else {
-            return fail(app.rawValue, apps[Int(app.rawValue)].isPresent ? .invalidTag : .appNotInstalled)
+            return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
         }
         return begin(app.rawValue, packList, priority: priority, optional: optional)
     }
 
     /// `conditionallyBeginAccessingResources`: grants only if every pack of `tags` is already
-    /// on the device; never downloads. Returns the granted request, or `nil`.
+    /// on the device (and the in-use limit allows it); never downloads. Returns the granted
+    /// request, or `nil`.
     public func conditionallyBeginAccessing(_ app: AppID, tags: [TagID], at time: Double) -> RequestID? {
         advance(to: time)
         ledger.requests += 1
         requestOrdinal += 1
         guard let packList = resolve(app, tags) else {
-            _ = fail(app.rawValue, apps[Int(app.rawValue)].isPresent ? .invalidTag : .appNotInstalled)
+            _ = fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
             return nil
         }
         noteRequested(packList)
         guard packList.allSatisfy({ packs[Int($0)].phase == .resident && !packs[Int($0)].downloading }) else {
             emit(.conditionalMiss(app))
+            return nil
+        }
+        if exceedsInUseLimit(app.rawValue, packList) {
+            _ = fail(app.rawValue, .inUseLimit)
             return nil
         }
         if case .granted(let id) = grantHit(app.rawValue, packList, priority: .normal, optional: false) {
@@ -191,11 +196,7 @@ extension ODRDevice {
 
     func begin(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         noteRequested(packList)
-        if let limit = settings.profile.maxInUseSize {
-            var added: Int64 = 0
-            for p in packList where packs[Int(p)].retain == 0 { added += packs[Int(p)].size }
-            if apps[Int(app)].inUseBytes + added > limit { return fail(app, .inUseLimit) }
-        }
+        if exceedsInUseLimit(app, packList) { return fail(app, .inUseLimit) }
         var missing: Int32 = 0
         for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading { missing += 1 }
         if missing == 0 { return grantHit(app, packList, priority: priority, optional: optional) }
@@ -229,12 +230,21 @@ extension ODRDevice {
         }
         requests[slot].missing = missing
         for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading {
-            if !packs[Int(p)].downloading { startDownload(Int(p), system: false) }
+            // Waiter first: a download with nothing left to fetch finishes inside startDownload.
             packs[Int(p)].waiters.append(id)
+            if !packs[Int(p)].downloading { startDownload(Int(p), system: false) }
         }
         downloadsRevision &+= 1
         refreshRunnability()
         return .waiting(id)
+    }
+
+    /// Whether granting `packList` would put more bytes in use than the profile allows the app.
+    func exceedsInUseLimit(_ app: Int32, _ packList: [Int32]) -> Bool {
+        guard let limit = settings.profile.maxInUseSize else { return false }
+        var added: Int64 = 0
+        for p in packList where packs[Int(p)].retain == 0 { added += packs[Int(p)].size }
+        return apps[Int(app)].inUseBytes + added > limit
     }
 
     func grantHit(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {

@@ -44,7 +44,8 @@ public struct RequestProgress: Hashable, Sendable {
 public enum RequestOutcome: Hashable, Sendable {
     /// Everything was on the device: access is granted now.
     case granted(RequestID)
-    /// Downloads are under way; a ``ODREvent/Kind/requestGranted(_:_:waited:hit:)`` event follows.
+    /// Downloads are under way; a ``ODREvent/Kind/requestGranted(_:_:waited:hit:)`` event follows
+    /// (already emitted if the missing packs had no bytes left to fetch: a miss granted at once).
     case waiting(RequestID)
     case failed(RequestError)
 

@@ -1,3 +1,0 @@
-import Testing
-@testable import ODRCore
-@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,149 @@
+import Testing
+@testable import ODRCore
+
+/// ODR-SPEC §6: purge policies are pluggable, and the device checks every answer. A wrong
+/// answer stops the program (a silently corrected policy would spoil every comparison).
+
+/// Answers with a fixed pack whatever the view holds.
+final class FixedPolicy: PurgePolicy {
+    let name: String
+    let answer: [PackID]
+    init(name: String, answer: [PackID]) {
+        self.name = name
+        self.answer = answer
+    }
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] { answer }
+}
+
+/// Answers with the first candidate only, however many bytes are needed.
+final class StingyPolicy: PurgePolicy {
+    let name = "stingy"
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        view.candidates.prefix(1).map(\.pack)
+    }
+}
+
+/// Records what the device tells a policy, and answers like the apple policy.
+final class RecordingPolicy: PurgePolicy {
+    let name = "recording"
+    var log: [String] = []
+    var views: [(tier: PurgeTier, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
+    private let inner = ApplePolicy()
+    func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)") }
+    func packRequested(_ pack: PurgeCandidate) { log.append("requested \(pack.pack.rawValue)") }
+    func packReleased(_ pack: PurgeCandidate) { log.append("released \(pack.pack.rawValue)") }
+    func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)") }
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        views.append((view.tier, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
+        return inner.selectVictims(toFree: bytes, from: view)
+    }
+}
+
+/// A 300 MB disk, 100 MB other data; app "game" with h (held), r1 and r2 (released), 50 MB
+/// each, and x (150 MB) not downloaded: 250 MB used. Asking for x needs 100 MB more.
+/// Packs: h = 0, r1 = 1, r2 = 2, x = 3.
+func contractScenario(policy: any PurgePolicy) -> (ODRDevice, AppID) {
+    let catalog = try! makeCatalog([(["h"], 50 * MB), (["r1"], 50 * MB), (["r2"], 50 * MB), (["x"], 150 * MB)])
+    let device = ODRDevice(capacity: 300 * MB, otherData: 100 * MB, policy: policy)
+    let app = device.installedApp("game", catalog)
+    _ = device.use(app, ["h"], at: 1)
+    device.useAndRelease(app, ["r1"], at: 2)
+    device.useAndRelease(app, ["r2"], at: 3)
+    return (device, app)
+}
+
+@Suite("Purge policy contract")
+struct PolicyContractTests {
+    @Test("A correct answer is accepted: the device asks for the shortfall among released packs")
+    func correctAnswer() {
+        let policy = RecordingPolicy()
+        let (device, app) = contractScenario(policy: policy)
+        _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        // 150 MB needed, 50 free: 100 MB to free from r1 and r2 (h is held), in one tier.
+        #expect(policy.views.count == 1)
+        #expect(policy.views.first?.tier == .appsNotRunning)
+        #expect(policy.views.first?.bytes == 100 * MB)
+        #expect(policy.views.first?.candidates == [PackID(rawValue: 1), PackID(rawValue: 2)])
+        #expect(policy.views.first?.candidateBytes == 100 * MB)
+        #expect(policy.views.first?.heldIsCandidate == false)
+        #expect(device.purgedPacks == [PackID(rawValue: 1), PackID(rawValue: 2)])
+        // Notifications: each pack stored once, released once, the purged ones removed.
+        #expect(policy.log.filter { $0.hasPrefix("stored") } == ["stored 0", "stored 1", "stored 2"])
+        #expect(policy.log.filter { $0.hasPrefix("released") } == ["released 1", "released 2"])
+        #expect(policy.log.suffix(2) == ["removed 1", "removed 2"])
+    }
+
+    @Test("The snapshot a policy sees: recency, request counts, admission order, running state")
+    func snapshot() throws {
+        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let app = device.installedApp("game", try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)]), running: true)
+        let a = device.pack("A", of: app), b = device.pack("B", of: app)
+        device.useAndRelease(app, ["A"], at: 1)             // request 1
+        device.useAndRelease(app, ["B"], at: 2)             // request 2
+        let again = device.conditionallyBeginAccessing(app, tags: [device.tag("A", of: app)], at: 3)  // request 3
+        #expect(again != nil)
+        let ca = device.candidate(a), cb = device.candidate(b)
+        // A: requested twice, last by request 3 at t = 3; B: once, by request 2, last used at t = 2.
+        #expect(ca.requestCount == 2 && ca.lastRequestOrdinal == 3 && ca.lastUse == 3)
+        #expect(cb.requestCount == 1 && cb.lastRequestOrdinal == 2 && cb.lastUse == 2)
+        #expect(ca.lastUseTick > cb.lastUseTick)
+        // A arrived first.
+        #expect(ca.storedTick < cb.storedTick)
+        #expect(ca.size == 10 * MB && cb.size == 20 * MB)
+        #expect(ca.appIsRunning && ca.app == app && ca.category == .onDemand && ca.purgeCount == 0)
+        #expect(device.requestOrdinal == 3)
+    }
+
+    @Test("A policy choosing a held pack stops the program")
+    func heldPackChosen() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (device, app) = contractScenario(policy: FixedPolicy(name: "held", answer: [PackID(rawValue: 0)]))
+            _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("purge policy 'held' chose pack#0, which is not a candidate"))
+        }
+    }
+
+    @Test("A policy naming a pack twice stops the program")
+    func duplicateChosen() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (device, app) = contractScenario(policy: FixedPolicy(name: "twice", answer: [PackID(rawValue: 1), PackID(rawValue: 1)]))
+            _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("purge policy 'twice' chose pack#1 twice"))
+        }
+    }
+
+    @Test("A policy freeing too few bytes while candidates remain stops the program")
+    func tooFewBytes() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // 100 MB needed; the stingy policy offers r1 alone (50 MB) with r2 left.
+            let (device, app) = contractScenario(policy: StingyPolicy())
+            _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("purge policy 'stingy' freed 50000000 of 100000000 bytes"))
+        }
+    }
+
+    @Test("A policy naming a pack that is not on the device stops the program")
+    func absentPackChosen() async {
+        await #expect(processExitsWith: .failure) {
+            let (device, app) = contractScenario(policy: FixedPolicy(name: "absent", answer: [PackID(rawValue: 3)]))
+            _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        }
+    }
+
+    @Test("The stingy policy is fine when its one pack is enough")
+    func stingyEnough() {
+        // Asking for 50 MB more other data: 50 free, nothing to purge. Then 50 MB more:
+        // 50 MB short, r1 alone frees it.
+        let (device, _) = contractScenario(policy: StingyPolicy())
+        device.changeOtherData(by: 50 * MB, at: 4)
+        device.changeOtherData(by: 50 * MB, at: 5)
+        #expect(device.purgedPacks == [PackID(rawValue: 1)])
+        #expect(device.ledger.refusedOtherBytes == 0)
+    }
+}
