@@ -4,7 +4,7 @@ import Yams
 /// Reads typed values out of YAML nodes; every problem becomes a ``ScenarioError`` at the node.
 ///
 /// `subject` arguments name the value in messages, normally its key (`capacity`), so that
-/// `capacity: 64XB` reads back as `capacity '64XB' is not a size; …`.
+/// `capacity: 64XB` reads back as `capacity must be a size, not '64XB'; …`.
 struct NodeReader {
     /// The file name errors carry.
     let file: String

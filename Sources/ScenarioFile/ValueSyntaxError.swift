@@ -26,11 +26,11 @@ public struct ValueSyntaxError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// One line naming `subject` (a key such as `capacity`), e.g.
-    /// `capacity '64XB' is not a size; use …` or `priority is 1.5, outside 0…1`.
+    /// `capacity must be a size, not '64XB'; use …` or `priority is 1.5, outside 0…1`.
     public func message(subject: String) -> String {
         switch problem {
         case .unparsable(let kind, let expected):
-            return "\(subject) '\(text)' is not \(Self.article(kind)) \(kind); \(expected)"
+            return "\(subject) must be \(Self.article(kind)) \(kind), not '\(text)'; \(expected)"
         case .negative(let kind):
             return "\(subject) '\(text)' is negative; a \(kind) cannot be below 0"
         case .tooLarge(let kind):

@@ -58,6 +58,37 @@ struct MalformedScenarioTests {
                   - {name: map, sise: 40MB, tags: [level-1]}
             """, line: 6, column: 21, message: "unknown resource key 'sise'; did you mean 'size'?"),
 
+        MalformedCase(name: "unknown app key", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                celular: false
+            """, line: 5, column: 5, message: "unknown app key 'celular'; did you mean 'cellular'?"),
+
+        MalformedCase(name: "unknown tag settings key", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources: [{name: map, size: 40MB, tags: [level-1]}]
+                tags:
+                  level-1: {categroy: prefetch}
+            """, line: 7, column: 17, message: "unknown tag settings key 'categroy'; did you mean 'category'?"),
+
+        MalformedCase(name: "unknown network phase key", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            network:
+              - {at: 0, bandwith: 40Mbps}
+            """, line: 4, column: 13, message: "unknown network phase key 'bandwith'; did you mean 'bandwidth'?"),
+
+        MalformedCase(name: "unknown platform key", text: """
+            duration: 1d
+            platform: {base: ios17, max_pak_size: 64MB}
+            device: {capacity: 64GB}
+            """, line: 2, column: 25, message: "unknown platform key 'max_pak_size'; did you mean 'max_pack_size'?"),
+
         MalformedCase(name: "unknown app", text: """
             duration: 1d
             device: {capacity: 64GB}
@@ -139,7 +170,7 @@ struct MalformedScenarioTests {
             device:
               capacity: 64 gigs
             """, line: 3, column: 13,
-            message: "capacity '64 gigs' is not a size; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB"),
+            message: "capacity must be a size, not '64 gigs'; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB"),
 
         MalformedCase(name: "priority 1.5", text: """
             duration: 1d
@@ -290,6 +321,77 @@ struct MalformedScenarioTests {
                   level-2: {category: prefetch, order: 1}
             """, line: 7, column: 7, message: "tag 'level-2' has settings but no resource carries it"),
 
+        MalformedCase(name: "catalog limit: a tag over 512 MB points at the resource that crosses it", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources:
+                  - {name: a, size: 300MB, tags: [shared, x]}
+                  - {name: b, size: 100MB, tags: [shared]}
+                  - {name: c, size: 200MB, tags: [shared, y]}
+            """, line: 8, column: 9, message: "tag 'shared' is 600 MB, over the 512 MB per-tag limit of ios17"),
+
+        MalformedCase(name: "catalog limit: hosting on a custom profile", text: """
+            duration: 1d
+            platform: {base: tvos18, max_hosted: 1GB}
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources:
+                  - {name: a, size: 500MB, tags: [x]}
+                  - {name: b, size: 500MB, tags: [y]}
+                  - {name: c, size: 1B, tags: [z]}
+            """, line: 9, column: 9, message: "on-demand content totals 1 GB, over the 1 GB hosting limit of tvos18-custom"),
+
+        MalformedCase(name: "catalog: a resource listed twice", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources:
+                  - {name: map, size: 1MB, tags: [x]}
+                  - {name: map, size: 1MB, tags: [y]}
+            """, line: 7, column: 16, message: "resource 'map' is listed twice"),
+
+        MalformedCase(name: "catalog: a resource without tags", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources:
+                  - {name: map, size: 1MB, tags: []}
+            """, line: 6, column: 38, message: "resource 'map' has no tag; every on-demand resource needs at least one"),
+
+        MalformedCase(name: "unparsable loading priority", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources: [{name: map, size: 40MB, tags: [level-1]}]
+            events:
+              - {at: 0, app: game, request: [level-1], id: r1}
+              - {at: 1s, app: game, set-priority: r1, priority: high}
+            """, line: 8, column: 53,
+            message: "priority must be a loading priority, not 'high'; use a number in 0…1, such as 0.5, or urgent"),
+
+        MalformedCase(name: "negative event time", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            events:
+              - {at: -5s, disk: 1GB}
+            """, line: 4, column: 10, message: "at '-5s' is negative; a time cannot be below 0"),
+
+        MalformedCase(name: "wrong type: a value where a list of tags is expected", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources: [{name: map, size: 40MB, tags: [level-1]}]
+            events:
+              - {at: 0, app: game, request: level-1, id: r1}
+            """, line: 7, column: 33, message: "request must be a list of tags such as [level-1], not the value 'level-1'"),
+
         MalformedCase(name: "wrong type: a mapping where a list is expected", text: """
             duration: 1d
             device: {capacity: 64GB}
@@ -335,7 +437,7 @@ struct MalformedScenarioTests {
             duration: 2 weeks
             device: {capacity: 64GB}
             """, line: 1, column: 11,
-            message: "duration '2 weeks' is not a time; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m or 14d"),
+            message: "duration must be a time, not '2 weeks'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m or 14d"),
 
         MalformedCase(name: "two apps with one id", text: """
             duration: 1d

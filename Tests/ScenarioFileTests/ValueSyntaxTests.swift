@@ -53,7 +53,7 @@ struct SizeSyntaxTests {
         #expect(ValueSyntaxError(text: "-1GB", problem: .negative(kind: "size")).message(subject: "size")
             == "size '-1GB' is negative; a size cannot be below 0")
         #expect(ValueSyntaxError(text: "12XB", problem: .unparsable(kind: "size", expected: SizeSyntax.expected)).description
-            == "value '12XB' is not a size; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB")
+            == "value must be a size, not '12XB'; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB")
     }
 }
 
@@ -124,7 +124,7 @@ struct PrioritySyntaxTests {
     }
 
     @Test func unparsableNamesUrgentOnlyForLoading() {
-        #expect(throws: ValueSyntaxError(text: "high", problem: .unparsable(kind: "priority", expected: PrioritySyntax.expectedLoading))) {
+        #expect(throws: ValueSyntaxError(text: "high", problem: .unparsable(kind: "loading priority", expected: PrioritySyntax.expectedLoading))) {
             try PrioritySyntax.parseLoading("high")
         }
         #expect(throws: ValueSyntaxError(text: "high", problem: .unparsable(kind: "priority", expected: PrioritySyntax.expected))) {
