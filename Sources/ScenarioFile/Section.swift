@@ -16,9 +16,12 @@ enum Section: Sendable {
         case .app: ["id", "cellular", "on_low_disk", "cache_quota", "resources", "tags"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation"]
-        case .event: ["at"] + EventVerb.allParameters + EventVerb.allCases.map(\.rawValue)
+        case .event: Self.eventKeys
         }
     }
+
+    /// Built once: event mappings are the most numerous, and every key of each is checked.
+    private static let eventKeys = ["at"] + EventVerb.allParameters + EventVerb.allCases.map(\.rawValue)
 
     /// As in "unknown `event` key 'x'".
     var adjective: String {
