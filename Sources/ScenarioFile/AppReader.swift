@@ -1,0 +1,110 @@
+import ODRCore
+import Simulation
+import Yams
+
+/// Reads one entry of `apps:` into an ``AppSpec`` whose catalog is built and validated
+/// against the scenario's platform profile.
+///
+/// ```yaml
+/// - id: game
+///   cellular: false
+///   on_low_disk: release-unused
+///   cache_quota: 128MB            # extension: the android-quota policy's quota
+///   resources:
+///     - {name: level1-map, size: 40MB, tags: [level-1]}
+///   tags:
+///     level-1: {category: prefetch, order: 1, preservation: 0.5}
+/// ```
+struct AppReader {
+    let reader: NodeReader
+    let profile: PlatformProfile
+
+    static let categories = ["initial-install", "prefetch", "on-demand"]
+
+    /// The app and the node of its id (for "app id used twice").
+    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node) {
+        let fields = try reader.mapping(node, "each app", section: .app)
+        let idNode = try fields.required("id")
+        let id = try reader.name(idNode, "id")
+        let cellular = try fields.value("cellular").map { node throws(ScenarioError) in try reader.bool(node, "cellular") } ?? true
+        let onLowDisk = try fields.value("on_low_disk").map { node throws(ScenarioError) in
+            LowDiskResponse(rawValue: try reader.choice(node, "on_low_disk", among: LowDiskResponse.allCases.map(\.rawValue)))!
+        } ?? .ignore
+        let cacheQuota = try fields.value("cache_quota").map { node throws(ScenarioError) in try reader.size(node, "cache_quota") }
+
+        let resources = try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
+        var tagSettings: [String: TagSettings] = [:]
+        var tagKeyNodes: [String: Node] = [:]
+        var preservationNodes: [String: Node] = [:]
+        if let tagsNode = fields.value("tags") {
+            for (name, keyNode, value) in try reader.namedMapping(tagsNode, "tags") {
+                let (settings, preservationNode) = try readTagSettings(value, tag: name)
+                tagSettings[name] = settings
+                tagKeyNodes[name] = keyNode
+                preservationNodes[name] = preservationNode
+            }
+        }
+
+        let catalog: Catalog
+        do {
+            catalog = try Catalog(resources: resources.map(\.resource), tagSettings: tagSettings, profile: profile)
+        } catch {
+            let locator = CatalogErrorLocator(
+                resources: resources, tagSettings: tagSettings, tagKeyNodes: tagKeyNodes,
+                preservationNodes: preservationNodes, fallback: fields.keyNode("resources") ?? node)
+            throw reader.error(at: locator.node(for: error), error.description)
+        }
+        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, cacheQuota: cacheQuota)
+        return (app, idNode)
+    }
+
+    private func readResources(_ node: Node) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {
+        var entries: [CatalogErrorLocator.ResourceEntry] = []
+        var total: Int64 = 0
+        for item in try reader.sequence(node, "resources", of: "resources such as {name: map, size: 40MB, tags: [level-1]}") {
+            let fields = try reader.mapping(item, "each resource", section: .resource)
+            let nameNode = try fields.required("name")
+            let sizeNode = try fields.required("size")
+            let tagsNode = try fields.required("tags")
+            let name = try reader.name(nameNode, "name")
+            let size = try reader.size(sizeNode, "size")
+            var tags: [String] = []
+            for tagNode in try reader.sequence(tagsNode, "tags", of: "tag names such as [level-1]") {
+                tags.append(try reader.name(tagNode, "each tag"))
+            }
+            // The catalog adds sizes unchecked; a sum past 2^63 bytes would trap rather than fail.
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow else { throw reader.error(at: sizeNode, "the resources up to this one total more than \(Int64.max) bytes") }
+            total = sum
+            entries.append(.init(
+                resource: Resource(name: name, size: size, tags: tags),
+                node: item, nameNode: nameNode, sizeNode: sizeNode, tagsNode: tagsNode))
+        }
+        return entries
+    }
+
+    /// A tag's settings and the node of its preservation value, if given.
+    private func readTagSettings(_ node: Node, tag: String) throws(ScenarioError) -> (TagSettings, Node?) {
+        let fields = try reader.mapping(node, "the settings of tag '\(tag)'", section: .tagSettings)
+        let categoryName = try fields.value("category").map { node throws(ScenarioError) in
+            try reader.choice(node, "category", among: Self.categories)
+        } ?? "on-demand"
+        let category: TagCategory
+        switch categoryName {
+        case "initial-install":
+            category = .initialInstall
+        case "prefetch":
+            // Without an order, prefetch tags come in the order they first appear in resources.
+            let order = try fields.value("order").map { node throws(ScenarioError) in try reader.integer(node, "order", as: Int.self, atLeast: 0) } ?? 0
+            category = .prefetch(order: order)
+        default:
+            category = .onDemand
+        }
+        if categoryName != "prefetch", let orderKey = fields.keyNode("order") {
+            throw reader.error(at: orderKey, "order applies only to prefetch tags; tag '\(tag)' is \(categoryName)")
+        }
+        let preservationNode = fields.value("preservation")
+        let preservation = try preservationNode.map { node throws(ScenarioError) in try reader.fraction(node, "preservation") } ?? 0
+        return (TagSettings(category: category, preservation: preservation), preservationNode)
+    }
+}

@@ -1,0 +1,177 @@
+import ODRCore
+import Simulation
+import Yams
+
+/// Reads the entries of `events:` in file order, resolving app ids to ``AppIndex``, tag names
+/// to each app's ``TagID`` and request ids to ``RequestKey``s.
+///
+/// Request ids are per app: `request`/`request-if-present` define one (unique within its app)
+/// and later events of the same app refer to it. Each definition gets its own key, with the id
+/// as its label, so two apps may both say `r1`.
+struct EventReader {
+    let reader: NodeReader
+    let apps: [AppSpec]
+    /// Labels of the keys handed out so far, indexed by ``RequestKey``.
+    private(set) var labels: [String] = []
+    private let appIndexByID: [String: AppIndex]
+    /// Per app: request id → key and the node that defined it.
+    private var requests: [[String: (key: RequestKey, node: Node)]]
+    /// The time and its text of the event before, for the time-order check.
+    private var previous: (time: Double, text: String)?
+
+    init(reader: NodeReader, apps: [AppSpec]) {
+        self.reader = reader
+        self.apps = apps
+        var index: [String: AppIndex] = [:]
+        for (i, app) in apps.enumerated() { index[app.id] = i }
+        appIndexByID = index
+        requests = Array(repeating: [:], count: apps.count)
+    }
+
+    mutating func read(_ node: Node) throws(ScenarioError) -> ScenarioEvent {
+        let fields = try reader.mapping(node, "each event", section: .event)
+        let verbs = fields.entries.compactMap { entry in EventVerb(rawValue: entry.key).map { (entry, $0) } }
+        guard let (verbEntry, verb) = verbs.first else {
+            throw reader.error(
+                at: node, "event has no verb; give one of " + EventVerb.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if verbs.count > 1 {
+            throw reader.error(
+                at: verbs[1].0.keyNode,
+                "event has two verbs, '\(verb.rawValue)' and '\(verbs[1].1.rawValue)'; give each its own event")
+        }
+        for entry in fields.entries where entry.key != "at" && entry.key != verb.rawValue && !verb.parameters.contains(entry.key) {
+            throw reader.error(at: entry.keyNode, "'\(entry.key)' does not apply to a \(verb.rawValue) event")
+        }
+
+        let atNode = try fields.required("at")
+        let time = try reader.duration(atNode, "at")
+        let timeText = try reader.scalar(atNode, "at")
+        if let previous, time < previous.time {
+            throw reader.error(
+                at: atNode,
+                "event at \(timeText) is earlier than the event before it (at \(previous.text)); events must be in time order")
+        }
+        previous = (time, timeText)
+
+        for key in verb.requiredParameters where fields.value(key) == nil {
+            throw reader.error(at: node, "\(verb.rawValue) event is missing required key '\(key)'")
+        }
+        let action = try action(verb, verbEntry.value, fields)
+        return ScenarioEvent(time: time, action: action)
+    }
+
+    private mutating func action(_ verb: EventVerb, _ value: Node, _ fields: MappingFields) throws(ScenarioError) -> ScenarioEvent.Action {
+        if verb == .disk { return .disk(try reader.signedSize(value, "disk")) }
+        let app = try appIndex(try fields.required("app"))
+        switch verb {
+        case .install, .launch, .terminate, .uninstall:
+            guard try reader.bool(value, verb.rawValue) else {
+                throw reader.error(at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
+            }
+            switch verb {
+            case .install: return .install(app)
+            case .launch: return .launch(app)
+            case .terminate: return .terminate(app)
+            default: return .uninstall(app)
+            }
+        case .request:
+            let tags = try tagIDs(value, app: app, verb: verb)
+            let key = try defineRequest(try fields.required("id"), app: app)
+            let priority = try fields.value("priority").map { node throws(ScenarioError) in
+                try reader.loadingPriority(node, "priority")
+            } ?? .normal
+            let optional = try fields.value("optional").map { node throws(ScenarioError) in try reader.bool(node, "optional") } ?? false
+            return .request(app, tags: tags, key: key, priority: priority, optional: optional)
+        case .requestIfPresent:
+            let tags = try tagIDs(value, app: app, verb: verb)
+            let key = try fields.value("id").map { node throws(ScenarioError) in try defineRequest(node, app: app) }
+            return .requestIfPresent(app, tags: tags, key: key)
+        case .setPriority:
+            let key = try requestKey(value, app: app)
+            return .setPriority(app, key: key, try reader.loadingPriority(try fields.required("priority"), "priority"))
+        case .pause: return .pause(app, key: try requestKey(value, app: app))
+        case .resume: return .resume(app, key: try requestKey(value, app: app))
+        case .cancel: return .cancel(app, key: try requestKey(value, app: app))
+        case .end: return .end(app, key: try requestKey(value, app: app))
+        case .preserve:
+            let entries = try reader.namedMapping(value, "preserve")
+            guard !entries.isEmpty else {
+                throw reader.error(at: value, "preserve must give at least one tag its priority, such as {level-2: 1.0}")
+            }
+            var preservations: [TagPreservation] = []
+            for (_, keyNode, priorityNode) in entries {
+                let tag = try tagID(keyNode, app: app)
+                let priority = try reader.fraction(priorityNode, "preservation priority of '\(try reader.name(keyNode, "tag"))'")
+                preservations.append(TagPreservation(tag: tag, priority: priority))
+            }
+            return .preserve(app, preservations)
+        case .disk:
+            preconditionFailure("disk events are handled before the app is resolved")
+        }
+    }
+
+    private func appIndex(_ node: Node) throws(ScenarioError) -> AppIndex {
+        let id = try reader.name(node, "app")
+        guard let index = appIndexByID[id] else {
+            let hint = NameSuggestion.hint(for: id, among: apps.map(\.id), noneText: "the scenario has no apps")
+            throw reader.error(at: node, "unknown app '\(id)'" + hint)
+        }
+        return index
+    }
+
+    private func tagIDs(_ node: Node, app: AppIndex, verb: EventVerb) throws(ScenarioError) -> [TagID] {
+        let items = try reader.sequence(node, verb.rawValue, of: "tags such as [level-1]")
+        guard !items.isEmpty else { throw reader.error(at: node, "\(verb.rawValue) must list at least one tag") }
+        var tags: [TagID] = []
+        for item in items {
+            let tag = try tagID(item, app: app)
+            guard !tags.contains(tag) else {
+                throw reader.error(at: item, "tag '\(try reader.name(item, "tag"))' is listed twice in this \(verb.rawValue)")
+            }
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    private func tagID(_ node: Node, app: AppIndex) throws(ScenarioError) -> TagID {
+        let name = try reader.name(node, "tag")
+        let catalog = apps[app].catalog
+        guard let tag = catalog.tagID(named: name) else {
+            let hint = NameSuggestion.hint(for: name, among: catalog.tags.map(\.name), noneText: "it has no tags")
+            throw reader.error(at: node, "app '\(apps[app].id)' has no tag '\(name)'" + hint)
+        }
+        return tag
+    }
+
+    /// A new request id of `app`: a fresh key labelled with the id.
+    private mutating func defineRequest(_ node: Node, app: AppIndex) throws(ScenarioError) -> RequestKey {
+        let id = try reader.name(node, "id")
+        if let earlier = requests[app][id] {
+            let line = earlier.node.mark.map { " (line \($0.line))" } ?? ""
+            throw reader.error(
+                at: node, "request id '\(id)' is already used by app '\(apps[app].id)'\(line); ids are unique within an app")
+        }
+        let key = labels.count
+        labels.append(id)
+        requests[app][id] = (key, node)
+        return key
+    }
+
+    /// The key of a request id that an earlier request of `app` defined.
+    private func requestKey(_ node: Node, app: AppIndex) throws(ScenarioError) -> RequestKey {
+        let id = try reader.name(node, "request id")
+        if let known = requests[app][id] { return known.key }
+        let appID = apps[app].id
+        var message = "unknown request id '\(id)' for app '\(appID)'"
+        if let other = requests.indices.first(where: { $0 != app && requests[$0][id] != nil }) {
+            message += "; '\(id)' is a request of app '\(apps[other].id)'"
+        } else {
+            // Ids in definition order, so the hint prefers the earliest close one.
+            let known = requests[app].sorted { $0.value.key < $1.value.key }.map(\.key)
+            message += NameSuggestion.hint(
+                for: id, among: known, noneText: "no earlier request of app '\(appID)' has an id")
+        }
+        throw reader.error(at: node, message)
+    }
+}

@@ -1,0 +1,53 @@
+import ODRCore
+import Yams
+
+/// Reads `platform:`, either a preset name or a what-if mapping on top of one:
+///
+/// ```yaml
+/// platform: ios17
+/// platform: {base: ios17, max_pack_size: 64MB, max_in_use: none}
+/// ```
+///
+/// In the mapping, `none` lifts a limit, and the profile is named `<base>-custom` unless
+/// `name` says otherwise, so messages never blame a stock profile for a custom limit.
+struct PlatformReader {
+    let reader: NodeReader
+
+    static var presetNames: [String] { PlatformProfile.presets.map(\.name) }
+
+    func read(_ node: Node) throws(ScenarioError) -> PlatformProfile {
+        if case .scalar = node { return try preset(node) }
+        guard case .mapping = node else {
+            throw reader.error(at: node, "platform must be a preset name (\(Self.presetNames.joined(separator: ", "))) or a mapping, not \(NodeReader.describe(node))")
+        }
+        let fields = try reader.mapping(node, "platform", section: .platform)
+        var profile = try fields.value("base").map { node throws(ScenarioError) in try preset(node) } ?? .ios17
+        profile.name = try fields.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
+            ?? "\(profile.name)-custom"
+        try sizeLimit(fields, "max_pack_size", &profile.maxPackSize)
+        try sizeLimit(fields, "max_tag_size", &profile.maxTagSize)
+        try sizeLimit(fields, "max_initial_install", &profile.maxInitialInstallSize)
+        try sizeLimit(fields, "max_initial_and_prefetch", &profile.maxInitialAndPrefetchSize)
+        try sizeLimit(fields, "max_in_use", &profile.maxInUseSize)
+        try sizeLimit(fields, "max_hosted", &profile.maxHostedSize)
+        if let node = fields.value("max_pack_count") {
+            profile.maxPackCount = try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)
+        }
+        return profile
+    }
+
+    private func preset(_ node: Node) throws(ScenarioError) -> PlatformProfile {
+        let name = try reader.choice(node, "platform", among: Self.presetNames)
+        return PlatformProfile.named(name)!  // choice(_:) only returns preset names
+    }
+
+    private func sizeLimit(_ fields: MappingFields, _ key: String, _ limit: inout Int64?) throws(ScenarioError) {
+        guard let node = fields.value(key) else { return }
+        limit = try isNone(node) ? nil : reader.size(node, key)
+    }
+
+    private func isNone(_ node: Node) -> Bool {
+        if case .scalar(let scalar) = node { return scalar.string == "none" }
+        return false
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import ODRCore
+import Simulation
+import Yams
+
+/// Parses scenario files (`.scn`, YAML; see SCENARIO-FORMAT.md) into a validated ``Scenario``.
+///
+/// Every problem is a ``ScenarioError`` pointing at `FILE:LINE:COLUMN` of the offending node,
+/// with a one-line reason and, for misspelt names, a "did you mean" hint. Unknown keys are
+/// errors at every level. The parser reads only the file it is given and writes nothing.
+///
+/// ```swift
+/// let parser = ScenarioParser(knownPolicies: ["apple", "lru"])
+/// let scenario = try parser.parseFile(atPath: "Scenarios/game.scn")
+/// ```
+public struct ScenarioParser: Sendable {
+    /// The purge policies a scenario may name, from the policy registry (which this module
+    /// does not import, so the registry stays the one place that knows them).
+    public let knownPolicies: [String]
+
+    public init(knownPolicies: [String]) {
+        self.knownPolicies = knownPolicies
+    }
+
+    /// Reads and parses the file at `path`; a missing or unreadable file is a ``ScenarioError``
+    /// at line 1, column 1.
+    public func parseFile(atPath path: String) throws(ScenarioError) -> Scenario {
+        func failure(_ message: String) -> ScenarioError {
+            ScenarioError(file: path, line: 1, column: 1, message: message)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure("no such file")
+        }
+        guard !isDirectory.boolValue else { throw failure("is a directory, not a scenario file") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw failure("cannot read the file: \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw failure("the file is not UTF-8 text") }
+        return try parse(text, fileName: path)
+    }
+
+    /// Parses the text of a scenario; `fileName` is what errors name, and its last path
+    /// component without extension is the default scenario `name`.
+    public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Scenario {
+        let reader = NodeReader(file: fileName)
+        let root: Node?
+        do {
+            // An explicit encoding: the default one consults an environment variable and prints.
+            root = try Yams.compose(yaml: text, .default, .default, .utf8)
+        } catch {
+            throw ScenarioError(yamlError: error, file: fileName, text: text)
+        }
+        guard let root else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is empty; a scenario needs at least duration and device")
+        }
+        guard case .mapping = root else {
+            throw reader.error(at: root, "a scenario must be a mapping of keys such as duration, device, apps and events, not \(NodeReader.describe(root))")
+        }
+        let top = try reader.mapping(root, "the scenario", section: .topLevel)
+
+        let name = try top.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
+            ?? Self.defaultName(fileName: fileName)
+        let description = try top.value("description").map { node throws(ScenarioError) in try reader.text(node, "description") } ?? ""
+        let seed = try top.value("seed").map { node throws(ScenarioError) in try reader.integer(node, "seed", as: UInt64.self, atLeast: 0) } ?? 0
+        let duration = try reader.duration(try top.required("duration"), "duration")
+        let platform = try top.value("platform").map { node throws(ScenarioError) in try PlatformReader(reader: reader).read(node) } ?? .ios17
+        let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? ["apple"]
+        let replications = try top.value("replications").map { node throws(ScenarioError) in
+            try reader.integer(node, "replications", as: Int.self, atLeast: 1)
+        } ?? 1
+        let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader) }
+        let device = try readDevice(try top.required("device"), reader)
+        let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
+            ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
+        let apps = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, reader) } ?? []
+
+        var events: [ScenarioEvent] = []
+        var eventReader = EventReader(reader: reader, apps: apps)
+        if let node = top.value("events") {
+            for item in try reader.sequence(node, "events", of: "events such as {at: 0, app: game, install: true}") {
+                events.append(try eventReader.read(item))
+            }
+        }
+
+        return Scenario(
+            name: name, description: description, seed: seed, duration: duration, platform: platform,
+            policies: policies, replications: replications, device: device, network: network, apps: apps,
+            events: events, requestLabels: eventReader.labels, generators: [], sampleInterval: sample)
+    }
+
+    /// `game` for `Scenarios/game.scn`.
+    static func defaultName(fileName: String) -> String {
+        let base = fileName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? fileName
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return base }
+        return String(base[..<dot])
+    }
+
+    private func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
+        let items = try reader.sequence(node, "policies", of: "policy names such as [apple, lru]")
+        guard !items.isEmpty else { throw reader.error(at: node, "policies must name at least one policy, such as [apple]") }
+        var policies: [String] = []
+        for item in items {
+            let policy = try reader.name(item, "policy")
+            guard knownPolicies.contains(policy) else {
+                throw reader.error(at: item, "unknown policy '\(policy)'" + NameSuggestion.hint(
+                    for: policy, among: knownPolicies, noneText: "no policies are registered"))
+            }
+            guard !policies.contains(policy) else { throw reader.error(at: item, "policy '\(policy)' is listed twice") }
+            policies.append(policy)
+        }
+        return policies
+    }
+
+    private func readSample(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> Double {
+        let interval = try reader.duration(node, "sample")
+        guard interval > 0 else { throw reader.error(at: node, "sample must be longer than 0") }
+        return interval
+    }
+
+    private func readDevice(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> DeviceSpec {
+        let fields = try reader.mapping(node, "device", section: .device)
+        let capacity = try reader.size(try fields.required("capacity"), "capacity")
+        let used = try fields.value("used").map { node throws(ScenarioError) -> Int64 in
+            let used = try reader.size(node, "used")
+            guard used <= capacity else {
+                throw reader.error(
+                    at: node, "used (\(ByteFormatting.describe(used))) is more than the capacity (\(ByteFormatting.describe(capacity)))")
+            }
+            return used
+        } ?? 0
+        let onSpaceExhausted = try fields.value("on_space_exhausted").map { node throws(ScenarioError) in
+            SpaceExhaustionAction(rawValue: try reader.choice(
+                node, "on_space_exhausted", among: SpaceExhaustionAction.allCases.map(\.rawValue)))!
+        } ?? .failRequest
+        return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted)
+    }
+
+    private func readApps(_ node: Node, _ platform: PlatformProfile, _ reader: NodeReader) throws(ScenarioError) -> [AppSpec] {
+        let appReader = AppReader(reader: reader, profile: platform)
+        var apps: [AppSpec] = []
+        var idNodes: [String: Node] = [:]
+        for item in try reader.sequence(node, "apps", of: "apps such as {id: game, resources: [...]}") {
+            let (app, idNode) = try appReader.read(item)
+            if let earlier = idNodes[app.id] {
+                let line = earlier.mark.map { " (line \($0.line))" } ?? ""
+                throw reader.error(at: idNode, "app id '\(app.id)' is already used by another app\(line)")
+            }
+            idNodes[app.id] = idNode
+            apps.append(app)
+        }
+        return apps
+    }
+}
