@@ -1,6 +1,24 @@
 import ArgumentParser
 
+/// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
 public struct OdrSim: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "odr-sim",
+        abstract: "Simulate storage pressure and purge policy for on-demand app content (Apple ODR, Android PAD).",
+        discussion: """
+        A scenario (.scn, YAML) describes a device, its network, apps with tagged resources, \
+        and what happens over virtual time. odr-sim runs it under competing purge policies \
+        and writes CSV metrics on over-purge, re-downloads, low-disk warnings, failures and waits.
+
+        Examples:
+          odr-sim run scenarios/game.scn
+          odr-sim compare scenarios/game.scn --replications 30
+          odr-sim replay ../shared/traces/cloudphysics.csv --capacity 202976972 --policy lru
+          odr-sim policies
+        """,
+        version: "0.1.0",
+        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self]
+    )
+
     public init() {}
-    public func run() {}
 }

@@ -1,5 +1,7 @@
 /// Virtual times and durations: `0`, `90s`, `1.5s`, `250ms`, `2m`, `3h`, `14d`, or a bare
-/// number (seconds). The result is in seconds.
+/// number (seconds). The result is in seconds. As an odr-sim extension, units may be
+/// chained from largest to smallest: `1d8h`, `2h30m`, `5d16h30m` (so a two-week script can
+/// say "day 5, 4 pm" directly).
 ///
 /// `m` is minutes (there are no months or metres in a scenario). Negative times are errors.
 ///
@@ -13,11 +15,17 @@ public enum DurationSyntax {
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400),
     ]
 
-    static let expected = "use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m or 14d"
+    static let expected = "use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h"
 
     /// Seconds, at least 0.
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Double {
-        let (numberText, unitText) = DecimalNumber.split(Substring(text).trimmingBlanks())
+        let trimmed = Substring(text).trimmingBlanks()
+        if let parts = compoundParts(trimmed) {
+            var total = 0.0
+            for part in parts { total += try parse(String(part)) }
+            return total
+        }
+        let (numberText, unitText) = DecimalNumber.split(trimmed)
         let number: DecimalNumber
         do {
             number = try DecimalNumber(numberText)
@@ -37,5 +45,25 @@ public enum DurationSyntax {
             throw ValueSyntaxError(text: text, problem: .negative(kind: "time"))
         }
         return number.doubleValue * seconds
+    }
+
+    /// Splits `1d8h30m` into `1d`, `8h`, `30m` when it has several unit-suffixed numbers,
+    /// each unit smaller than the one before; nil for a plain single-unit value.
+    static func compoundParts(_ text: Substring) -> [Substring]? {
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var i = text.startIndex
+        var previous = Double.infinity
+        while i < text.endIndex {
+            guard text[i].isASCII, text[i].isNumber || text[i] == "." else { return nil }
+            while i < text.endIndex, text[i].isASCII, text[i].isNumber || text[i] == "." { i = text.index(after: i) }
+            let unitStart = i
+            while i < text.endIndex, text[i].isASCII, text[i].isLetter { i = text.index(after: i) }
+            guard let unit = units.first(where: { $0.suffix == text[unitStart..<i] }), unit.seconds < previous else { return nil }
+            previous = unit.seconds
+            parts.append(text[start..<i])
+            start = i
+        }
+        return parts.count > 1 ? parts : nil
     }
 }

@@ -29,10 +29,12 @@ final class RecordingPolicy: PurgePolicy {
     var log: [String] = []
     var views: [(tier: PurgeTier, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
     private let inner = ApplePolicy()
-    func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)") }
-    func packRequested(_ pack: PurgeCandidate) { log.append("requested \(pack.pack.rawValue)") }
-    func packReleased(_ pack: PurgeCandidate) { log.append("released \(pack.pack.rawValue)") }
-    func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)") }
+    // Notifications are forwarded: the incremental apple policy keeps its index from them.
+    func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)"); inner.packStored(pack) }
+    func packRequested(_ pack: PurgeCandidate) { log.append("requested \(pack.pack.rawValue)"); inner.packRequested(pack) }
+    func packReleased(_ pack: PurgeCandidate) { log.append("released \(pack.pack.rawValue)"); inner.packReleased(pack) }
+    func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)"); inner.packRemoved(pack) }
+    func packPreservationChanged(_ pack: PurgeCandidate) { inner.packPreservationChanged(pack) }
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         views.append((view.tier, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
         return inner.selectVictims(toFree: bytes, from: view)

@@ -437,7 +437,7 @@ struct MalformedScenarioTests {
             duration: 2 weeks
             device: {capacity: 64GB}
             """, line: 1, column: 11,
-            message: "duration must be a time, not '2 weeks'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m or 14d"),
+            message: "duration must be a time, not '2 weeks'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h"),
 
         MalformedCase(name: "two apps with one id", text: """
             duration: 1d

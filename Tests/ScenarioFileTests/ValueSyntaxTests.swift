@@ -91,7 +91,7 @@ struct DurationSyntaxTests {
         #expect(try DurationSyntax.parse(text) == seconds)
     }
 
-    @Test(arguments: ["5min", "1:30", "2w", "soon", "", "1h30m", "1e3s"])
+    @Test(arguments: ["5min", "1:30", "2w", "soon", "", "30m1h", "1e3s"])
     func unparsable(text: String) {
         #expect(throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "time", expected: DurationSyntax.expected))) {
             try DurationSyntax.parse(text)
@@ -174,5 +174,26 @@ struct DecimalNumberTests {
     @Test func splitsNumberFromUnit() {
         #expect(DecimalNumber.split("1.5 GB") == ("1.5", "GB"))
         #expect(DecimalNumber.split("-3GB") == ("-3", "GB"))
+    }
+}
+
+private let compoundCases: [(String, Double)] = [
+    ("1d8h", 115_200),          // 86,400 + 8 × 3,600
+    ("2h30m", 9_000),           // 7,200 + 1,800
+    ("5d16h30m", 491_400),      // 432,000 + 57,600 + 1,800
+    ("1m30s", 90),
+    ("1s500ms", 1.5),
+]
+
+@Suite("Compound durations (odr-sim extension)")
+struct CompoundDurationTests {
+    @Test("units chain from largest to smallest", arguments: compoundCases)
+    func chained(text: String, seconds: Double) throws {
+        #expect(try DurationSyntax.parse(text) == seconds)
+    }
+
+    @Test("out of order or repeated units are not durations", arguments: ["8h1d", "1h1h", "1d-2h", "1dh"])
+    func rejected(text: String) {
+        #expect(throws: ValueSyntaxError.self) { try DurationSyntax.parse(text) }
     }
 }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ODRPolicies
+import ScenarioFile
+import Simulation
+
+/// Options shared by the commands that run a scenario.
+struct ScenarioRunOptions: ParsableArguments {
+    @Argument(help: "The scenario file (.scn).")
+    var file: String
+
+    @Option(name: .customLong("policy"), help: "A purge policy to run (repeatable). Default: the scenario's `policies`. See `odr-sim policies`.")
+    var policies: [String] = []
+
+    @Option(help: "Replications: independent seeded workloads per policy. Default: the scenario's `replications`.")
+    var replications: Int?
+
+    @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
+    var jobs: Int?
+
+    func validate() throws {
+        if let replications, replications < 1 { throw ValidationError("--replications must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// Loads a scenario or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
+func loadScenario(_ path: String) throws -> Scenario {
+    do {
+        return try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+    } catch {
+        fail("\(error)")
+    }
+}
+
+/// Checks policy names given on the command line.
+func resolvePolicies(_ requested: [String], scenario: Scenario) throws -> [String] {
+    let names = requested.isEmpty ? scenario.policies : requested
+    for name in names where PolicyRegistry.descriptor(named: name) == nil {
+        fail("unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))")
+    }
+    return names
+}
+
+/// Prints `message` as one line on stderr and exits with status 1.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("odr-sim: \(message)\n".utf8))
+    Foundation.exit(1)
+}
+
+/// Prints a line on stderr.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+}

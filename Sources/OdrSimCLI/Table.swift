@@ -1,0 +1,40 @@
+import Foundation
+
+/// A plain aligned text table for the terminal: first column left-aligned, others right.
+struct Table {
+    var header: [String]
+    var rows: [[String]] = []
+
+    init(_ header: [String]) { self.header = header }
+
+    mutating func add(_ row: [String]) { rows.append(row) }
+
+    var rendered: String {
+        let all = [header] + rows
+        let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return c == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// Bytes for people: decimal units, three significant figures.
+func humanBytes(_ bytes: Double) -> String {
+    let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)]
+    for (unit, scale) in units where abs(bytes) >= scale {
+        return String(format: "%.3g %@", bytes / scale, unit)
+    }
+    return String(format: "%.0f B", bytes)
+}
+
+/// Seconds for people.
+func humanSeconds(_ seconds: Double) -> String {
+    if seconds >= 3600 { return String(format: "%.2g h", seconds / 3600) }
+    if seconds >= 60 { return String(format: "%.3g min", seconds / 60) }
+    return String(format: "%.3g s", seconds)
+}

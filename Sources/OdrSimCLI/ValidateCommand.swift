@@ -1,0 +1,28 @@
+import ArgumentParser
+import Simulation
+
+/// `odr-sim validate`: check a scenario without running it.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a scenario file, catalog size limits included, without running it.",
+        discussion: """
+        Prints a one-line description of a valid scenario and exits 0; otherwise prints \
+        FILE:LINE:COLUMN: reason and exits 1.
+
+        Example:
+          odr-sim validate scenarios/game.scn
+        """)
+
+    @Argument(help: "The scenario file (.scn).")
+    var file: String
+
+    func run() throws {
+        let s = try loadScenario(file)
+        let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
+        let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
+        print("\(file): ok — '\(s.name)' on \(s.platform.name): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
+              + "\(s.events.count) scripted events, \(s.generators.count) workload generator(s), "
+              + "\(humanSeconds(s.duration)), policies \(s.policies.joined(separator: ", "))")
+    }
+}
