@@ -79,18 +79,18 @@ public final class ApplePolicy: PurgePolicy {
         // Current entries of packs that are not candidates now (held, awaited): put back after.
         var setAside: [(app: Int, byAge: Bool, entry: Entry)] = []
         let tierApps = apps.indices.filter { view.isInTier(AppID(rawValue: Int32($0))) }
+        // Each app's oldest candidate; only the app that gives up a pack needs a fresh look.
+        var oldest = tierApps.map { validTop($0, byAge: true, view, &setAside)?.tick ?? .max }
         while freed < bytes {
-            var best: (app: Int, tick: UInt64)?
-            for a in tierApps {
-                guard let top = validTop(a, byAge: true, view, &setAside) else { continue }
-                if best == nil || top.tick < best!.tick { best = (a, top.tick) }
-            }
-            guard let (app, _) = best, let victim = validTop(app, byAge: false, view, &setAside) else { break }
+            guard let slot = oldest.indices.min(by: { oldest[$0] < oldest[$1] }), oldest[slot] != .max else { break }
+            let app = tierApps[slot]
+            guard let victim = validTop(app, byAge: false, view, &setAside) else { oldest[slot] = .max; continue }
             apps[app].byPreservation.removeMin()
             version[Int(victim.pack)] &+= 1
             let id = PackID(rawValue: victim.pack)
             victims.append(id)
             freed += view.info(id).size
+            oldest[slot] = validTop(app, byAge: true, view, &setAside)?.tick ?? .max
         }
         for item in setAside {
             if item.byAge { apps[item.app].byAge.insert(item.entry) } else { apps[item.app].byPreservation.insert(item.entry) }

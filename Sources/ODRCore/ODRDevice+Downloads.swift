@@ -11,17 +11,16 @@ extension ODRDevice {
     /// Downloads under way, in start order, with what a network model needs to share the link.
     public func downloads() -> [DownloadStatus] {
         downloadOrder.map { p in
-            let record = packs[Int(p)]
-            return DownloadStatus(
-                pack: PackID(rawValue: p), app: AppID(rawValue: record.app), size: record.size,
-                received: record.bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p)))
+            DownloadStatus(
+                pack: PackID(rawValue: p), app: AppID(rawValue: packs[Int(p)].app), size: packs[Int(p)].size,
+                received: packs[Int(p)].bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p)))
         }
     }
 
     /// Bytes received so far by the pack's running download, or nil if none is running.
     public func bytesReceived(by pack: PackID) -> Int64? {
-        let record = packs[Int(pack.rawValue)]
-        return record.downloading ? record.bytesOnDisk : nil
+        let p = Int(pack.rawValue)
+        return packs[p].downloading ? packs[p].bytesOnDisk : nil
     }
 
     /// The network delivered `bytes` of `pack`. Completing a pack grants the requests it
@@ -103,11 +102,10 @@ extension ODRDevice {
     }
 
     func isRunnable(_ p: Int) -> Bool {
-        let record = packs[p]
-        guard record.downloading, link != .offline else { return false }
-        if link == .cellular && !apps[Int(record.app)].allowsCellular { return false }
-        if record.systemDownload { return true }
-        return record.waiters.contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
+        guard packs[p].downloading, link != .offline else { return false }
+        if link == .cellular && !apps[Int(packs[p].app)].allowsCellular { return false }
+        if packs[p].systemDownload { return true }
+        return packs[p].waiters.contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
     }
 
     func effectivePriority(_ p: Int) -> LoadingPriority {

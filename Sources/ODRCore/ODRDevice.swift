@@ -178,31 +178,31 @@ public final class ODRDevice {
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     func refresh(_ p: Int) {
-        let record = packs[p]
-        let present = apps[Int(record.app)].isPresent
-        let purgeable = present && record.phase == .resident && !record.downloading
-            && record.retain == 0 && record.pins == 0
-        let leftover = record.phase == .partial && !record.downloading && record.pins == 0
-        if purgeable != record.purgeable {
+        // Field by field: copying the whole record would retain its `waiters` array.
+        let app = Int(packs[p].app)
+        let settled = packs[p].pins == 0 && !packs[p].downloading
+        let purgeable = settled && packs[p].phase == .resident && packs[p].retain == 0 && apps[app].isPresent
+        let leftover = settled && packs[p].phase == .partial
+        if purgeable != packs[p].purgeable {
             packs[p].purgeable = purgeable
-            let delta: Int64 = purgeable ? record.size : -record.size
-            apps[Int(record.app)].purgeableBytes += delta
-            apps[Int(record.app)].purgeableCount += purgeable ? 1 : -1
+            let size = packs[p].size
+            apps[app].purgeableBytes += purgeable ? size : -size
+            apps[app].purgeableCount += purgeable ? 1 : -1
         }
-        if leftover != record.leftover {
+        if leftover != packs[p].leftover {
             packs[p].leftover = leftover
             leftoverCount += leftover ? 1 : -1
-            leftoverBytes += leftover ? record.bytesOnDisk : -record.bytesOnDisk
+            leftoverBytes += leftover ? packs[p].bytesOnDisk : -packs[p].bytesOnDisk
         }
     }
 
     func snapshot(_ p: Int) -> PurgeCandidate {
-        let r = packs[p]
-        return PurgeCandidate(
-            pack: PackID(rawValue: Int32(p)), app: AppID(rawValue: r.app), size: r.size,
-            lastUse: r.lastUse, lastUseTick: r.lastUseTick, storedTick: r.storedTick,
-            preservation: r.preservation, appIsRunning: apps[Int(r.app)].running, category: r.category,
-            requestCount: r.requestCount, lastRequestOrdinal: r.lastRequestOrdinal, purgeCount: r.purgeCount)
+        PurgeCandidate(
+            pack: PackID(rawValue: Int32(p)), app: AppID(rawValue: packs[p].app), size: packs[p].size,
+            lastUse: packs[p].lastUse, lastUseTick: packs[p].lastUseTick, storedTick: packs[p].storedTick,
+            preservation: packs[p].preservation, appIsRunning: apps[Int(packs[p].app)].running,
+            category: packs[p].category, requestCount: packs[p].requestCount,
+            lastRequestOrdinal: packs[p].lastRequestOrdinal, purgeCount: packs[p].purgeCount)
     }
 
     func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {
