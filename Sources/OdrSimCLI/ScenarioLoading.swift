@@ -31,7 +31,8 @@ func loadScenario(_ path: String) throws -> Scenario {
     do {
         return try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
     } catch {
-        fail("\(error)")
+        // Exactly `FILE:LINE:COLUMN: reason`, so editors and CI annotations can jump to it.
+        fail("\(error)", prefixed: false)
     }
 }
 
@@ -45,8 +46,8 @@ func resolvePolicies(_ requested: [String], scenario: Scenario) throws -> [Strin
 }
 
 /// Prints `message` as one line on stderr and exits with status 1.
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("odr-sim: \(message)\n".utf8))
+func fail(_ message: String, prefixed: Bool = true) -> Never {
+    FileHandle.standardError.write(Data("\(prefixed ? "odr-sim: " : "")\(message)\n".utf8))
     Foundation.exit(1)
 }
 

@@ -1,5 +1,6 @@
 import ODRCore
 import Simulation
+import Workload
 import Yams
 
 /// Reads one entry of `apps:` into an ``AppSpec`` whose catalog is built and validated
@@ -18,6 +19,8 @@ import Yams
 struct AppReader {
     let reader: NodeReader
     let profile: PlatformProfile
+    /// The scenario seed: generated catalogs are the same in every replication.
+    let seed: UInt64
 
     static let categories = ["initial-install", "prefetch", "on-demand"]
 
@@ -32,7 +35,10 @@ struct AppReader {
         } ?? .ignore
         let cacheQuota = try fields.value("cache_quota").map { node throws(ScenarioError) in try reader.size(node, "cache_quota") }
 
-        let resources = try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
+        var resources = try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
+        if let generate = fields.value("generate") {
+            resources += try readGenerated(generate, app: id)
+        }
         var tagSettings: [String: TagSettings] = [:]
         var tagKeyNodes: [String: Node] = [:]
         var preservationNodes: [String: Node] = [:]
@@ -81,6 +87,18 @@ struct AppReader {
                 node: item, nameNode: nameNode, sizeNode: sizeNode, tagsNode: tagsNode))
         }
         return entries
+    }
+
+    /// `generate: {tags: 300, size: {median: 8MB, sigma: 0.7}, prefix: filter-}`: single-tag
+    /// resources with lognormal sizes drawn from the scenario seed (an odr-sim extension).
+    private func readGenerated(_ node: Node, app: String) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {
+        let fields = try reader.mapping(node, "generate", section: .generate)
+        let count = try reader.integer(try fields.required("tags"), "tags", as: Int.self, atLeast: 1)
+        let size = try WorkloadReader(reader: reader, apps: []).lognormal(try fields.required("size"), "size", ofDurations: false)
+        let prefix = try fields.value("prefix").map { node throws(ScenarioError) in try reader.name(node, "prefix") } ?? "tag-"
+        return CatalogGenerator.resources(count: count, size: size, prefix: prefix, seed: seed, app: app).map {
+            .init(resource: $0, node: node, nameNode: node, sizeNode: node, tagsNode: node)
+        }
     }
 
     /// A tag's settings and the node of its preservation value, if given.

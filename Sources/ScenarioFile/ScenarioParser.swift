@@ -76,7 +76,7 @@ public struct ScenarioParser: Sendable {
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let apps = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, reader) } ?? []
+        let apps = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, seed, reader) } ?? []
 
         var events: [ScenarioEvent] = []
         var eventReader = EventReader(reader: reader, apps: apps)
@@ -86,10 +86,14 @@ public struct ScenarioParser: Sendable {
             }
         }
 
+        let generators = try top.value("workload").map { node throws(ScenarioError) in
+            try WorkloadReader(reader: reader, apps: apps).read(node)
+        } ?? []
+
         return Scenario(
             name: name, description: description, seed: seed, duration: duration, platform: platform,
             policies: policies, replications: replications, device: device, network: network, apps: apps,
-            events: events, requestLabels: eventReader.labels, generators: [], sampleInterval: sample)
+            events: events, requestLabels: eventReader.labels, generators: generators, sampleInterval: sample)
     }
 
     /// `game` for `Scenarios/game.scn`.
@@ -139,8 +143,8 @@ public struct ScenarioParser: Sendable {
         return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted)
     }
 
-    private func readApps(_ node: Node, _ platform: PlatformProfile, _ reader: NodeReader) throws(ScenarioError) -> [AppSpec] {
-        let appReader = AppReader(reader: reader, profile: platform)
+    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader) throws(ScenarioError) -> [AppSpec] {
+        let appReader = AppReader(reader: reader, profile: platform, seed: seed)
         var apps: [AppSpec] = []
         var idNodes: [String: Node] = [:]
         for item in try reader.sequence(node, "apps", of: "apps such as {id: game, resources: [...]}") {

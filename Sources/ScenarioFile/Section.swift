@@ -1,22 +1,33 @@
 /// A kind of mapping in a scenario file, with the keys it allows and the words messages use for it.
 enum Section: Sendable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
+    case generate, lognormal, dailyCycle, spell
+    case sessions, levels, popularity, disk, networkSpells
 
     /// Every key this mapping may have; anything else is an error, never ignored.
     var keys: [String] {
         switch self {
         case .topLevel:
             ["name", "description", "seed", "duration", "platform", "policies", "replications", "sample",
-             "device", "network", "apps", "events"]
+             "device", "network", "apps", "events", "workload"]
         case .device: ["capacity", "used", "on_space_exhausted"]
         case .platform:
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
              "max_initial_and_prefetch", "max_in_use", "max_hosted"]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "cellular", "on_low_disk", "cache_quota", "resources", "tags"]
+        case .app: ["id", "cellular", "on_low_disk", "cache_quota", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation"]
         case .event: Self.eventKeys
+        case .generate: ["tags", "size", "prefix"]
+        case .lognormal: ["median", "sigma"]
+        case .dailyCycle: ["amplitude", "peak"]
+        case .spell: ["mean", "bandwidth"]
+        case .sessions: ["kind", "app", "rate", "length", "daily_cycle"]
+        case .levels: ["kind", "app", "tags", "rate", "start", "prefetch_priority"]
+        case .popularity: ["kind", "app", "tags", "rate", "alpha", "hold", "daily_cycle", "priority"]
+        case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
+        case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         }
     }
 
@@ -34,6 +45,15 @@ enum Section: Sendable {
         case .resource: "resource"
         case .tagSettings: "tag settings"
         case .event: "event"
+        case .generate: "generate"
+        case .lognormal: "distribution"
+        case .dailyCycle: "daily_cycle"
+        case .spell: "spell"
+        case .sessions: "sessions workload"
+        case .levels: "levels workload"
+        case .popularity: "popularity workload"
+        case .disk: "disk workload"
+        case .networkSpells: "network workload"
         }
     }
 

@@ -1,0 +1,156 @@
+import ODRCore
+import Simulation
+import Workload
+import Yams
+
+/// Reads the `workload:` section (an odr-sim extension) into workload generators.
+///
+/// ```yaml
+/// workload:
+///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}, daily_cycle: {amplitude: 0.8, peak: 20h}}
+///   - {kind: levels, app: game, tags: [level-1, level-2, level-3], rate: 1/d, prefetch_priority: 0.2}
+///   - {kind: popularity, app: filters, rate: 40/d, alpha: 0.9, hold: {median: 5m, sigma: 1}}
+///   - {kind: disk, rate: 2/d, size: {median: 300MB, sigma: 1}, cleanup_rate: 1/w, cleanup_fraction: 0.6}
+///   - {kind: network, wifi: {mean: 10h, bandwidth: 40Mbps}, cellular: {mean: 2h, bandwidth: 12Mbps}, offline: {mean: 30m}}
+/// ```
+struct WorkloadReader {
+    let reader: NodeReader
+    let apps: [AppSpec]
+
+    static let kinds: [String: Section] = [
+        "sessions": .sessions, "levels": .levels, "popularity": .popularity, "disk": .disk, "network": .networkSpells,
+    ]
+
+    func read(_ node: Node) throws(ScenarioError) -> [any WorkloadGenerator] {
+        var generators: [any WorkloadGenerator] = []
+        for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
+            generators.append(try readGenerator(item))
+        }
+        return generators
+    }
+
+    private func readGenerator(_ node: Node) throws(ScenarioError) -> any WorkloadGenerator {
+        guard let mapping = node.mapping else {
+            throw reader.error(at: node, "each workload generator must be a mapping such as {kind: sessions, app: game, rate: 3/d}")
+        }
+        let kinds = Self.kinds.keys.sorted()
+        guard let kindNode = mapping["kind"] else {
+            throw reader.error(at: node, "workload generator is missing required key 'kind' (one of \(kinds.joined(separator: ", ")))")
+        }
+        let kind = try reader.choice(kindNode, "kind", among: kinds)
+        let fields = try MappingFields(node: node, mapping: mapping, section: Self.kinds[kind]!, reader: reader)
+        switch kind {
+        case "sessions":
+            return SessionsGenerator(
+                app: try app(fields), rate: try rate(try fields.required("rate"), "rate"),
+                length: try lognormal(try fields.required("length"), "length", ofDurations: true),
+                cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) })
+        case "levels":
+            let a = try app(fields)
+            let tagsNode = try fields.required("tags")
+            return LevelProgressionGenerator(
+                app: a, levels: try tags(tagsNode, of: a), rate: try rate(try fields.required("rate"), "rate"),
+                start: try fields.value("start").map { node throws(ScenarioError) in try reader.duration(node, "start") } ?? 0,
+                prefetchPriority: try fields.value("prefetch_priority").map { node throws(ScenarioError) in
+                    try reader.loadingPriority(node, "prefetch_priority") } ?? LoadingPriority(0.2)!)
+        case "popularity":
+            let a = try app(fields)
+            let list = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
+                ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
+            let alphaNode = try fields.required("alpha")
+            let alpha = try number(alphaNode, "alpha")
+            guard alpha >= 0 else { throw reader.error(at: alphaNode, "alpha must be 0 or more, not \(alpha)") }
+            return PopularityGenerator(
+                app: a, tags: list, rate: try rate(try fields.required("rate"), "rate"), alpha: alpha,
+                hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
+                cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) },
+                priority: try fields.value("priority").map { node throws(ScenarioError) in try reader.loadingPriority(node, "priority") } ?? .normal)
+        case "disk":
+            return DiskPressureGenerator(
+                rate: try rate(try fields.required("rate"), "rate"),
+                size: try lognormal(try fields.required("size"), "size", ofDurations: false),
+                cleanupRate: try fields.value("cleanup_rate").map { node throws(ScenarioError) in try rate(node, "cleanup_rate") } ?? 0,
+                cleanupFraction: try fields.value("cleanup_fraction").map { node throws(ScenarioError) in
+                    try reader.fraction(node, "cleanup_fraction") } ?? 0.5)
+        default:
+            var spells: [NetworkSpellsGenerator.Spell] = []
+            for (key, kind) in [("wifi", LinkKind.wifi), ("cellular", .cellular), ("offline", .wifi)] {
+                guard let node = fields.value(key) else { continue }
+                spells.append(try spell(node, key, kind: kind, offline: key == "offline"))
+            }
+            guard !spells.isEmpty else {
+                throw reader.error(at: node, "a network workload needs at least one of wifi, cellular, offline")
+            }
+            return NetworkSpellsGenerator(spells: spells)
+        }
+    }
+
+    private func app(_ fields: MappingFields) throws(ScenarioError) -> AppIndex {
+        let node = try fields.required("app")
+        let id = try reader.name(node, "app")
+        guard let index = apps.firstIndex(where: { $0.id == id }) else {
+            throw reader.error(at: node, "unknown app '\(id)'" + NameSuggestion.hint(for: id, among: apps.map(\.id), noneText: "the scenario has no apps"))
+        }
+        return index
+    }
+
+    private func tags(_ node: Node, of app: AppIndex) throws(ScenarioError) -> [TagID] {
+        let catalog = apps[app].catalog
+        var result: [TagID] = []
+        for item in try reader.sequence(node, "tags", of: "tag names such as [level-1, level-2]") {
+            let name = try reader.name(item, "each tag")
+            guard let id = catalog.tagID(named: name) else {
+                throw reader.error(at: item, "app '\(apps[app].id)' has no tag '\(name)'" + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
+            }
+            result.append(id)
+        }
+        guard !result.isEmpty else { throw reader.error(at: node, "tags must name at least one tag") }
+        return result
+    }
+
+    /// `3/d`, `2/h`, `1/w`, `0.5/m`, `10/s`: events per second.
+    func rate(_ node: Node, _ subject: String) throws(ScenarioError) -> Double {
+        let text = try reader.scalar(node, subject)
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let units: [String: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+        guard parts.count == 2, let count = Double(parts[0].trimmingBlanks()), count >= 0, count.isFinite,
+              let unit = units[String(parts[1].trimmingBlanks())] else {
+            throw reader.error(at: node, "\(subject) must be a rate such as 3/d, 2/h or 1/w (events per s, m, h, d or w), not '\(text)'")
+        }
+        return count / unit
+    }
+
+    private func number(_ node: Node, _ subject: String) throws(ScenarioError) -> Double {
+        let text = try reader.scalar(node, subject)
+        guard let value = Double(text), value.isFinite else { throw reader.error(at: node, "\(subject) must be a number, not '\(text)'") }
+        return value
+    }
+
+    /// `{median: 20m, sigma: 0.8}`; the median is a duration or a size.
+    func lognormal(_ node: Node, _ subject: String, ofDurations: Bool) throws(ScenarioError) -> Lognormal {
+        let fields = try reader.mapping(node, subject, section: .lognormal)
+        let medianNode = try fields.required("median")
+        let median = ofDurations ? try reader.duration(medianNode, "median") : Double(try reader.size(medianNode, "median"))
+        guard median > 0 else { throw reader.error(at: medianNode, "median must be more than 0") }
+        let sigmaNode = try fields.required("sigma")
+        let sigma = try number(sigmaNode, "sigma")
+        guard sigma >= 0 else { throw reader.error(at: sigmaNode, "sigma must be 0 or more, not \(sigma)") }
+        return Lognormal(median: median, sigma: sigma)
+    }
+
+    private func dailyCycle(_ node: Node) throws(ScenarioError) -> DailyCycle {
+        let fields = try reader.mapping(node, "daily_cycle", section: .dailyCycle)
+        return DailyCycle(amplitude: try reader.fraction(try fields.required("amplitude"), "amplitude"),
+                          peak: try reader.duration(try fields.required("peak"), "peak"))
+    }
+
+    private func spell(_ node: Node, _ subject: String, kind: LinkKind, offline: Bool) throws(ScenarioError) -> NetworkSpellsGenerator.Spell {
+        let fields = try reader.mapping(node, subject, section: .spell)
+        let mean = try reader.duration(try fields.required("mean"), "mean")
+        if offline, let key = fields.keyNode("bandwidth") {
+            throw reader.error(at: key, "an offline spell has no bandwidth")
+        }
+        let bandwidth = offline ? 0 : try reader.bandwidth(try fields.required("bandwidth"), "bandwidth")
+        return .init(bandwidth: bandwidth, kind: kind, mean: mean)
+    }
+}
