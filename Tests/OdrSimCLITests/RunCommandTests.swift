@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@Suite("odr-sim run, end to end", .serialized)
+struct RunCommandTests {
+    func write(_ text: String, named name: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func read(_ dir: URL, _ name: String) throws -> String {
+        try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test("writes summary, events and time series with the contract's columns and hand-computed numbers")
+    func reports() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = try write(smallScenario, named: "small.scn", in: dir)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLI.run(["run", scenario, "--out", out.path, "--sample", "10m"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try read(out, "summary.csv").split(separator: "\n")
+        let header = summary[0].split(separator: ",").map(String.init)
+        for column in ["policy", "seed", "requests", "hits", "downloads", "downloaded_bytes", "redownload_bytes", "purges",
+                       "purged_bytes", "over_purge_bytes", "low_disk_notifications", "app_terminations", "failed_requests",
+                       "failed_out_of_space", "failed_no_network", "failed_cellular", "failed_in_use_limit",
+                       "failed_invalid_tag", "wait_p50_s", "wait_p95_s", "wait_p99_s", "peak_used_bytes"] {
+            #expect(header.contains(column), "missing column \(column)")
+        }
+        #expect(summary.count == 2)
+        let row = Dictionary(uniqueKeysWithValues: zip(header, summary[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        // 100 MB free; map (64 MB) leaves 36 MB. Photos need 50 MB: 14 MB short, the map (64 MB)
+        // goes: over-purge 50 MB. The photos are deleted (100 MB free again) and the second
+        // request downloads the map again: 64 MB re-downloaded, no low-disk warning.
+        #expect(row["requests"] == "2")
+        #expect(row["downloaded_bytes"] == "128000000")
+        #expect(row["redownload_bytes"] == "64000000")
+        #expect(row["purged_bytes"] == "64000000")
+        #expect(row["over_purge_bytes"] == "50000000")
+        #expect(row["low_disk_notifications"] == "0")
+        // Each download takes 64e6 · 8 / 300e6 = 1.706667 s.
+        #expect(row["wait_p50_s"].flatMap(Double.init).map { abs($0 - 1.706667) < 0.002 } == true)
+        let events = try read(out, "events.csv")
+        #expect(events.hasPrefix("policy,replication,time_s,event,"))
+        #expect(events.contains("apple,1,240.000000,download_start,game,,level-1,64000000,,,,redownload"))
+        let series = try read(out, "timeseries.csv").split(separator: "\n")
+        #expect(series.count == 1 + 7)   // header, samples at 0, 10, …, 60 min
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".out.tmp-").path))
+    }
+
+    @Test("bad input: one line FILE:LINE:COLUMN, exit 1, nothing written and the old report kept")
+    func badInput() throws {
+        let dir = try CLI.temporaryDirectory()
+        let good = try write(smallScenario, named: "small.scn", in: dir)
+        let out = dir.appendingPathComponent("out")
+        #expect(try CLI.run(["run", good, "--out", out.path]).status == 0)
+        let before = try read(out, "summary.csv")
+        let bad = try write(smallScenario.replacingOccurrences(of: "size: 64MB", with: "size: 64 gigs"), named: "bad.scn", in: dir)
+        let result = try CLI.run(["run", bad, "--out", out.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(bad):9:27: size must be a size, not '64 gigs'"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try read(out, "summary.csv") == before)
+        let fresh = dir.appendingPathComponent("fresh")
+        #expect(try CLI.run(["run", bad, "--out", fresh.path]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+    }
+
+    @Test("two runs give byte-identical reports")
+    func deterministic() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = try write(smallScenario, named: "small.scn", in: dir)
+        let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
+        #expect(try CLI.run(["run", scenario, "--out", a.path]).status == 0)
+        #expect(try CLI.run(["run", scenario, "--out", b.path, "--jobs", "1"]).status == 0)
+        for file in ["summary.csv", "events.csv", "timeseries.csv"] {
+            #expect(try read(a, file) == (try read(b, file)), "\(file) differs")
+        }
+    }
+
+    @Test("validate accepts the shipped scenarios and rejects a broken one")
+    func validate() throws {
+        for name in ["game", "photo-filters", "tvos-big-tags", "overpurge-stress"] {
+            let result = try CLI.run(["validate", "scenarios/\(name).scn"])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+        let dir = try CLI.temporaryDirectory()
+        let bad = try write(smallScenario.replacingOccurrences(of: "duration: 1h", with: "duraton: 1h"), named: "bad.scn", in: dir)
+        let result = try CLI.run(["validate", bad])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(bad):2:1: unknown top-level key 'duraton'; did you mean 'duration'?\n")
+    }
+
+    @Test("--help teaches with an example")
+    func help() throws {
+        for command in ["run", "validate", "compare", "check"] {
+            let result = try CLI.run([command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("odr-sim \(command) scenarios/"), "\(command) --help has no example")
+        }
+    }
+}
