@@ -17,11 +17,11 @@ public final class AndroidQuotaPolicy: PurgePolicy {
     public let name = "android-quota"
     private let context: PolicyContext
     /// One LRU list per app; list index = app raw value.
-    private var lists = PackLinks(lists: 0)
-    private var usage: [Int64] = []
-    private var size: [Int64] = []
-    private var lastTick: [UInt64] = []
-    private var tick: UInt64 = 0
+    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
+    @exclusivity(unchecked) private var usage: [Int64] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
+    @exclusivity(unchecked) private var lastTick: [UInt64] = []
+    @exclusivity(unchecked) private var tick: UInt64 = 0
 
     public init(context: PolicyContext = PolicyContext()) {
         self.context = context

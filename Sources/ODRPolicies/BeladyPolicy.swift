@@ -30,10 +30,10 @@ public final class BeladyPolicy: PurgePolicy {
     public let name = "belady"
     private let future: FutureRequests?
     /// Farthest next request first: rank is the negated next ordinal.
-    private var farthest = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var farthest = PackHeap<RankedKey<Int64>>()
     /// Soonest next request first, to find predictions that have passed.
-    private var soonest = PackHeap<RankedKey<Int64>>()
-    private var tick: UInt64 = 0
+    @exclusivity(unchecked) private var soonest = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var tick: UInt64 = 0
 
     public init(future: FutureRequests?) {
         self.future = future

@@ -21,13 +21,13 @@ import ODRCore
 public final class BestFitPolicy: PurgePolicy {
     public let name = "best-fit"
     /// One list per size class; list index = class index.
-    private var lists = PackLinks(lists: 0)
+    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
     /// Size of each class.
-    private var classSize: [Int64] = []
-    private var classOfSize: [Int64: Int] = [:]
+    @exclusivity(unchecked) private var classSize: [Int64] = []
+    @exclusivity(unchecked) private var classOfSize: [Int64: Int] = [:]
     /// Class indices sorted by size.
-    private var bySize: [Int] = []
-    private var size: [Int64] = []
+    @exclusivity(unchecked) private var bySize: [Int] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
 
     public init() {}
 

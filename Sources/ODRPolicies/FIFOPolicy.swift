@@ -6,7 +6,7 @@ import ODRCore
 /// Cost: O(1) per notification; a purge walks from the oldest, O(victims + skipped).
 public final class FIFOPolicy: PurgePolicy {
     public let name = "fifo"
-    private var order = PackLinks()
+    @exclusivity(unchecked) private var order = PackLinks()
 
     public init() {}
 

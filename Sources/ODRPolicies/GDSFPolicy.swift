@@ -13,10 +13,10 @@ import ODRCore
 /// Cost: O(log n) per notification and per popped entry (an indexed heap).
 public final class GDSFPolicy: PurgePolicy {
     public let name = "gdsf"
-    private var heap = PackHeap<RankedKey<Double>>()
-    private var frequency: [Int64] = []
-    private var inflation: Double = 0
-    private var tick: UInt64 = 0
+    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Double>>()
+    @exclusivity(unchecked) private var frequency: [Int64] = []
+    @exclusivity(unchecked) private var inflation: Double = 0
+    @exclusivity(unchecked) private var tick: UInt64 = 0
 
     public init() {}
 

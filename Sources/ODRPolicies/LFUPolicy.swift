@@ -11,8 +11,8 @@ import ODRCore
 /// policy-local tick); a purge pops O(victims + skipped) entries at O(log n) each.
 public final class LFUPolicy: PurgePolicy {
     public let name = "lfu"
-    private var heap = PackHeap<RankedKey<Int64>>()
-    private var tick: UInt64 = 0
+    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var tick: UInt64 = 0
 
     public init() {}
 

@@ -6,8 +6,8 @@ import ODRCore
 /// Cost: O(log n) per notification (an indexed heap keyed by size, then recency).
 public final class LargestFirstPolicy: PurgePolicy {
     public let name = "largest-first"
-    private var heap = PackHeap<RankedKey<Int64>>()
-    private var tick: UInt64 = 0
+    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var tick: UInt64 = 0
 
     public init() {}
 

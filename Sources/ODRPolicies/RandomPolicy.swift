@@ -14,10 +14,10 @@ import Stochastic
 public final class RandomPolicy: PurgePolicy {
     public let name = "random"
     private let stream: RandomStream
-    private var members: [Int32] = []
+    @exclusivity(unchecked) private var members: [Int32] = []
     /// Index of each pack in ``members``, or -1.
-    private var slot: [Int32] = []
-    private var size: [Int64] = []
+    @exclusivity(unchecked) private var slot: [Int32] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
 
     public init(seed: UInt64) {
         stream = RandomStream(seed: seed, purpose: "purge-random")

@@ -17,11 +17,11 @@ import ODRCore
 public final class SievePolicy: PurgePolicy {
     public let name = "sieve"
     /// Front: oldest arrival; back: newest.
-    private var queue = PackLinks()
-    private var visited: [Bool] = []
-    private var size: [Int64] = []
+    @exclusivity(unchecked) private var queue = PackLinks()
+    @exclusivity(unchecked) private var visited: [Bool] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
     /// The next pack the hand examines; nil means the oldest.
-    private var hand: Int32?
+    @exclusivity(unchecked) private var hand: Int32?
 
     public init() {}
 

@@ -54,19 +54,16 @@ struct TraceObjects {
     /// One catalog per app: each object is a single-resource tag, hence one pack, named by
     /// its object ID; tag `i` and pack `i` of an app are its `i`-th object.
     func catalogs() throws(TraceError) -> [Catalog] {
-        var resources = objectsPerApp.map { count -> [Resource] in
-            var list: [Resource] = []
+        var items = objectsPerApp.map { count -> [(name: String, size: Int64)] in
+            var list: [(name: String, size: Int64)] = []
             list.reserveCapacity(Int(count))
             return list
         }
-        for i in objectID.indices {
-            let name = String(objectID[i])
-            resources[Int(app[i])].append(Resource(name: name, size: size[i], tags: [name]))
-        }
+        for i in objectID.indices { items[Int(app[i])].append((String(objectID[i]), size[i])) }
         var catalogs: [Catalog] = []
-        for (a, list) in resources.enumerated() {
+        for (a, list) in items.enumerated() {
             do {
-                catalogs.append(try Catalog(resources: list, profile: .unlimited))
+                catalogs.append(try Catalog(singleResourceTags: list, profile: .unlimited))
             } catch {
                 throw TraceError(file: fileName, line: nil, message: "app '\(appNames[a])': \(error)")
             }

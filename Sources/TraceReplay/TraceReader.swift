@@ -24,29 +24,32 @@ public final class TraceReader {
     /// The file name used in messages.
     public let fileName: String
     /// App names in order of first appearance; one name (the file's stem) without an `app` column.
-    public private(set) var appNames: [String]
+    @exclusivity(unchecked) public private(set) var appNames: [String]
     /// Whether the trace has an `app` column.
-    public private(set) var hasAppColumn = false
+    @exclusivity(unchecked) public private(set) var hasAppColumn = false
 
     private let fd: Int32
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var start = 0
-    private var end = 0
-    private var atEnd = false
-    private var lineNumber = 0
+    // The reader's state is `@exclusivity(unchecked)`: run-time exclusivity checks on these
+    // class properties cost more than parsing a line, and the reader is used by one caller
+    // at a time with no access left open across calls.
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var lineNumber = 0
 
     // Column indices, set from the header.
-    private var timeColumn = -1
-    private var objectColumn = -1
-    private var sizeColumn = -1
-    private var appColumn = -1
+    @exclusivity(unchecked) private var timeColumn = -1
+    @exclusivity(unchecked) private var objectColumn = -1
+    @exclusivity(unchecked) private var sizeColumn = -1
+    @exclusivity(unchecked) private var appColumn = -1
     /// Fields a data line must have at least.
-    private var neededFields = 0
+    @exclusivity(unchecked) private var neededFields = 0
 
-    private var appIndex: [[UInt8]: Int32] = [:]
-    private var lastApp: [UInt8] = []
-    private var lastAppIndex: Int32 = -1
+    @exclusivity(unchecked) private var appIndex: [[UInt8]: Int32] = [:]
+    @exclusivity(unchecked) private var lastApp: [UInt8] = []
+    @exclusivity(unchecked) private var lastAppIndex: Int32 = -1
 
     /// Opens the trace and reads its header.
     public init(path: String, chunkSize: Int = 1 << 20) throws(TraceError) {
@@ -188,6 +191,8 @@ public final class TraceReader {
 
     private func parse(_ base: UnsafePointer<UInt8>, _ length: Int) throws(TraceError) -> TraceRecord {
         var record = TraceRecord(line: lineNumber, time: 0, object: 0, size: 0, app: 0)
+        let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
+            (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
         var field = 0
         var fieldStart = 0
         var i = 0
