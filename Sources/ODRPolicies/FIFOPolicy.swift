@@ -7,6 +7,8 @@ import ODRCore
 public final class FIFOPolicy: PurgePolicy {
     public let name = "fifo"
     @exclusivity(unchecked) private var order = PackLinks()
+    /// Pack sizes, kept here so a purge need not ask the device for a snapshot per victim.
+    @exclusivity(unchecked) private var size: [Int64] = []
 
     public init() {}
 
@@ -14,7 +16,12 @@ public final class FIFOPolicy: PurgePolicy {
         name: "fifo", summary: "earliest downloaded first; requests do not refresh a pack"
     ) { _ in FIFOPolicy() }
 
-    public func packStored(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        if p >= size.count { size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count)) }
+        size[p] = pack.size
+        order.pushBack(pack.pack.rawValue)
+    }
     public func packRemoved(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -25,7 +32,7 @@ public final class FIFOPolicy: PurgePolicy {
             let id = PackID(rawValue: p)
             if view.isCandidate(id) {
                 victims.append(id)
-                freed += view.info(id).size
+                freed += size[Int(p)]
             }
             cursor = order.after(p)
         }

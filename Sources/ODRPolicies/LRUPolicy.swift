@@ -11,6 +11,8 @@ import ODRCore
 public final class LRUPolicy: PurgePolicy {
     public let name = "lru"
     @exclusivity(unchecked) private var order = PackLinks()
+    /// Pack sizes, kept here so a purge need not ask the device for a snapshot per victim.
+    @exclusivity(unchecked) private var size: [Int64] = []
 
     public init() {}
 
@@ -18,7 +20,12 @@ public final class LRUPolicy: PurgePolicy {
         name: "lru", summary: "least recently used first (last request, arrival or release)"
     ) { _ in LRUPolicy() }
 
-    public func packStored(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        if p >= size.count { size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count)) }
+        size[p] = pack.size
+        order.pushBack(pack.pack.rawValue)
+    }
     public func packRequested(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
     public func packReleased(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
     public func packRemoved(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
@@ -31,7 +38,7 @@ public final class LRUPolicy: PurgePolicy {
             let id = PackID(rawValue: p)
             if view.isCandidate(id) {
                 victims.append(id)
-                freed += view.info(id).size
+                freed += size[Int(p)]
             }
             cursor = order.after(p)
         }

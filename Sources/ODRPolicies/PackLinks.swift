@@ -2,14 +2,18 @@ import ODRCore
 
 /// Intrusive doubly linked lists of packs, several lists sharing one set of node arrays.
 ///
-/// A pack is in at most one list at a time. Nodes are flat `Int32` arrays indexed by the
+/// A pack is in at most one list at a time. Nodes live in one flat array indexed by the
 /// pack's device-wide raw value, so every operation is O(1) with no allocation per node
-/// (12 bytes per pack). The front of a list is its oldest entry, the back its newest.
+/// (12 bytes per pack, one cache line touched per node). The front of a list is its oldest
+/// entry, the back its newest.
 struct PackLinks {
-    private var prev: [Int32] = []
-    private var next: [Int32] = []
-    /// The list a pack is in, or -1.
-    private var owner: [Int32] = []
+    private struct Node {
+        var prev: Int32 = -1
+        var next: Int32 = -1
+        /// The list the pack is in, or -1.
+        var owner: Int32 = -1
+    }
+    private var nodes: [Node] = []
     private var heads: [Int32]
     private var tails: [Int32]
     private(set) var counts: [Int]
@@ -32,21 +36,19 @@ struct PackLinks {
     }
 
     private mutating func ensureNode(_ p: Int) {
-        if p >= owner.count {
-            let grown = Swift.max(p + 1, owner.count * 2, 64)
-            prev.append(contentsOf: repeatElement(-1, count: grown - prev.count))
-            next.append(contentsOf: repeatElement(-1, count: grown - next.count))
-            owner.append(contentsOf: repeatElement(-1, count: grown - owner.count))
+        if p >= nodes.count {
+            let grown = Swift.max(p + 1, nodes.count * 2, 64)
+            nodes.append(contentsOf: repeatElement(Node(), count: grown - nodes.count))
         }
     }
 
     func contains(_ p: Int32) -> Bool {
-        Int(p) < owner.count && owner[Int(p)] >= 0
+        Int(p) < nodes.count && nodes[Int(p)].owner >= 0
     }
 
     /// The list `p` is in, or nil.
     func list(of p: Int32) -> Int? {
-        contains(p) ? Int(owner[Int(p)]) : nil
+        contains(p) ? Int(nodes[Int(p)].owner) : nil
     }
 
     func first(_ list: Int = 0) -> Int32? {
@@ -61,26 +63,26 @@ struct PackLinks {
 
     /// The entry after `p` (towards the back), or nil.
     func after(_ p: Int32) -> Int32? {
-        let n = next[Int(p)]
+        let n = nodes[Int(p)].next
         return n >= 0 ? n : nil
     }
 
     /// The entry before `p` (towards the front), or nil.
     func before(_ p: Int32) -> Int32? {
-        let n = prev[Int(p)]
+        let n = nodes[Int(p)].prev
         return n >= 0 ? n : nil
     }
 
     /// Appends `p` at the back of `list`, first unlinking it from wherever it was.
     mutating func pushBack(_ p: Int32, list: Int = 0) {
+        // Already the newest of this list (a release right after a request): nothing to do.
+        if tails[list] == p { return }
         ensureNode(Int(p))
-        if owner[Int(p)] >= 0 { remove(p) }
+        if nodes[Int(p)].owner >= 0 { remove(p) }
         let i = Int(p)
         let t = tails[list]
-        prev[i] = t
-        next[i] = -1
-        owner[i] = Int32(list)
-        if t >= 0 { next[Int(t)] = p } else { heads[list] = p }
+        nodes[i] = Node(prev: t, next: -1, owner: Int32(list))
+        if t >= 0 { nodes[Int(t)].next = p } else { heads[list] = p }
         tails[list] = p
         counts[list] += 1
     }
@@ -89,14 +91,11 @@ struct PackLinks {
     mutating func remove(_ p: Int32) {
         guard contains(p) else { return }
         let i = Int(p)
-        let list = Int(owner[i])
-        let b = prev[i]
-        let a = next[i]
-        if b >= 0 { next[Int(b)] = a } else { heads[list] = a }
-        if a >= 0 { prev[Int(a)] = b } else { tails[list] = b }
-        prev[i] = -1
-        next[i] = -1
-        owner[i] = -1
+        let node = nodes[i]
+        let list = Int(node.owner)
+        if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { heads[list] = node.next }
+        if node.next >= 0 { nodes[Int(node.next)].prev = node.prev } else { tails[list] = node.prev }
+        nodes[i] = Node()
         counts[list] -= 1
     }
 }

@@ -1,21 +1,23 @@
 /// Maps a trace's object IDs to dense indices 0, 1, … in order of first appearance.
 ///
-/// Open addressing with linear probing over two flat arrays, a multiplicative hash and a
-/// load factor of at most 1/2: one or two cache misses per lookup and 12 bytes per slot,
+/// Open addressing with linear probing over one flat array of (key, index) slots, a
+/// multiplicative hash and a load factor of at most 1/2: usually one cache miss per lookup,
 /// several times faster than `Dictionary` (whose per-process seeded hashing also costs more
 /// than a trace replay can afford on every line).
 struct ObjectTable {
-    private var keys: [UInt64]
-    /// Dense index of the slot's key, or -1 for an empty slot.
-    private var values: [Int32]
+    private struct Slot {
+        var key: UInt64 = 0
+        /// Dense index of the key, or -1 for an empty slot.
+        var value: Int32 = -1
+    }
+    private var slots: [Slot]
     private var shift: UInt64
     private(set) var count = 0
 
     init(minimumCapacity: Int = 1 << 16) {
         var bits = 4
         while (1 << bits) < minimumCapacity * 2 { bits += 1 }
-        keys = Array(repeating: 0, count: 1 << bits)
-        values = Array(repeating: -1, count: 1 << bits)
+        slots = Array(repeating: Slot(), count: 1 << bits)
         shift = UInt64(64 - bits)
     }
 
@@ -27,16 +29,14 @@ struct ObjectTable {
     /// The index of `key`, or nil if it was never inserted.
     @inline(__always)
     func find(_ key: UInt64) -> Int32? {
-        let mask = keys.count - 1
+        let mask = slots.count - 1
         var s = slot(key)
-        return keys.withUnsafeBufferPointer { k in
-            values.withUnsafeBufferPointer { v in
-                while true {
-                    let value = v[s]
-                    if value < 0 { return nil }
-                    if k[s] == key { return value }
-                    s = (s + 1) & mask
-                }
+        return slots.withUnsafeBufferPointer { table in
+            while true {
+                let entry = table[s]
+                if entry.value < 0 { return nil }
+                if entry.key == key { return entry.value }
+                s = (s + 1) & mask
             }
         }
     }
@@ -44,34 +44,30 @@ struct ObjectTable {
     /// The index of `key`, giving it the next index (`count`) if it is new.
     @inline(__always)
     mutating func findOrInsert(_ key: UInt64) -> (index: Int32, inserted: Bool) {
-        if (count + 1) * 2 > keys.count { grow() }
-        let mask = keys.count - 1
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
         var s = slot(key)
         while true {
-            let value = values[s]
-            if value < 0 {
-                keys[s] = key
-                values[s] = Int32(count)
+            let entry = slots[s]
+            if entry.value < 0 {
+                slots[s] = Slot(key: key, value: Int32(count))
                 count += 1
                 return (Int32(count - 1), true)
             }
-            if keys[s] == key { return (value, false) }
+            if entry.key == key { return (entry.value, false) }
             s = (s + 1) & mask
         }
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: -1, count: oldKeys.count * 2)
+        let old = slots
+        slots = Array(repeating: Slot(), count: old.count * 2)
         shift -= 1
-        let mask = keys.count - 1
-        for i in oldKeys.indices where oldValues[i] >= 0 {
-            var s = slot(oldKeys[i])
-            while values[s] >= 0 { s = (s + 1) & mask }
-            keys[s] = oldKeys[i]
-            values[s] = oldValues[i]
+        let mask = slots.count - 1
+        for entry in old where entry.value >= 0 {
+            var s = slot(entry.key)
+            while slots[s].value >= 0 { s = (s + 1) & mask }
+            slots[s] = entry
         }
     }
 }

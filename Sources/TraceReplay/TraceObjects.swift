@@ -13,12 +13,18 @@ struct TraceObjects {
     var fileName: String
     var appNames: [String]
     var table: ObjectTable
+    /// What the replay needs of one object, kept together: one cache line per request.
+    struct Object {
+        var size: Int64
+        var app: Int32
+        /// Index in its app's catalog (its tag and its pack there).
+        var local: Int32
+        /// Device-wide pack, set by ``assignPacks()``.
+        var pack: Int32 = -1
+    }
     /// Per object, in order of first appearance.
+    var objects: [Object] = []
     var objectID: [UInt64] = []
-    var size: [Int64] = []
-    var app: [Int32] = []
-    /// Index of the object in its app's catalog.
-    var local: [Int32] = []
     var objectsPerApp: [Int32] = []
     var requestCount: Int64 = 0
     /// Object index of each request, when recorded.
@@ -33,12 +39,10 @@ struct TraceObjects {
             if inserted {
                 while objects.objectsPerApp.count <= app { objects.objectsPerApp.append(0) }
                 objects.objectID.append(record.object)
-                objects.size.append(record.size)
-                objects.app.append(record.app)
-                objects.local.append(objects.objectsPerApp[app])
+                objects.objects.append(Object(size: record.size, app: record.app, local: objects.objectsPerApp[app]))
                 objects.objectsPerApp[app] += 1
-            } else if objects.app[Int(index)] != record.app {
-                let first = reader.appNames[Int(objects.app[Int(index)])]
+            } else if objects.objects[Int(index)].app != record.app {
+                let first = reader.appNames[Int(objects.objects[Int(index)].app)]
                 throw TraceError(
                     file: reader.fileName, line: record.line,
                     message: "object \(record.object) belongs to app '\(first)' (its first line), not '\(reader.appNames[app])'")
@@ -48,7 +52,19 @@ struct TraceObjects {
         }
         objects.appNames = reader.appNames
         while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }
+        objects.assignPacks()
         return objects
+    }
+
+    /// Device-wide pack of each object: apps are added in order, their packs contiguous.
+    private mutating func assignPacks() {
+        var firstPack: [Int32] = []
+        var next: Int32 = 0
+        for count in objectsPerApp {
+            firstPack.append(next)
+            next += count
+        }
+        for i in objects.indices { objects[i].pack = firstPack[Int(objects[i].app)] + objects[i].local }
     }
 
     /// One catalog per app: each object is a single-resource tag, hence one pack, named by
@@ -59,7 +75,7 @@ struct TraceObjects {
             list.reserveCapacity(Int(count))
             return list
         }
-        for i in objectID.indices { items[Int(app[i])].append((String(objectID[i]), size[i])) }
+        for (i, object) in objects.enumerated() { items[Int(object.app)].append((String(objectID[i]), object.size)) }
         var catalogs: [Catalog] = []
         for (a, list) in items.enumerated() {
             do {

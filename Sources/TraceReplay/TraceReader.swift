@@ -193,35 +193,59 @@ public final class TraceReader {
         var record = TraceRecord(line: lineNumber, time: 0, object: 0, size: 0, app: 0)
         let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
             (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
-        var field = 0
-        var fieldStart = 0
         var i = 0
-        while field < neededFields {
-            while i < length && base[i] != 0x2C { i += 1 }
+        for field in 0..<neededFields {
+            let fieldStart = i
+            // Fast path: a field of 1 to 18 plain digits (every field of a typical trace) is
+            // parsed while it is scanned; anything else goes through the general parsers below.
+            var number: UInt64 = 0
+            while i < length {
+                let digit = base[i] &- 0x30
+                if digit > 9 { break }
+                number = number &* 10 &+ UInt64(digit)
+                i += 1
+            }
+            let digits = i - fieldStart
+            let plain = digits > 0 && digits <= 18 && (i == length || base[i] == 0x2C) && field != appColumn
+            if !plain {
+                while i < length && base[i] != 0x2C { i += 1 }
+            }
             if i >= length && field + 1 < neededFields {
                 throw error("expected at least \(neededFields) fields, found \(field + 1)")
             }
-            let value = Self.trim(base + fieldStart, i - fieldStart)
-            switch field {
-            case timeColumn:
-                guard let time = Self.decimal(value), time.isFinite else { throw bad("time", value) }
-                record.time = time
-            case objectColumn:
-                guard let id = Self.unsigned(value) else { throw bad("obj_id", value) }
-                record.object = id
-            case sizeColumn:
-                guard let size = Self.unsigned(value), size <= UInt64(Int64.max) else { throw bad("size", value) }
-                record.size = Int64(size)
-            case appColumn:
-                record.app = appID(value)
-            default:
-                break
+            if plain {
+                if field == timeColumn {
+                    record.time = Double(number)
+                } else if field == objectColumn {
+                    record.object = number
+                } else if field == sizeColumn {
+                    record.size = Int64(number)
+                }
+            } else if field == timeColumn || field == objectColumn || field == sizeColumn || field == appColumn {
+                try parseField(field, Self.trim(base + fieldStart, i - fieldStart), into: &record)
             }
-            field += 1
             i += 1
-            fieldStart = i
         }
         return record
+    }
+
+    /// The general path for one field: quotes, blanks, decimals, long numbers, app names, errors.
+    private func parseField(_ field: Int, _ value: UnsafeBufferPointer<UInt8>, into record: inout TraceRecord) throws(TraceError) {
+        switch field {
+        case timeColumn:
+            guard let time = Self.decimal(value), time.isFinite else { throw bad("time", value) }
+            record.time = time
+        case objectColumn:
+            guard let id = Self.unsigned(value) else { throw bad("obj_id", value) }
+            record.object = id
+        case sizeColumn:
+            guard let size = Self.unsigned(value), size <= UInt64(Int64.max) else { throw bad("size", value) }
+            record.size = Int64(size)
+        case appColumn:
+            record.app = appID(value)
+        default:
+            break
+        }
     }
 
     private func appID(_ value: UnsafeBufferPointer<UInt8>) -> Int32 {
@@ -260,6 +284,15 @@ public final class TraceReader {
     static func unsigned(_ value: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard !value.isEmpty, value.count <= 20 else { return nil }
         var result: UInt64 = 0
+        if value.count <= 19 {
+            // Up to 19 digits cannot overflow a UInt64: no overflow checks on the hot path.
+            for byte in value {
+                let digit = byte &- 0x30
+                guard digit <= 9 else { return nil }
+                result = result &* 10 &+ UInt64(digit)
+            }
+            return result
+        }
         for byte in value {
             let digit = byte &- 0x30
             guard digit <= 9 else { return nil }

@@ -39,35 +39,25 @@ public struct TraceReplayer {
         var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture)
         let catalogs = try objects.catalogs()
 
-        // Device-wide pack of each object: apps are added in order, their packs contiguous.
-        var firstPack: [Int32] = []
-        var next: Int32 = 0
-        for count in objects.objectsPerApp {
-            firstPack.append(next)
-            next += count
-        }
-        let packOf = objects.objectID.indices.map { firstPack[Int(objects.app[$0])] + objects.local[$0] }
-
         var context = context
         if needsFuture {
             var builder = FutureRequests.Builder()
             builder.reserveCapacity(objects.requests.count)
-            for object in objects.requests { builder.append(PackID(rawValue: packOf[Int(object)])) }
+            for object in objects.requests { builder.append(PackID(rawValue: objects.objects[Int(object)].pack)) }
             objects.requests = []
             context.future = FutureRequests(builder)
         }
 
         var results: [ReplayResult] = []
         for descriptor in policies {
-            results.append(try run(descriptor, capacity: capacity, context: context, objects: objects,
-                                   catalogs: catalogs, packOf: packOf))
+            results.append(try run(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs))
         }
         return results
     }
 
     private func run(
         _ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext,
-        objects: TraceObjects, catalogs: [Catalog], packOf: [Int32]
+        objects: TraceObjects, catalogs: [Catalog]
     ) throws(TraceError) -> ReplayResult {
         let device = ODRDevice(capacity: capacity, policy: descriptor.make(context))
         device.recordsEvents = false
@@ -81,18 +71,21 @@ public struct TraceReplayer {
         var result = ReplayResult(policy: descriptor.name, capacityBytes: capacity)
         let reader = try TraceReader(path: path)
         var clock = 0.0
+        // One tag array reused for every request: the device does not keep it, so it stays
+        // uniquely referenced and is updated in place instead of allocated per line.
+        var tags = [TagID(rawValue: 0)]
         while let record = try reader.next() {
-            guard let object = objects.table.find(record.object) else {
+            guard let index = objects.table.find(record.object) else {
                 throw TraceError(file: reader.fileName, line: record.line,
                                  message: "object \(record.object) was not in the file a moment ago; did the trace change?")
             }
-            let o = Int(object)
-            let size = objects.size[o]
+            let object = objects.objects[Int(index)]
+            let size = object.size
             if record.time > clock { clock = record.time }
             result.requests += 1
             result.bytesRequested += size
-            let outcome = device.beginAccessing(apps[Int(objects.app[o])], tags: [TagID(rawValue: objects.local[o])], at: clock)
-            switch outcome {
+            tags[0] = TagID(rawValue: object.local)
+            switch device.beginAccessing(apps[Int(object.app)], tags: tags, at: clock) {
             case .granted(let request):
                 device.endAccessing(request, at: clock)
             case .waiting(let request):
@@ -100,7 +93,7 @@ public struct TraceReplayer {
                 result.bytesMissed += size
                 // The whole pack arrives at once, which grants the request. (A pack of zero
                 // bytes completes as its download starts and needs no delivery.)
-                if size > 0 { device.receive(size, for: PackID(rawValue: packOf[o]), at: clock) }
+                if size > 0 { device.receive(size, for: PackID(rawValue: object.pack), at: clock) }
                 device.endAccessing(request, at: clock)
             case .failed(.outOfSpace):
                 // Larger than the disk: a miss that stores and purges nothing.
