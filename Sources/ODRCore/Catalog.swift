@@ -172,3 +172,37 @@ public struct Catalog: Sendable {
         return result
     }
 }
+
+extension Catalog {
+    /// A catalog in which every item is one resource with a tag of its own, hence an asset
+    /// pack of its own: item `i` is resource, tag and pack `i`, all named `name`, on-demand,
+    /// preservation 0. This is the shape a cache-trace replay needs (every object one pack).
+    ///
+    /// It is the catalog `init(resources:)` would form from
+    /// `Resource(name: name, size: size, tags: [name])` items, built in O(n): that general
+    /// initializer groups resources by tag set through sets and dictionaries keyed by arrays,
+    /// which takes seconds and hundreds of megabytes for a million trace objects. The same
+    /// limits of `profile` are checked.
+    /// - Throws: ``CatalogError`` for a duplicate name or a negative size.
+    public init(singleResourceTags items: [(name: String, size: Int64)], profile: PlatformProfile = .unlimited) throws(CatalogError) {
+        var index: [String: Int32] = [:]
+        index.reserveCapacity(items.count)
+        var tags: [Tag] = []
+        tags.reserveCapacity(items.count)
+        var packs: [Pack] = []
+        packs.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard index.updateValue(Int32(i), forKey: item.name) == nil else { throw .duplicateResource(item.name) }
+            guard item.size >= 0 else { throw .negativeSize(resource: item.name, size: item.size) }
+            // Tag i's packs and pack i's tags are both [i]: one shared array, not two.
+            let own = [Int32(i)]
+            tags.append(Tag(name: item.name, category: .onDemand, preservation: 0, packs: own, size: item.size))
+            packs.append(Pack(name: item.name, tags: own, resources: [item.name], size: item.size, category: .onDemand))
+        }
+        try Self.validate(tags: tags, packs: packs, profile: profile)
+        self.tags = tags
+        self.packs = packs
+        self.profile = profile
+        self.tagIndexByName = index
+    }
+}

@@ -53,7 +53,8 @@ extension ODRDevice {
             let leftovers = packs.indices.filter { packs[$0].leftover }.sorted { packs[$0].lastUseTick < packs[$1].lastUseTick }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
-        for tier in [PurgeTier.appsNotRunning, .runningApps] where purged < deficit {
+        // Performance: a static list, not an array literal allocated on every purge.
+        for tier in PurgeTier.purgeOrder where purged < deficit {
             guard purgeableBytes(in: tier) > 0 else { continue }
             let remaining = deficit - purged
             let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: now))
@@ -119,4 +120,9 @@ extension ODRDevice {
             }
         }
     }
+}
+
+extension PurgeTier {
+    /// The tiers in the order a purge episode tries them.
+    static let purgeOrder: [PurgeTier] = [.appsNotRunning, .runningApps]
 }

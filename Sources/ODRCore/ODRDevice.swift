@@ -26,37 +26,43 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     public let policy: any PurgePolicy
+    // Performance: the mutable state below is marked `@exclusivity(unchecked)`. Swift checks
+    // exclusive access to a class's stored properties at run time (a thread-local access set
+    // updated on every `packs[i].x = …`), which cost more than half of a trace replay's time.
+    // The device is single-threaded, and it never keeps an access to these properties open
+    // across a call out (to a policy, say): every access is a single statement. So the
+    // dynamic check can never fire, and dropping it changes nothing but speed.
     /// Bytes of everything that is not ODR content.
-    public internal(set) var otherBytes: Int64
+    @exclusivity(unchecked) public internal(set) var otherBytes: Int64
     /// Bytes of ODR content on disk, partial downloads included.
-    public internal(set) var odrBytes: Int64 = 0
+    @exclusivity(unchecked) public internal(set) var odrBytes: Int64 = 0
     /// Bytes reserved for the rest of running downloads.
-    public internal(set) var reservedBytes: Int64 = 0
-    public internal(set) var link: LinkState = .wifi
+    @exclusivity(unchecked) public internal(set) var reservedBytes: Int64 = 0
+    @exclusivity(unchecked) public internal(set) var link: LinkState = .wifi
     /// The latest time the device was given.
-    public internal(set) var now: Double = 0
+    @exclusivity(unchecked) public internal(set) var now: Double = 0
     /// Everything that happened since the caller last cleared the list.
-    public internal(set) var events: [ODREvent] = []
+    @exclusivity(unchecked) public internal(set) var events: [ODREvent] = []
     /// Turn off to skip building events when only the ``ledger`` matters (trace replay).
-    public var recordsEvents = true
-    public internal(set) var ledger = Ledger()
+    @exclusivity(unchecked) public var recordsEvents = true
+    @exclusivity(unchecked) public internal(set) var ledger = Ledger()
     /// Requests begun so far; the ordinal of the latest.
-    public internal(set) var requestOrdinal: Int64 = 0
+    @exclusivity(unchecked) public internal(set) var requestOrdinal: Int64 = 0
     /// Changes whenever the set of downloads, their priorities or their runnability change,
     /// so a network model knows when to re-plan bandwidth shares.
-    public internal(set) var downloadsRevision: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var downloadsRevision: UInt64 = 0
 
-    var apps: [AppRecord] = []
-    var packs: [PackRecord] = []
-    var requests: [RequestRecord] = []
-    var freeSlots: [Int32] = []
+    @exclusivity(unchecked) var apps: [AppRecord] = []
+    @exclusivity(unchecked) var packs: [PackRecord] = []
+    @exclusivity(unchecked) var requests: [RequestRecord] = []
+    @exclusivity(unchecked) var freeSlots: [Int32] = []
     /// Packs with a download under way, in start order.
-    var downloadOrder: [Int32] = []
-    var useTick: UInt64 = 0
-    var episode = 0
-    var markEpoch: UInt32 = 0
-    var leftoverCount = 0
-    var leftoverBytes: Int64 = 0
+    @exclusivity(unchecked) var downloadOrder: [Int32] = []
+    @exclusivity(unchecked) var useTick: UInt64 = 0
+    @exclusivity(unchecked) var episode = 0
+    @exclusivity(unchecked) var markEpoch: UInt32 = 0
+    @exclusivity(unchecked) var leftoverCount = 0
+    @exclusivity(unchecked) var leftoverBytes: Int64 = 0
 
     /// A device with `capacity` bytes, `otherData` of them taken by non-ODR data.
     public init(
@@ -91,13 +97,18 @@ public final class ODRDevice {
     ) -> AppID {
         let id = Int32(apps.count)
         let first = Int32(packs.count)
+        // Performance: no temporary arrays per pack or tag, so that catalogs of a million
+        // packs (trace replay) are added in a fraction of a second.
+        packs.reserveCapacity(packs.count + catalog.packs.count)
         for pack in catalog.packs {
-            let preservation = pack.tags.map { catalog.tags[Int($0)].preservation }.max() ?? 0
+            var preservation = 0.0
+            for tag in pack.tags { preservation = max(preservation, catalog.tags[Int(tag)].preservation) }
             packs.append(PackRecord(app: id, size: pack.size, category: pack.category, preservation: preservation))
         }
         apps.append(AppRecord(
             name: name, catalog: catalog, firstPack: first,
-            tagPacks: catalog.tags.map { $0.packs.map { first + $0 } },
+            // The first app's global pack indices equal its catalog's: share those arrays.
+            tagPacks: first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
             allowsCellular: allowsCellular, lowDiskResponse: lowDiskResponse,
             tagPreservation: catalog.tags.map(\.preservation)))
         return AppID(rawValue: id)
@@ -191,8 +202,9 @@ public final class ODRDevice {
         }
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
+            let bytes = packs[p].bytesOnDisk
             leftoverCount += leftover ? 1 : -1
-            leftoverBytes += leftover ? packs[p].bytesOnDisk : -packs[p].bytesOnDisk
+            leftoverBytes += leftover ? bytes : -bytes
         }
     }
 

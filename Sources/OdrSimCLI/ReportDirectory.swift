@@ -26,7 +26,19 @@ public struct ReportDirectory {
                 try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))
             }
             if fm.fileExists(atPath: destination.path) {
-                _ = try fm.replaceItemAt(destination, withItemAt: staging)
+                // swift-corelibs-foundation's replaceItemAt fails for directories (Cocoa error
+                // 512), so swap by renames: old report aside, new one in, old one deleted.
+                let old = staging.deletingLastPathComponent()
+                    .appendingPathComponent(".\(destination.lastPathComponent).old-\(ProcessInfo.processInfo.processIdentifier)")
+                try? fm.removeItem(at: old)
+                try fm.moveItem(at: destination, to: old)
+                do {
+                    try fm.moveItem(at: staging, to: destination)
+                } catch {
+                    try? fm.moveItem(at: old, to: destination)
+                    throw error
+                }
+                try? fm.removeItem(at: old)
             } else {
                 try fm.moveItem(at: staging, to: destination)
             }

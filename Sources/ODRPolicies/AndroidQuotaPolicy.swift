@@ -1,0 +1,102 @@
+import ODRCore
+
+/// Android's cache clearing (installd's `freeCache`), applied to asset packs: the app
+/// furthest over its cache quota gives up its oldest pack, then the ranking is redone.
+///
+/// "Furthest over" is Android's measure, the ratio of an app's cache bytes to its quota:
+/// an app at 3× its quota is cleared before one at 2×, whatever the absolute sizes, and apps
+/// under quota are cleared too if the space is still needed. An app's cache bytes are all its
+/// packs on the device, held ones included (they take space even though they cannot go).
+/// The quota is ``PolicyContext/quota(of:)``: 64 MiB unless set. Within an app, the least
+/// recently used pack (request, arrival or release: Android looks at file times) goes first.
+/// Ties between apps: the app whose next victim is older, then the lower app ID.
+///
+/// Cost: O(1) per notification (one LRU list per app); a purge costs O(apps) per victim plus
+/// the held packs it steps over.
+public final class AndroidQuotaPolicy: PurgePolicy {
+    public let name = "android-quota"
+    private let context: PolicyContext
+    /// One LRU list per app; list index = app raw value.
+    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
+    @exclusivity(unchecked) private var usage: [Int64] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
+    @exclusivity(unchecked) private var lastTick: [UInt64] = []
+    @exclusivity(unchecked) private var tick: UInt64 = 0
+
+    public init(context: PolicyContext = PolicyContext()) {
+        self.context = context
+    }
+
+    public static let descriptor = PolicyDescriptor(
+        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (64 MiB default) first, oldest pack first"
+    ) { context in AndroidQuotaPolicy(context: context) }
+
+    private func touch(_ p: Int32, app: Int) {
+        tick += 1
+        lastTick[Int(p)] = tick
+        lists.pushBack(p, list: app)
+    }
+
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        let a = Int(pack.app.rawValue)
+        if p >= size.count {
+            let grown = Swift.max(p + 1, size.count * 2)
+            size.append(contentsOf: repeatElement(0, count: grown - size.count))
+            lastTick.append(contentsOf: repeatElement(0, count: grown - lastTick.count))
+        }
+        if a >= usage.count { usage.append(contentsOf: repeatElement(0, count: a + 1 - usage.count)) }
+        lists.ensureList(a)
+        if !lists.contains(pack.pack.rawValue) { usage[a] += pack.size }
+        size[p] = pack.size
+        touch(pack.pack.rawValue, app: a)
+    }
+
+    public func packRequested(_ pack: PurgeCandidate) {
+        if lists.contains(pack.pack.rawValue) { touch(pack.pack.rawValue, app: Int(pack.app.rawValue)) }
+    }
+
+    public func packReleased(_ pack: PurgeCandidate) {
+        if lists.contains(pack.pack.rawValue) { touch(pack.pack.rawValue, app: Int(pack.app.rawValue)) }
+    }
+
+    public func packRemoved(_ pack: PurgeCandidate) {
+        let p = pack.pack.rawValue
+        guard let a = lists.list(of: p) else { return }
+        lists.remove(p)
+        usage[a] -= size[Int(p)]
+    }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        func candidate(from start: Int32?) -> Int32? {
+            var cursor = start
+            while let p = cursor {
+                if view.isCandidate(PackID(rawValue: p)) { return p }
+                cursor = lists.after(p)
+            }
+            return nil
+        }
+        let apps = lists.listCount
+        var used = usage
+        var next = (0..<apps).map { candidate(from: lists.first($0)) }
+        var victims: [PackID] = []
+        var freed: Int64 = 0
+        while freed < bytes {
+            var best: (app: Int, ratio: Double, tick: UInt64)?
+            for a in 0..<apps {
+                guard let p = next[a] else { continue }
+                let quota = Swift.max(context.quota(of: AppID(rawValue: Int32(a))), 1)
+                let ratio = Double(used[a]) / Double(quota)
+                let t = lastTick[Int(p)]
+                if let b = best, ratio < b.ratio || (ratio == b.ratio && t >= b.tick) { continue }
+                best = (a, ratio, t)
+            }
+            guard let a = best?.app, let p = next[a] else { break }
+            victims.append(PackID(rawValue: p))
+            freed += size[Int(p)]
+            used[a] -= size[Int(p)]
+            next[a] = candidate(from: lists.after(p))
+        }
+        return victims
+    }
+}

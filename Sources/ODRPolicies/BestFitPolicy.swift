@@ -1,0 +1,107 @@
+import ODRCore
+
+/// Frees the demand with the least over-purge it can find cheaply.
+///
+/// Algorithm (greedy best fit), with `r` the bytes still to free:
+/// 1. If some candidate is at least `r` bytes, purge the smallest such pack and stop: no
+///    single pack frees `r` with less over-purge.
+/// 2. Otherwise no single pack suffices: purge the largest candidate (it is smaller than
+///    `r`, so it over-purges nothing), subtract its size from `r`, and go back to 1.
+///
+/// The result over-purges only in its last pack, by less than that pack's size, and that
+/// last pack is the best fit for what remained. Finding the true minimum over all
+/// combinations is subset sum (NP-hard); this greedy is exact whenever one pack suffices.
+/// Among packs of equal size, the least recently used (request, arrival or release) goes.
+///
+/// Data structure: one LRU list per distinct pack size, and the distinct sizes in a sorted
+/// array. Cost: O(1) per request and release; O(D) for an arrival of a size never seen
+/// before (D = distinct sizes seen, inserted into the sorted array), O(1) otherwise. A purge
+/// costs O(log D) per victim for the binary search, plus the size classes and held packs it
+/// has to step over (O(D + skipped) in the worst case).
+public final class BestFitPolicy: PurgePolicy {
+    public let name = "best-fit"
+    /// One list per size class; list index = class index.
+    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
+    /// Size of each class.
+    @exclusivity(unchecked) private var classSize: [Int64] = []
+    @exclusivity(unchecked) private var classOfSize: [Int64: Int] = [:]
+    /// Class indices sorted by size.
+    @exclusivity(unchecked) private var bySize: [Int] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
+
+    public init() {}
+
+    public static let descriptor = PolicyDescriptor(
+        name: "best-fit", summary: "least over-purge: smallest pack that suffices, else largest packs then best fit"
+    ) { _ in BestFitPolicy() }
+
+    private func sizeClass(_ bytes: Int64) -> Int {
+        if let c = classOfSize[bytes] { return c }
+        let c = classSize.count
+        classSize.append(bytes)
+        classOfSize[bytes] = c
+        lists.ensureList(c)
+        bySize.insert(c, at: lowerBound(bytes))
+        return c
+    }
+
+    /// Position in ``bySize`` of the first class with size ≥ `bytes`.
+    private func lowerBound(_ bytes: Int64) -> Int {
+        var low = 0
+        var high = bySize.count
+        while low < high {
+            let mid = (low + high) / 2
+            if classSize[bySize[mid]] < bytes { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        if p >= size.count {
+            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count))
+        }
+        size[p] = pack.size
+        lists.pushBack(pack.pack.rawValue, list: sizeClass(pack.size))
+    }
+
+    public func packRequested(_ pack: PurgeCandidate) { refresh(pack.pack.rawValue) }
+    public func packReleased(_ pack: PurgeCandidate) { refresh(pack.pack.rawValue) }
+    public func packRemoved(_ pack: PurgeCandidate) { lists.remove(pack.pack.rawValue) }
+
+    private func refresh(_ p: Int32) {
+        if let c = lists.list(of: p) { lists.pushBack(p, list: c) }
+    }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        var chosen = Set<Int32>()
+        var victims: [PackID] = []
+        var remaining = bytes
+
+        /// The least recently used candidate of class `c` not chosen yet.
+        func available(in c: Int) -> Int32? {
+            var cursor = lists.first(c)
+            while let p = cursor {
+                if !chosen.contains(p) && view.isCandidate(PackID(rawValue: p)) { return p }
+                cursor = lists.after(p)
+            }
+            return nil
+        }
+        func take(_ p: Int32) {
+            chosen.insert(p)
+            victims.append(PackID(rawValue: p))
+            remaining -= size[Int(p)]
+        }
+
+        while remaining > 0 {
+            let fit = lowerBound(remaining)
+            if let p = bySize[fit...].lazy.compactMap(available).first {
+                take(p)
+                break
+            }
+            guard let p = bySize[..<fit].reversed().lazy.compactMap(available).first else { break }
+            take(p)
+        }
+        return victims
+    }
+}

@@ -1,0 +1,40 @@
+import ODRCore
+
+/// Least frequently used first.
+///
+/// A pack's count starts at 1 when it arrives, grows by 1 per request that finds it on the
+/// device, and is forgotten when it is purged. Among equal counts the pack that reached its
+/// count earliest goes first. This is libCacheSim's LFU (frequency, then the time of the
+/// last update).
+///
+/// Cost: O(log n) per arrival, request and removal (an indexed heap keyed by count and a
+/// policy-local tick); a purge pops O(victims + skipped) entries at O(log n) each.
+public final class LFUPolicy: PurgePolicy {
+    public let name = "lfu"
+    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var tick: UInt64 = 0
+
+    public init() {}
+
+    public static let descriptor = PolicyDescriptor(
+        name: "lfu", summary: "fewest requests since download first; ties: reached that count earliest"
+    ) { _ in LFUPolicy() }
+
+    public func packStored(_ pack: PurgeCandidate) {
+        tick += 1
+        heap.set(pack.pack.rawValue, RankedKey(rank: 1, tick: tick))
+    }
+
+    public func packRequested(_ pack: PurgeCandidate) {
+        let p = pack.pack.rawValue
+        guard let key = heap.key(of: p) else { return }
+        tick += 1
+        heap.set(p, RankedKey(rank: key.rank + 1, tick: tick))
+    }
+
+    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack.rawValue) }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        heap.popVictims(toFree: bytes, from: view).map(\.pack)
+    }
+}

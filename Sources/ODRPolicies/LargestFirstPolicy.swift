@@ -1,0 +1,31 @@
+import ODRCore
+
+/// Largest pack first: the fewest purges per byte freed, whatever the over-purge; among
+/// equal sizes the least recently used (latest request, arrival or release) goes first.
+///
+/// Cost: O(log n) per notification (an indexed heap keyed by size, then recency).
+public final class LargestFirstPolicy: PurgePolicy {
+    public let name = "largest-first"
+    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
+    @exclusivity(unchecked) private var tick: UInt64 = 0
+
+    public init() {}
+
+    public static let descriptor = PolicyDescriptor(
+        name: "largest-first", summary: "largest pack first; ties: least recently used"
+    ) { _ in LargestFirstPolicy() }
+
+    private func touch(_ pack: PurgeCandidate) {
+        tick += 1
+        heap.set(pack.pack.rawValue, RankedKey(rank: -pack.size, tick: tick))
+    }
+
+    public func packStored(_ pack: PurgeCandidate) { touch(pack) }
+    public func packRequested(_ pack: PurgeCandidate) { if heap.contains(pack.pack.rawValue) { touch(pack) } }
+    public func packReleased(_ pack: PurgeCandidate) { if heap.contains(pack.pack.rawValue) { touch(pack) } }
+    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack.rawValue) }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        heap.popVictims(toFree: bytes, from: view).map(\.pack)
+    }
+}

@@ -1,0 +1,88 @@
+import ODRCore
+import Stochastic
+
+/// Uniformly random victims: the baseline every informed policy must beat.
+///
+/// Draws come from a ``RandomStream`` derived from the run seed and the purpose
+/// `"purge-random"`, so a seed gives the same victims on every run, and the draws never shift
+/// the streams of the workload. Resident packs are kept in an array with swap-removal; a draw
+/// that lands on a pack that is not a candidate (held, other tier) is redrawn, and after 32
+/// such misses in a row the policy draws from an explicit list of the candidates instead, so a
+/// purge never loops for long when most packs are held.
+///
+/// Cost: O(1) per notification; O(victims) per purge in the usual case.
+public final class RandomPolicy: PurgePolicy {
+    public let name = "random"
+    private let stream: RandomStream
+    @exclusivity(unchecked) private var members: [Int32] = []
+    /// Index of each pack in ``members``, or -1.
+    @exclusivity(unchecked) private var slot: [Int32] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
+
+    public init(seed: UInt64) {
+        stream = RandomStream(seed: seed, purpose: "purge-random")
+    }
+
+    public static let descriptor = PolicyDescriptor(
+        name: "random", summary: "uniformly random pack (seeded: same seed, same victims)"
+    ) { context in RandomPolicy(seed: context.seed) }
+
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        if p >= slot.count {
+            let grown = Swift.max(p + 1, slot.count * 2)
+            slot.append(contentsOf: repeatElement(-1, count: grown - slot.count))
+            size.append(contentsOf: repeatElement(0, count: grown - size.count))
+        }
+        size[p] = pack.size
+        if slot[p] < 0 {
+            slot[p] = Int32(members.count)
+            members.append(pack.pack.rawValue)
+        }
+    }
+
+    public func packRemoved(_ pack: PurgeCandidate) { drop(pack.pack.rawValue) }
+
+    private func drop(_ p: Int32) {
+        guard Int(p) < slot.count, slot[Int(p)] >= 0 else { return }
+        let at = Int(slot[Int(p)])
+        let last = members.removeLast()
+        if at < members.count {
+            members[at] = last
+            slot[Int(last)] = Int32(at)
+        }
+        slot[Int(p)] = -1
+    }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        var victims: [PackID] = []
+        var freed: Int64 = 0
+        var misses = 0
+        // Victims leave `members` at once so they are not drawn twice; the device's
+        // packRemoved for them then finds nothing to do.
+        while freed < bytes && !members.isEmpty && misses < 32 {
+            let p = members[stream.uniformInt(below: members.count)]
+            if view.isCandidate(PackID(rawValue: p)) {
+                drop(p)
+                victims.append(PackID(rawValue: p))
+                freed += size[Int(p)]
+                misses = 0
+            } else {
+                misses += 1
+            }
+        }
+        if freed < bytes {
+            var pool = members.filter { view.isCandidate(PackID(rawValue: $0)) }
+            while freed < bytes && !pool.isEmpty {
+                let i = stream.uniformInt(below: pool.count)
+                let p = pool[i]
+                pool.swapAt(i, pool.count - 1)
+                pool.removeLast()
+                drop(p)
+                victims.append(PackID(rawValue: p))
+                freed += size[Int(p)]
+            }
+        }
+        return victims
+    }
+}

@@ -1,0 +1,84 @@
+import ODRCore
+
+/// SIEVE (Zhang et al., NSDI 2024): a FIFO queue with one "visited" bit per pack and a hand.
+///
+/// Arrivals join the new end of the queue with the bit clear; a request that finds the pack
+/// on the device sets its bit (nothing moves, so hits cost O(1) and need no lock in a real
+/// system). To purge, the hand walks from where it stopped towards the new end, wrapping to
+/// the old end: a visited pack has its bit cleared and is passed over (it survives this
+/// round), the first unvisited pack is purged and the hand stays at its place. New packs
+/// therefore get one round to prove themselves, while popular old ones stay put, which is
+/// why SIEVE beats LRU on skewed web and block workloads.
+///
+/// Packs that are not candidates (held, other tier) are passed over with their bit kept.
+/// A walk gives up after two full turns without finding a candidate.
+///
+/// Cost: O(1) per notification; a purge is O(victims) amortized, O(n) at worst.
+public final class SievePolicy: PurgePolicy {
+    public let name = "sieve"
+    /// Front: oldest arrival; back: newest.
+    @exclusivity(unchecked) private var queue = PackLinks()
+    @exclusivity(unchecked) private var visited: [Bool] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
+    /// The next pack the hand examines; nil means the oldest.
+    @exclusivity(unchecked) private var hand: Int32?
+
+    public init() {}
+
+    public static let descriptor = PolicyDescriptor(
+        name: "sieve", summary: "SIEVE: FIFO with a visited bit and a moving hand (NSDI 2024)"
+    ) { _ in SievePolicy() }
+
+    public func packStored(_ pack: PurgeCandidate) {
+        let p = Int(pack.pack.rawValue)
+        if p >= size.count {
+            let grown = Swift.max(p + 1, size.count * 2)
+            size.append(contentsOf: repeatElement(0, count: grown - size.count))
+            visited.append(contentsOf: repeatElement(false, count: grown - visited.count))
+        }
+        size[p] = pack.size
+        visited[p] = false
+        if hand == pack.pack.rawValue { hand = queue.after(pack.pack.rawValue) }
+        queue.pushBack(pack.pack.rawValue)
+    }
+
+    public func packRequested(_ pack: PurgeCandidate) {
+        if queue.contains(pack.pack.rawValue) { visited[Int(pack.pack.rawValue)] = true }
+    }
+
+    public func packRemoved(_ pack: PurgeCandidate) {
+        let p = pack.pack.rawValue
+        guard queue.contains(p) else { return }
+        if hand == p { hand = queue.after(p) }
+        queue.remove(p)
+    }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        var victims: [PackID] = []
+        var freed: Int64 = 0
+        while freed < bytes, let victim = sweep(view) {
+            hand = queue.after(victim)
+            // Out of the queue now so the next sweep cannot pick it again.
+            queue.remove(victim)
+            victims.append(PackID(rawValue: victim))
+            freed += size[Int(victim)]
+        }
+        return victims
+    }
+
+    /// Moves the hand to the first unvisited candidate, clearing bits on the way.
+    private func sweep(_ view: PurgeView) -> Int32? {
+        let limit = 2 * queue.counts[0] + 2
+        var steps = 0
+        var cursor = hand ?? queue.first()
+        while let p = cursor, steps <= limit {
+            steps += 1
+            if view.isCandidate(PackID(rawValue: p)) {
+                if !visited[Int(p)] { return p }
+                visited[Int(p)] = false
+            }
+            cursor = queue.after(p) ?? queue.first()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,89 @@
+import ODRCore
+
+/// What the first pass over a trace learns: every distinct object with its app, its size
+/// and its place in its app's catalog, and (for offline policies) the request stream.
+///
+/// The device's catalogs are fixed when an app is added, and a trace reveals its objects
+/// only as it goes, so the replay reads the trace twice: this pass collects the distinct
+/// objects (memory O(distinct objects), about 40 bytes each, plus 4 bytes per request only
+/// when an offline policy needs the future), then each policy's run streams the file again.
+/// An object's size is its first-seen size (a later line's size is not used: a pack has one
+/// size), and an object belongs to the app it first appeared with.
+struct TraceObjects {
+    var fileName: String
+    var appNames: [String]
+    var table: ObjectTable
+    /// What the replay needs of one object, kept together: one cache line per request.
+    struct Object {
+        var size: Int64
+        var app: Int32
+        /// Index in its app's catalog (its tag and its pack there).
+        var local: Int32
+        /// Device-wide pack, set by ``assignPacks()``.
+        var pack: Int32 = -1
+    }
+    /// Per object, in order of first appearance.
+    var objects: [Object] = []
+    var objectID: [UInt64] = []
+    var objectsPerApp: [Int32] = []
+    var requestCount: Int64 = 0
+    /// Object index of each request, when recorded.
+    var requests: [Int32] = []
+
+    static func scan(path: String, recordRequests: Bool) throws(TraceError) -> TraceObjects {
+        let reader = try TraceReader(path: path)
+        var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
+        while let record = try reader.next() {
+            let (index, inserted) = objects.table.findOrInsert(record.object)
+            let app = Int(record.app)
+            if inserted {
+                while objects.objectsPerApp.count <= app { objects.objectsPerApp.append(0) }
+                objects.objectID.append(record.object)
+                objects.objects.append(Object(size: record.size, app: record.app, local: objects.objectsPerApp[app]))
+                objects.objectsPerApp[app] += 1
+            } else if objects.objects[Int(index)].app != record.app {
+                let first = reader.appNames[Int(objects.objects[Int(index)].app)]
+                throw TraceError(
+                    file: reader.fileName, line: record.line,
+                    message: "object \(record.object) belongs to app '\(first)' (its first line), not '\(reader.appNames[app])'")
+            }
+            objects.requestCount += 1
+            if recordRequests { objects.requests.append(index) }
+        }
+        objects.appNames = reader.appNames
+        while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }
+        objects.assignPacks()
+        return objects
+    }
+
+    /// Device-wide pack of each object: apps are added in order, their packs contiguous.
+    private mutating func assignPacks() {
+        var firstPack: [Int32] = []
+        var next: Int32 = 0
+        for count in objectsPerApp {
+            firstPack.append(next)
+            next += count
+        }
+        for i in objects.indices { objects[i].pack = firstPack[Int(objects[i].app)] + objects[i].local }
+    }
+
+    /// One catalog per app: each object is a single-resource tag, hence one pack, named by
+    /// its object ID; tag `i` and pack `i` of an app are its `i`-th object.
+    func catalogs() throws(TraceError) -> [Catalog] {
+        var items = objectsPerApp.map { count -> [(name: String, size: Int64)] in
+            var list: [(name: String, size: Int64)] = []
+            list.reserveCapacity(Int(count))
+            return list
+        }
+        for (i, object) in objects.enumerated() { items[Int(object.app)].append((String(objectID[i]), object.size)) }
+        var catalogs: [Catalog] = []
+        for (a, list) in items.enumerated() {
+            do {
+                catalogs.append(try Catalog(singleResourceTags: list, profile: .unlimited))
+            } catch {
+                throw TraceError(file: fileName, line: nil, message: "app '\(appNames[a])': \(error)")
+            }
+        }
+        return catalogs
+    }
+}

@@ -1,0 +1,322 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams the records of a `time,obj_id,size[,app]` CSV trace with a header row.
+///
+/// The header names the columns, in any order; other columns are ignored. `time` is a
+/// number of seconds (integer or decimal), `obj_id` a non-negative integer, `size` a
+/// non-negative integer of bytes, `app` (optional) any text naming the object's app.
+/// Fields may be wrapped in double quotes and padded with spaces; `\r\n` line ends and
+/// blank lines are accepted.
+///
+/// The file is read in chunks (1 MiB by default) into one reusable buffer and parsed as
+/// bytes in place: no `String` per line, no whole-file load, memory independent of the
+/// file's length. A malformed line is a ``TraceError`` naming the line number.
+///
+/// ```swift
+/// let reader = try TraceReader(path: "cloudphysics.csv")
+/// while let record = try reader.next() { print(record.object, record.size) }
+/// ```
+public final class TraceReader {
+    /// The file name used in messages.
+    public let fileName: String
+    /// App names in order of first appearance; one name (the file's stem) without an `app` column.
+    @exclusivity(unchecked) public private(set) var appNames: [String]
+    /// Whether the trace has an `app` column.
+    @exclusivity(unchecked) public private(set) var hasAppColumn = false
+
+    private let fd: Int32
+    // The reader's state is `@exclusivity(unchecked)`: run-time exclusivity checks on these
+    // class properties cost more than parsing a line, and the reader is used by one caller
+    // at a time with no access left open across calls.
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var lineNumber = 0
+
+    // Column indices, set from the header.
+    @exclusivity(unchecked) private var timeColumn = -1
+    @exclusivity(unchecked) private var objectColumn = -1
+    @exclusivity(unchecked) private var sizeColumn = -1
+    @exclusivity(unchecked) private var appColumn = -1
+    /// Fields a data line must have at least.
+    @exclusivity(unchecked) private var neededFields = 0
+
+    @exclusivity(unchecked) private var appIndex: [[UInt8]: Int32] = [:]
+    @exclusivity(unchecked) private var lastApp: [UInt8] = []
+    @exclusivity(unchecked) private var lastAppIndex: Int32 = -1
+
+    /// Opens the trace and reads its header.
+    public init(path: String, chunkSize: Int = 1 << 20) throws(TraceError) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        fileName = name
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw TraceError(file: name, line: nil, message: "cannot open: \(reason)")
+        }
+        capacity = Swift.max(chunkSize, 64)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        appNames = []
+
+        guard let header = try nextLine() else {
+            throw TraceError(file: name, line: nil, message: "empty file; expected a header row 'time,obj_id,size'")
+        }
+        var columns: [String: Int] = [:]
+        for (index, field) in Self.fields(header).enumerated() {
+            var text = String(decoding: field, as: UTF8.self).lowercased()
+            if index == 0 && text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            guard columns[text] == nil else {
+                throw TraceError(file: name, line: 1, message: "header names column '\(text)' twice")
+            }
+            columns[text] = index
+        }
+        for required in ["time", "obj_id", "size"] where columns[required] == nil {
+            throw TraceError(
+                file: name, line: 1,
+                message: "header has no '\(required)' column (expected 'time,obj_id,size' with an optional 'app')")
+        }
+        timeColumn = columns["time"]!
+        objectColumn = columns["obj_id"]!
+        sizeColumn = columns["size"]!
+        appColumn = columns["app"] ?? -1
+        hasAppColumn = appColumn >= 0
+        neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        if !hasAppColumn {
+            let stem = name.split(separator: ".").first.map(String.init) ?? name
+            appNames = [stem.isEmpty ? "trace" : stem]
+        }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        buffer.deallocate()
+    }
+
+    /// The next record, or nil at the end of the file.
+    public func next() throws(TraceError) -> TraceRecord? {
+        while let (base, length) = try nextLine() {
+            if length == 0 { continue }
+            return try parse(base, length)
+        }
+        return nil
+    }
+
+    // MARK: Lines
+
+    /// The next line without its line end, pointing into the buffer (valid until the next call).
+    private func nextLine() throws(TraceError) -> (UnsafePointer<UInt8>, Int)? {
+        while true {
+            if start < end, let newline = memchr(buffer + start, 0x0A, end - start) {
+                let base = (buffer + start).assumingMemoryBound(to: UInt8.self)
+                var length = newline - (buffer + start)
+                start += length + 1
+                lineNumber += 1
+                if length > 0 && base[length - 1] == 0x0D { length -= 1 }
+                return (UnsafePointer(base), length)
+            }
+            if atEnd {
+                guard start < end else { return nil }
+                let base = (buffer + start).assumingMemoryBound(to: UInt8.self)
+                var length = end - start
+                start = end
+                lineNumber += 1
+                if length > 0 && base[length - 1] == 0x0D { length -= 1 }
+                return (UnsafePointer(base), length)
+            }
+            try refill()
+        }
+    }
+
+    /// Keeps the unfinished line, grows the buffer if that line fills it, and reads more.
+    private func refill() throws(TraceError) {
+        if start > 0 {
+            if end > start { memmove(buffer, buffer + start, end - start) }
+            end -= start
+            start = 0
+        }
+        if end == capacity {
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 8)
+            grown.copyMemory(from: buffer, byteCount: end)
+            buffer.deallocate()
+            buffer = grown
+            capacity *= 2
+        }
+        while true {
+            let n = read(fd, buffer + end, capacity - end)
+            if n > 0 {
+                end += n
+                return
+            }
+            if n == 0 {
+                atEnd = true
+                return
+            }
+            if errno == EINTR { continue }
+            throw TraceError(file: fileName, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    // MARK: Fields
+
+    /// Splits a line at commas, trimming spaces and surrounding quotes (for the header).
+    private static func fields(_ line: (UnsafePointer<UInt8>, Int)) -> [UnsafeBufferPointer<UInt8>] {
+        let (base, length) = line
+        var result: [UnsafeBufferPointer<UInt8>] = []
+        var fieldStart = 0
+        for i in 0...length where i == length || base[i] == 0x2C {
+            result.append(trim(base + fieldStart, i - fieldStart))
+            fieldStart = i + 1
+        }
+        return result
+    }
+
+    @inline(__always)
+    private static func trim(_ base: UnsafePointer<UInt8>, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        var a = 0
+        var b = count
+        while a < b && (base[a] == 0x20 || base[a] == 0x09) { a += 1 }
+        while b > a && (base[b - 1] == 0x20 || base[b - 1] == 0x09) { b -= 1 }
+        if b - a >= 2 && base[a] == 0x22 && base[b - 1] == 0x22 {
+            a += 1
+            b -= 1
+        }
+        return UnsafeBufferPointer(start: base + a, count: b - a)
+    }
+
+    private func parse(_ base: UnsafePointer<UInt8>, _ length: Int) throws(TraceError) -> TraceRecord {
+        var record = TraceRecord(line: lineNumber, time: 0, object: 0, size: 0, app: 0)
+        let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
+            (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
+        var i = 0
+        for field in 0..<neededFields {
+            let fieldStart = i
+            // Fast path: a field of 1 to 18 plain digits (every field of a typical trace) is
+            // parsed while it is scanned; anything else goes through the general parsers below.
+            var number: UInt64 = 0
+            while i < length {
+                let digit = base[i] &- 0x30
+                if digit > 9 { break }
+                number = number &* 10 &+ UInt64(digit)
+                i += 1
+            }
+            let digits = i - fieldStart
+            let plain = digits > 0 && digits <= 18 && (i == length || base[i] == 0x2C) && field != appColumn
+            if !plain {
+                while i < length && base[i] != 0x2C { i += 1 }
+            }
+            if i >= length && field + 1 < neededFields {
+                throw error("expected at least \(neededFields) fields, found \(field + 1)")
+            }
+            if plain {
+                if field == timeColumn {
+                    record.time = Double(number)
+                } else if field == objectColumn {
+                    record.object = number
+                } else if field == sizeColumn {
+                    record.size = Int64(number)
+                }
+            } else if field == timeColumn || field == objectColumn || field == sizeColumn || field == appColumn {
+                try parseField(field, Self.trim(base + fieldStart, i - fieldStart), into: &record)
+            }
+            i += 1
+        }
+        return record
+    }
+
+    /// The general path for one field: quotes, blanks, decimals, long numbers, app names, errors.
+    private func parseField(_ field: Int, _ value: UnsafeBufferPointer<UInt8>, into record: inout TraceRecord) throws(TraceError) {
+        switch field {
+        case timeColumn:
+            guard let time = Self.decimal(value), time.isFinite else { throw bad("time", value) }
+            record.time = time
+        case objectColumn:
+            guard let id = Self.unsigned(value) else { throw bad("obj_id", value) }
+            record.object = id
+        case sizeColumn:
+            guard let size = Self.unsigned(value), size <= UInt64(Int64.max) else { throw bad("size", value) }
+            record.size = Int64(size)
+        case appColumn:
+            record.app = appID(value)
+        default:
+            break
+        }
+    }
+
+    private func appID(_ value: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if lastAppIndex >= 0 && lastApp.elementsEqual(value) { return lastAppIndex }
+        let key = Array(value)
+        let index: Int32
+        if let known = appIndex[key] {
+            index = known
+        } else {
+            index = Int32(appNames.count)
+            appIndex[key] = index
+            appNames.append(String(decoding: value, as: UTF8.self))
+        }
+        lastApp = key
+        lastAppIndex = index
+        return index
+    }
+
+    private func error(_ message: String) -> TraceError {
+        TraceError(file: fileName, line: lineNumber, message: message)
+    }
+
+    private func bad(_ column: String, _ value: UnsafeBufferPointer<UInt8>) -> TraceError {
+        var text = String(decoding: value, as: UTF8.self)
+        if text.count > 40 { text = String(text.prefix(40)) + "…" }
+        if column == "size", text.hasPrefix("-"), Self.unsigned(UnsafeBufferPointer(rebasing: value.dropFirst())) != nil {
+            return error("size '\(text)' is negative")
+        }
+        let what = column == "time" ? "a number" : "a non-negative integer"
+        return error("\(column) '\(text)' is not \(what)")
+    }
+
+    // MARK: Numbers
+
+    @inline(__always)
+    static func unsigned(_ value: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard !value.isEmpty, value.count <= 20 else { return nil }
+        var result: UInt64 = 0
+        if value.count <= 19 {
+            // Up to 19 digits cannot overflow a UInt64: no overflow checks on the hot path.
+            for byte in value {
+                let digit = byte &- 0x30
+                guard digit <= 9 else { return nil }
+                result = result &* 10 &+ UInt64(digit)
+            }
+            return result
+        }
+        for byte in value {
+            let digit = byte &- 0x30
+            guard digit <= 9 else { return nil }
+            let (times10, o1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
+            guard !o1 && !o2 else { return nil }
+            result = sum
+        }
+        return result
+    }
+
+    /// Integers of up to 15 digits take the fast path (exact in a Double); anything else goes
+    /// through `strtod` on a small copy, which must consume the whole field.
+    @inline(__always)
+    static func decimal(_ value: UnsafeBufferPointer<UInt8>) -> Double? {
+        if value.count <= 15, let whole = unsigned(value) { return Double(whole) }
+        guard !value.isEmpty, value.count < 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: value.count + 1) { text -> Double? in
+            for (i, byte) in value.enumerated() { text[i] = CChar(bitPattern: byte) }
+            text[value.count] = 0
+            var stop: UnsafeMutablePointer<CChar>?
+            let result = strtod(text.baseAddress!, &stop)
+            guard let stop, stop == text.baseAddress! + value.count else { return nil }
+            return result
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ODRCore
+import ODRPolicies
+import Testing
+
+/// Hand-worked examples for the policies odr-sim adds to libCacheSim's.
+@Suite struct OtherPolicyTests {
+    @Test func largestFirstPurgesTheLargestPack() {
+        // Capacity 70 holding 10, 40, 20. A 30-byte pack needs 30: the 40-byte pack goes,
+        // although it is neither the oldest nor the least recent.
+        let rig = Rig(capacity: 70, sizes: [10, 40, 20, 30, 40], policy: LargestFirstPolicy())
+        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(3)
+        #expect(rig.purgedIndices() == [1])
+        // Holding 10, 20, 30 (60 of 70); 40 more need 30 freed: the largest is 30 (pack 3).
+        rig.access(4)
+        #expect(rig.purgedIndices() == [3])
+    }
+
+    @Test func bestFitPicksTheSmallestPackThatSuffices() {
+        // Full disk: 50, 30, 15, 5. A 12-byte demand: the smallest pack ≥ 12 is 15 (3 over);
+        // LRU would purge the 50 (38 over).
+        let rig = Rig(capacity: 100, sizes: [50, 30, 15, 5, 12], policy: BestFitPolicy())
+        for p in 0..<4 { rig.access(p) }
+        rig.access(4)
+        #expect(rig.purgedIndices() == [2])
+        #expect(rig.device.ledger.overPurgeBytes == 3)
+    }
+
+    @Test func bestFitCombinesWhenNoSinglePackSuffices() {
+        // Full disk: 50, 30, 15, 5; a 60-byte demand. No pack is ≥ 60: take the largest (50),
+        // leaving 10; the best fit for 10 is 15. Over-purge 5 (50+15−60).
+        let rig = Rig(capacity: 100, sizes: [50, 30, 15, 5, 60], policy: BestFitPolicy())
+        for p in 0..<4 { rig.access(p) }
+        rig.access(4)
+        #expect(rig.purgedIndices() == [0, 2])
+        #expect(rig.device.ledger.overPurgeBytes == 5)
+    }
+
+    @Test func bestFitPrefersTheLeastRecentAmongEqualSizes() {
+        let rig = Rig(capacity: 60, sizes: [20, 20, 20, 20], policy: BestFitPolicy())
+        rig.access(0); rig.access(1); rig.access(2)
+        #expect(rig.access(0))
+        rig.access(3)
+        #expect(rig.purgedIndices() == [1])
+    }
+
+    /// Purge order of `random` on a fixed workload.
+    private func randomVictims(seed: UInt64) -> [Int] {
+        let rig = Rig(capacity: 100, sizes: Array(repeating: 10, count: 30), policy: RandomPolicy(seed: seed))
+        var generator = SplitMix64(seed: 99)
+        for _ in 0..<200 { rig.access(generator.below(30)) }
+        return rig.purgedIndices()
+    }
+
+    @Test func randomIsDeterministicPerSeed() {
+        let first = randomVictims(seed: 7)
+        #expect(first.count > 50)
+        #expect(randomVictims(seed: 7) == first)
+        // Different seeds choose differently (five seeds cannot all agree by chance).
+        let others = (8...12).map { randomVictims(seed: $0) }
+        #expect(others.contains { $0 != first })
+    }
+
+    @Test func androidQuotaClearsTheAppFurthestOverItsQuotaOldestFirst() {
+        // Quotas: app0 and app1 100 bytes, app2 10 000. app0 holds 3×100 (ratio 3.0),
+        // app1 3×50 (1.5). Capacity 450 is full.
+        let context = PolicyContext(quotas: [AppID(rawValue: 0): 100, AppID(rawValue: 1): 100, AppID(rawValue: 2): 10_000])
+        let rig = Rig(capacity: 450, apps: [[100, 100, 100], [50, 50, 50], [100, 100, 100]],
+                      policy: AndroidQuotaPolicy(context: context))
+        for p in 0..<3 { rig.access(p, app: 0) }
+        for p in 0..<3 { rig.access(p, app: 1) }
+        // app2's first pack needs 100: app0 (3.0) gives its oldest.
+        rig.access(0, app: 2)
+        #expect(rig.purged().map { [$0.app, $0.index] } == [[0, 0]])
+        // app0 2.0, app1 1.5, app2 0.01: app0 again.
+        rig.access(1, app: 2)
+        #expect(rig.purged().map { [$0.app, $0.index] } == [[0, 1]])
+        // app0 1.0, app1 1.5: app1's oldest (50) goes, leaving 1.0 each; 50 more needed and
+        // the tie goes to the app whose candidate is older: app0's pack 2 arrived before
+        // app1's pack 1.
+        rig.access(2, app: 2)
+        #expect(rig.purged().map { [$0.app, $0.index] } == [[1, 0], [0, 2]])
+    }
+
+    @Test func androidQuotaDefaultsTo64MiB() {
+        let context = PolicyContext(quotas: [AppID(rawValue: 1): 5])
+        #expect(context.quota(of: AppID(rawValue: 0)) == 64 * 1024 * 1024)
+        #expect(context.quota(of: AppID(rawValue: 1)) == 5)
+    }
+
+    @Test func sieveKeepsAVisitedPackAndMovesItsHand() {
+        // Room for three packs of 10. 0, 1, 2 arrive; a hit marks 0 visited.
+        let rig = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: SievePolicy())
+        rig.access(0); rig.access(1); rig.access(2)
+        #expect(rig.access(0))
+        // Pack 3: the hand starts at the oldest, 0: visited, so its bit is cleared and it
+        // stays; 1 is unvisited and goes. The hand rests on 2.
+        rig.access(3)
+        #expect(rig.purgedIndices() == [1])
+        // Pack 4: 2 is unvisited and goes; pack 5: the hand has moved on to 3, which goes.
+        // LRU would have purged 0 at the third step; SIEVE keeps it.
+        rig.access(4)
+        #expect(rig.purgedIndices() == [2])
+        rig.access(5)
+        #expect(rig.purgedIndices() == [3])
+        // Pack 1 returns: the hand is on 4, unvisited, so it goes; 0 stays until the hand
+        // wraps round to it (its bit was cleared in the first sweep).
+        rig.access(1)
+        #expect(rig.purgedIndices() == [4])
+    }
+}

@@ -1,0 +1,87 @@
+import ODRCore
+import ODRPolicies
+
+/// A small device for hand-worked policy examples: apps whose packs are single-resource
+/// tags named `p0`, `p1`, … with the given sizes, all installed, none running.
+final class Rig {
+    let device: ODRDevice
+    private(set) var apps: [AppID] = []
+    private(set) var time: Double = 0
+
+    init(capacity: Int64, apps sizes: [[Int64]], policy: any PurgePolicy) {
+        device = ODRDevice(capacity: capacity, policy: policy)
+        for (a, list) in sizes.enumerated() {
+            let resources = list.enumerated().map { Resource(name: "p\($0.offset)", size: $0.element, tags: ["p\($0.offset)"]) }
+            let catalog = try! Catalog(resources: resources)
+            let app = device.addApp(name: "app\(a)", catalog: catalog)
+            device.install(app, at: 0)
+            apps.append(app)
+        }
+    }
+
+    convenience init(capacity: Int64, sizes: [Int64], policy: any PurgePolicy) {
+        self.init(capacity: capacity, apps: [sizes], policy: policy)
+    }
+
+    func pack(_ index: Int, app: Int = 0) -> PackID { device.pack(index, of: apps[app]) }
+
+    /// Requests pack `index` of `app` and ends access at once, as a cache trace does.
+    /// Returns whether it was a hit; records which packs the request purged.
+    @discardableResult
+    func access(_ index: Int, app: Int = 0) -> Bool {
+        let request = begin(index, app: app)
+        device.endAccessing(request, at: time)
+        return lastWasHit
+    }
+
+    private(set) var lastWasHit = false
+
+    /// Requests pack `index` of `app` and keeps holding it.
+    func begin(_ index: Int, app: Int = 0) -> RequestID {
+        time += 1
+        switch device.beginAccessing(apps[app], tags: [TagID(rawValue: Int32(index))], at: time) {
+        case .granted(let request):
+            lastWasHit = true
+            return request
+        case .waiting(let request):
+            lastWasHit = false
+            let pack = pack(index, app: app)
+            device.receive(device.size(of: pack), for: pack, at: time)
+            return request
+        case .failed(let error):
+            fatalError("request failed: \(error)")
+        }
+    }
+
+    func end(_ request: RequestID) {
+        time += 1
+        device.endAccessing(request, at: time)
+    }
+
+    /// Packs purged since the last call, in purge order, as (app, index).
+    func purged() -> [(app: Int, index: Int)] {
+        defer { device.removeAllEvents() }
+        return device.events.compactMap { event in
+            guard case .packPurged(let pack, let app, _, _) = event.kind else { return nil }
+            let a = apps.firstIndex(of: app)!
+            return (a, Int(pack.rawValue - device.pack(0, of: app).rawValue))
+        }
+    }
+
+    /// Indices of packs purged since the last call, for single-app rigs.
+    func purgedIndices() -> [Int] { purged().map(\.index) }
+}
+
+/// SplitMix64: a tiny seeded generator for test workloads (no global randomness in tests).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}

@@ -1,0 +1,65 @@
+import ODRCore
+import ODRPolicies
+import Testing
+import TraceReplay
+
+@Suite struct TraceReplayTests {
+    private func replay(_ text: String, capacity: Int64, _ names: [String]) throws -> [ReplayResult] {
+        try TraceReplayer(path: writeTrace(text)).replay(
+            capacity: capacity, policies: names.map { PolicyRegistry.descriptor(named: $0)! })
+    }
+
+    @Test func countsAHandWorkedLRUTrace() throws {
+        // Capacity 100. a(40) b(40) a c(40) b d(200) a:
+        //   a miss, b miss, a hit, c miss (80+40 > 100: purge b, 40 needed, 0 over),
+        //   b miss (purge a: order a, c → a is least recent), d larger than the disk: a miss
+        //   that purges nothing, a miss (purge c).
+        let trace = "time,obj_id,size\n0,1,40\n1,2,40\n2,1,40\n3,3,40\n4,2,40\n5,4,200\n6,1,40\n"
+        let result = try replay(trace, capacity: 100, ["lru"])[0]
+        #expect(result.requests == 7)
+        #expect(result.misses == 6)
+        #expect(result.bytesRequested == 40 * 6 + 200)
+        #expect(result.bytesMissed == 40 * 5 + 200)
+        #expect(result.purges == 3)
+        #expect(result.purgedBytes == 120)
+        // Each purge needed 20 (40 + 80 − 100) and freed 40.
+        #expect(result.overPurgeBytes == 60)
+        #expect(ReplayReport.rows([result])[0][6] == "0.857143")
+    }
+
+    @Test func fitsExactlyFullAndCountsFirstRequestsAsMisses() throws {
+        // Two objects of 50 fill 100 exactly: no purge, and the repeats hit.
+        let result = try replay("time,obj_id,size\n0,1,50\n0,2,50\n1,1,50\n1,2,50\n", capacity: 100, ["fifo"])[0]
+        #expect(result.misses == 2 && result.purges == 0)
+    }
+
+    @Test func keepsAppsApartAndRejectsAnObjectChangingApp() throws {
+        let trace = "time,obj_id,size,app\n0,1,10,mail\n0,2,10,game\n1,1,10,mail\n"
+        let result = try replay(trace, capacity: 100, ["android-quota"])[0]
+        #expect(result.misses == 2 && result.requests == 3)
+        do {
+            _ = try replay("time,obj_id,size,app\n0,1,10,mail\n0,1,10,game\n", capacity: 100, ["lru"])
+            Issue.record("an object changing app should fail")
+        } catch {
+            #expect(String(describing: error).hasSuffix("trace.csv:3: object 1 belongs to app 'mail' (its first line), not 'game'"))
+        }
+    }
+
+    @Test func zeroByteObjectsAndTimesGoingBackDoNotStopTheReplay() throws {
+        let result = try replay("time,obj_id,size\n5,1,0\n3,1,0\n4,2,10\n", capacity: 10, ["lru"])[0]
+        #expect(result.requests == 3 && result.misses == 2 && result.bytesMissed == 10)
+    }
+
+    @Test func writesTheCSVWithSixDecimalRatios() {
+        var r = ReplayResult(policy: "lru", capacityBytes: 100)
+        r.requests = 3; r.misses = 2; r.bytesRequested = 30; r.bytesMissed = 10
+        let csv = ReplayReport.csv([r])
+        #expect(csv == """
+            policy,capacity_bytes,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio,purges,purged_bytes,over_purge_bytes
+            lru,100,3,2,30,10,0.666667,0.333333,0,0,0
+
+            """)
+        let table = ReplayReport.table([r]).split(separator: "\n")
+        #expect(table.count == 2 && table[0].count == table[1].count)
+    }
+}
