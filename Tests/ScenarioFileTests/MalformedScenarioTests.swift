@@ -32,12 +32,18 @@ struct MalformedScenarioTests {
               usd: 10GB
             """, line: 4, column: 3, message: "unknown device key 'usd'; did you mean 'used'?"),
 
-        MalformedCase(name: "workload is not a key yet", text: """
+        MalformedCase(name: "misspelt workload key", text: """
+            duration: 1d
+            device: {capacity: 64GB}
+            workloads: []
+            """, line: 3, column: 1, message: "unknown top-level key 'workloads'; did you mean 'workload'?"),
+
+        MalformedCase(name: "workload must be a list", text: """
             duration: 1d
             device: {capacity: 64GB}
             workload: {}
-            """, line: 3, column: 1,
-            message: "unknown top-level key 'workload'; expected one of: name, description, seed, duration, platform, policies, replications, sample, device, network, apps, events"),
+            """, line: 3, column: 11,
+            message: "workload must be a list of generators such as {kind: popularity, app: game, rate: 10/d}, not a mapping"),
 
         MalformedCase(name: "unknown event key", text: """
             duration: 1d
