@@ -52,10 +52,18 @@ public struct Scenario: Sendable {
         self.sampleInterval = sampleInterval
     }
 
-    /// The label of a request key: the scenario's id, or `w<key>` for generated requests.
+    /// The label of a request key: the scenario's id, or `<kind><generator>-<n>` for the n-th
+    /// request of a workload generator (e.g. `popularity2-17`).
     public func label(of key: RequestKey) -> String {
-        key < requestLabels.count ? requestLabels[key] : "w\(key)"
+        if key < requestLabels.count { return requestLabels[key] }
+        let offset = key - requestLabels.count
+        let generator = offset / Scenario.generatorKeySpace
+        let kind = generator < generators.count ? generators[generator].kind : "w"
+        return "\(kind)\(generator + 1)-\(offset % Scenario.generatorKeySpace + 1)"
     }
+
+    /// Request keys reserved for each workload generator.
+    public static let generatorKeySpace = 1 << 40
 }
 
 /// The disk of the simulated device.

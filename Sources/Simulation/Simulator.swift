@@ -56,7 +56,7 @@ public final class Simulator {
 
     /// Generator streams, each with its own key range above the scripted request keys.
     static func generatedStreams(_ scenario: Scenario, seed: UInt64) -> [any EventStream] {
-        let keySpace = 1 << 40
+        let keySpace = Scenario.generatorKeySpace
         return scenario.generators.enumerated().map { i, generator in
             generator.makeStream(scenario: scenario, seed: seed,
                                  firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
