@@ -31,8 +31,9 @@ public final class ApplePolicy: PurgePolicy {
         var resident = 0
     }
 
-    private var apps: [App] = []
-    private var version: [UInt32] = []
+    // Performance: mutated only from the device's calls, one at a time (see ODRDevice).
+    @exclusivity(unchecked) private var apps: [App] = []
+    @exclusivity(unchecked) private var version: [UInt32] = []
 
     public init() {}
 

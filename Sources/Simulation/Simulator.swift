@@ -31,12 +31,14 @@ public final class Simulator {
         case sample
     }
 
-    private var queue = EventQueue<Item>()
-    private var network: NetworkModel
-    private var streams: [any EventStream] = []
-    private var pending: [ScenarioEvent?] = []
-    private var live: [RequestKey: RequestID] = [:]
-    private var keys: [RequestID: RequestKey] = [:]
+    // Performance: this state is only touched from the run loop, one access at a time, so
+    // Swift's dynamic exclusivity checks (a quarter of kernel time) are switched off for it.
+    @exclusivity(unchecked) private var queue = EventQueue<Item>()
+    @exclusivity(unchecked) private var network: NetworkModel
+    @exclusivity(unchecked) private var streams: [any EventStream] = []
+    @exclusivity(unchecked) private var pending: [ScenarioEvent?] = []
+    @exclusivity(unchecked) private var live: [RequestKey: RequestID] = [:]
+    @exclusivity(unchecked) private var keys: [RequestID: RequestKey] = [:]
     private var currentKey: RequestKey?
     private weak var observer: (any SimulationObserver)?
 
