@@ -85,14 +85,16 @@ struct CheckCommand: ParsableCommand {
 }
 
 /// Writes a file via a temporary name and a rename, so a reader never sees half of it.
+/// POSIX rename(2) replaces the old file atomically (Foundation's replaceItemAt does not
+/// work on Linux).
 func writeAtomically(_ text: String, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
     try Data(text.utf8).write(to: temporary)
-    if FileManager.default.fileExists(atPath: path) {
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-    } else {
-        try FileManager.default.moveItem(at: temporary, to: url)
+    guard rename(temporary.path, url.path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        try? FileManager.default.removeItem(at: temporary)
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace \(path): \(reason)"])
     }
 }

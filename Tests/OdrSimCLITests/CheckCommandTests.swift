@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@Suite("odr-sim check, end to end", .serialized)
+struct CheckCommandTests {
+    @Test("passes on an unchanged run and fails on a planted regression, naming metric, policy, old and new")
+    func plantedRegression() throws {
+        let dir = try CLI.temporaryDirectory()
+        let scenario = dir.appendingPathComponent("small.scn").path
+        try Data(smallScenario.utf8).write(to: URL(fileURLWithPath: scenario))
+        let baseline = dir.appendingPathComponent("baseline.csv").path
+        #expect(try CLI.run(["check", scenario, "--baseline", baseline, "--update"]).status == 0)
+        // Rewriting an existing baseline replaces it (Foundation's replaceItemAt lost it on Linux).
+        #expect(try CLI.run(["check", scenario, "--baseline", baseline, "--update"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: baseline))
+        let unchanged = try CLI.run(["check", scenario, "--baseline", baseline])
+        #expect(unchanged.status == 0, "\(unchanged.stdout)\(unchanged.stderr)")
+
+        // Plant a regression: pretend the baseline re-downloaded half as much (32 MB, not 64 MB).
+        var text = try String(contentsOfFile: baseline, encoding: .utf8)
+        let header = text.split(separator: "\n")[0].split(separator: ",")
+        let column = header.firstIndex(of: "redownload_bytes")!
+        var row = text.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        #expect(row[column] == "64000000")
+        row[column] = "32000000"
+        text = header.joined(separator: ",") + "\n" + row.joined(separator: ",") + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: baseline))
+        let result = try CLI.run(["check", scenario, "--baseline", baseline, "--tolerance", "2%"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("apple: redownload_bytes moved from 32000000 to 64000000"))
+        #expect(result.stderr.contains("1 metric(s) moved beyond 2%"))
+    }
+
+    @Test("a missing baseline is a clear error")
+    func missingBaseline() throws {
+        let result = try CLI.run(["check", "scenarios/game.scn", "--baseline", "/nonexistent/b.csv"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/b.csv: cannot read the baseline"))
+    }
+}
