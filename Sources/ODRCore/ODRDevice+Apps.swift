@@ -68,6 +68,15 @@ extension ODRDevice {
             if wasResident { policy.packRemoved(snapshot(p)) }
             removed += packs[p].bytesOnDisk
             odrBytes -= packs[p].bytesOnDisk
+            // Bug fix: a leftover partial download must leave the leftover totals with the
+            // bytes it has; `refresh` below would subtract 0 once they are cleared, leaving
+            // `leftoverBytes` too high, so `makeRoom` counted on space no purge could free and
+            // the disk overfilled.
+            if packs[p].leftover {
+                leftoverBytes -= packs[p].bytesOnDisk
+                leftoverCount -= 1
+                packs[p].leftover = false
+            }
             packs[p].bytesOnDisk = 0
             packs[p].phase = .notDownloaded
             refresh(p)

@@ -41,7 +41,7 @@ import TraceReplay
             _ = try replay("time,obj_id,size,app\n0,1,10,mail\n0,1,10,game\n", capacity: 100, ["lru"])
             Issue.record("an object changing app should fail")
         } catch {
-            #expect(error.description.hasSuffix("trace.csv:3: object 1 belongs to app 'mail' (its first line), not 'game'"))
+            #expect(String(describing: error).hasSuffix("trace.csv:3: object 1 belongs to app 'mail' (its first line), not 'game'"))
         }
     }
 
