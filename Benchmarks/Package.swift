@@ -1,5 +1,10 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// A path dependency is identified by its directory's name, which is whatever the clone of
+// odr-sim is called (odr-sim, main, a worktree…), so find it rather than hard-code it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 // Benchmarks for odr-sim, kept in their own package so the main build does not depend on
 // the benchmark framework. Run from this directory:
@@ -17,8 +22,8 @@ let package = Package(
             name: "ReplayThroughput",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ODRPolicies", package: "odr-sim"),
-                .product(name: "OdrSimCLI", package: "odr-sim"),
+                .product(name: "ODRPolicies", package: root),
+                .product(name: "OdrSimCLI", package: root),
             ],
             path: "Benchmarks/ReplayThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
