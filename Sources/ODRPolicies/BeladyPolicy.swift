@@ -40,7 +40,7 @@ public final class BeladyPolicy: PurgePolicy {
     }
 
     public static let descriptor = PolicyDescriptor(
-        name: "belady", summary: "offline optimum: next request farthest in the future first (needs the future)",
+        name: "belady", summary: "offline optimum: the pack whose next request is farthest away first",
         needsFuture: true
     ) { context in BeladyPolicy(future: context.future) }
 

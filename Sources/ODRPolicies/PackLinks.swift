@@ -78,11 +78,14 @@ struct PackLinks {
         // Already the newest of this list (a release right after a request): nothing to do.
         if tails[list] == p { return }
         ensureNode(Int(p))
-        if nodes[Int(p)].owner >= 0 { remove(p) }
-        let i = Int(p)
+        remove(p)
         let t = tails[list]
-        nodes[i] = Node(prev: t, next: -1, owner: Int32(list))
-        if t >= 0 { nodes[Int(t)].next = p } else { heads[list] = p }
+        // One uniqueness check for all the node writes, not one per write.
+        nodes.withUnsafeMutableBufferPointer { n in
+            n[Int(p)] = Node(prev: t, next: -1, owner: Int32(list))
+            if t >= 0 { n[Int(t)].next = p }
+        }
+        if t < 0 { heads[list] = p }
         tails[list] = p
         counts[list] += 1
     }
@@ -90,12 +93,15 @@ struct PackLinks {
     /// Unlinks `p`; does nothing if it is in no list.
     mutating func remove(_ p: Int32) {
         guard contains(p) else { return }
-        let i = Int(p)
-        let node = nodes[i]
+        let node = nodes[Int(p)]
         let list = Int(node.owner)
-        if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { heads[list] = node.next }
-        if node.next >= 0 { nodes[Int(node.next)].prev = node.prev } else { tails[list] = node.prev }
-        nodes[i] = Node()
+        nodes.withUnsafeMutableBufferPointer { n in
+            if node.prev >= 0 { n[Int(node.prev)].next = node.next }
+            if node.next >= 0 { n[Int(node.next)].prev = node.prev }
+            n[Int(p)] = Node()
+        }
+        if node.prev < 0 { heads[list] = node.next }
+        if node.next < 0 { tails[list] = node.prev }
         counts[list] -= 1
     }
 }

@@ -22,37 +22,40 @@ struct ReplayCommand: ParsableCommand {
             and to the terminal as a table. Nothing is written when anything fails.
 
             Example:
-              odr-sim replay traces/cloudphysics.csv --capacity 202976972 --policy lru --policy belady
-              odr-sim replay app-trace.csv --capacity 1.5GB --policy android-quota --out Reports/android
+              odr-sim replay cloudphysics.csv --capacity 202976972 --policy lru --policy belady
+              odr-sim replay apps.csv --capacity 1.5GB --policy android-quota --out Reports/a
             """)
 
     @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app).")
     var trace: String
 
-    @Option(help: "Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB.")
+    @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB.", valueName: "size"))
     var capacity: String
 
-    @Option(name: .customLong("policy"), help: "A purge policy (repeatable; see 'odr-sim policies').")
+    @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
 
     @Option(help: "Seed for stochastic policies such as 'random'.")
     var seed: UInt64 = 0
 
-    @Option(name: .customLong("out"), help: "Report directory (default: Reports/replay-<trace file name>).")
+    @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/replay-<trace file name>).", valueName: "dir"))
     var outDirectory: String?
 
-    func validate() throws {
-        if case .failure(let error) = SizeParser.parse(capacity) {
-            throw ValidationError("--capacity: \(error)")
-        }
-        for name in policies where PolicyRegistry.descriptor(named: name) == nil {
-            throw ValidationError("unknown policy '\(name)'; known: \(PolicyRegistry.names.joined(separator: ", "))")
-        }
-    }
-
+    // Problems are reported from `run` as a `CommandFailure`, which ArgumentParser prints as
+    // one line ("Error: …"), rather than as validation errors, which add the usage text.
     func run() throws {
-        let bytes = try SizeParser.parse(capacity).get()
-        let chosen = (policies.isEmpty ? ["lru"] : policies).map { PolicyRegistry.descriptor(named: $0)! }
+        let bytes: Int64
+        switch SizeParser.parse(capacity) {
+        case .success(let value): bytes = value
+        case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
+        }
+        var chosen: [PolicyDescriptor] = []
+        for name in policies.isEmpty ? ["lru"] : policies {
+            guard let descriptor = PolicyRegistry.descriptor(named: name) else {
+                throw CommandFailure(message: "unknown policy '\(name)'; known: \(PolicyRegistry.names.joined(separator: ", "))")
+            }
+            chosen.append(descriptor)
+        }
         let results: [ReplayResult]
         do {
             results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed))

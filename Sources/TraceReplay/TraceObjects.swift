@@ -4,9 +4,13 @@ import ODRCore
 /// and its place in its app's catalog, and (for offline policies) the request stream.
 ///
 /// The device's catalogs are fixed when an app is added, and a trace reveals its objects
-/// only as it goes, so the replay reads the trace twice: this pass collects the distinct
-/// objects (memory O(distinct objects), about 40 bytes each, plus 4 bytes per request only
-/// when an offline policy needs the future), then each policy's run streams the file again.
+/// only as it goes, so the replay reads the trace first to collect the distinct objects
+/// (about 50 bytes each). This pass also keeps the decoded stream (4 bytes a request for the
+/// object index, and each time once: traces repeat a time for many consecutive requests)
+/// while it fits the replayer's budget, so the policies' runs need not
+/// parse the file again; past the budget it drops the stream and each run reads the file
+/// again (memory O(distinct objects), plus 4 bytes a request when an offline policy needs
+/// the future).
 /// An object's size is its first-seen size (a later line's size is not used: a pack has one
 /// size), and an object belongs to the app it first appeared with.
 struct TraceObjects {
@@ -27,12 +31,20 @@ struct TraceObjects {
     var objectID: [UInt64] = []
     var objectsPerApp: [Int32] = []
     var requestCount: Int64 = 0
-    /// Object index of each request, when recorded.
+    /// Object index of each request, when recorded (for the future or the kept stream).
     var requests: [Int32] = []
+    /// The kept stream's times, run-length encoded: request `timeStarts[k]` (0-based) and
+    /// those after it, up to the next start, happen at `timeValues[k]`.
+    var timeStarts: [Int32] = []
+    var timeValues: [Double] = []
+    /// Whether ``requests`` and ``times`` hold the whole trace for the runs to replay.
+    var keepsStream = false
 
-    static func scan(path: String, recordRequests: Bool) throws(TraceError) -> TraceObjects {
+    static func scan(path: String, recordRequests: Bool, streamBudget: Int) throws(TraceError) -> TraceObjects {
         let reader = try TraceReader(path: path)
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
+        objects.keepsStream = streamBudget > 0
+        var streamBytes = 0
         while let record = try reader.next() {
             let (index, inserted) = objects.table.findOrInsert(record.object)
             let app = Int(record.app)
@@ -48,7 +60,22 @@ struct TraceObjects {
                     message: "object \(record.object) belongs to app '\(first)' (its first line), not '\(reader.appNames[app])'")
             }
             objects.requestCount += 1
-            if recordRequests { objects.requests.append(index) }
+            if objects.keepsStream {
+                streamBytes += 4
+                if objects.timeValues.last != record.time {
+                    objects.timeStarts.append(Int32(truncatingIfNeeded: objects.requestCount - 1))
+                    objects.timeValues.append(record.time)
+                    streamBytes += 12
+                }
+                if streamBytes > streamBudget || objects.requestCount > Int64(Int32.max) {
+                    // Over budget: from here on, runs read the file again.
+                    objects.keepsStream = false
+                    objects.timeStarts = []
+                    objects.timeValues = []
+                    if !recordRequests { objects.requests = [] }
+                }
+            }
+            if recordRequests || objects.keepsStream { objects.requests.append(index) }
         }
         objects.appNames = reader.appNames
         while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }

@@ -13,6 +13,9 @@ import ODRPolicies
 /// whole disk is a miss, is not stored and purges nothing: the device refuses a demand it
 /// cannot meet without purging anything.
 ///
+/// The trace is read once to learn its objects, keeping the decoded stream when it fits
+/// ``streamBudget``; otherwise each policy's run reads the file again.
+///
 /// Times go to the device as they are, except that a time earlier than the previous line's
 /// (or below 0) is taken as that previous time, since the device's clock cannot go back;
 /// none of the policies looks at times, only at order.
@@ -24,19 +27,27 @@ import ODRPolicies
 /// ```
 public struct TraceReplayer {
     public let path: String
+    /// Most bytes the first pass may keep of the decoded request stream (4 bytes a request for
+    /// the object, 12 bytes per distinct consecutive time), so that no policy's run parses the
+    /// file again. A longer trace is streamed from the file once more for each policy
+    /// instead, keeping memory O(distinct objects). The default, 256 MiB, covers about 60
+    /// million requests of a trace with one-second times.
+    public var streamBudget: Int
 
-    public init(path: String) {
+    public init(path: String, streamBudget: Int = 256 << 20) {
         self.path = path
+        self.streamBudget = streamBudget
     }
 
-    /// Replays the trace once per policy, in order. The first pass (distinct objects, and
-    /// the future if a policy needs it) is shared by all policies.
+    /// Replays the trace once per policy, in order. The first pass (distinct objects, the
+    /// decoded stream within ``streamBudget``, and the future if a policy needs it) is shared
+    /// by all policies.
     public func replay(
         capacity: Int64, policies: [PolicyDescriptor], context: PolicyContext = PolicyContext()
     ) throws(TraceError) -> [ReplayResult] {
         precondition(capacity >= 0, "capacity must not be negative")
         let needsFuture = policies.contains { $0.needsFuture }
-        var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture)
+        var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture, streamBudget: streamBudget)
         let catalogs = try objects.catalogs()
 
         var context = context
@@ -44,68 +55,50 @@ public struct TraceReplayer {
             var builder = FutureRequests.Builder()
             builder.reserveCapacity(objects.requests.count)
             for object in objects.requests { builder.append(PackID(rawValue: objects.objects[Int(object)].pack)) }
-            objects.requests = []
+            if !objects.keepsStream { objects.requests = [] }
             context.future = FutureRequests(builder)
         }
 
         var results: [ReplayResult] = []
         for descriptor in policies {
-            results.append(try run(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs))
+            var run = ReplayRun(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs)
+            if objects.keepsStream {
+                try replayKept(objects, into: &run)
+            } else {
+                try replayFile(objects, into: &run)
+            }
+            results.append(run.finished())
         }
         return results
     }
 
-    private func run(
-        _ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext,
-        objects: TraceObjects, catalogs: [Catalog]
-    ) throws(TraceError) -> ReplayResult {
-        let device = ODRDevice(capacity: capacity, policy: descriptor.make(context))
-        device.recordsEvents = false
-        var apps: [AppID] = []
-        for (a, catalog) in catalogs.enumerated() {
-            let app = device.addApp(name: objects.appNames[a], catalog: catalog)
-            device.install(app, at: 0)
-            apps.append(app)
+    /// Feeds the decoded stream the first pass kept.
+    private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
+        var k = 0
+        var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
+        for (i, index) in objects.requests.enumerated() {
+            if i >= nextStart {
+                k += 1
+                nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
+            }
+            if let error = run.request(objects.objects[Int(index)], at: objects.timeValues[k]) {
+                throw TraceError(file: objects.fileName, line: nil,
+                                 message: "request \(i + 1): the device refused it: \(error)")
+            }
         }
+    }
 
-        var result = ReplayResult(policy: descriptor.name, capacityBytes: capacity)
+    /// Reads the file again and feeds it line by line.
+    private func replayFile(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
         let reader = try TraceReader(path: path)
-        var clock = 0.0
-        // One tag array reused for every request: the device does not keep it, so it stays
-        // uniquely referenced and is updated in place instead of allocated per line.
-        var tags = [TagID(rawValue: 0)]
         while let record = try reader.next() {
             guard let index = objects.table.find(record.object) else {
                 throw TraceError(file: reader.fileName, line: record.line,
                                  message: "object \(record.object) was not in the file a moment ago; did the trace change?")
             }
-            let object = objects.objects[Int(index)]
-            let size = object.size
-            if record.time > clock { clock = record.time }
-            result.requests += 1
-            result.bytesRequested += size
-            tags[0] = TagID(rawValue: object.local)
-            switch device.beginAccessing(apps[Int(object.app)], tags: tags, at: clock) {
-            case .granted(let request):
-                device.endAccessing(request, at: clock)
-            case .waiting(let request):
-                result.misses += 1
-                result.bytesMissed += size
-                // The whole pack arrives at once, which grants the request. (A pack of zero
-                // bytes completes as its download starts and needs no delivery.)
-                if size > 0 { device.receive(size, for: PackID(rawValue: object.pack), at: clock) }
-                device.endAccessing(request, at: clock)
-            case .failed(.outOfSpace):
-                // Larger than the disk: a miss that stores and purges nothing.
-                result.misses += 1
-                result.bytesMissed += size
-            case .failed(let error):
+            if let error = run.request(objects.objects[Int(index)], at: record.time) {
                 throw TraceError(file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
             }
         }
-        result.purges = device.ledger.purges
-        result.purgedBytes = device.ledger.purgedBytes
-        result.overPurgeBytes = device.ledger.overPurgeBytes
-        return result
     }
 }

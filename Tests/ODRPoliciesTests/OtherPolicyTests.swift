@@ -108,4 +108,17 @@ import Testing
         rig.access(1)
         #expect(rig.purgedIndices() == [4])
     }
+
+    @Test func sieveForgetsAVisitOnceTheHandHasPassed() {
+        // Room for two packs of 10: 0, 0 (hit: visited), 1, then 2: the hand clears 0's bit
+        // and purges 1, wrapping round. Then 3: the hand finds 0 unvisited and purges it.
+        // LFU would purge 2 instead (count 1 against 0's count 2): SIEVE is not LFU.
+        let sieve = Rig(capacity: 20, sizes: [10, 10, 10, 10], policy: SievePolicy())
+        let lfu = Rig(capacity: 20, sizes: [10, 10, 10, 10], policy: LFUPolicy())
+        for rig in [sieve, lfu] {
+            rig.access(0); rig.access(0); rig.access(1); rig.access(2); rig.access(3)
+        }
+        #expect(sieve.purgedIndices() == [1, 0])
+        #expect(lfu.purgedIndices() == [1, 2])
+    }
 }

@@ -65,7 +65,7 @@ import TraceReplay
             _ = try TraceReader(path: "/nonexistent/missing.csv")
             Issue.record("opening a missing file should fail")
         } catch {
-            #expect(error.description.hasPrefix("missing.csv: cannot open"))
+            #expect(String(describing: error).hasPrefix("missing.csv: cannot open"))
         }
     }
 }

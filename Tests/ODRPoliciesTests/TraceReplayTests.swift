@@ -62,4 +62,26 @@ import TraceReplay
         let table = ReplayReport.table([r]).split(separator: "\n")
         #expect(table.count == 2 && table[0].count == table[1].count)
     }
+
+    @Test func keptAndReReadStreamsGiveTheSameResults() throws {
+        // 400 requests over 40 objects, a new time every request; budgets: the whole stream
+        // kept, none kept, and a budget that runs out after 75 requests (16 bytes each).
+        var generator = SplitMix64(seed: 5)
+        var text = "time,obj_id,size\n"
+        for i in 0..<400 {
+            let object = generator.below(40)
+            text += "\(i),\(object),\(100 + object * 10)\n"
+        }
+        let path = writeTrace(text)
+        let names = ["lru", "belady", "gdsf", "sieve"]
+        let policies = names.map { PolicyRegistry.descriptor(named: $0)! }
+        let kept = try TraceReplayer(path: path).replay(capacity: 2000, policies: policies)
+        let reread = try TraceReplayer(path: path, streamBudget: 0).replay(capacity: 2000, policies: policies)
+        let partial = try TraceReplayer(path: path, streamBudget: 1200).replay(capacity: 2000, policies: policies)
+        #expect(kept == reread)
+        #expect(kept == partial)
+        #expect(kept.map(\.requests) == [400, 400, 400, 400])
+        // Belady never misses more than LRU.
+        #expect(kept[1].misses <= kept[0].misses)
+    }
 }

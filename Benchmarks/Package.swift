@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// A path dependency is identified by its directory's name, which is whatever the clone of
+// odr-sim is called (odr-sim, main, a worktree…), so find it rather than hard-code it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+// Benchmarks for odr-sim, kept in their own package so the main build does not depend on
+// the benchmark framework. Run from this directory:
+//   swift package benchmark                       (all benchmarks)
+//   swift package benchmark --target ReplayThroughput
+let package = Package(
+    name: "odr-sim-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.0.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ReplayThroughput",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ODRPolicies", package: root),
+                .product(name: "OdrSimCLI", package: root),
+            ],
+            path: "Benchmarks/ReplayThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,63 @@
+import ODRCore
+import ODRPolicies
+
+/// One policy's run over a trace: a fresh device holding the trace's apps, fed one request
+/// at a time, counting as libCacheSim counts.
+struct ReplayRun {
+    private let device: ODRDevice
+    private var apps: [AppID] = []
+    private var clock = 0.0
+    /// One tag array reused for every request: the device does not keep it, so it stays
+    /// uniquely referenced and is updated in place instead of allocated per request.
+    private var tags = [TagID(rawValue: 0)]
+    private(set) var result: ReplayResult
+
+    init(_ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, objects: TraceObjects, catalogs: [Catalog]) {
+        device = ODRDevice(capacity: capacity, policy: descriptor.make(context))
+        device.recordsEvents = false
+        for (a, catalog) in catalogs.enumerated() {
+            let app = device.addApp(name: objects.appNames[a], catalog: catalog)
+            device.install(app, at: 0)
+            apps.append(app)
+        }
+        result = ReplayResult(policy: descriptor.name, capacityBytes: capacity)
+    }
+
+    /// Requests `object` at `time` and ends access at once. Returns the device's error if it
+    /// refused for any reason but space (which would be a bug of the replay).
+    @inline(__always)
+    mutating func request(_ object: TraceObjects.Object, at time: Double) -> RequestError? {
+        let size = object.size
+        if time > clock { clock = time }
+        result.requests += 1
+        result.bytesRequested += size
+        tags[0] = TagID(rawValue: object.local)
+        switch device.beginAccessing(apps[Int(object.app)], tags: tags, at: clock) {
+        case .granted(let request):
+            device.endAccessing(request, at: clock)
+        case .waiting(let request):
+            result.misses += 1
+            result.bytesMissed += size
+            // The whole pack arrives at once, which grants the request. (A pack of zero
+            // bytes completes as its download starts and needs no delivery.)
+            if size > 0 { device.receive(size, for: PackID(rawValue: object.pack), at: clock) }
+            device.endAccessing(request, at: clock)
+        case .failed(.outOfSpace):
+            // Larger than the disk: a miss that stores and purges nothing.
+            result.misses += 1
+            result.bytesMissed += size
+        case .failed(let error):
+            return error
+        }
+        return nil
+    }
+
+    /// The result with the device's purge totals.
+    func finished() -> ReplayResult {
+        var result = result
+        result.purges = device.ledger.purges
+        result.purgedBytes = device.ledger.purgedBytes
+        result.overPurgeBytes = device.ledger.overPurgeBytes
+        return result
+    }
+}
