@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ODRCore", targets: ["ODRCore"]),
         .library(name: "ODRPolicies", targets: ["ODRPolicies"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Workload", targets: ["Workload"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
     dependencies: [

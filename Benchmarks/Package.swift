@@ -10,6 +10,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 // the benchmark framework. Run from this directory:
 //   swift package benchmark                       (all benchmarks)
 //   swift package benchmark --target ReplayThroughput
+//   swift package benchmark --target KernelThroughput
 let package = Package(
     name: "odr-sim-benchmarks",
     platforms: [.macOS(.v13)],
@@ -26,6 +27,17 @@ let package = Package(
                 .product(name: "OdrSimCLI", package: root),
             ],
             path: "Benchmarks/ReplayThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "KernelThroughput",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ODRCore", package: root),
+                .product(name: "Simulation", package: root),
+                .product(name: "Workload", package: root),
+            ],
+            path: "Benchmarks/KernelThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
