@@ -7,10 +7,10 @@ import ODRCore
 /// only as it goes, so the replay reads the trace first to collect the distinct objects
 /// (about 50 bytes each). This pass also keeps the decoded stream (4 bytes a request for the
 /// object index, and each time once: traces repeat a time for many consecutive requests)
-/// while it fits the replayer's budget, so the policies' runs need not
-/// parse the file again; past the budget it drops the stream and each run reads the file
-/// again (memory O(distinct objects), plus 4 bytes a request when an offline policy needs
-/// the future).
+/// while it fits the replayer's budget, so the policies' runs need not parse the file
+/// again; past the budget it drops the stream and each run reads the file again (memory
+/// O(distinct objects), plus 4 bytes a request when an offline policy needs the future).
+///
 /// An object's size is its first-seen size (a later line's size is not used: a pack has one
 /// size), and an object belongs to the app it first appeared with.
 struct TraceObjects {
