@@ -27,7 +27,7 @@ public final class Simulator {
     private enum Item {
         case completion(version: UInt64)
         case link(bandwidth: Double, kind: LinkKind, phase: Int?)
-        case stream(Int)
+        case stream
         case sample
     }
 
@@ -35,8 +35,7 @@ public final class Simulator {
     // Swift's dynamic exclusivity checks (a quarter of kernel time) are switched off for it.
     @exclusivity(unchecked) private var queue = EventQueue<Item>()
     @exclusivity(unchecked) private var network: NetworkModel
-    @exclusivity(unchecked) private var streams: [any EventStream] = []
-    @exclusivity(unchecked) private var pending: [ScenarioEvent?] = []
+    @exclusivity(unchecked) private var events: StreamMerger
     @exclusivity(unchecked) private var live: [RequestKey: RequestID] = [:]
     @exclusivity(unchecked) private var keys: [RequestID: RequestKey] = [:]
     private var currentKey: RequestKey?
@@ -53,16 +52,18 @@ public final class Simulator {
         }
         self.device = device
         network = NetworkModel(packCount: device.packCount)
-        streams = [ArrayEventStream(scenario.events)] + Self.generatedStreams(scenario, seed: seed ?? scenario.seed)
+        events = Self.merger(scenario, seed: seed ?? scenario.seed)
     }
 
-    /// Generator streams, each with its own key range above the scripted request keys.
-    static func generatedStreams(_ scenario: Scenario, seed: UInt64) -> [any EventStream] {
+    /// The scripted events and the generator streams (each with its own key range above the
+    /// scripted request keys), merged in run order.
+    static func merger(_ scenario: Scenario, seed: UInt64) -> StreamMerger {
         let keySpace = Scenario.generatorKeySpace
-        return scenario.generators.enumerated().map { i, generator in
+        let generated = scenario.generators.enumerated().map { i, generator in
             generator.makeStream(scenario: scenario, seed: seed,
                                  firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
         }
+        return StreamMerger([ArrayEventStream(scenario.events)] + generated)
     }
 
     /// Every request the run will make, in order, as the packs each includes: the future an
@@ -71,19 +72,9 @@ public final class Simulator {
     public static func requestStream(of scenario: Scenario, seed: UInt64? = nil) -> [[PackID]] {
         let probe = ODRDevice(capacity: 0, policy: ApplePolicy())
         let apps = scenario.apps.map { probe.addApp(name: $0.id, catalog: $0.catalog) }
-        var streams: [any EventStream] = [ArrayEventStream(scenario.events)]
-        streams += generatedStreams(scenario, seed: seed ?? scenario.seed)
-        var heads = streams.indices.map { streams[$0].next() }
+        var merged = merger(scenario, seed: seed ?? scenario.seed)
         var result: [[PackID]] = []
-        while true {
-            // Same order as the run: earliest time, then source order (scripted first).
-            var best: Int?
-            for i in heads.indices {
-                guard let event = heads[i], event.time <= scenario.duration else { continue }
-                if best == nil || event.time < heads[best!]!.time { best = i }
-            }
-            guard let i = best, let event = heads[i] else { break }
-            heads[i] = streams[i].next()
+        while let event = merged.next(), event.time <= scenario.duration {
             let tags: [TagID]
             let app: AppIndex
             switch event.action {
@@ -121,10 +112,7 @@ public final class Simulator {
         } else {
             queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: 1)
         }
-        pending = streams.indices.map { streams[$0].next() }
-        for (i, event) in pending.enumerated() {
-            if let event { queue.schedule(.stream(i), at: event.time, priority: 2) }
-        }
+        if let first = events.nextTime { queue.schedule(.stream, at: first, priority: 2) }
         let interval = sampleInterval ?? 0
         if interval > 0 { queue.schedule(.sample, at: 0, priority: 3) }
 
@@ -141,13 +129,9 @@ public final class Simulator {
                     let next = scenario.network[phase + 1]
                     queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: 1)
                 }
-            case .stream(let i):
-                if let event = pending[i] { apply(event.action, at: time) }
-                pending[i] = streams[i].next()
-                if let event = pending[i] {
-                    precondition(event.time >= time, "event stream \(i) went back in time")
-                    queue.schedule(.stream(i), at: event.time, priority: 2)
-                }
+            case .stream:
+                if let event = events.next() { apply(event.action, at: time) }
+                if let next = events.nextTime { queue.schedule(.stream, at: next, priority: 2) }
             case .sample:
                 drainEvents()
                 observer?.simulator(self, sampleAt: time)
