@@ -6,7 +6,6 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sys.h>
-#include <math.h>
 
 /* GSL exposes its generator types as mutable globals, which Swift 6's strict
    concurrency rejects; these getters hand them over as plain function results. */
@@ -15,9 +14,5 @@ static inline const gsl_rng_type *cgsl_rng_ranlxd2(void) { return gsl_rng_ranlxd
 
 /* GSL's default error handler aborts the process; the library reports errors by return value instead. */
 static inline void cgsl_disable_abort_on_error(void) { gsl_set_error_handler_off(); }
-
-/* libm through GSL's module, so Swift modules using GSL need not import Foundation. */
-static inline double gsl_sf_log_wrapper(double x) { return log(x); }
-static inline double gsl_pow_wrapper(double x, double y) { return pow(x, y); }
 
 #endif

@@ -77,7 +77,6 @@ func rankedTable(_ comparison: Comparison) -> String {
             humanSeconds(p.metrics[index("wait_p95_s")].mean),
         ])
     }
-    // The table's first column is the rank; reorder so it reads left to right.
     return table.rendered
 }
 

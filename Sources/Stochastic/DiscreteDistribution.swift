@@ -1,4 +1,5 @@
 import CGSL
+import Foundation
 
 /// An exact discrete distribution over 0..<weights.count (GSL's Walker alias tables).
 ///
@@ -34,5 +35,3 @@ public final class DiscreteDistribution {
 extension RandomStream {
     func withGSL<T>(_ body: (UnsafePointer<gsl_rng>) -> T) -> T { body(gslPointer) }
 }
-
-func pow(_ x: Double, _ y: Double) -> Double { gsl_pow_wrapper(x, y) }

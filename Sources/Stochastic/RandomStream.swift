@@ -1,4 +1,5 @@
 import CGSL
+import Foundation
 
 /// A seeded stream of random numbers (GSL's MT19937), one per purpose.
 ///
@@ -56,8 +57,8 @@ public final class RandomStream {
     public static func lognormalParameters(mean: Double, sd: Double) -> (mu: Double, sigma: Double) {
         precondition(mean > 0 && sd >= 0, "lognormal needs mean > 0 and sd ≥ 0")
         let variance = sd * sd
-        let sigma2 = log1pApprox(variance / (mean * mean))
-        return (gslLog(mean) - sigma2 / 2, sigma2.squareRoot())
+        let sigma2 = gsl_log1p(variance / (mean * mean))
+        return (log(mean) - sigma2 / 2, sigma2.squareRoot())
     }
 
     /// SplitMix64 over the seed and an FNV-1a hash of the purpose: a cheap, well-mixed key.
@@ -73,6 +74,3 @@ public final class RandomStream {
         return z ^ (z >> 31)
     }
 }
-
-func gslLog(_ x: Double) -> Double { gsl_sf_log_wrapper(x) }
-func log1pApprox(_ x: Double) -> Double { gsl_log1p(x) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A lognormal distribution given by its median and the sigma of its logarithm — the
 /// parameters people can reason about ("sessions of about 20 minutes, spread 1.0").
 public struct Lognormal: Sendable, Hashable {
@@ -11,9 +13,9 @@ public struct Lognormal: Sendable, Hashable {
     }
 
     /// mu of the underlying normal: log(median).
-    public var mu: Double { Foundation_log(median) }
+    public var mu: Double { log(median) }
     /// E[X] = exp(mu + sigma²/2).
-    public var mean: Double { median * Foundation_exp(sigma * sigma / 2) }
+    public var mean: Double { median * exp(sigma * sigma / 2) }
     /// Var[X] = (exp(sigma²) − 1) · exp(2mu + sigma²).
-    public var variance: Double { (Foundation_exp(sigma * sigma) - 1) * median * median * Foundation_exp(sigma * sigma) }
+    public var variance: Double { (exp(sigma * sigma) - 1) * median * median * exp(sigma * sigma) }
 }

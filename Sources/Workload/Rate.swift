@@ -1,3 +1,5 @@
+import Foundation
+
 /// Events per second, read from forms like `3/d` or `2/h` in scenarios.
 public typealias Rate = Double
 
@@ -17,6 +19,6 @@ public struct DailyCycle: Sendable, Hashable {
     /// The rate multiplier at `time` (0…1+amplitude); its daily mean is 1.
     public func factor(at time: Double) -> Double {
         let phase = 2 * Double.pi * (time - peak) / 86_400 + Double.pi / 2
-        return 1 + amplitude * Foundation_sin(phase)
+        return 1 + amplitude * sin(phase)
     }
 }
