@@ -1,4 +1,5 @@
 import Metrics
+import ODRPolicies
 import ODRCore
 import Testing
 import Workload
@@ -38,5 +39,48 @@ struct DeterminismTests {
         let results = try ExperimentRunner(scenario: stochastic(), sampleInterval: 3600).run()
         #expect(results.count == 3)
         #expect(results[0].eventRows != results[1].eventRows)
+    }
+}
+
+/// Wraps a generator and logs every event its streams yield.
+private final class EventLog: @unchecked Sendable { var events: [ScenarioEvent] = [] }
+
+private struct Recording: WorkloadGenerator {
+    let inner: any WorkloadGenerator
+    let log: EventLog
+    var kind: String { inner.kind }
+
+    func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
+        Stream(inner: inner.makeStream(scenario: scenario, seed: seed, firstKey: firstKey, keySpace: keySpace), log: log)
+    }
+
+    struct Stream: EventStream {
+        var inner: any EventStream
+        let log: EventLog
+        mutating func next() -> ScenarioEvent? {
+            let event = inner.next()
+            if let event { log.events.append(event) }
+            return event
+        }
+    }
+}
+
+@Suite("Common random numbers")
+struct CommonRandomNumbersTests {
+    @Test("every policy sees the identical request stream for the same seed")
+    func identicalWorkloads() throws {
+        var logs: [String: EventLog] = [:]
+        for policy in ["apple", "lru", "largest-first"] {
+            let log = EventLog()
+            var s = DeterminismTests().stochastic()
+            s.generators = s.generators.map { Recording(inner: $0, log: log) }
+            let descriptor = try #require(PolicyRegistry.descriptor(named: policy))
+            Simulator(scenario: s, policy: descriptor.make(PolicyContext(seed: s.seed))).run()
+            logs[policy] = log
+        }
+        let requests = logs["apple"]!.events.filter { if case .request = $0.action { true } else { false } }
+        #expect(requests.count > 100)
+        #expect(logs["apple"]!.events == logs["lru"]!.events)
+        #expect(logs["apple"]!.events == logs["largest-first"]!.events)
     }
 }
