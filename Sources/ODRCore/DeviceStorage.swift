@@ -6,6 +6,8 @@ struct AppRecord {
     let firstPack: Int32
     /// Global pack indices of each tag, shared by single-tag requests without copying.
     let tagPacks: [[Int32]]
+    /// For each tag made of exactly one pack, that pack's global index; -1 otherwise.
+    let singlePackOfTag: [Int32]
     let allowsCellular: Bool
     var lowDiskResponse: LowDiskResponse
     var tagPreservation: [Double]
@@ -60,12 +62,45 @@ struct PackRecord {
     var mark: UInt32 = 0
 }
 
+/// The packs of a request: one pack inline (the common case: a tag that is one pack), or an
+/// array. Performance: a single-pack request then copies no array, so beginning and ending
+/// it retains and releases nothing on the (cold) per-tag pack arrays.
+struct PackList: RandomAccessCollection {
+    /// The only pack when there is one, else -1.
+    private let single: Int32
+    private let many: [Int32]
+
+    init() {
+        single = -1
+        many = []
+    }
+
+    init(single pack: Int32) {
+        single = pack
+        many = []
+    }
+
+    init(_ packs: [Int32]) {
+        if packs.count == 1 {
+            single = packs[0]
+            many = []
+        } else {
+            single = -1
+            many = packs
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { single >= 0 ? 1 : many.count }
+    subscript(position: Int) -> Int32 { single >= 0 ? single : many[position] }
+}
+
 /// Internal per-request record of an ``ODRDevice``; slots are reused.
 struct RequestRecord {
     var generation: UInt32 = 0
     var live = false
     var app: Int32 = 0
-    var packs: [Int32] = []
+    var packs = PackList()
     var granted = false
     var priority = LoadingPriority.normal
     var paused = false

@@ -143,27 +143,30 @@ extension ODRDevice {
     }
 
     /// The union of the packs of `tags` in tag order, or nil for an unknown tag or absent app.
-    func resolve(_ app: AppID, _ tags: [TagID]) -> [Int32]? {
+    func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         let a = Int(app.rawValue)
         guard a >= 0, a < apps.count, apps[a].installed else { return nil }
-        let tagPacks = apps[a].tagPacks
-        for tag in tags where tag.rawValue < 0 || Int(tag.rawValue) >= tagPacks.count { return nil }
-        if tags.count == 1 { return tagPacks[Int(tags[0].rawValue)] }
+        let tagCount = apps[a].singlePackOfTag.count
+        for tag in tags where tag.rawValue < 0 || Int(tag.rawValue) >= tagCount { return nil }
+        if tags.count == 1 {
+            let single = apps[a].singlePackOfTag[Int(tags[0].rawValue)]
+            return single >= 0 ? PackList(single: single) : PackList(apps[a].tagPacks[Int(tags[0].rawValue)])
+        }
         var result: [Int32] = []
         for tag in tags {
-            for p in tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
+            for p in apps[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
         }
-        return result
+        return PackList(result)
     }
 
-    func noteRequested(_ packList: [Int32]) {
+    func noteRequested(_ packList: PackList) {
         for p in packList {
             packs[Int(p)].requestCount += 1
             packs[Int(p)].lastRequestOrdinal = requestOrdinal
         }
     }
 
-    func allocate(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
+    func allocate(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = Int(free)
@@ -186,7 +189,7 @@ extension ODRDevice {
 
     func release(slot: Int) {
         requests[slot].live = false
-        requests[slot].packs = []
+        requests[slot].packs = PackList()
         freeSlots.append(Int32(slot))
     }
 
@@ -194,7 +197,7 @@ extension ODRDevice {
         RequestID(slot: Int32(slot), generation: requests[slot].generation)
     }
 
-    func begin(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+    func begin(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         noteRequested(packList)
         if exceedsInUseLimit(app, packList) { return fail(app, .inUseLimit) }
         var missing: Int32 = 0
@@ -240,14 +243,14 @@ extension ODRDevice {
     }
 
     /// Whether granting `packList` would put more bytes in use than the profile allows the app.
-    func exceedsInUseLimit(_ app: Int32, _ packList: [Int32]) -> Bool {
+    func exceedsInUseLimit(_ app: Int32, _ packList: PackList) -> Bool {
         guard let limit = settings.profile.maxInUseSize else { return false }
         var added: Int64 = 0
         for p in packList where packs[Int(p)].retain == 0 { added += packs[Int(p)].size }
         return apps[Int(app)].inUseBytes + added > limit
     }
 
-    func grantHit(_ app: Int32, _ packList: [Int32], priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+    func grantHit(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         ledger.hits += 1
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         for p in packList {

@@ -109,6 +109,7 @@ public final class ODRDevice {
             name: name, catalog: catalog, firstPack: first,
             // The first app's global pack indices equal its catalog's: share those arrays.
             tagPacks: first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
+            singlePackOfTag: catalog.tags.map { $0.packs.count == 1 ? first + $0.packs[0] : -1 },
             allowsCellular: allowsCellular, lowDiskResponse: lowDiskResponse,
             tagPreservation: catalog.tags.map(\.preservation)))
         return AppID(rawValue: id)
