@@ -23,15 +23,7 @@ struct PropertyTests {
             count: 300,
             input: Gen.int(in: 150...500), Gen.int(in: 0...200), Gen.bool, Self.steps.array(of: 10...80)
         ) { capacity, other, terminates, steps in
-            let harness = Harness(capacity: Int64(capacity) * MB, other: Int64(other) * MB, terminateApp: terminates)
-            for (i, step) in steps.enumerated() {
-                harness.apply(step)
-                let problems = harness.check()
-                if !problems.isEmpty {
-                    Issue.record("after step \(i) \(step): \(problems.joined(separator: "; "))")
-                    return
-                }
-            }
+            Self.run(steps, capacity: capacity, other: other, terminates: terminates)
         }
     }
 
@@ -41,14 +33,19 @@ struct PropertyTests {
             count: 200,
             input: Gen.int(in: 150...260), Gen.int(in: 100...200), Gen.bool, Self.steps.array(of: 20...80)
         ) { capacity, other, terminates, steps in
-            let harness = Harness(capacity: Int64(capacity) * MB, other: Int64(other) * MB, terminateApp: terminates)
-            for (i, step) in steps.enumerated() {
-                harness.apply(step)
-                let problems = harness.check()
-                if !problems.isEmpty {
-                    Issue.record("after step \(i) \(step): \(problems.joined(separator: "; "))")
-                    return
-                }
+            Self.run(steps, capacity: capacity, other: other, terminates: terminates)
+        }
+    }
+
+    /// Applies `steps` to a fresh device, checking every invariant after each one.
+    static func run(_ steps: [Step], capacity: Int, other: Int, terminates: Bool) {
+        let harness = Harness(capacity: Int64(capacity) * MB, other: Int64(other) * MB, terminateApp: terminates)
+        for (i, step) in steps.enumerated() {
+            harness.apply(step)
+            let problems = harness.check()
+            if !problems.isEmpty {
+                Issue.record("after step \(i) \(step): \(problems.joined(separator: "; "))")
+                return
             }
         }
     }
