@@ -1,5 +1,5 @@
 /// What an app does when the device posts a low-disk warning (ODR-SPEC §4).
-public enum LowDiskResponse: String, Hashable, Sendable, CaseIterable {
+public enum LowDiskResponse: String, Hashable, Sendable, CaseIterable, BitwiseCopyable {
     /// Keeps every request.
     case ignore
     /// Ends the granted requests that were marked optional.

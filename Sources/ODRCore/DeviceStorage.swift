@@ -1,23 +1,17 @@
-/// Internal per-app record of an ``ODRDevice``.
-struct AppRecord {
-    let name: String
-    let catalog: Catalog
+/// Internal per-app state of an ``ODRDevice`` that changes as it runs (plain data: see
+/// ``RecordTable``); what is fixed per app lives in ``AppContent``.
+struct AppRecord: BitwiseCopyable {
     /// Global index of the app's first pack; its packs are contiguous.
     let firstPack: Int32
-    /// Global pack indices of each tag, shared by single-tag requests without copying.
-    let tagPacks: [[Int32]]
-    /// For each tag made of exactly one pack, that pack's global index; -1 otherwise.
-    let singlePackOfTag: [Int32]
+    let packCount: Int32
     let allowsCellular: Bool
     var lowDiskResponse: LowDiskResponse
-    var tagPreservation: [Double]
 
     var installing = false
     var installed = false
     var running = false
     var launchPending = false
     var pendingInitial = 0
-    var prefetchQueue: [Int32] = []
     var prefetchCursor = 0
     var prefetchActive: Int32 = -1
     /// Bytes of the app's packs held by granted requests.
@@ -26,8 +20,27 @@ struct AppRecord {
     var purgeableBytes: Int64 = 0
     var purgeableCount = 0
 
+    init(firstPack: Int32, packCount: Int32, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
+        self.firstPack = firstPack
+        self.packCount = packCount
+        self.allowsCellular = allowsCellular
+        self.lowDiskResponse = lowDiskResponse
+    }
+
     var isPresent: Bool { installing || installed }
-    var packRange: Range<Int> { Int(firstPack)..<(Int(firstPack) + catalog.packs.count) }
+    var packRange: Range<Int> { Int(firstPack)..<(Int(firstPack) + Int(packCount)) }
+}
+
+/// Internal per-app content of an ``ODRDevice``: its catalog and what is derived from it.
+struct AppContent {
+    let name: String
+    let catalog: Catalog
+    /// Global pack indices of each tag, shared by single-tag requests without copying.
+    let tagPacks: [[Int32]]
+    /// For each tag made of exactly one pack, that pack's global index; -1 otherwise.
+    let singlePackOfTag: [Int32]
+    var tagPreservation: [Double]
+    var prefetchQueue: [Int32] = []
 }
 
 /// Whether a pack's bytes are on the device; a running download is flagged separately.
@@ -35,8 +48,8 @@ enum PackPhase: UInt8 {
     case notDownloaded, partial, resident, purged
 }
 
-/// Internal per-pack record of an ``ODRDevice``.
-struct PackRecord {
+/// Internal per-pack record of an ``ODRDevice`` (plain data: see ``RecordTable``).
+struct PackRecord: BitwiseCopyable {
     let app: Int32
     let size: Int64
     let category: TagCategory
@@ -55,52 +68,57 @@ struct PackRecord {
     var purgeable = false
     /// A partial download nobody continues: the first thing to purge.
     var leftover = false
-    var downloading = false
+    /// The slot of the pack's running download (its waiters' list), or -1.
+    var download: Int32 = -1
+    var downloading: Bool { download >= 0 }
     var systemDownload = false
     var stalled = false
-    var waiters: [RequestID] = []
     var mark: UInt32 = 0
 }
 
 /// The packs of a request: one pack inline (the common case: a tag that is one pack), or an
-/// array. Performance: a single-pack request then copies no array, so beginning and ending
-/// it retains and releases nothing on the (cold) per-tag pack arrays.
+/// array. Performance: a single-pack request then touches no array at all.
 struct PackList: RandomAccessCollection {
     /// The only pack when there is one, else -1.
-    private let single: Int32
-    private let many: [Int32]
+    let single: Int32
+    private let many: [Int32]?
 
     init() {
         single = -1
-        many = []
+        many = nil
     }
 
     init(single pack: Int32) {
         single = pack
-        many = []
+        many = nil
     }
 
     init(_ packs: [Int32]) {
         if packs.count == 1 {
             single = packs[0]
-            many = []
+            many = nil
         } else {
             single = -1
             many = packs
         }
     }
 
+    /// The packs when there are several (or none), else nil.
+    var array: [Int32]? { many }
+
     var startIndex: Int { 0 }
-    var endIndex: Int { single >= 0 ? 1 : many.count }
-    subscript(position: Int) -> Int32 { single >= 0 ? single : many[position] }
+    var endIndex: Int { single >= 0 ? 1 : many?.count ?? 0 }
+    subscript(position: Int) -> Int32 { single >= 0 ? single : many![position] }
 }
 
-/// Internal per-request record of an ``ODRDevice``; slots are reused.
-struct RequestRecord {
+/// Internal per-request record of an ``ODRDevice``; slots are reused. Plain data: the packs
+/// of a multi-pack request live beside it, in the device's `requestPackArrays`.
+struct RequestRecord: BitwiseCopyable {
     var generation: UInt32 = 0
     var live = false
     var app: Int32 = 0
-    var packs = PackList()
+    /// The request's only pack, or -1 when it has several (or none).
+    var single: Int32 = -1
     var granted = false
     var priority = LoadingPriority.normal
     var paused = false

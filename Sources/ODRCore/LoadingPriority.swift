@@ -2,7 +2,7 @@
 ///
 /// A value in 0…1 (default 0.5), compared only among the requests of one app, or
 /// ``urgent``: the user cannot continue, so other downloads are suspended while it runs.
-public struct LoadingPriority: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct LoadingPriority: Hashable, Sendable, Comparable, CustomStringConvertible, BitwiseCopyable {
     /// The priority value; 1 for urgent.
     public let value: Double
     public let isUrgent: Bool

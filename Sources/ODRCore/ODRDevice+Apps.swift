@@ -11,7 +11,7 @@ extension ODRDevice {
         advance(to: time)
         let a = Int(app.rawValue)
         guard !apps[a].isPresent else { return false }
-        let initial = apps[a].catalog.initialInstallPacks.map { apps[a].firstPack + $0 }
+        let initial = appContents[a].catalog.initialInstallPacks.map { apps[a].firstPack + $0 }
         let needed = initial.reduce(Int64(0)) { $0 + packs[Int($1)].size }
         apps[a].installing = true
         guard makeRoom(needed, mayWarn: true) else {
@@ -21,7 +21,7 @@ extension ODRDevice {
             return true
         }
         apps[a].pendingInitial = initial.count
-        apps[a].prefetchQueue = apps[a].catalog.prefetchPacks.map { apps[a].firstPack + $0 }
+        appContents[a].prefetchQueue = appContents[a].catalog.prefetchPacks.map { apps[a].firstPack + $0 }
         apps[a].prefetchCursor = 0
         for p in initial { startDownload(Int(p), system: true) }
         refreshRunnability()
@@ -116,8 +116,8 @@ extension ODRDevice {
     }
 
     func startNextPrefetch(_ a: Int) {
-        while apps[a].prefetchCursor < apps[a].prefetchQueue.count {
-            let p = Int(apps[a].prefetchQueue[apps[a].prefetchCursor])
+        while apps[a].prefetchCursor < appContents[a].prefetchQueue.count {
+            let p = Int(appContents[a].prefetchQueue[apps[a].prefetchCursor])
             apps[a].prefetchCursor += 1
             if packs[p].phase == .resident || packs[p].downloading { continue }
             if makeRoom(packs[p].size - packs[p].bytesOnDisk, mayWarn: false) {

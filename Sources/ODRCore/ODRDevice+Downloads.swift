@@ -41,9 +41,19 @@ extension ODRDevice {
         if packs[p].bytesOnDisk == packs[p].size { finishDownload(p) }
     }
 
-    func startDownload(_ p: Int, system: Bool) {
+    /// Starts pack `p`'s download, `waiter` (if any) waiting for it. A pack with nothing left
+    /// to fetch finishes at once, granting the waiter if that was all it missed.
+    func startDownload(_ p: Int, system: Bool, waiter: RequestID? = nil) {
         let remaining = packs[p].size - packs[p].bytesOnDisk
-        packs[p].downloading = true
+        let slot: Int32
+        if let free = freeDownloadSlots.popLast() {
+            slot = free
+        } else {
+            slot = Int32(downloadWaiters.count)
+            downloadWaiters.append([])
+        }
+        packs[p].download = slot
+        if let waiter { downloadWaiters[Int(slot)].append(waiter) }
         packs[p].systemDownload = system
         packs[p].stalled = false
         reservedBytes += remaining
@@ -57,12 +67,11 @@ extension ODRDevice {
     }
 
     func finishDownload(_ p: Int) {
-        packs[p].downloading = false
+        let download = Int(packs[p].download)
+        packs[p].download = -1
         packs[p].phase = .resident
         let wasSystem = packs[p].systemDownload
         packs[p].systemDownload = false
-        let waiters = packs[p].waiters
-        packs[p].waiters = []
         removeFromDownloadOrder(p)
         touch(p)
         packs[p].storedTick = useTick
@@ -73,19 +82,25 @@ extension ODRDevice {
         emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size))
         policy.packStored(snapshot(p))
         if wasSystem { systemDownloadFinished(p, app: Int(app)) }
-        for waiter in waiters {
+        // By index: granting adds no waiter here (the pack is no longer downloading), and
+        // the slot is freed only after the loop.
+        var w = 0
+        while w < downloadWaiters[download].count {
+            let waiter = downloadWaiters[download][w]
+            w += 1
             guard let slot = liveSlot(waiter) else { continue }
             requests[slot].missing -= 1
             if requests[slot].missing == 0 { grant(slot, hit: false) }
         }
+        freeDownloadSlot(download)
     }
 
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
     func abandon(_ p: Int) {
         reservedBytes -= packs[p].size - packs[p].bytesOnDisk
-        packs[p].downloading = false
+        freeDownloadSlot(Int(packs[p].download))
+        packs[p].download = -1
         packs[p].systemDownload = false
-        packs[p].waiters = []
         removeFromDownloadOrder(p)
         if packs[p].bytesOnDisk > 0 {
             packs[p].phase = .partial
@@ -97,6 +112,11 @@ extension ODRDevice {
         emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), keptBytes: packs[p].bytesOnDisk))
     }
 
+    func freeDownloadSlot(_ slot: Int) {
+        downloadWaiters[slot].removeAll(keepingCapacity: true)
+        freeDownloadSlots.append(Int32(slot))
+    }
+
     func removeFromDownloadOrder(_ p: Int) {
         if let at = downloadOrder.firstIndex(of: Int32(p)) { downloadOrder.remove(at: at) }
     }
@@ -105,12 +125,12 @@ extension ODRDevice {
         guard packs[p].downloading, link != .offline else { return false }
         if link == .cellular && !apps[Int(packs[p].app)].allowsCellular { return false }
         if packs[p].systemDownload { return true }
-        return packs[p].waiters.contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
+        return downloadWaiters[Int(packs[p].download)].contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
     }
 
     func effectivePriority(_ p: Int) -> LoadingPriority {
         var best: LoadingPriority? = packs[p].systemDownload ? .normal : nil
-        for w in packs[p].waiters {
+        for w in packs[p].downloading ? downloadWaiters[Int(packs[p].download)] : [] {
             guard let slot = liveSlot(w), !requests[slot].paused else { continue }
             let priority = requests[slot].priority
             if best.map({ priority > $0 }) ?? true { best = priority }

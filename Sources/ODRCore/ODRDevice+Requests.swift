@@ -99,12 +99,12 @@ extension ODRDevice {
         precondition((0...1).contains(value), "preservation priority \(value) is outside 0…1")
         advance(to: time)
         let a = Int(app.rawValue)
-        for tag in tags { apps[a].tagPreservation[Int(tag.rawValue)] = value }
-        let catalog = apps[a].catalog
+        for tag in tags { appContents[a].tagPreservation[Int(tag.rawValue)] = value }
+        let catalog = appContents[a].catalog
         for tag in tags {
-            for p in apps[a].tagPacks[Int(tag.rawValue)] {
+            for p in appContents[a].tagPacks[Int(tag.rawValue)] {
                 let local = Int(p - apps[a].firstPack)
-                let preservation = catalog.packs[local].tags.map { apps[a].tagPreservation[Int($0)] }.max() ?? 0
+                let preservation = catalog.packs[local].tags.map { appContents[a].tagPreservation[Int($0)] }.max() ?? 0
                 guard preservation != packs[Int(p)].preservation else { continue }
                 packs[Int(p)].preservation = preservation
                 if packs[Int(p)].phase == .resident { policy.packPreservationChanged(snapshot(Int(p))) }
@@ -125,7 +125,7 @@ extension ODRDevice {
         guard let slot = liveSlot(request) else { return nil }
         var done: Int64 = 0
         var total: Int64 = 0
-        for p in requests[slot].packs {
+        for p in packList(of: slot) {
             let record = packs[Int(p)]
             total += record.size
             done += record.phase == .resident ? record.size : record.bytesOnDisk
@@ -146,15 +146,15 @@ extension ODRDevice {
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         let a = Int(app.rawValue)
         guard a >= 0, a < apps.count, apps[a].installed else { return nil }
-        let tagCount = apps[a].singlePackOfTag.count
+        let tagCount = appContents[a].singlePackOfTag.count
         for tag in tags where tag.rawValue < 0 || Int(tag.rawValue) >= tagCount { return nil }
         if tags.count == 1 {
-            let single = apps[a].singlePackOfTag[Int(tags[0].rawValue)]
-            return single >= 0 ? PackList(single: single) : PackList(apps[a].tagPacks[Int(tags[0].rawValue)])
+            let single = appContents[a].singlePackOfTag[Int(tags[0].rawValue)]
+            return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tags[0].rawValue)])
         }
         var result: [Int32] = []
         for tag in tags {
-            for p in apps[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
+            for p in appContents[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
         }
         return PackList(result)
     }
@@ -173,11 +173,13 @@ extension ODRDevice {
         } else {
             slot = requests.count
             requests.append(RequestRecord())
+            requestPackArrays.append([])
         }
         requests[slot].generation &+= 1
         requests[slot].live = true
         requests[slot].app = app
-        requests[slot].packs = packList
+        requests[slot].single = packList.single
+        if let many = packList.array { requestPackArrays[slot] = many }
         requests[slot].granted = false
         requests[slot].priority = priority
         requests[slot].paused = false
@@ -189,8 +191,14 @@ extension ODRDevice {
 
     func release(slot: Int) {
         requests[slot].live = false
-        requests[slot].packs = PackList()
+        if requests[slot].single < 0 { requestPackArrays[slot] = [] }
         freeSlots.append(Int32(slot))
+    }
+
+    /// The packs of the request in `slot`.
+    func packList(of slot: Int) -> PackList {
+        let single = requests[slot].single
+        return single >= 0 ? PackList(single: single) : PackList(requestPackArrays[slot])
     }
 
     func id(of slot: Int) -> RequestID {
@@ -233,9 +241,12 @@ extension ODRDevice {
         }
         requests[slot].missing = missing
         for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading {
-            // Waiter first: a download with nothing left to fetch finishes inside startDownload.
-            packs[Int(p)].waiters.append(id)
-            if !packs[Int(p)].downloading { startDownload(Int(p), system: false) }
+            let i = Int(p)
+            if packs[i].downloading {
+                downloadWaiters[Int(packs[i].download)].append(id)
+            } else {
+                startDownload(i, system: false, waiter: id)
+            }
         }
         downloadsRevision &+= 1
         refreshRunnability()
@@ -264,7 +275,7 @@ extension ODRDevice {
     func grant(_ slot: Int, hit: Bool) {
         requests[slot].granted = true
         let app = requests[slot].app
-        for p in requests[slot].packs {
+        for p in packList(of: slot) {
             let i = Int(p)
             if !hit { packs[i].pins -= 1 }
             if packs[i].retain == 0 { apps[Int(app)].inUseBytes += packs[i].size }
@@ -279,7 +290,7 @@ extension ODRDevice {
     func end(_ slot: Int, cause: ODREvent.EndCause) {
         let app = requests[slot].app
         let id = id(of: slot)
-        for p in requests[slot].packs {
+        for p in packList(of: slot) {
             let i = Int(p)
             packs[i].retain -= 1
             touch(i)
@@ -296,12 +307,13 @@ extension ODRDevice {
     func cancelWaiting(_ slot: Int) {
         let app = requests[slot].app
         let id = id(of: slot)
-        for p in requests[slot].packs {
+        for p in packList(of: slot) {
             let i = Int(p)
             packs[i].pins -= 1
-            if packs[i].downloading, let w = packs[i].waiters.firstIndex(of: id) {
-                packs[i].waiters.remove(at: w)
-                if packs[i].waiters.isEmpty && !packs[i].systemDownload { abandon(i) }
+            let d = Int(packs[i].download)
+            if d >= 0, let w = downloadWaiters[d].firstIndex(of: id) {
+                downloadWaiters[d].remove(at: w)
+                if downloadWaiters[d].isEmpty && !packs[i].systemDownload { abandon(i) }
             }
             refresh(i)
         }

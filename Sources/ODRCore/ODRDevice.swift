@@ -52,10 +52,18 @@ public final class ODRDevice {
     /// so a network model knows when to re-plan bandwidth shares.
     @exclusivity(unchecked) public internal(set) var downloadsRevision: UInt64 = 0
 
-    @exclusivity(unchecked) var apps: [AppRecord] = []
-    @exclusivity(unchecked) var packs: [PackRecord] = []
-    @exclusivity(unchecked) var requests: [RequestRecord] = []
-    @exclusivity(unchecked) var freeSlots: [Int32] = []
+    @exclusivity(unchecked) var apps = RecordTable<AppRecord>()
+    @exclusivity(unchecked) var appContents: [AppContent] = []
+    @exclusivity(unchecked) var packs = RecordTable<PackRecord>()
+    /// Per download slot (``PackRecord/download`` of a running download), the requests
+    /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
+    /// nothing, and these few lists stay in cache.
+    @exclusivity(unchecked) var downloadWaiters: [[RequestID]] = []
+    @exclusivity(unchecked) var freeDownloadSlots: [Int32] = []
+    @exclusivity(unchecked) var requests = RecordTable<RequestRecord>()
+    /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
+    @exclusivity(unchecked) var requestPackArrays: [[Int32]] = []
+    @exclusivity(unchecked) var freeSlots = RecordTable<Int32>()
     /// Packs with a download under way, in start order.
     @exclusivity(unchecked) var downloadOrder: [Int32] = []
     @exclusivity(unchecked) var useTick: UInt64 = 0
@@ -75,6 +83,13 @@ public final class ODRDevice {
         self.policy = policy
         self.settings = settings
         ledger.peakUsedBytes = usedBytes
+    }
+
+    deinit {
+        packs.deallocate()
+        requests.deallocate()
+        apps.deallocate()
+        freeSlots.deallocate()
     }
 
     /// Other data, ODR content and reservations.
@@ -106,18 +121,20 @@ public final class ODRDevice {
             packs.append(PackRecord(app: id, size: pack.size, category: pack.category, preservation: preservation))
         }
         apps.append(AppRecord(
-            name: name, catalog: catalog, firstPack: first,
+            firstPack: first, packCount: Int32(catalog.packs.count), allowsCellular: allowsCellular,
+            lowDiskResponse: lowDiskResponse))
+        appContents.append(AppContent(
+            name: name, catalog: catalog,
             // The first app's global pack indices equal its catalog's: share those arrays.
             tagPacks: first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
             singlePackOfTag: catalog.tags.map { $0.packs.count == 1 ? first + $0.packs[0] : -1 },
-            allowsCellular: allowsCellular, lowDiskResponse: lowDiskResponse,
             tagPreservation: catalog.tags.map(\.preservation)))
         return AppID(rawValue: id)
     }
 
     public var appCount: Int { apps.count }
-    public func name(of app: AppID) -> String { apps[Int(app.rawValue)].name }
-    public func catalog(of app: AppID) -> Catalog { apps[Int(app.rawValue)].catalog }
+    public func name(of app: AppID) -> String { appContents[Int(app.rawValue)].name }
+    public func catalog(of app: AppID) -> Catalog { appContents[Int(app.rawValue)].catalog }
     public func isInstalled(_ app: AppID) -> Bool { apps[Int(app.rawValue)].installed }
     public func isRunning(_ app: AppID) -> Bool { apps[Int(app.rawValue)].running }
     public func inUseBytes(of app: AppID) -> Int64 { apps[Int(app.rawValue)].inUseBytes }
@@ -133,9 +150,8 @@ public final class ODRDevice {
     public func size(of pack: PackID) -> Int64 { packs[Int(pack.rawValue)].size }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
-        let record = packs[Int(pack.rawValue)]
-        let app = apps[Int(record.app)]
-        return app.catalog.packs[Int(pack.rawValue - app.firstPack)].name
+        let app = Int(packs[Int(pack.rawValue)].app)
+        return appContents[app].catalog.packs[Int(pack.rawValue - apps[app].firstPack)].name
     }
 
     public func state(of pack: PackID) -> PackState {
@@ -190,7 +206,6 @@ public final class ODRDevice {
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     func refresh(_ p: Int) {
-        // Field by field: copying the whole record would retain its `waiters` array.
         let app = Int(packs[p].app)
         let settled = packs[p].pins == 0 && !packs[p].downloading
         let purgeable = settled && packs[p].phase == .resident && packs[p].retain == 0 && apps[app].isPresent

@@ -14,7 +14,7 @@ public struct Resource: Hashable, Sendable {
 }
 
 /// When a tag's content reaches the device (ODR-SPEC §1).
-public enum TagCategory: Hashable, Sendable, Comparable {
+public enum TagCategory: Hashable, Sendable, Comparable, BitwiseCopyable {
     /// Downloaded with the app; the app cannot launch before it is on the device.
     case initialInstall
     /// Downloaded right after install, in ascending `order`.

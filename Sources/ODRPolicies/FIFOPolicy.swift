@@ -6,7 +6,7 @@ import ODRCore
 /// Cost: O(1) per notification; a purge walks from the oldest, O(victims + skipped).
 public final class FIFOPolicy: PurgePolicy {
     public let name = "fifo"
-    @exclusivity(unchecked) private var queue = PackQueue()
+    private let queue = PackQueue()
 
     public init() {}
 

@@ -10,7 +10,7 @@ import ODRCore
 /// the least recent end, O(victims + skipped packs that are held or of the other tier).
 public final class LRUPolicy: PurgePolicy {
     public let name = "lru"
-    @exclusivity(unchecked) private var queue = PackQueue()
+    private let queue = PackQueue()
 
     public init() {}
 

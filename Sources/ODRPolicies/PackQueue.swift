@@ -4,13 +4,14 @@ import ODRCore
 /// policies (FIFO, LRU). Victims are taken from the front, skipping non-candidates.
 ///
 /// Cost: O(1) to store, move or remove; a purge walks from the front, O(victims + skipped).
-struct PackQueue {
-    private var order = PackLinks()
+/// A class, so that a policy's call reaches the lists without copying (and retaining) them.
+final class PackQueue {
+    @exclusivity(unchecked) private var order = PackLinks()
     /// Pack sizes, kept here so a purge need not ask the device for a snapshot per victim.
-    private var size: [Int64] = []
+    @exclusivity(unchecked) private var size: [Int64] = []
 
     /// Appends a newly stored pack at the back.
-    mutating func store(_ pack: PurgeCandidate) {
+    func store(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
         if p >= size.count { size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count)) }
         size[p] = pack.size
@@ -18,9 +19,9 @@ struct PackQueue {
     }
 
     /// Moves a pack to the back (most recent).
-    mutating func moveToBack(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
+    func moveToBack(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
 
-    mutating func remove(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
+    func remove(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
 
     /// Candidates from the front until `bytes` are freed (or the queue ends).
     func victims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {

@@ -9,6 +9,9 @@ struct ObjectTable {
         var key: UInt64 = 0
         /// Dense index of the key, or -1 for an empty slot.
         var value: Int32 = -1
+        /// A small tag stored with the key (the object's app), in what would be padding, so
+        /// a lookup answers it without touching another table.
+        var tag: Int32 = 0
     }
     private var slots: [Slot]
     private var shift: UInt64
@@ -41,20 +44,20 @@ struct ObjectTable {
         }
     }
 
-    /// The index of `key`, giving it the next index (`count`) if it is new.
+    /// The index of `key` and its tag, giving it the next index (`count`) and `tag` if it is new.
     @inline(__always)
-    mutating func findOrInsert(_ key: UInt64) -> (index: Int32, inserted: Bool) {
+    mutating func findOrInsert(_ key: UInt64, tag: Int32 = 0) -> (index: Int32, inserted: Bool, tag: Int32) {
         if (count + 1) * 2 > slots.count { grow() }
         let mask = slots.count - 1
         var s = slot(key)
         while true {
             let entry = slots[s]
             if entry.value < 0 {
-                slots[s] = Slot(key: key, value: Int32(count))
+                slots[s] = Slot(key: key, value: Int32(count), tag: tag)
                 count += 1
-                return (Int32(count - 1), true)
+                return (Int32(count - 1), true, tag)
             }
-            if entry.key == key { return (entry.value, false) }
+            if entry.key == key { return (entry.value, false, entry.tag) }
             s = (s + 1) & mask
         }
     }

@@ -31,7 +31,8 @@ struct TraceObjects {
     var objectID: [UInt64] = []
     var objectsPerApp: [Int32] = []
     var requestCount: Int64 = 0
-    /// Object index of each request, when recorded (for the future or the kept stream).
+    /// The device-wide pack of each request, when recorded (for the future or the kept
+    /// stream). With one app, an object's index is its pack.
     var requests: [Int32] = []
     /// The kept stream's times, run-length encoded: request `timeStarts[k]` (0-based) and
     /// those after it, up to the next start, happen at `timeValues[k]`.
@@ -46,18 +47,17 @@ struct TraceObjects {
         objects.keepsStream = streamBudget > 0
         var streamBytes = 0
         while let record = try reader.next() {
-            let (index, inserted) = objects.table.findOrInsert(record.object)
+            let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
             if inserted {
                 while objects.objectsPerApp.count <= app { objects.objectsPerApp.append(0) }
                 objects.objectID.append(record.object)
                 objects.objects.append(Object(size: record.size, app: record.app, local: objects.objectsPerApp[app]))
                 objects.objectsPerApp[app] += 1
-            } else if objects.objects[Int(index)].app != record.app {
-                let first = reader.appNames[Int(objects.objects[Int(index)].app)]
+            } else if firstApp != record.app {
                 throw TraceError(
                     file: reader.fileName, line: record.line,
-                    message: "object \(record.object) belongs to app '\(first)' (its first line), not '\(reader.appNames[app])'")
+                    message: "object \(record.object) belongs to app '\(reader.appNames[Int(firstApp)])' (its first line), not '\(reader.appNames[app])'")
             }
             objects.requestCount += 1
             if objects.keepsStream {
@@ -80,10 +80,16 @@ struct TraceObjects {
         objects.appNames = reader.appNames
         while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }
         objects.assignPacks()
+        if objects.objectsPerApp.count > 1 {
+            // Objects were numbered in order of first appearance across apps; the stream
+            // names device-wide packs (apps' packs are contiguous).
+            for k in objects.requests.indices { objects.requests[k] = objects.objects[Int(objects.requests[k])].pack }
+        }
         return objects
     }
 
-    /// Device-wide pack of each object: apps are added in order, their packs contiguous.
+    /// Device-wide pack of each object: apps are added in order, their packs contiguous, so
+    /// with one app an object's pack is its index.
     private mutating func assignPacks() {
         var firstPack: [Int32] = []
         var next: Int32 = 0

@@ -54,7 +54,7 @@ public struct TraceReplayer {
         if needsFuture {
             var builder = FutureRequests.Builder()
             builder.reserveCapacity(objects.requests.count)
-            for object in objects.requests { builder.append(PackID(rawValue: objects.objects[Int(object)].pack)) }
+            for pack in objects.requests { builder.append(PackID(rawValue: pack)) }
             if !objects.keepsStream { objects.requests = [] }
             context.future = FutureRequests(builder)
         }
@@ -76,12 +76,12 @@ public struct TraceReplayer {
     private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
-        for (i, index) in objects.requests.enumerated() {
+        for (i, pack) in objects.requests.enumerated() {
             if i >= nextStart {
                 k += 1
                 nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
             }
-            if let error = run.request(objects.objects[Int(index)], at: objects.timeValues[k]) {
+            if let error = run.request(pack: pack, at: objects.timeValues[k]) {
                 throw TraceError(file: objects.fileName, line: nil,
                                  message: "request \(i + 1): the device refused it: \(error)")
             }
@@ -96,7 +96,7 @@ public struct TraceReplayer {
                 throw TraceError(file: reader.fileName, line: record.line,
                                  message: "object \(record.object) was not in the file a moment ago; did the trace change?")
             }
-            if let error = run.request(objects.objects[Int(index)], at: record.time) {
+            if let error = run.request(pack: objects.objects[Int(index)].pack, at: record.time) {
                 throw TraceError(file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
             }
         }

@@ -1,0 +1,60 @@
+/// A growable array of plain records in memory that the owning ``ODRDevice`` manages.
+///
+/// Performance: the device updates a few fields of a pack or request record on every
+/// request. Through a Swift `Array` held by a class, each such write first checks that the
+/// array's buffer is uniquely referenced (copy-on-write), and reads of records holding
+/// references retain and release them; together that was a fifth of a trace replay. Here a
+/// write is a store: records are `BitwiseCopyable`, the storage is a plain pointer, and
+/// the subscript's mutable address is `nonmutating`, so `table[i].field = x` touches
+/// nothing but the field. Indices are still checked.
+///
+/// Copies of a table share its storage (it is a pointer); only the owner mutates it, and
+/// calls ``deallocate()`` once, in its `deinit`.
+struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity = 0
+
+    init() {
+        base = .allocate(capacity: 1)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(index: Int) -> Element {
+        @inline(__always) unsafeAddress {
+            precondition(index >= 0 && index < count, "record index out of range")
+            return UnsafePointer(base + index)
+        }
+        @inline(__always) nonmutating unsafeMutableAddress {
+            precondition(index >= 0 && index < count, "record index out of range")
+            return base + index
+        }
+    }
+
+    mutating func append(_ element: Element) {
+        if count == capacity { reserveCapacity(Swift.max(16, capacity * 2)) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return base[count]
+    }
+
+    mutating func reserveCapacity(_ minimum: Int) {
+        guard minimum > capacity else { return }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: minimum)
+        // Bitwise-copyable records move with a plain copy; the old ones need no deinit.
+        grown.initialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = minimum
+    }
+
+    /// Frees the storage; the table must not be used afterwards.
+    func deallocate() { base.deallocate() }
+}
