@@ -49,31 +49,47 @@ enum PackPhase: UInt8 {
 }
 
 /// Internal per-pack record of an ``ODRDevice`` (plain data: see ``RecordTable``).
+///
+/// Performance: the fields a request reads or writes for a pack already on the device come
+/// first and fit in one 64-byte cache line; the rest (download, purge and policy details)
+/// fill a second one. The table aligns records to cache lines and the padding makes the
+/// stride exactly 128 bytes, so a hit touches one line (a test pins this layout).
 struct PackRecord: BitwiseCopyable {
+    // First cache line: what every request touches.
     let app: Int32
-    let size: Int64
-    let category: TagCategory
-    var phase: PackPhase = .notDownloaded
-    var bytesOnDisk: Int64 = 0
     var retain: Int32 = 0
     /// Requests waiting for their other packs hold this one so it is not purged under them.
     var pins: Int32 = 0
+    /// The slot of the pack's running download (its waiters' list), or -1.
+    var download: Int32 = -1
+    let size: Int64
     var lastUse: Double = 0
     var lastUseTick: UInt64 = 0
-    var storedTick: UInt64 = 0
-    var preservation: Double
     var requestCount: Int64 = 0
     var lastRequestOrdinal: Int64 = 0
-    var purgeCount: Int32 = 0
+    var phase: PackPhase = .notDownloaded
     var purgeable = false
     /// A partial download nobody continues: the first thing to purge.
     var leftover = false
-    /// The slot of the pack's running download (its waiters' list), or -1.
-    var download: Int32 = -1
-    var downloading: Bool { download >= 0 }
     var systemDownload = false
     var stalled = false
+    // Second cache line.
+    var bytesOnDisk: Int64 = 0
+    var storedTick: UInt64 = 0
+    var preservation: Double
+    var purgeCount: Int32 = 0
     var mark: UInt32 = 0
+    let category: TagCategory
+    private var padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+    init(app: Int32, size: Int64, category: TagCategory, preservation: Double) {
+        self.app = app
+        self.size = size
+        self.category = category
+        self.preservation = preservation
+    }
+
+    var downloading: Bool { download >= 0 }
 }
 
 /// The packs of a request: one pack inline (the common case: a tag that is one pack), or an

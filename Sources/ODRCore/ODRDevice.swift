@@ -54,7 +54,7 @@ public final class ODRDevice {
 
     @exclusivity(unchecked) var apps = RecordTable<AppRecord>()
     @exclusivity(unchecked) var appContents: [AppContent] = []
-    @exclusivity(unchecked) var packs = RecordTable<PackRecord>()
+    @exclusivity(unchecked) var packs = RecordTable<PackRecord>(alignment: 64)
     /// Per download slot (``PackRecord/download`` of a running download), the requests
     /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
     /// nothing, and these few lists stay in cache.
@@ -173,7 +173,7 @@ public final class ODRDevice {
     /// Whether the pack may be purged now (on the device, held and awaited by no request).
     public func isPurgeable(_ pack: PackID) -> Bool { packs[Int(pack.rawValue)].purgeable }
 
-    /// The snapshot a purge policy would see of the pack.
+    /// The pack as a purge policy sees it (read its properties now: they follow the pack).
     public func candidate(_ pack: PackID) -> PurgeCandidate { snapshot(Int(pack.rawValue)) }
 
     // MARK: Internal helpers shared by the extensions
@@ -225,12 +225,7 @@ public final class ODRDevice {
     }
 
     func snapshot(_ p: Int) -> PurgeCandidate {
-        PurgeCandidate(
-            pack: PackID(rawValue: Int32(p)), app: AppID(rawValue: packs[p].app), size: packs[p].size,
-            lastUse: packs[p].lastUse, lastUseTick: packs[p].lastUseTick, storedTick: packs[p].storedTick,
-            preservation: packs[p].preservation, appIsRunning: apps[Int(packs[p].app)].running,
-            category: packs[p].category, requestCount: packs[p].requestCount,
-            lastRequestOrdinal: packs[p].lastRequestOrdinal, purgeCount: packs[p].purgeCount)
+        PurgeCandidate(device: self, pack: p)
     }
 
     func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {

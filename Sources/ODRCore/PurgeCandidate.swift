@@ -1,25 +1,43 @@
-/// What a purge policy may know about one asset pack: a read-only snapshot.
-public struct PurgeCandidate: Hashable, Sendable {
+/// What a purge policy may know about one asset pack, read from the device when asked.
+///
+/// A candidate is handed to a policy for the duration of one call (a notification, or a
+/// purge step's ``PurgeView``); its properties read the pack's state at the moment they are
+/// read. Read what you need during the call and keep values, not the candidate.
+///
+/// Performance: it is two words, and only the properties read cost anything: an LRU list
+/// that needs only ``pack`` never touches the rest of the pack's record (a cache miss on
+/// every request otherwise).
+public struct PurgeCandidate {
+    // unowned(unsafe): a candidate lives within a call made by its device.
+    unowned(unsafe) let device: ODRDevice
     public let pack: PackID
-    public let app: AppID
+
+    init(device: ODRDevice, pack: Int) {
+        self.device = device
+        self.pack = PackID(rawValue: Int32(pack))
+    }
+
+    private var index: Int { Int(pack.rawValue) }
+
+    public var app: AppID { AppID(rawValue: device.packs[index].app) }
     /// Bytes purging it would free.
-    public let size: Int64
+    public var size: Int64 { device.packs[index].size }
     /// Time of the last request, grant or end touching the pack (or when it was stored).
-    public let lastUse: Double
+    public var lastUse: Double { device.packs[index].lastUse }
     /// Device-wide order of that last use, to break ties between equal times.
-    public let lastUseTick: UInt64
+    public var lastUseTick: UInt64 { device.packs[index].lastUseTick }
     /// Device-wide order in which packs finished downloading (admission order).
-    public let storedTick: UInt64
+    public var storedTick: UInt64 { device.packs[index].storedTick }
     /// Highest preservation priority among the pack's tags.
-    public let preservation: Double
-    public let appIsRunning: Bool
-    public let category: TagCategory
+    public var preservation: Double { device.packs[index].preservation }
+    public var appIsRunning: Bool { device.apps[Int(device.packs[index].app)].running }
+    public var category: TagCategory { device.packs[index].category }
     /// Requests that included the pack since its app was installed.
-    public let requestCount: Int64
+    public var requestCount: Int64 { device.packs[index].requestCount }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
-    public let lastRequestOrdinal: Int64
+    public var lastRequestOrdinal: Int64 { device.packs[index].lastRequestOrdinal }
     /// How often the pack has been purged.
-    public let purgeCount: Int32
+    public var purgeCount: Int32 { device.packs[index].purgeCount }
 }
 
 /// Which purgeable packs a purge step may choose from.

@@ -15,8 +15,17 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
     private(set) var count = 0
     private var capacity = 0
 
-    init() {
-        base = .allocate(capacity: 1)
+    /// Records start at multiples of `alignment` bytes (64: cache lines).
+    private let alignment: Int
+
+    init(alignment: Int = MemoryLayout<Element>.alignment) {
+        self.alignment = Swift.max(alignment, MemoryLayout<Element>.alignment)
+        base = Self.allocate(1, alignment: self.alignment)
+    }
+
+    private static func allocate(_ count: Int, alignment: Int) -> UnsafeMutablePointer<Element> {
+        UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Element>.stride, alignment: alignment)
+            .bindMemory(to: Element.self, capacity: count)
     }
 
     var startIndex: Int { 0 }
@@ -47,7 +56,7 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
 
     mutating func reserveCapacity(_ minimum: Int) {
         guard minimum > capacity else { return }
-        let grown = UnsafeMutablePointer<Element>.allocate(capacity: minimum)
+        let grown = Self.allocate(minimum, alignment: alignment)
         // Bitwise-copyable records move with a plain copy; the old ones need no deinit.
         grown.initialize(from: base, count: count)
         base.deallocate()

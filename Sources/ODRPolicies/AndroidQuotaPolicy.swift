@@ -17,7 +17,7 @@ public final class AndroidQuotaPolicy: PurgePolicy {
     public let name = "android-quota"
     private let context: PolicyContext
     /// One LRU list per app; list index = app raw value.
-    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
+    private let lists = PackLinks(lists: 0)
     @exclusivity(unchecked) private var usage: [Int64] = []
     @exclusivity(unchecked) private var size: [Int64] = []
     @exclusivity(unchecked) private var lastTick: [UInt64] = []

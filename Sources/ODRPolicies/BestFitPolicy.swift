@@ -21,7 +21,7 @@ import ODRCore
 public final class BestFitPolicy: PurgePolicy {
     public let name = "best-fit"
     /// One list per size class; list index = class index.
-    @exclusivity(unchecked) private var lists = PackLinks(lists: 0)
+    private let lists = PackLinks(lists: 0)
     /// Size of each class.
     @exclusivity(unchecked) private var classSize: [Int64] = []
     @exclusivity(unchecked) private var classOfSize: [Int64: Int] = [:]

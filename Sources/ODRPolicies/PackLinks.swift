@@ -1,49 +1,76 @@
 import ODRCore
 
-/// Intrusive doubly linked lists of packs, several lists sharing one set of node arrays.
+/// Intrusive doubly linked lists of packs, several lists sharing one set of nodes.
 ///
-/// A pack is in at most one list at a time. Nodes live in one flat array indexed by the
+/// A pack is in at most one list at a time. Nodes live in one flat block indexed by the
 /// pack's device-wide raw value, so every operation is O(1) with no allocation per node
 /// (12 bytes per pack, one cache line touched per node). The front of a list is its oldest
 /// entry, the back its newest.
-struct PackLinks {
+///
+/// Performance: a class over manually managed blocks, so that moving a pack (on every
+/// request, for LRU) is a handful of stores, with no copy-on-write uniqueness checks.
+final class PackLinks {
     private struct Node {
         var prev: Int32 = -1
         var next: Int32 = -1
         /// The list the pack is in, or -1.
         var owner: Int32 = -1
     }
-    private var nodes: [Node] = []
-    private var heads: [Int32]
-    private var tails: [Int32]
-    private(set) var counts: [Int]
+    private struct Ends {
+        var head: Int32 = -1
+        var tail: Int32 = -1
+        var count = 0
+    }
+    private var nodes: UnsafeMutablePointer<Node>
+    private var nodeCapacity = 0
+    private var ends: UnsafeMutablePointer<Ends>
+    private(set) var listCount: Int
+    private var endsCapacity: Int
 
     init(lists: Int = 1) {
-        heads = Array(repeating: -1, count: lists)
-        tails = Array(repeating: -1, count: lists)
-        counts = Array(repeating: 0, count: lists)
+        nodes = .allocate(capacity: 1)
+        endsCapacity = Swift.max(lists, 4)
+        ends = .allocate(capacity: endsCapacity)
+        ends.initialize(repeating: Ends(), count: endsCapacity)
+        listCount = lists
     }
 
-    var listCount: Int { heads.count }
+    deinit {
+        nodes.deallocate()
+        ends.deallocate()
+    }
+
+    /// Entries in `list`.
+    func count(_ list: Int = 0) -> Int { ends[list].count }
 
     /// Makes room for list `list` (lists are created on first use).
-    mutating func ensureList(_ list: Int) {
-        while heads.count <= list {
-            heads.append(-1)
-            tails.append(-1)
-            counts.append(0)
+    func ensureList(_ list: Int) {
+        guard list >= listCount else { return }
+        if list >= endsCapacity {
+            let grown = Swift.max(list + 1, endsCapacity * 2)
+            let block = UnsafeMutablePointer<Ends>.allocate(capacity: grown)
+            block.initialize(from: ends, count: endsCapacity)
+            (block + endsCapacity).initialize(repeating: Ends(), count: grown - endsCapacity)
+            ends.deallocate()
+            ends = block
+            endsCapacity = grown
         }
+        listCount = list + 1
     }
 
-    private mutating func ensureNode(_ p: Int) {
-        if p >= nodes.count {
-            let grown = Swift.max(p + 1, nodes.count * 2, 64)
-            nodes.append(contentsOf: repeatElement(Node(), count: grown - nodes.count))
-        }
+    private func ensureNode(_ p: Int) {
+        guard p >= nodeCapacity else { return }
+        let grown = Swift.max(p + 1, nodeCapacity * 2, 64)
+        let block = UnsafeMutablePointer<Node>.allocate(capacity: grown)
+        block.initialize(from: nodes, count: nodeCapacity)
+        (block + nodeCapacity).initialize(repeating: Node(), count: grown - nodeCapacity)
+        nodes.deallocate()
+        nodes = block
+        nodeCapacity = grown
     }
 
     func contains(_ p: Int32) -> Bool {
-        Int(p) < nodes.count && nodes[Int(p)].owner >= 0
+        p >= 0 && Int(p) < nodeCapacity && nodes[Int(p)].owner >= 0
     }
 
     /// The list `p` is in, or nil.
@@ -52,57 +79,54 @@ struct PackLinks {
     }
 
     func first(_ list: Int = 0) -> Int32? {
-        let h = heads[list]
+        precondition(list < listCount, "no list \(list)")
+        let h = ends[list].head
         return h >= 0 ? h : nil
     }
 
     func last(_ list: Int = 0) -> Int32? {
-        let t = tails[list]
+        precondition(list < listCount, "no list \(list)")
+        let t = ends[list].tail
         return t >= 0 ? t : nil
     }
 
     /// The entry after `p` (towards the back), or nil.
     func after(_ p: Int32) -> Int32? {
+        precondition(contains(p), "pack \(p) is in no list")
         let n = nodes[Int(p)].next
         return n >= 0 ? n : nil
     }
 
     /// The entry before `p` (towards the front), or nil.
     func before(_ p: Int32) -> Int32? {
+        precondition(contains(p), "pack \(p) is in no list")
         let n = nodes[Int(p)].prev
         return n >= 0 ? n : nil
     }
 
     /// Appends `p` at the back of `list`, first unlinking it from wherever it was.
-    mutating func pushBack(_ p: Int32, list: Int = 0) {
+    func pushBack(_ p: Int32, list: Int = 0) {
+        precondition(p >= 0 && list < listCount, "bad pack \(p) or list \(list)")
         // Already the newest of this list (a release right after a request): nothing to do.
-        if tails[list] == p { return }
+        if ends[list].tail == p { return }
         ensureNode(Int(p))
         remove(p)
-        let t = tails[list]
-        // One uniqueness check for all the node writes, not one per write.
-        nodes.withUnsafeMutableBufferPointer { n in
-            n[Int(p)] = Node(prev: t, next: -1, owner: Int32(list))
-            if t >= 0 { n[Int(t)].next = p }
-        }
-        if t < 0 { heads[list] = p }
-        tails[list] = p
-        counts[list] += 1
+        let t = ends[list].tail
+        nodes[Int(p)] = Node(prev: t, next: -1, owner: Int32(list))
+        if t >= 0 { nodes[Int(t)].next = p } else { ends[list].head = p }
+        ends[list].tail = p
+        ends[list].count += 1
     }
 
     /// Unlinks `p`; does nothing if it is in no list.
-    mutating func remove(_ p: Int32) {
+    func remove(_ p: Int32) {
         guard contains(p) else { return }
         let node = nodes[Int(p)]
         let list = Int(node.owner)
-        nodes.withUnsafeMutableBufferPointer { n in
-            if node.prev >= 0 { n[Int(node.prev)].next = node.next }
-            if node.next >= 0 { n[Int(node.next)].prev = node.prev }
-            n[Int(p)] = Node()
-        }
-        if node.prev < 0 { heads[list] = node.next }
-        if node.next < 0 { tails[list] = node.prev }
-        counts[list] -= 1
+        if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { ends[list].head = node.next }
+        if node.next >= 0 { nodes[Int(node.next)].prev = node.prev } else { ends[list].tail = node.prev }
+        nodes[Int(p)] = Node()
+        ends[list].count -= 1
     }
 }
 

@@ -6,7 +6,7 @@ import ODRCore
 /// Cost: O(1) to store, move or remove; a purge walks from the front, O(victims + skipped).
 /// A class, so that a policy's call reaches the lists without copying (and retaining) them.
 final class PackQueue {
-    @exclusivity(unchecked) private var order = PackLinks()
+    private let order = PackLinks()
     /// Pack sizes, kept here so a purge need not ask the device for a snapshot per victim.
     @exclusivity(unchecked) private var size: [Int64] = []
 
@@ -23,19 +23,23 @@ final class PackQueue {
 
     func remove(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
 
+    /// The last answer's array, kept so that its storage serves the next purge: by then the
+    /// device has let go of it, so clearing it keeps the storage instead of allocating anew.
+    @exclusivity(unchecked) private var answer: [PackID] = []
+
     /// Candidates from the front until `bytes` are freed (or the queue ends).
     func victims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        var victims: [PackID] = []
+        answer.removeAll(keepingCapacity: true)
         var freed: Int64 = 0
         var cursor = order.first()
         while let p = cursor, freed < bytes {
             let id = PackID(rawValue: p)
             if view.isCandidate(id) {
-                victims.append(id)
+                answer.append(id)
                 freed += size[Int(p)]
             }
             cursor = order.after(p)
         }
-        return victims
+        return answer
     }
 }

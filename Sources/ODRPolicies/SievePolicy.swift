@@ -17,7 +17,7 @@ import ODRCore
 public final class SievePolicy: PurgePolicy {
     public let name = "sieve"
     /// Front: oldest arrival; back: newest.
-    @exclusivity(unchecked) private var queue = PackLinks()
+    private let queue = PackLinks()
     @exclusivity(unchecked) private var visited: [Bool] = []
     @exclusivity(unchecked) private var size: [Int64] = []
     /// The next pack the hand examines; nil means the oldest.
@@ -68,7 +68,7 @@ public final class SievePolicy: PurgePolicy {
 
     /// Moves the hand to the first unvisited candidate, clearing bits on the way.
     private func sweep(_ view: PurgeView) -> Int32? {
-        let limit = 2 * queue.counts[0] + 2
+        let limit = 2 * queue.count(0) + 2
         var steps = 0
         var cursor = hand ?? queue.first()
         while let p = cursor, steps <= limit {

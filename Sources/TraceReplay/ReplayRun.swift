@@ -9,9 +9,6 @@ struct ReplayRun {
     /// Each app's first device-wide pack: an object's tag is its pack's index in its app.
     private var firstPack: [Int32] = []
     private var clock = 0.0
-    /// One tag array reused for every request: the device does not keep it, so it stays
-    /// uniquely referenced and is updated in place instead of allocated per request.
-    private var tags = [TagID(rawValue: 0)]
     private(set) var result: ReplayResult
 
     init(_ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, objects: TraceObjects, catalogs: [Catalog]) {
@@ -39,19 +36,11 @@ struct ReplayRun {
         if time > clock { clock = time }
         result.requests += 1
         result.bytesRequested += size
-        tags[0] = TagID(rawValue: pack - firstPack[Int(app)])
-        switch device.beginAccessing(apps[Int(app)], tags: tags, at: clock) {
-        case .granted(let request):
-            device.endAccessing(request, at: clock)
-        case .waiting(let request):
-            result.misses += 1
-            result.bytesMissed += size
-            // The whole pack arrives at once, which grants the request. (A pack of zero
-            // bytes completes as its download starts and needs no delivery.)
-            if size > 0 { device.receive(size, for: id, at: clock) }
-            device.endAccessing(request, at: clock)
-        case .failed(.outOfSpace):
-            // Larger than the disk: a miss that stores and purges nothing.
+        switch device.access(apps[Int(app)], tag: TagID(rawValue: pack - firstPack[Int(app)]), at: clock) {
+        case .hit:
+            break
+        case .miss, .failed(.outOfSpace):
+            // A pack larger than the disk fails for space: a miss that stores and purges nothing.
             result.misses += 1
             result.bytesMissed += size
         case .failed(let error):

@@ -46,6 +46,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var appColumn = -1
     /// Fields a data line must have at least.
     @exclusivity(unchecked) private var neededFields = 0
+    /// Exactly the three required columns, no `app`: lines may take ``nextPlain()``.
+    @exclusivity(unchecked) private var plainLayout = false
 
     @exclusivity(unchecked) private var appIndex: [[UInt8]: Int32] = [:]
     @exclusivity(unchecked) private var lastApp: [UInt8] = []
@@ -61,7 +63,9 @@ public final class TraceReader {
             throw TraceError(file: name, line: nil, message: "cannot open: \(reason)")
         }
         capacity = Swift.max(chunkSize, 64)
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        // One byte more than the capacity for a sentinel after the data (see ``nextPlain()``).
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + 1, alignment: 8)
+        buffer.storeBytes(of: 0, as: UInt8.self)
         appNames = []
 
         guard let header = try nextLine() else {
@@ -87,6 +91,7 @@ public final class TraceReader {
         appColumn = columns["app"] ?? -1
         hasAppColumn = appColumn >= 0
         neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        plainLayout = neededFields == 3 && !hasAppColumn
         if !hasAppColumn {
             let stem = name.split(separator: ".").first.map(String.init) ?? name
             appNames = [stem.isEmpty ? "trace" : stem]
@@ -100,11 +105,48 @@ public final class TraceReader {
 
     /// The next record, or nil at the end of the file.
     public func next() throws(TraceError) -> TraceRecord? {
+        if plainLayout, let record = nextPlain() { return record }
         while let (base, length) = try nextLine() {
             if length == 0 { continue }
             return try parse(base, length)
         }
         return nil
+    }
+
+    /// Fast path for the usual line, `digits,digits,digits\n` with the three columns in any
+    /// order and no other column: parsed in one pass that also finds the line's end. Anything
+    /// else (quotes, blanks, decimals, `\r\n`, a line cut by the buffer's end, an error)
+    /// returns nil and leaves the line to the general path.
+    @inline(__always)
+    private func nextPlain() -> TraceRecord? {
+        let line = UnsafePointer((buffer + start).assumingMemoryBound(to: UInt8.self))
+        let available = end - start
+        var values: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var i = 0
+        for field in 0..<3 {
+            let fieldStart = i
+            var number: UInt64 = 0
+            // No bounds check per digit: the byte after the data is a 0 sentinel, not a digit.
+            while true {
+                let digit = line[i] &- 0x30
+                if digit > 9 { break }
+                number = number &* 10 &+ UInt64(digit)
+                i &+= 1
+            }
+            guard i - fieldStart > 0, i - fieldStart <= 18, i < available,
+                  line[i] == (field < 2 ? 0x2C : 0x0A) else { return nil }
+            i += 1
+            switch field {
+            case 0: values.0 = number
+            case 1: values.1 = number
+            default: values.2 = number
+            }
+        }
+        start += i
+        lineNumber += 1
+        func value(_ column: Int) -> UInt64 { column == 0 ? values.0 : column == 1 ? values.1 : values.2 }
+        return TraceRecord(line: lineNumber, time: Double(value(timeColumn)), object: value(objectColumn),
+                           size: Int64(value(sizeColumn)), app: 0)
     }
 
     // MARK: Lines
@@ -139,9 +181,10 @@ public final class TraceReader {
             if end > start { memmove(buffer, buffer + start, end - start) }
             end -= start
             start = 0
+            buffer.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
         }
         if end == capacity {
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 8)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 + 1, alignment: 8)
             grown.copyMemory(from: buffer, byteCount: end)
             buffer.deallocate()
             buffer = grown
@@ -151,6 +194,7 @@ public final class TraceReader {
             let n = read(fd, buffer + end, capacity - end)
             if n > 0 {
                 end += n
+                buffer.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
                 return
             }
             if n == 0 {
