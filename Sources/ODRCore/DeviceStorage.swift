@@ -80,7 +80,7 @@ struct PackRecord: BitwiseCopyable {
     var purgeCount: Int32 = 0
     var mark: UInt32 = 0
     let category: TagCategory
-    private var padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    private var padding: (UInt64, UInt64) = (0, 0)
 
     init(app: Int32, size: Int64, category: TagCategory, preservation: Double) {
         self.app = app
