@@ -4,6 +4,10 @@ struct AppRecord: BitwiseCopyable {
     /// Global index of the app's first pack; its packs are contiguous.
     let firstPack: Int32
     let packCount: Int32
+    let tagCount: Int32
+    /// Tag `i` is exactly pack `i` (a catalog of single-resource tags, as in trace replay),
+    /// so a tag's pack is found without reading the catalog.
+    let tagsArePacks: Bool
     let allowsCellular: Bool
     var lowDiskResponse: LowDiskResponse
 
@@ -20,9 +24,12 @@ struct AppRecord: BitwiseCopyable {
     var purgeableBytes: Int64 = 0
     var purgeableCount = 0
 
-    init(firstPack: Int32, packCount: Int32, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
+    init(firstPack: Int32, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
         self.firstPack = firstPack
-        self.packCount = packCount
+        packCount = Int32(catalog.packs.count)
+        tagCount = Int32(catalog.tags.count)
+        tagsArePacks = catalog.tags.count == catalog.packs.count
+            && catalog.tags.indices.allSatisfy { catalog.tags[$0].packs.count == 1 && catalog.tags[$0].packs[0] == Int32($0) }
         self.allowsCellular = allowsCellular
         self.lowDiskResponse = lowDiskResponse
     }
@@ -55,7 +62,7 @@ enum PackPhase: UInt8 {
 /// fill a second one. The table aligns records to cache lines and the padding makes the
 /// stride exactly 128 bytes, so a hit touches one line (a test pins this layout).
 struct PackRecord: BitwiseCopyable {
-    // First cache line: what every request touches.
+    // First cache line: what a request reads, and what purging a victim reads.
     let app: Int32
     var retain: Int32 = 0
     /// Requests waiting for their other packs hold this one so it is not purged under them.
@@ -63,22 +70,25 @@ struct PackRecord: BitwiseCopyable {
     /// The slot of the pack's running download (its waiters' list), or -1.
     var download: Int32 = -1
     let size: Int64
+    var bytesOnDisk: Int64 = 0
     var lastUse: Double = 0
     var lastUseTick: UInt64 = 0
-    var requestCount: Int64 = 0
     var lastRequestOrdinal: Int64 = 0
+    /// Saturates at `Int32.max` (2 billion requests of one pack) to fit this line.
+    var requestCount: Int32 = 0
     var phase: PackPhase = .notDownloaded
     var purgeable = false
     /// A partial download nobody continues: the first thing to purge.
     var leftover = false
-    var systemDownload = false
-    var stalled = false
+    /// `purgeCount > 0`, here so that counting re-downloaded bytes reads only this line.
+    var purgedBefore = false
     // Second cache line.
-    var bytesOnDisk: Int64 = 0
     var storedTick: UInt64 = 0
     var preservation: Double
     var purgeCount: Int32 = 0
     var mark: UInt32 = 0
+    var systemDownload = false
+    var stalled = false
     let category: TagCategory
     private var padding: (UInt64, UInt64) = (0, 0)
 

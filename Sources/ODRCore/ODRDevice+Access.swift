@@ -15,9 +15,9 @@ extension ODRDevice {
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
         let a = Int(app.rawValue)
         guard !recordsEvents, a >= 0, a < apps.count, apps[a].installed,
-              tag.rawValue >= 0, Int(tag.rawValue) < appContents[a].singlePackOfTag.count
+              tag.rawValue >= 0, tag.rawValue < apps[a].tagCount
         else { return accessThroughRequest(app, tag: tag, at: time) }
-        let single = appContents[a].singlePackOfTag[Int(tag.rawValue)]
+        let single = apps[a].tagsArePacks ? apps[a].firstPack + tag.rawValue : appContents[a].singlePackOfTag[Int(tag.rawValue)]
         guard single >= 0, !packs[Int(single)].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
         let p = Int(single)
 
@@ -60,7 +60,7 @@ extension ODRDevice {
         if used > ledger.peakUsedBytes { ledger.peakUsedBytes = used }
         odrBytes += needed
         ledger.downloadedBytes += needed
-        if packs[p].purgeCount > 0 { ledger.redownloadBytes += needed }
+        if packs[p].purgedBefore { ledger.redownloadBytes += needed }
         packs[p].bytesOnDisk = packs[p].size
         packs[p].phase = .resident
         touch(p)

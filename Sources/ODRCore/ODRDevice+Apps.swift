@@ -72,6 +72,7 @@ extension ODRDevice {
             refresh(p)  // before zeroing: a leftover partial pack leaves leftoverBytes with its bytes
             packs[p].bytesOnDisk = 0
             packs[p].purgeCount = 0
+            packs[p].purgedBefore = false
             packs[p].requestCount = 0
             packs[p].lastRequestOrdinal = 0
         }

@@ -34,7 +34,7 @@ extension ODRDevice {
         odrBytes += bytes
         reservedBytes -= bytes
         ledger.downloadedBytes += bytes
-        if packs[p].purgeCount > 0 { ledger.redownloadBytes += bytes }
+        if packs[p].purgedBefore { ledger.redownloadBytes += bytes }
         if settings.reportsProgress {
             emit(.downloadProgressed(pack, received: packs[p].bytesOnDisk, size: packs[p].size))
         }
@@ -61,7 +61,7 @@ extension ODRDevice {
         refresh(p)
         ledger.downloadsStarted += 1
         downloadsRevision &+= 1
-        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: remaining, redownload: packs[p].purgeCount > 0))
+        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: remaining, redownload: packs[p].purgedBefore))
         notePeak()
         if remaining == 0 { finishDownload(p) }
     }
@@ -105,7 +105,7 @@ extension ODRDevice {
         if packs[p].bytesOnDisk > 0 {
             packs[p].phase = .partial
         } else {
-            packs[p].phase = packs[p].purgeCount > 0 ? .purged : .notDownloaded
+            packs[p].phase = packs[p].purgedBefore ? .purged : .notDownloaded
         }
         refresh(p)
         downloadsRevision &+= 1

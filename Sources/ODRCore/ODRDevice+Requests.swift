@@ -161,7 +161,7 @@ extension ODRDevice {
 
     func noteRequested(_ packList: PackList) {
         for p in packList {
-            packs[Int(p)].requestCount += 1
+            if packs[Int(p)].requestCount < Int32.max { packs[Int(p)].requestCount += 1 }
             packs[Int(p)].lastRequestOrdinal = requestOrdinal
         }
     }

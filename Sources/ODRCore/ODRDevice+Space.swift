@@ -99,6 +99,7 @@ extension ODRDevice {
         }
         packs[p].phase = .purged
         packs[p].purgeCount += 1
+        packs[p].purgedBefore = true
         refresh(p)
         ledger.purges += 1
         ledger.purgedBytes += bytes

@@ -121,7 +121,7 @@ public final class ODRDevice {
             packs.append(PackRecord(app: id, size: pack.size, category: pack.category, preservation: preservation))
         }
         apps.append(AppRecord(
-            firstPack: first, packCount: Int32(catalog.packs.count), allowsCellular: allowsCellular,
+            firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
             lowDiskResponse: lowDiskResponse))
         appContents.append(AppContent(
             name: name, catalog: catalog,

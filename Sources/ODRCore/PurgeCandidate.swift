@@ -33,7 +33,7 @@ public struct PurgeCandidate {
     public var appIsRunning: Bool { device.apps[Int(device.packs[index].app)].running }
     public var category: TagCategory { device.packs[index].category }
     /// Requests that included the pack since its app was installed.
-    public var requestCount: Int64 { device.packs[index].requestCount }
+    public var requestCount: Int64 { Int64(device.packs[index].requestCount) }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
     public var lastRequestOrdinal: Int64 { device.packs[index].lastRequestOrdinal }
     /// How often the pack has been purged.

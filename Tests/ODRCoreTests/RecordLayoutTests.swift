@@ -9,7 +9,7 @@ struct RecordLayoutTests {
     func packRecordLayout() {
         #expect(MemoryLayout<PackRecord>.stride == 128)
         let hot: [PartialKeyPath<PackRecord>] = [
-            \.app, \.retain, \.pins, \.download, \.size, \.lastUse, \.lastUseTick, \.requestCount,
+            \.app, \.retain, \.pins, \.download, \.size, \.bytesOnDisk, \.lastUse, \.lastUseTick, \.requestCount, \.purgedBefore,
             \.lastRequestOrdinal, \.phase, \.purgeable, \.leftover,
         ]
         for field in hot {
