@@ -33,9 +33,13 @@ public final class ApplePolicy: PurgePolicy {
 
     // Performance: mutated only from the device's calls, one at a time (see ODRDevice).
     @exclusivity(unchecked) private var apps: [App] = []
-    @exclusivity(unchecked) private var version: [UInt32] = []
+    /// Per pack, the version of its current heap entries. A plain table: reading it around
+    /// calls to the view would otherwise retain and release an array each time.
+    @exclusivity(unchecked) private var version = RecordTable<UInt32>()
 
     public init() {}
+
+    deinit { version.deallocate() }
 
     public func packStored(_ pack: PurgeCandidate) {
         note(pack)
@@ -53,7 +57,10 @@ public final class ApplePolicy: PurgePolicy {
 
     private func grow(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
-        if p >= version.count { version += [UInt32](repeating: 0, count: p + 1 - version.count) }
+        if p >= version.count {
+            version.reserveCapacity(Swift.max(p + 1, version.count * 2))
+            while version.count <= p { version.append(0) }
+        }
         if a >= apps.count { apps += [App](repeating: App(), count: a + 1 - apps.count) }
     }
 
@@ -74,39 +81,66 @@ public final class ApplePolicy: PurgePolicy {
         apps[a].byAge = Heap(apps[a].byAge.unordered.filter { version[Int($0.pack)] == $0.version })
     }
 
+    /// The last answer, kept so that its storage serves the next purge (the device has let
+    /// go of it by then, so clearing it keeps the storage instead of allocating anew).
+    @exclusivity(unchecked) private var answer: [PackID] = []
+
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        var victims: [PackID] = []
+        answer.removeAll(keepingCapacity: true)
+        var victims = answer
+        answer = []
         var freed: Int64 = 0
         // Current entries of packs that are not candidates now (held, awaited): put back after.
         var setAside: [(app: Int, byAge: Bool, entry: Entry)] = []
-        let tierApps = apps.indices.filter { view.isInTier(AppID(rawValue: Int32($0))) }
-        // Each app's oldest candidate; only the app that gives up a pack needs a fresh look.
-        var oldest = tierApps.map { validTop($0, byAge: true, view, &setAside)?.tick ?? .max }
-        while freed < bytes {
-            guard let slot = oldest.indices.min(by: { oldest[$0] < oldest[$1] }), oldest[slot] != .max else { break }
-            let app = tierApps[slot]
-            guard let victim = validTop(app, byAge: false, view, &setAside) else { oldest[slot] = .max; continue }
-            apps[app].byPreservation.removeMin()
-            version[Int(victim.pack)] &+= 1
-            let id = PackID(rawValue: victim.pack)
-            victims.append(id)
-            freed += view.info(id).size
-            oldest[slot] = validTop(app, byAge: true, view, &setAside)?.tick ?? .max
+        var tierApps: [Int] = []
+        for a in apps.indices where apps[a].resident > 0 && view.isInTier(AppID(rawValue: Int32(a))) { tierApps.append(a) }
+        var oldest: [UInt64] = []
+        oldest.reserveCapacity(tierApps.count)
+        // Performance: the whole episode works on the apps' heaps in place, through one
+        // buffer, rather than copying (and retaining) an app's two heaps on every look.
+        apps.withUnsafeMutableBufferPointer { apps in
+            // Each app's oldest candidate; only the app that gives up a pack needs a fresh look.
+            for a in tierApps {
+                let tick = validTop(apps.baseAddress! + a, a, byAge: true, view, &setAside)?.tick ?? .max
+                oldest.append(tick)
+            }
+            while freed < bytes {
+                var slot = -1
+                for i in oldest.indices where oldest[i] != .max && (slot < 0 || oldest[i] < oldest[slot]) { slot = i }
+                guard slot >= 0 else { break }
+                let a = tierApps[slot]
+                let app = apps.baseAddress! + a
+                guard let victim = validTop(app, a, byAge: false, view, &setAside) else {
+                    oldest[slot] = .max
+                    continue
+                }
+                app.pointee.byPreservation.removeMin()
+                version[Int(victim.pack)] &+= 1
+                let id = PackID(rawValue: victim.pack)
+                victims.append(id)
+                freed += view.info(id).size
+                let tick = validTop(app, a, byAge: true, view, &setAside)?.tick ?? .max
+                oldest[slot] = tick
+            }
+            for item in setAside {
+                if item.byAge { apps[item.app].byAge.insert(item.entry) } else { apps[item.app].byPreservation.insert(item.entry) }
+            }
         }
-        for item in setAside {
-            if item.byAge { apps[item.app].byAge.insert(item.entry) } else { apps[item.app].byPreservation.insert(item.entry) }
-        }
+        answer = victims
         return victims
     }
 
     /// The first entry of app `a`'s heap that is current and a candidate, discarding stale
     /// entries and setting aside current non-candidates.
-    private func validTop(_ a: Int, byAge: Bool, _ view: PurgeView, _ setAside: inout [(app: Int, byAge: Bool, entry: Entry)]) -> Entry? {
-        while let top = byAge ? apps[a].byAge.min : apps[a].byPreservation.min {
+    private func validTop(
+        _ app: UnsafeMutablePointer<App>, _ a: Int, byAge: Bool, _ view: PurgeView,
+        _ setAside: inout [(app: Int, byAge: Bool, entry: Entry)]
+    ) -> Entry? {
+        while let top = byAge ? app.pointee.byAge.min : app.pointee.byPreservation.min {
             if version[Int(top.pack)] != top.version {
-                _ = byAge ? apps[a].byAge.removeMin() : apps[a].byPreservation.removeMin()
+                _ = byAge ? app.pointee.byAge.removeMin() : app.pointee.byPreservation.removeMin()
             } else if !view.isCandidate(PackID(rawValue: top.pack)) {
-                _ = byAge ? apps[a].byAge.removeMin() : apps[a].byPreservation.removeMin()
+                _ = byAge ? app.pointee.byAge.removeMin() : app.pointee.byPreservation.removeMin()
                 setAside.append((a, byAge, top))
             } else {
                 return top

@@ -32,4 +32,9 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
     let slot: Int32
     let generation: UInt32
     public var description: String { "request#\(slot).\(generation)" }
+
+    /// A small number, 0 ≤ index < the most requests live at once, that no other live
+    /// request has (it is reused once this one finishes): a driver can keep per-request data
+    /// in an array at this index, storing the ID beside it to tell a reused slot.
+    public var index: Int { Int(slot) }
 }

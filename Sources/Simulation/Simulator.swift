@@ -36,8 +36,9 @@ public final class Simulator {
     @exclusivity(unchecked) private var queue = EventQueue<Item>()
     @exclusivity(unchecked) private var network: NetworkModel
     @exclusivity(unchecked) private var events: StreamMerger
-    @exclusivity(unchecked) private var live: [RequestKey: RequestID] = [:]
-    @exclusivity(unchecked) private var keys: [RequestID: RequestKey] = [:]
+    /// Live requests by scenario key, and each live request's key by its ``RequestID/index``.
+    @exclusivity(unchecked) private var live = KeyTable<RequestID>()
+    @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
     private var currentKey: RequestKey?
     private weak var observer: (any SimulationObserver)?
 
@@ -96,7 +97,7 @@ public final class Simulator {
 
     /// The scenario label of a request (its `id`), or "" if it has none.
     public func label(of request: RequestID?) -> String {
-        if let request, let key = keys[request] { return scenario.label(of: key) }
+        if let request, let key = key(of: request) { return scenario.label(of: key) }
         if request == nil, let key = currentKey { return scenario.label(of: key) }
         return ""
     }
@@ -199,7 +200,19 @@ public final class Simulator {
 
     private func remember(_ key: RequestKey, _ id: RequestID) {
         live[key] = id
-        keys[id] = key
+        while keys.count <= id.index { keys.append(nil) }
+        keys[id.index] = (id, key)
+    }
+
+    private func key(of id: RequestID) -> RequestKey? {
+        guard id.index < keys.count, let entry = keys[id.index], entry.id == id else { return nil }
+        return entry.key
+    }
+
+    private func forget(_ id: RequestID) {
+        guard let key = key(of: id) else { return }
+        keys[id.index] = nil
+        live[key] = nil
     }
 
     /// Hands the core's events to the observer, then forgets requests that finished.
@@ -209,7 +222,7 @@ public final class Simulator {
             observer?.simulator(self, emitted: event)
             switch event.kind {
             case .requestEnded(let id, _, _), .requestCancelled(let id, _):
-                if let key = keys.removeValue(forKey: id) { live.removeValue(forKey: key) }
+                forget(id)
             default: break
             }
         }

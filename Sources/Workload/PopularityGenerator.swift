@@ -42,6 +42,9 @@ public struct PopularityGenerator: WorkloadGenerator {
         let choices: RandomStream
         let holds: RandomStream
         let popularity: DiscreteDistribution?
+        /// A one-tag array per tag, built once: a request then shares one instead of
+        /// allocating its own.
+        let requestTags: [[TagID]]
         var pending = PendingEvents()
         var nextArrival: Double
         var nextKey: RequestKey
@@ -53,6 +56,7 @@ public struct PopularityGenerator: WorkloadGenerator {
             choices = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/choices")
             holds = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/holds")
             popularity = spec.tags.isEmpty ? nil : DiscreteDistribution.zipf(count: spec.tags.count, alpha: spec.alpha)
+            requestTags = spec.tags.map { [$0] }
             nextKey = firstKey
             nextArrival = spec.tags.isEmpty ? .infinity : arrivals.next()
         }
@@ -62,11 +66,11 @@ public struct PopularityGenerator: WorkloadGenerator {
             guard nextArrival.isFinite, let popularity else { return nil }
             let time = nextArrival
             nextArrival = arrivals.next()
-            let tag = spec.tags[popularity.sample(from: choices)]
+            let tags = requestTags[popularity.sample(from: choices)]
             let key = nextKey
             nextKey += 1
             pending.add(.end(spec.app, key: key), at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))
-            return ScenarioEvent(time: time, action: .request(spec.app, tags: [tag], key: key, priority: spec.priority, optional: false))
+            return ScenarioEvent(time: time, action: .request(spec.app, tags: tags, key: key, priority: spec.priority, optional: false))
         }
     }
 }
