@@ -8,7 +8,8 @@ import ODRPolicies
 /// one app named after the file). Each line is one request for that tag: a hit when the pack
 /// is on the device; otherwise a miss, the device makes room (purging by the policy) and the
 /// whole pack arrives at once. Access ends at the same instant, so every pack is purgeable
-/// again before the next line. The disk holds nothing else; the platform profile is
+/// again before the next line: one ``ODRDevice/access(_:tag:at:)`` per line (the same as
+/// begin, deliver, end, as a test holds it to). The disk holds nothing else; the platform profile is
 /// `.unlimited`; the device records no events (only its ledger). An object larger than the
 /// whole disk is a miss, is not stored and purges nothing: the device refuses a demand it
 /// cannot meet without purging anything.
