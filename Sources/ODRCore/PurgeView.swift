@@ -25,7 +25,7 @@ public struct PurgeView {
         device.apps[Int(app.rawValue)].running == (tier == .runningApps)
     }
 
-    /// A snapshot of any pack of the device, candidate or not.
+    /// Any pack of the device as a policy sees it, candidate or not (read it during the call).
     public func info(_ pack: PackID) -> PurgeCandidate {
         device.snapshot(Int(pack.rawValue))
     }

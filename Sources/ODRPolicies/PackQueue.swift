@@ -7,7 +7,7 @@ import ODRCore
 /// A class, so that a policy's call reaches the lists without copying (and retaining) them.
 final class PackQueue {
     private let order = PackLinks()
-    /// Pack sizes, kept here so a purge need not ask the device for a snapshot per victim.
+    /// Pack sizes, kept here so a purge need not read each victim's record for its size.
     @exclusivity(unchecked) private var size: [Int64] = []
 
     /// Appends a newly stored pack at the back.
