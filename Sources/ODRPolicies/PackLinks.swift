@@ -48,11 +48,7 @@ final class PackLinks {
         guard list >= listCount else { return }
         if list >= endsCapacity {
             let grown = Swift.max(list + 1, endsCapacity * 2)
-            let block = UnsafeMutablePointer<Ends>.allocate(capacity: grown)
-            block.initialize(from: ends, count: endsCapacity)
-            (block + endsCapacity).initialize(repeating: Ends(), count: grown - endsCapacity)
-            ends.deallocate()
-            ends = block
+            ends = Self.regrow(ends, from: endsCapacity, to: grown, filling: Ends())
             endsCapacity = grown
         }
         listCount = list + 1
@@ -61,12 +57,17 @@ final class PackLinks {
     private func ensureNode(_ p: Int) {
         guard p >= nodeCapacity else { return }
         let grown = Swift.max(p + 1, nodeCapacity * 2, 64)
-        let block = UnsafeMutablePointer<Node>.allocate(capacity: grown)
-        block.initialize(from: nodes, count: nodeCapacity)
-        (block + nodeCapacity).initialize(repeating: Node(), count: grown - nodeCapacity)
-        nodes.deallocate()
-        nodes = block
+        nodes = Self.regrow(nodes, from: nodeCapacity, to: grown, filling: Node())
         nodeCapacity = grown
+    }
+
+    /// A block of `grown` elements: the `count` of `block` (which is freed), then `filler`.
+    private static func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T) -> UnsafeMutablePointer<T> {
+        let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
+        new.moveInitialize(from: block, count: count)
+        (new + count).initialize(repeating: filler, count: grown - count)
+        block.deallocate()
+        return new
     }
 
     func contains(_ p: Int32) -> Bool {
