@@ -9,8 +9,9 @@ import HeapModule
 /// cost to another app. (Running apps come last and held packs never: the device enforces both.)
 ///
 /// Cost: per app, two heaps with lazy deletion (by preservation then recency, and by
-/// recency alone) are fed by the notifications, so choosing a victim costs O(apps + log n)
-/// rather than a sort of every candidate.
+/// recency alone) are fed by the notifications; across apps, a heap of apps keyed by a lower
+/// bound of their oldest entry finds the app to purge from. Choosing a victim costs
+/// O(log n) amortized, rather than a look at every app or a sort of every candidate.
 public final class ApplePolicy: PurgePolicy {
     public let name = "apple"
 
@@ -24,15 +25,27 @@ public final class ApplePolicy: PurgePolicy {
         }
     }
 
-    private struct App {
+    /// One app's entries. A class, so that a purge works on its heaps in place.
+    private final class App {
         var byPreservation = Heap<Entry>()
         /// Same entries with preservation zeroed: ordered by recency alone.
         var byAge = Heap<Entry>()
         var resident = 0
+        /// Whether the app is in ``ApplePolicy/appOrder`` (it is whenever `byAge` is not empty).
+        var queued = false
+    }
+
+    /// An app in the order of apps, keyed by a tick no later than its oldest entry's (ticks
+    /// are unique to one use of one pack, so keys never tie).
+    private struct AppKey: Comparable {
+        let tick: UInt64
+        let app: Int32
+        static func < (a: AppKey, b: AppKey) -> Bool { a.tick < b.tick }
     }
 
     // Performance: mutated only from the device's calls, one at a time (see ODRDevice).
     @exclusivity(unchecked) private var apps: [App] = []
+    @exclusivity(unchecked) private var appOrder = Heap<AppKey>()
     /// Per pack, the version of its current heap entries. A plain table: reading it around
     /// calls to the view would otherwise retain and release an array each time.
     @exclusivity(unchecked) private var version = RecordTable<UInt32>()
@@ -61,7 +74,7 @@ public final class ApplePolicy: PurgePolicy {
             version.reserveCapacity(Swift.max(p + 1, version.count * 2))
             while version.count <= p { version.append(0) }
         }
-        if a >= apps.count { apps += [App](repeating: App(), count: a + 1 - apps.count) }
+        while apps.count <= a { apps.append(App()) }
     }
 
     /// Records the pack's current key; older entries of the pack become stale.
@@ -70,15 +83,24 @@ public final class ApplePolicy: PurgePolicy {
         let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
         version[p] &+= 1
         let v = version[p]
-        apps[a].byPreservation.insert(Entry(preservation: pack.preservation, tick: pack.lastUseTick, pack: pack.pack.rawValue, version: v))
-        apps[a].byAge.insert(Entry(preservation: 0, tick: pack.lastUseTick, pack: pack.pack.rawValue, version: v))
-        if apps[a].byAge.count > 2 * apps[a].resident + 64 { compact(a) }
+        let app = apps[a]
+        let tick = pack.lastUseTick
+        app.byPreservation.insert(Entry(preservation: pack.preservation, tick: tick, pack: pack.pack.rawValue, version: v))
+        app.byAge.insert(Entry(preservation: 0, tick: tick, pack: pack.pack.rawValue, version: v))
+        // Its other entries are older, so this tick bounds the app's oldest from below only
+        // when it was not queued (its heap was empty).
+        if !app.queued {
+            app.queued = true
+            appOrder.insert(AppKey(tick: app.byAge.min!.tick, app: Int32(a)))
+        }
+        if app.byAge.count > 2 * app.resident + 64 { compact(app) }
     }
 
-    /// Drops stale entries (each pack keeps exactly one current entry per heap).
-    private func compact(_ a: Int) {
-        apps[a].byPreservation = Heap(apps[a].byPreservation.unordered.filter { version[Int($0.pack)] == $0.version })
-        apps[a].byAge = Heap(apps[a].byAge.unordered.filter { version[Int($0.pack)] == $0.version })
+    /// Drops stale entries (each pack keeps exactly one current entry per heap). The app's
+    /// key stays a lower bound: its oldest entry can only get younger.
+    private func compact(_ app: App) {
+        app.byPreservation = Heap(app.byPreservation.unordered.filter { version[Int($0.pack)] == $0.version })
+        app.byAge = Heap(app.byAge.unordered.filter { version[Int($0.pack)] == $0.version })
     }
 
     /// The last answer, kept so that its storage serves the next purge (the device has let
@@ -91,57 +113,59 @@ public final class ApplePolicy: PurgePolicy {
         answer = []
         var freed: Int64 = 0
         // Current entries of packs that are not candidates now (held, awaited): put back after.
-        var setAside: [(app: Int, byAge: Bool, entry: Entry)] = []
-        var tierApps: [Int] = []
-        for a in apps.indices where apps[a].resident > 0 && view.isInTier(AppID(rawValue: Int32(a))) { tierApps.append(a) }
-        var oldest: [UInt64] = []
-        oldest.reserveCapacity(tierApps.count)
-        // Performance: the whole episode works on the apps' heaps in place, through one
-        // buffer, rather than copying (and retaining) an app's two heaps on every look.
-        apps.withUnsafeMutableBufferPointer { apps in
-            // Each app's oldest candidate; only the app that gives up a pack needs a fresh look.
-            for a in tierApps {
-                let tick = validTop(apps.baseAddress! + a, a, byAge: true, view, &setAside)?.tick ?? .max
-                oldest.append(tick)
-            }
-            while freed < bytes {
-                var slot = -1
-                for i in oldest.indices where oldest[i] != .max && (slot < 0 || oldest[i] < oldest[slot]) { slot = i }
-                guard slot >= 0 else { break }
-                let a = tierApps[slot]
-                let app = apps.baseAddress! + a
-                guard let victim = validTop(app, a, byAge: false, view, &setAside) else {
-                    oldest[slot] = .max
+        var setAside: [(app: App, byAge: Bool, entry: Entry)] = []
+        // Apps taken out of the order (other tier, or no candidate now): put back after.
+        var outOfOrder: [Int] = []
+        while freed < bytes {
+            // The app whose oldest candidate is oldest: keys are lower bounds, so an app whose
+            // key is exact when it reaches the top is the one.
+            var chosen: App?
+            while let top = appOrder.min {
+                let a = Int(top.app)
+                let app = apps[a]
+                guard view.isInTier(AppID(rawValue: top.app)),
+                      let oldest = validTop(app, byAge: true, view, &setAside) else {
+                    appOrder.removeMin()
+                    app.queued = false
+                    outOfOrder.append(a)
                     continue
                 }
-                app.pointee.byPreservation.removeMin()
-                version[Int(victim.pack)] &+= 1
-                let id = PackID(rawValue: victim.pack)
-                victims.append(id)
-                freed += view.info(id).size
-                let tick = validTop(app, a, byAge: true, view, &setAside)?.tick ?? .max
-                oldest[slot] = tick
+                if oldest.tick > top.tick {
+                    appOrder.replaceMin(with: AppKey(tick: oldest.tick, app: top.app))
+                    continue
+                }
+                chosen = app
+                break
             }
-            for item in setAside {
-                if item.byAge { apps[item.app].byAge.insert(item.entry) } else { apps[item.app].byPreservation.insert(item.entry) }
-            }
+            guard let app = chosen, let victim = validTop(app, byAge: false, view, &setAside) else { break }
+            app.byPreservation.removeMin()
+            version[Int(victim.pack)] &+= 1
+            let id = PackID(rawValue: victim.pack)
+            victims.append(id)
+            freed += view.info(id).size
+        }
+        for item in setAside {
+            if item.byAge { item.app.byAge.insert(item.entry) } else { item.app.byPreservation.insert(item.entry) }
+        }
+        for a in outOfOrder where !apps[a].queued && !apps[a].byAge.isEmpty {
+            apps[a].queued = true
+            appOrder.insert(AppKey(tick: apps[a].byAge.min!.tick, app: Int32(a)))
         }
         answer = victims
         return victims
     }
 
-    /// The first entry of app `a`'s heap that is current and a candidate, discarding stale
+    /// The first entry of the app's heap that is current and a candidate, discarding stale
     /// entries and setting aside current non-candidates.
     private func validTop(
-        _ app: UnsafeMutablePointer<App>, _ a: Int, byAge: Bool, _ view: PurgeView,
-        _ setAside: inout [(app: Int, byAge: Bool, entry: Entry)]
+        _ app: App, byAge: Bool, _ view: PurgeView, _ setAside: inout [(app: App, byAge: Bool, entry: Entry)]
     ) -> Entry? {
-        while let top = byAge ? app.pointee.byAge.min : app.pointee.byPreservation.min {
+        while let top = byAge ? app.byAge.min : app.byPreservation.min {
             if version[Int(top.pack)] != top.version {
-                _ = byAge ? app.pointee.byAge.removeMin() : app.pointee.byPreservation.removeMin()
+                _ = byAge ? app.byAge.removeMin() : app.byPreservation.removeMin()
             } else if !view.isCandidate(PackID(rawValue: top.pack)) {
-                _ = byAge ? app.pointee.byAge.removeMin() : app.pointee.byPreservation.removeMin()
-                setAside.append((a, byAge, top))
+                _ = byAge ? app.byAge.removeMin() : app.byPreservation.removeMin()
+                setAside.append((app, byAge, top))
             } else {
                 return top
             }

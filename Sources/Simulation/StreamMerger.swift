@@ -24,12 +24,14 @@ struct StreamMerger {
     var nextTime: Double? { queue.nextTime }
 
     mutating func next() -> ScenarioEvent? {
-        guard let entry = queue.pop(), let event = heads[entry.payload] else { return nil }
-        let i = entry.payload
+        // The earliest stream's event; its next one takes its place in the queue in one step.
+        guard let i = queue.nextPayload, let event = heads[i] else { return nil }
         heads[i] = streams[i].next()
         if let head = heads[i] {
             precondition(head.time >= event.time, "event stream \(i) went back in time (\(head.time) < \(event.time))")
-            queue.schedule(i, at: head.time)
+            _ = queue.replaceNext(with: i, at: head.time)
+        } else {
+            _ = queue.pop()
         }
         return event
     }
