@@ -27,12 +27,13 @@ public final class ApplePolicy: PurgePolicy {
 
     /// One app's entries. A class, so that a purge works on its heaps in place.
     private final class App {
-        var byPreservation = Heap<Entry>()
+        // Unchecked exclusivity, as for the policy's own state: one access at a time.
+        @exclusivity(unchecked) var byPreservation = Heap<Entry>()
         /// Same entries with preservation zeroed: ordered by recency alone.
-        var byAge = Heap<Entry>()
-        var resident = 0
+        @exclusivity(unchecked) var byAge = Heap<Entry>()
+        @exclusivity(unchecked) var resident = 0
         /// Whether the app is in ``ApplePolicy/appOrder`` (it is whenever `byAge` is not empty).
-        var queued = false
+        @exclusivity(unchecked) var queued = false
     }
 
     /// An app in the order of apps, keyed by a tick no later than its oldest entry's (ticks

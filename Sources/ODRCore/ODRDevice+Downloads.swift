@@ -10,10 +10,19 @@ extension ODRDevice {
 
     /// Downloads under way, in start order, with what a network model needs to share the link.
     public func downloads() -> [DownloadStatus] {
-        downloadOrder.map { p in
-            DownloadStatus(
+        var list: [DownloadStatus] = []
+        downloads(into: &list)
+        return list
+    }
+
+    /// ``downloads()`` written into `list` (emptied first), reusing its storage: a network
+    /// model that re-plans after every change allocates nothing.
+    public func downloads(into list: inout [DownloadStatus]) {
+        list.removeAll(keepingCapacity: true)
+        for p in downloadOrder {
+            list.append(DownloadStatus(
                 pack: PackID(rawValue: p), app: AppID(rawValue: packs[Int(p)].app), size: packs[Int(p)].size,
-                received: packs[Int(p)].bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p)))
+                received: packs[Int(p)].bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p))))
         }
     }
 

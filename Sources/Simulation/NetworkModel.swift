@@ -24,6 +24,9 @@ struct NetworkModel {
     private var flows: [Flow] = []
     private var exact: [Double]
     private var seenRevision: UInt64 = .max
+    private var statuses: [DownloadStatus] = []
+    private var planApps: [AppID] = []
+    private var appWeights: [Double] = []
     /// Bumped at every re-plan, to recognise stale wake-ups.
     private(set) var version: UInt64 = 0
 
@@ -70,25 +73,33 @@ struct NetworkModel {
         version &+= 1
         flows.removeAll(keepingCapacity: true)
         guard bandwidth > 0 else { return nil }
-        let runnable = device.downloads().filter(\.isRunnable)
-        guard !runnable.isEmpty else { return nil }
+        // Performance: scratch lists kept between plans, and apps' weights in two small
+        // arrays (a handful of apps download at once), so a plan allocates nothing.
+        device.downloads(into: &statuses)
+        statuses.removeAll { !$0.isRunnable }
+        guard !statuses.isEmpty else { return nil }
         let linkRate = bandwidth / 8
-        var shares: [(DownloadStatus, Double)] = []
-        let urgent = runnable.filter(\.priority.isUrgent)
-        if !urgent.isEmpty {
-            shares = urgent.map { ($0, linkRate / Double(urgent.count)) }
+        let urgentCount = statuses.reduce(0) { $0 + ($1.priority.isUrgent ? 1 : 0) }
+        if urgentCount > 0 {
+            statuses.removeAll { !$0.priority.isUrgent }
         } else {
-            var appOrder: [AppID] = []
-            var weightOfApp: [AppID: Double] = [:]
-            for d in runnable {
-                if weightOfApp[d.app] == nil { appOrder.append(d.app) }
-                weightOfApp[d.app, default: 0] += Self.weight(d.priority)
+            planApps.removeAll(keepingCapacity: true)
+            appWeights.removeAll(keepingCapacity: true)
+            for d in statuses {
+                if let i = planApps.firstIndex(of: d.app) {
+                    appWeights[i] += Self.weight(d.priority)
+                } else {
+                    planApps.append(d.app)
+                    appWeights.append(0 + Self.weight(d.priority))
+                }
             }
-            let perApp = linkRate / Double(appOrder.count)
-            shares = runnable.map { ($0, perApp * Self.weight($0.priority) / weightOfApp[$0.app]!) }
         }
+        let perApp = linkRate / Double(planApps.count)
         var earliest = Double.infinity
-        for (download, rate) in shares {
+        for download in statuses {
+            let rate = urgentCount > 0
+                ? linkRate / Double(urgentCount)
+                : perApp * Self.weight(download.priority) / appWeights[planApps.firstIndex(of: download.app)!]
             let p = Int(download.pack.rawValue)
             if Int64(exact[p]) != download.received { exact[p] = Double(download.received) }
             let finish = time + (Double(download.size) - exact[p]) / rate

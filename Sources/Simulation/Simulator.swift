@@ -39,7 +39,7 @@ public final class Simulator {
     /// Live requests by scenario key, and each live request's key by its ``RequestID/index``.
     @exclusivity(unchecked) private var live = KeyTable<RequestID>()
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
-    private var currentKey: RequestKey?
+    @exclusivity(unchecked) private var currentKey: RequestKey?
     private weak var observer: (any SimulationObserver)?
 
     /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default).
