@@ -77,12 +77,17 @@ public struct TraceReplayer {
     private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
-        for (i, pack) in objects.requests.enumerated() {
+        let requests = objects.requests
+        // Each request's pack record is read one request ahead (see ``ReplayRun/facts(of:)``).
+        var ahead = requests.isEmpty ? nil : run.facts(of: requests[0])
+        for (i, pack) in requests.enumerated() {
             if i >= nextStart {
                 k += 1
                 nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
             }
-            if let error = run.request(pack: pack, at: objects.timeValues[k]) {
+            let facts = ahead!
+            if i + 1 < requests.count { ahead = run.facts(of: requests[i + 1]) }
+            if let error = run.request(pack: pack, facts: facts, at: objects.timeValues[k]) {
                 throw TraceError(file: objects.fileName, line: nil,
                                  message: "request \(i + 1): the device refused it: \(error)")
             }
