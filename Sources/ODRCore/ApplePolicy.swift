@@ -32,6 +32,10 @@ public final class ApplePolicy: PurgePolicy {
         /// Same entries with preservation zeroed: ordered by recency alone.
         @exclusivity(unchecked) var byAge = Heap<Entry>()
         @exclusivity(unchecked) var resident = 0
+        /// Whether any of the app's packs was ever noted with a preservation priority above 0.
+        /// Until then both heaps would hold the same order, so only `byAge` is kept and
+        /// serves for both (half the heap work on every use of a pack).
+        @exclusivity(unchecked) var usesPreservation = false
         /// Whether the app is in ``ApplePolicy/appOrder`` (it is whenever `byAge` is not empty).
         @exclusivity(unchecked) var queued = false
     }
@@ -86,7 +90,16 @@ public final class ApplePolicy: PurgePolicy {
         let v = version[p]
         let app = apps[a]
         let tick = pack.lastUseTick
-        app.byPreservation.insert(Entry(preservation: pack.preservation, tick: tick, pack: pack.pack.rawValue, version: v))
+        let preservation = pack.preservation
+        if preservation != 0 && !app.usesPreservation {
+            // Every current entry has preservation 0 (a change is always noted), so the
+            // recency heap is the preservation heap so far.
+            app.usesPreservation = true
+            app.byPreservation = app.byAge
+        }
+        if app.usesPreservation {
+            app.byPreservation.insert(Entry(preservation: preservation, tick: tick, pack: pack.pack.rawValue, version: v))
+        }
         app.byAge.insert(Entry(preservation: 0, tick: tick, pack: pack.pack.rawValue, version: v))
         // Its other entries are older, so this tick bounds the app's oldest from below only
         // when it was not queued (its heap was empty).
@@ -138,8 +151,8 @@ public final class ApplePolicy: PurgePolicy {
                 chosen = app
                 break
             }
-            guard let app = chosen, let victim = validTop(app, byAge: false, view, &setAside) else { break }
-            app.byPreservation.removeMin()
+            guard let app = chosen, let victim = validTop(app, byAge: !app.usesPreservation, view, &setAside) else { break }
+            if app.usesPreservation { app.byPreservation.removeMin() } else { app.byAge.removeMin() }
             version[Int(victim.pack)] &+= 1
             let id = PackID(rawValue: victim.pack)
             victims.append(id)
