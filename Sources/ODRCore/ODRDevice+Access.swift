@@ -17,7 +17,7 @@ extension ODRDevice {
         guard !recordsEvents, a >= 0, a < apps.count, apps[a].installed,
               tag.rawValue >= 0, tag.rawValue < apps[a].tagCount
         else { return accessThroughRequest(app, tag: tag, at: time) }
-        let single = apps[a].tagsArePacks ? apps[a].firstPack + tag.rawValue : appContents[a].singlePackOfTag[Int(tag.rawValue)]
+        let single = singlePack(of: tag, app: a)
         guard single >= 0, !packs[Int(single)].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
         let p = Int(single)
 

@@ -146,10 +146,10 @@ extension ODRDevice {
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         let a = Int(app.rawValue)
         guard a >= 0, a < apps.count, apps[a].installed else { return nil }
-        let tagCount = appContents[a].singlePackOfTag.count
-        for tag in tags where tag.rawValue < 0 || Int(tag.rawValue) >= tagCount { return nil }
+        let tagCount = apps[a].tagCount
+        for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
         if tags.count == 1 {
-            let single = appContents[a].singlePackOfTag[Int(tags[0].rawValue)]
+            let single = singlePack(of: tags[0], app: a)
             return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tags[0].rawValue)])
         }
         var result: [Int32] = []
@@ -157,6 +157,11 @@ extension ODRDevice {
             for p in appContents[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
         }
         return PackList(result)
+    }
+
+    /// The only pack of a valid `tag` of app `a`, or -1 if the tag has several.
+    func singlePack(of tag: TagID, app a: Int) -> Int32 {
+        apps[a].tagsArePacks ? apps[a].firstPack + tag.rawValue : appContents[a].singlePackOfTag[Int(tag.rawValue)]
     }
 
     func noteRequested(_ packList: PackList) {
