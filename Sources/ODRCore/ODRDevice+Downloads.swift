@@ -18,7 +18,8 @@ extension ODRDevice {
     /// ``downloads()`` written into `list` (emptied first), reusing its storage: a network
     /// model that re-plans after every change allocates nothing.
     public func downloads(into list: inout [DownloadStatus]) {
-        list.removeAll(keepingCapacity: true)
+        // Cleared only when needed: clearing is a generic call, and most lists are empty.
+        if !list.isEmpty { list.removeAll(keepingCapacity: true) }
         for p in downloadOrder {
             list.append(DownloadStatus(
                 pack: PackID(rawValue: p), app: AppID(rawValue: packs[Int(p)].app), size: packs[Int(p)].size,

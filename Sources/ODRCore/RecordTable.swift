@@ -54,14 +54,17 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
         return base[count]
     }
 
+    /// Makes room for at least `minimum` records. Growth is at least geometric, so that
+    /// reserving a little more at a time (an app's packs after another's) stays linear.
     mutating func reserveCapacity(_ minimum: Int) {
         guard minimum > capacity else { return }
-        let grown = Self.allocate(minimum, alignment: alignment)
+        let target = Swift.max(minimum, capacity * 2)
+        let grown = Self.allocate(target, alignment: alignment)
         // Bitwise-copyable records move with a plain copy; the old ones need no deinit.
         grown.initialize(from: base, count: count)
         base.deallocate()
         base = grown
-        capacity = minimum
+        capacity = target
     }
 
     /// Frees the storage; the table must not be used afterwards.

@@ -72,6 +72,9 @@ public struct EventQueue<Payload> {
     /// The earliest entry's time.
     @inlinable public var nextTime: Double? { heap.min?.time }
 
+    /// The earliest entry, left in place.
+    @inlinable public var earliest: Entry? { heap.min }
+
     /// The earliest entry's payload.
     @inlinable public var nextPayload: Payload? { heap.min?.payload }
 }

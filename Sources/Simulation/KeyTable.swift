@@ -32,7 +32,7 @@ struct KeyTable<Value> {
             return nil
         }
         set {
-            if let newValue { insert(key, newValue) } else { remove(key) }
+            if let newValue { insert(key, newValue) } else { removeValue(forKey: key) }
         }
     }
 
@@ -52,13 +52,16 @@ struct KeyTable<Value> {
         count += 1
     }
 
-    private mutating func remove(_ key: RequestKey) {
+    /// Removes the key's entry; returns its value, or nil if there was none.
+    @discardableResult
+    mutating func removeValue(forKey key: RequestKey) -> Value? {
         let mask = slots.count - 1
         var s = home(key)
         while slots[s].key != key {
-            if slots[s].key < 0 { return }
+            if slots[s].key < 0 { return nil }
             s = (s + 1) & mask
         }
+        let removed = slots[s].value
         // Backward shift: move later entries of the cluster into the hole when their home
         // position allows, so lookups never need tombstones.
         var hole = s
@@ -75,6 +78,7 @@ struct KeyTable<Value> {
         slots[hole] = Slot()
         count -= 1
         if slots.count > 64 && count * 8 < slots.count { resize(slots.count / 2) }
+        return removed
     }
 
     private mutating func resize(_ capacity: Int) {

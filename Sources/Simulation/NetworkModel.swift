@@ -71,20 +71,24 @@ struct NetworkModel {
         planTime = time
         seenRevision = device.downloadsRevision
         version &+= 1
-        flows.removeAll(keepingCapacity: true)
-        guard bandwidth > 0 else { return nil }
         // Performance: scratch lists kept between plans, and apps' weights in two small
-        // arrays (a handful of apps download at once), so a plan allocates nothing.
+        // arrays (a handful of apps download at once), so a plan allocates nothing. Lists are
+        // cleared only when not empty: clearing is a generic call, and most plans see no
+        // download or one.
+        if !flows.isEmpty { flows.removeAll(keepingCapacity: true) }
+        guard bandwidth > 0 else { return nil }
         device.downloads(into: &statuses)
-        statuses.removeAll { !$0.isRunnable }
+        if statuses.contains(where: { !$0.isRunnable }) { statuses.removeAll { !$0.isRunnable } }
         guard !statuses.isEmpty else { return nil }
         let linkRate = bandwidth / 8
         let urgentCount = statuses.reduce(0) { $0 + ($1.priority.isUrgent ? 1 : 0) }
         if urgentCount > 0 {
             statuses.removeAll { !$0.priority.isUrgent }
         } else {
-            planApps.removeAll(keepingCapacity: true)
-            appWeights.removeAll(keepingCapacity: true)
+            if !planApps.isEmpty {
+                planApps.removeAll(keepingCapacity: true)
+                appWeights.removeAll(keepingCapacity: true)
+            }
             for d in statuses {
                 if let i = planApps.firstIndex(of: d.app) {
                     appWeights[i] += Self.weight(d.priority)

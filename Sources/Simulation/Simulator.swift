@@ -24,11 +24,21 @@ public final class Simulator {
     /// Kernel events processed so far (for throughput measurements).
     public private(set) var processedEvents = 0
 
+    /// Entries of the kernel's queue. Scripted and generated events are not among them: the
+    /// merger of their streams is a second agenda, read in step with the queue (see ``run``).
     private enum Item {
         case completion(version: UInt64)
         case link(bandwidth: Double, kind: LinkKind, phase: Int?)
-        case stream
         case sample
+    }
+
+    /// Among equal times: completions, then link changes, then scripted and generated events,
+    /// then samples.
+    private enum Rank {
+        static let completion: UInt8 = 0
+        static let link: UInt8 = 1
+        static let stream: UInt8 = 2
+        static let sample: UInt8 = 3
     }
 
     // Performance: this state is only touched from the run loop, one access at a time, so
@@ -36,8 +46,13 @@ public final class Simulator {
     @exclusivity(unchecked) private var queue = EventQueue<Item>()
     @exclusivity(unchecked) private var network: NetworkModel
     @exclusivity(unchecked) private var events: StreamMerger
-    /// Live requests by scenario key, and each live request's key by its ``RequestID/index``.
+    /// Requests by scenario key, from their start until the scenario ends them (`end`, or a
+    /// `cancel` that took effect). A request the core ended by itself (a low-disk release, its
+    /// app terminated) keeps its entry until then: the core ignores a finished request's ID,
+    /// so the entry is harmless, and the run needs no report of such endings.
     @exclusivity(unchecked) private var live = KeyTable<RequestID>()
+    /// Each live request's key by its ``RequestID/index``, for labels: kept only when an
+    /// observer listens.
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
     @exclusivity(unchecked) private var currentKey: RequestKey?
     private weak var observer: (any SimulationObserver)?
@@ -105,39 +120,54 @@ public final class Simulator {
     /// Runs to the scenario's duration. `sampleInterval` of nil or 0 takes no samples.
     public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil) {
         self.observer = observer
+        // Performance: without an observer no one reads the core's events, so it keeps none.
+        device.recordsEvents = observer != nil
         let duration = scenario.duration
         if let first = scenario.network.first {
             // Before the first phase the link is offline.
-            if first.at > 0 { queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: 1) }
-            queue.schedule(.link(bandwidth: first.bandwidth, kind: first.kind, phase: 0), at: first.at, priority: 1)
+            if first.at > 0 { queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link) }
+            queue.schedule(.link(bandwidth: first.bandwidth, kind: first.kind, phase: 0), at: first.at, priority: Rank.link)
         } else {
-            queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: 1)
+            queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link)
         }
-        if let first = events.nextTime { queue.schedule(.stream, at: first, priority: 2) }
         let interval = sampleInterval ?? 0
-        if interval > 0 { queue.schedule(.sample, at: 0, priority: 3) }
+        if interval > 0 { queue.schedule(.sample, at: 0, priority: Rank.sample) }
 
-        while let entry = queue.pop(), entry.time <= duration {
+        while true {
+            // Performance: the event streams' merger is consulted in step with the queue
+            // rather than through an entry of its own, which saves a push and a pop per event.
+            // The order is the one such an entry (rank 2) would give: its time, then rank.
+            let streamTime = events.nextTime ?? .infinity
+            let entry = queue.earliest
+            let fromStream: Bool
+            if let entry {
+                fromStream = streamTime < entry.time || (streamTime == entry.time && Rank.stream < entry.priority)
+            } else {
+                fromStream = true
+            }
+            let time = fromStream ? streamTime : entry!.time
+            guard time <= duration, time.isFinite else { break }
             processedEvents += 1
-            let time = entry.time
             network.advance(device, to: time)
-            switch entry.payload {
-            case .completion(let version):
-                if version != network.version { break }
-            case .link(let bandwidth, let kind, let phase):
-                applyLink(bandwidth: bandwidth, kind: kind, at: time)
-                if let phase, phase + 1 < scenario.network.count {
-                    let next = scenario.network[phase + 1]
-                    queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: 1)
-                }
-            case .stream:
+            if fromStream {
                 if let event = events.next() { apply(event.action, at: time) }
-                if let next = events.nextTime { queue.schedule(.stream, at: next, priority: 2) }
-            case .sample:
-                drainEvents()
-                observer?.simulator(self, sampleAt: time)
-                let next = time + interval
-                if next <= duration { queue.schedule(.sample, at: next, priority: 3) }
+            } else {
+                _ = queue.pop()
+                switch entry!.payload {
+                case .completion(let version):
+                    if version != network.version { break }
+                case .link(let bandwidth, let kind, let phase):
+                    applyLink(bandwidth: bandwidth, kind: kind, at: time)
+                    if let phase, phase + 1 < scenario.network.count {
+                        let next = scenario.network[phase + 1]
+                        queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: Rank.link)
+                    }
+                case .sample:
+                    drainEvents()
+                    observer?.simulator(self, sampleAt: time)
+                    let next = time + interval
+                    if next <= duration { queue.schedule(.sample, at: next, priority: Rank.sample) }
+                }
             }
             drainEvents()
             replanIfNeeded(at: time)
@@ -153,7 +183,7 @@ public final class Simulator {
     private func replanIfNeeded(at time: Double) {
         guard network.needsReplan(device) else { return }
         if let finish = network.replan(device, at: time) {
-            queue.schedule(.completion(version: network.version), at: finish, priority: 0)
+            queue.schedule(.completion(version: network.version), at: finish, priority: Rank.completion)
         }
     }
 
@@ -186,9 +216,10 @@ public final class Simulator {
         case .resume(_, let key):
             if let id = live[key] { device.resume(id, at: time) }
         case .cancel(_, let key):
-            if let id = live[key] { device.cancel(id, at: time) }
+            // A granted request is not cancelled: it stays live until its end.
+            if let id = live[key], device.cancel(id, at: time) { live[key] = nil }
         case .end(_, let key):
-            if let id = live[key] { device.endAccessing(id, at: time) }
+            if let id = live.removeValue(forKey: key) { device.endAccessing(id, at: time) }
         case .preserve(let a, let list):
             for entry in list { device.setPreservationPriority(entry.priority, for: [entry.tag], of: appIDs[a], at: time) }
         case .disk(let delta):
@@ -200,6 +231,7 @@ public final class Simulator {
 
     private func remember(_ key: RequestKey, _ id: RequestID) {
         live[key] = id
+        guard observer != nil else { return }
         while keys.count <= id.index { keys.append(nil) }
         keys[id.index] = (id, key)
     }
@@ -209,20 +241,14 @@ public final class Simulator {
         return entry.key
     }
 
-    private func forget(_ id: RequestID) {
-        guard let key = key(of: id) else { return }
-        keys[id.index] = nil
-        live[key] = nil
-    }
-
-    /// Hands the core's events to the observer, then forgets requests that finished.
+    /// Hands the core's events to the observer, then drops the labels of requests that finished.
     private func drainEvents() {
-        guard !device.events.isEmpty else { return }
+        guard device.recordsEvents, !device.events.isEmpty else { return }
         for event in device.events {
             observer?.simulator(self, emitted: event)
             switch event.kind {
             case .requestEnded(let id, _, _), .requestCancelled(let id, _):
-                forget(id)
+                if key(of: id) != nil { keys[id.index] = nil }
             default: break
             }
         }

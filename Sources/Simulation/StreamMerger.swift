@@ -7,32 +7,33 @@
 /// same order by construction.
 struct StreamMerger {
     private var streams: [any EventStream]
-    private var heads: [ScenarioEvent?]
-    private var queue = EventQueue<Int>()
+    /// Each live stream's next event (entries of finished streams are stale).
+    private var heads: [ScenarioEvent] = []
+    private var agenda = StreamHeap()
 
     init(_ streams: [any EventStream]) {
         self.streams = streams
-        heads = []
         for i in self.streams.indices {
             let head = self.streams[i].next()
-            heads.append(head)
-            if let head { queue.schedule(i, at: head.time) }
+            heads.append(head ?? ScenarioEvent(time: .infinity, action: .disk(0)))
+            if let head { agenda.insert(stream: i, at: head.time) }
         }
     }
 
     /// The time of the next event, if any.
-    var nextTime: Double? { queue.nextTime }
+    var nextTime: Double? { agenda.top?.time }
 
     mutating func next() -> ScenarioEvent? {
-        // The earliest stream's event; its next one takes its place in the queue in one step.
-        guard let i = queue.nextPayload, let event = heads[i] else { return nil }
-        heads[i] = streams[i].next()
-        if let head = heads[i] {
-            precondition(head.time >= event.time, "event stream \(i) went back in time (\(head.time) < \(event.time))")
-            _ = queue.replaceNext(with: i, at: head.time)
-        } else {
-            _ = queue.pop()
+        // The earliest stream's event; its successor takes its place in one pass.
+        guard let (i, time) = agenda.top else { return nil }
+        guard var event = streams[i].next() else {
+            agenda.removeTop()
+            return heads[i]
         }
+        precondition(event.time >= time, "event stream \(i) went back in time (\(event.time) < \(time))")
+        // Performance: swapped, not assigned, so the events are moved and never copied.
+        swap(&event, &heads[i])
+        agenda.replaceTop(at: heads[i].time)
         return event
     }
 }

@@ -45,7 +45,8 @@ public struct PopularityGenerator: WorkloadGenerator {
         /// A one-tag array per tag, built once: a request then shares one instead of
         /// allocating its own.
         let requestTags: [[TagID]]
-        var pending = PendingEvents()
+        /// Ends of holds, by request key.
+        var pending = PendingEvents<RequestKey>()
         var nextArrival: Double
         var nextKey: RequestKey
 
@@ -62,14 +63,16 @@ public struct PopularityGenerator: WorkloadGenerator {
         }
 
         mutating func next() -> ScenarioEvent? {
-            if pending.nextTime <= nextArrival { return pending.pop() }
+            if pending.nextTime <= nextArrival, let end = pending.pop() {
+                return ScenarioEvent(time: end.time, action: .end(spec.app, key: end.payload))
+            }
             guard nextArrival.isFinite, let popularity else { return nil }
             let time = nextArrival
             nextArrival = arrivals.next()
             let tags = requestTags[popularity.sample(from: choices)]
             let key = nextKey
             nextKey += 1
-            pending.add(.end(spec.app, key: key), at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))
+            pending.add(key, at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))
             return ScenarioEvent(time: time, action: .request(spec.app, tags: tags, key: key, priority: spec.priority, optional: false))
         }
     }

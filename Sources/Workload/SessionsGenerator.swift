@@ -33,7 +33,8 @@ public struct SessionsGenerator: WorkloadGenerator {
         let spec: SessionsGenerator
         var arrivals: PoissonArrivals
         let lengths: RandomStream
-        var pending = PendingEvents()
+        /// The current session's end.
+        var pending = PendingEvents<Void>()
 
         init(_ spec: SessionsGenerator, seed: UInt64) {
             self.spec = spec
@@ -43,11 +44,11 @@ public struct SessionsGenerator: WorkloadGenerator {
         }
 
         mutating func next() -> ScenarioEvent? {
-            if !pending.isEmpty { return pending.pop() }
+            if let end = pending.pop() { return ScenarioEvent(time: end.time, action: .terminate(spec.app)) }
             let start = arrivals.next()
             guard start.isFinite else { return nil }
             let end = start + lengths.lognormal(mu: spec.length.mu, sigma: spec.length.sigma)
-            pending.add(.terminate(spec.app), at: end)
+            pending.add((), at: end)
             arrivals.restart(at: end)
             return ScenarioEvent(time: start, action: .launch(spec.app))
         }
