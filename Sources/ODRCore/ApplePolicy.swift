@@ -168,7 +168,7 @@ public final class ApplePolicy: PurgePolicy {
     @exclusivity(unchecked) private var setAside: [(app: App, entry: Entry)] = []
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        answer.removeAll(keepingCapacity: true)
+        answer.removeAllKeepingCapacity()
         var freed: Int64 = 0
         while freed < bytes {
             // The app whose oldest candidate is oldest: keys are lower bounds, so an app whose
@@ -209,17 +209,17 @@ public final class ApplePolicy: PurgePolicy {
             freed += view.info(id).size
         }
         for item in setAside { item.app.byPreservation.insert(item.entry) }
-        setAside.removeAll(keepingCapacity: true)
+        setAside.removeAllKeepingCapacity()
         for app in scannedApps {
             app.cursor = -1
             app.scanned = false
         }
-        scannedApps.removeAll(keepingCapacity: true)
+        scannedApps.removeAllKeepingCapacity()
         for a in outOfOrder where !apps[a].queued && apps[a].head >= 0 {
             apps[a].queued = true
             appOrder.insert(AppKey(tick: links[Int(apps[a].head)].tick, app: Int32(a)))
         }
-        outOfOrder.removeAll(keepingCapacity: true)
+        outOfOrder.removeAllKeepingCapacity()
         return answer
     }
 

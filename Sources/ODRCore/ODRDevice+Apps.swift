@@ -40,7 +40,7 @@ extension ODRDevice {
             return true
         }
         guard apps[a].installed, !apps[a].running else { return false }
-        apps[a].running = true
+        setRunning(a, true)
         emit(.appLaunched(app))
         return true
     }
@@ -78,7 +78,7 @@ extension ODRDevice {
         }
         apps[a].installing = false
         apps[a].installed = false
-        apps[a].running = false
+        setRunning(a, false)
         apps[a].launchPending = false
         for p in apps[a].packRange { refresh(p) }
         ledger.removedBytes += removed
@@ -88,7 +88,7 @@ extension ODRDevice {
 
     func terminate(_ app: Int32, cause: ODREvent.TerminationCause) {
         dropRequests(of: app)
-        apps[Int(app)].running = false
+        setRunning(Int(app), false)
         apps[Int(app)].launchPending = false
         if cause == .outOfSpace { ledger.appTerminations += 1 }
         emit(.appTerminated(AppID(rawValue: app), cause))
@@ -100,7 +100,7 @@ extension ODRDevice {
         emit(.appInstalled(AppID(rawValue: Int32(a))))
         if apps[a].launchPending {
             apps[a].launchPending = false
-            apps[a].running = true
+            setRunning(a, true)
             emit(.appLaunched(AppID(rawValue: Int32(a))))
         }
         startNextPrefetch(a)

@@ -18,8 +18,7 @@ extension ODRDevice {
     /// ``downloads()`` written into `list` (emptied first), reusing its storage: a network
     /// model that re-plans after every change allocates nothing.
     public func downloads(into list: inout [DownloadStatus]) {
-        // Cleared only when needed: clearing is a generic call, and most lists are empty.
-        if !list.isEmpty { list.removeAll(keepingCapacity: true) }
+        list.removeAllKeepingCapacity()
         for p in downloadOrder {
             list.append(DownloadStatus(
                 pack: PackID(rawValue: p), app: AppID(rawValue: packs[Int(p)].app), size: packs[Int(p)].size,
@@ -123,7 +122,7 @@ extension ODRDevice {
     }
 
     func freeDownloadSlot(_ slot: Int) {
-        downloadWaiters[slot].removeAll(keepingCapacity: true)
+        downloadWaiters[slot].removeAllKeepingCapacity()
         freeDownloadSlots.append(Int32(slot))
     }
 

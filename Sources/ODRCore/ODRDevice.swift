@@ -71,6 +71,10 @@ public final class ODRDevice {
     @exclusivity(unchecked) var markEpoch: UInt32 = 0
     @exclusivity(unchecked) var leftoverCount = 0
     @exclusivity(unchecked) var leftoverBytes: Int64 = 0
+    /// Purgeable packs of running apps and of the others, in bytes and in number: the sums
+    /// over apps, kept as they change, since a purge asks for them per tier.
+    @exclusivity(unchecked) var runningAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
+    @exclusivity(unchecked) var otherAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
 
     /// A device with `capacity` bytes, `otherData` of them taken by non-ODR data.
     public init(
@@ -215,6 +219,13 @@ public final class ODRDevice {
             let size = packs[p].size
             apps[app].purgeableBytes += purgeable ? size : -size
             apps[app].purgeableCount += purgeable ? 1 : -1
+            if apps[app].running {
+                runningAppsPurgeable.bytes += purgeable ? size : -size
+                runningAppsPurgeable.count += purgeable ? 1 : -1
+            } else {
+                otherAppsPurgeable.bytes += purgeable ? size : -size
+                otherAppsPurgeable.count += purgeable ? 1 : -1
+            }
         }
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
@@ -238,17 +249,33 @@ public final class ODRDevice {
     }
 
     func purgeableBytes(in tier: PurgeTier) -> Int64 {
-        let running = tier == .runningApps
-        return apps.reduce(0) { $1.running == running ? $0 + $1.purgeableBytes : $0 }
+        tier == .runningApps ? runningAppsPurgeable.bytes : otherAppsPurgeable.bytes
     }
 
     func candidateCount(in tier: PurgeTier) -> Int {
-        let running = tier == .runningApps
-        return apps.reduce(0) { $1.running == running ? $0 + $1.purgeableCount : $0 }
+        tier == .runningApps ? runningAppsPurgeable.count : otherAppsPurgeable.count
     }
 
     /// Everything the device could free by purging.
     var reclaimableBytes: Int64 {
-        apps.reduce(leftoverBytes) { $0 + $1.purgeableBytes }
+        leftoverBytes + runningAppsPurgeable.bytes + otherAppsPurgeable.bytes
+    }
+
+    /// Starts or stops app `a`, moving its purgeable packs to the other tier's totals.
+    func setRunning(_ a: Int, _ running: Bool) {
+        guard apps[a].running != running else { return }
+        let moved = (bytes: apps[a].purgeableBytes, count: apps[a].purgeableCount)
+        if running {
+            otherAppsPurgeable.bytes -= moved.bytes
+            otherAppsPurgeable.count -= moved.count
+            runningAppsPurgeable.bytes += moved.bytes
+            runningAppsPurgeable.count += moved.count
+        } else {
+            runningAppsPurgeable.bytes -= moved.bytes
+            runningAppsPurgeable.count -= moved.count
+            otherAppsPurgeable.bytes += moved.bytes
+            otherAppsPurgeable.count += moved.count
+        }
+        apps[a].running = running
     }
 }

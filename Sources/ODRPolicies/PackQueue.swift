@@ -29,7 +29,7 @@ final class PackQueue {
 
     /// Candidates from the front until `bytes` are freed (or the queue ends).
     func victims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        answer.removeAll(keepingCapacity: true)
+        answer.removeAllKeepingCapacity()
         var freed: Int64 = 0
         var cursor = order.first()
         while let p = cursor, freed < bytes {

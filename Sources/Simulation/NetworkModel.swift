@@ -72,10 +72,8 @@ struct NetworkModel {
         seenRevision = device.downloadsRevision
         version &+= 1
         // Performance: scratch lists kept between plans, and apps' weights in two small
-        // arrays (a handful of apps download at once), so a plan allocates nothing. Lists are
-        // cleared only when not empty: clearing is a generic call, and most plans see no
-        // download or one.
-        if !flows.isEmpty { flows.removeAll(keepingCapacity: true) }
+        // arrays (a handful of apps download at once), so a plan allocates nothing.
+        flows.removeAllKeepingCapacity()
         guard bandwidth > 0 else { return nil }
         device.downloads(into: &statuses)
         if statuses.contains(where: { !$0.isRunnable }) { statuses.removeAll { !$0.isRunnable } }
@@ -85,10 +83,8 @@ struct NetworkModel {
         if urgentCount > 0 {
             statuses.removeAll { !$0.priority.isUrgent }
         } else {
-            if !planApps.isEmpty {
-                planApps.removeAll(keepingCapacity: true)
-                appWeights.removeAll(keepingCapacity: true)
-            }
+            planApps.removeAllKeepingCapacity()
+            appWeights.removeAllKeepingCapacity()
             for d in statuses {
                 if let i = planApps.firstIndex(of: d.app) {
                     appWeights[i] += Self.weight(d.priority)

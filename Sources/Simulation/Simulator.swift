@@ -55,6 +55,9 @@ public final class Simulator {
     /// observer listens.
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
     @exclusivity(unchecked) private var currentKey: RequestKey?
+    /// Whether the core records events (only for an observer). A copy of the device's flag:
+    /// reading a property of another module's class costs a dynamic exclusivity check.
+    @exclusivity(unchecked) private var recording = true
     private weak var observer: (any SimulationObserver)?
 
     /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default).
@@ -122,6 +125,7 @@ public final class Simulator {
         self.observer = observer
         // Performance: without an observer no one reads the core's events, so it keeps none.
         device.recordsEvents = observer != nil
+        recording = observer != nil
         let duration = scenario.duration
         if let first = scenario.network.first {
             // Before the first phase the link is offline.
@@ -150,7 +154,7 @@ public final class Simulator {
             processedEvents += 1
             network.advance(device, to: time)
             if fromStream {
-                if let event = events.next() { apply(event.action, at: time) }
+                apply(events.take().action, at: time)
             } else {
                 _ = queue.pop()
                 switch entry!.payload {
@@ -243,7 +247,7 @@ public final class Simulator {
 
     /// Hands the core's events to the observer, then drops the labels of requests that finished.
     private func drainEvents() {
-        guard device.recordsEvents, !device.events.isEmpty else { return }
+        guard recording, !device.events.isEmpty else { return }
         for event in device.events {
             observer?.simulator(self, emitted: event)
             switch event.kind {

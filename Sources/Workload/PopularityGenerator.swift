@@ -36,9 +36,12 @@ public struct PopularityGenerator: WorkloadGenerator {
         Stream(self, seed: seed, firstKey: firstKey)
     }
 
-    struct Stream: EventStream {
+    /// A class: an existential holding it keeps the reference inline, so the merger's call
+    /// to `next()` needs no check that a boxed copy is unique. Its state is touched only by
+    /// `next()`, one call at a time, so dynamic exclusivity checks are off for it.
+    final class Stream: EventStream {
         let spec: PopularityGenerator
-        var arrivals: PoissonArrivals
+        @exclusivity(unchecked) var arrivals: PoissonArrivals
         let choices: RandomStream
         let holds: RandomStream
         let popularity: DiscreteDistribution?
@@ -46,9 +49,9 @@ public struct PopularityGenerator: WorkloadGenerator {
         /// allocating its own.
         let requestTags: [[TagID]]
         /// Ends of holds, by request key.
-        var pending = PendingEvents<RequestKey>()
-        var nextArrival: Double
-        var nextKey: RequestKey
+        @exclusivity(unchecked) var pending = PendingEvents<RequestKey>()
+        @exclusivity(unchecked) var nextArrival: Double
+        @exclusivity(unchecked) var nextKey: RequestKey
 
         init(_ spec: PopularityGenerator, seed: UInt64, firstKey: RequestKey) {
             self.spec = spec
@@ -62,7 +65,7 @@ public struct PopularityGenerator: WorkloadGenerator {
             nextArrival = spec.tags.isEmpty ? .infinity : arrivals.next()
         }
 
-        mutating func next() -> ScenarioEvent? {
+        func next() -> ScenarioEvent? {
             if pending.nextTime <= nextArrival, let end = pending.pop() {
                 return ScenarioEvent(time: end.time, action: .end(spec.app, key: end.payload))
             }

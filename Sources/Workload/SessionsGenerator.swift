@@ -29,12 +29,15 @@ public struct SessionsGenerator: WorkloadGenerator {
         Stream(self, seed: seed)
     }
 
-    struct Stream: EventStream {
+    /// A class: an existential holding it keeps the reference inline, so the merger's call
+    /// to `next()` needs no check that a boxed copy is unique. Its state is touched only by
+    /// `next()`, one call at a time, so dynamic exclusivity checks are off for it.
+    final class Stream: EventStream {
         let spec: SessionsGenerator
-        var arrivals: PoissonArrivals
+        @exclusivity(unchecked) var arrivals: PoissonArrivals
         let lengths: RandomStream
         /// The current session's end.
-        var pending = PendingEvents<Void>()
+        @exclusivity(unchecked) var pending = PendingEvents<Void>()
 
         init(_ spec: SessionsGenerator, seed: UInt64) {
             self.spec = spec
@@ -43,7 +46,7 @@ public struct SessionsGenerator: WorkloadGenerator {
             lengths = RandomStream(seed: seed, purpose: "sessions/\(spec.app)/lengths")
         }
 
-        mutating func next() -> ScenarioEvent? {
+        func next() -> ScenarioEvent? {
             if let end = pending.pop() { return ScenarioEvent(time: end.time, action: .terminate(spec.app)) }
             let start = arrivals.next()
             guard start.isFinite else { return nil }

@@ -232,6 +232,7 @@ final class Harness {
             found.append("odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − removed \(ledger.removedBytes)")
         }
         var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0
+        var purgeable: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
         for i in 0..<d.packCount {
             let p = PackID(rawValue: Int32(i))
             let count = d.retainCount(of: p)
@@ -245,6 +246,18 @@ final class Harness {
             onDisk += record.bytesOnDisk
             if record.downloading { reserved += record.size - record.bytesOnDisk }
             if record.leftover { leftover += record.bytesOnDisk }
+            if record.purgeable {
+                let running = d.apps[Int(record.app)].running
+                purgeable[running]!.bytes += record.size
+                purgeable[running]!.count += 1
+            }
+        }
+        // The per-tier totals a purge reads are kept incrementally; recount them.
+        for tier in [PurgeTier.runningApps, .appsNotRunning] {
+            let expected = purgeable[tier == .runningApps]!
+            if d.purgeableBytes(in: tier) != expected.bytes || d.candidateCount(in: tier) != expected.count {
+                found.append("\(tier): purgeable \(d.purgeableBytes(in: tier)) bytes in \(d.candidateCount(in: tier)) packs, records say \(expected.bytes) in \(expected.count)")
+            }
         }
         if onDisk != d.odrBytes { found.append("packs hold \(onDisk) bytes, odrBytes \(d.odrBytes)") }
         if reserved != d.reservedBytes { found.append("downloads need \(reserved), reserved \(d.reservedBytes)") }
