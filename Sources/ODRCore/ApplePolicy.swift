@@ -37,25 +37,22 @@ public final class ApplePolicy: PurgePolicy {
         }
     }
 
-    /// One app's packs. A class, so that a purge works on its list and heap in place.
-    private final class App {
-        // Unchecked exclusivity, as for the policy's own state: one access at a time.
+    /// One app's list, and its state during a selection.
+    private struct AppState {
         /// Oldest and newest listed pack (by tick, then pack index), or -1.
-        @exclusivity(unchecked) var head: Int32 = -1
-        @exclusivity(unchecked) var tail: Int32 = -1
+        var head: Int32 = -1
+        var tail: Int32 = -1
         /// Listed packs.
-        @exclusivity(unchecked) var count = 0
+        var count: Int32 = 0
         /// During a selection, the first listed pack not yet found to be a non-candidate
-        /// (-1 for the head): packs before it are held or awaited for the rest of the selection.
-        @exclusivity(unchecked) var cursor: Int32 = -1
-        @exclusivity(unchecked) var scanned = false
+        /// (packs before it are held or awaited for the rest of the selection), or -1 at the end.
+        var cursor: Int32 = -1
+        var scanned = false
         /// Whether any of the app's packs was ever noted with a preservation priority above 0.
         /// Until then the recency list alone orders the app's packs.
-        @exclusivity(unchecked) var usesPreservation = false
-        /// By (preservation, tick, pack); kept only once `usesPreservation`.
-        @exclusivity(unchecked) var byPreservation = Heap<Entry>()
+        var usesPreservation = false
         /// Whether the app is in ``ApplePolicy/appOrder`` (it is whenever its list is not empty).
-        @exclusivity(unchecked) var queued = false
+        var queued = false
     }
 
     /// An app in the order of apps, keyed by a tick no later than its oldest entry's (ticks
@@ -67,15 +64,20 @@ public final class ApplePolicy: PurgePolicy {
     }
 
     // Performance: mutated only from the device's calls, one at a time (see ODRDevice).
-    @exclusivity(unchecked) private var apps: [App] = []
-    @exclusivity(unchecked) private var appOrder = Heap<AppKey>()
-    /// Per pack. A plain table: reading it around calls to the view would otherwise retain
-    /// and release an array each time.
+    // Per pack and per app, plain tables: a note is a few loads and stores, with no
+    // reference counting and no copy-on-write checks.
     @exclusivity(unchecked) private var links = RecordTable<Link>()
+    @exclusivity(unchecked) private var apps = RecordTable<AppState>()
+    /// Per app, by (preservation, tick, pack); kept only once the app `usesPreservation`.
+    @exclusivity(unchecked) private var byPreservation: [Heap<Entry>] = []
+    @exclusivity(unchecked) private var appOrder = Heap<AppKey>()
 
     public init() {}
 
-    deinit { links.deallocate() }
+    deinit {
+        links.deallocate()
+        apps.deallocate()
+    }
 
     public func packStored(_ pack: PurgeCandidate) { note(pack) }
     public func packRequested(_ pack: PurgeCandidate) { note(pack) }
@@ -86,7 +88,7 @@ public final class ApplePolicy: PurgePolicy {
         grow(pack)
         let p = Int(pack.pack.rawValue)
         links[p].version &+= 1
-        if links[p].listed { unlink(p, from: apps[Int(pack.app.rawValue)]) }
+        if links[p].listed { unlink(p, from: Int(pack.app.rawValue)) }
     }
 
     private func grow(_ pack: PurgeCandidate) {
@@ -95,94 +97,102 @@ public final class ApplePolicy: PurgePolicy {
             links.reserveCapacity(p + 1)
             while links.count <= p { links.append(Link()) }
         }
-        while apps.count <= a { apps.append(App()) }
+        while apps.count <= a {
+            apps.append(AppState())
+            byPreservation.append(Heap())
+        }
     }
 
     /// Records the pack's current key: it moves to its place by recency in its app's list.
     private func note(_ pack: PurgeCandidate) {
         grow(pack)
         let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
-        let app = apps[a]
         let tick = pack.lastUseTick
         let preservation = pack.preservation
-        if links[p].listed { unlink(p, from: app) }
+        if links[p].listed { unlink(p, from: a) }
         links[p].version &+= 1
         links[p].tick = tick
-        insert(p, into: app)
-        if preservation != 0 && !app.usesPreservation {
+        insert(p, into: a)
+        if preservation != 0 && !apps[a].usesPreservation {
             // Every other listed pack was noted with preservation 0 (a change is always
             // noted), so their entries are their recency keys.
-            app.usesPreservation = true
-            var q = app.head
+            apps[a].usesPreservation = true
+            var q = apps[a].head
             while q >= 0 {
                 let link = links[Int(q)]
-                if Int(q) != p { app.byPreservation.insert(Entry(preservation: 0, tick: link.tick, pack: q, version: link.version)) }
+                if Int(q) != p { byPreservation[a].insert(Entry(preservation: 0, tick: link.tick, pack: q, version: link.version)) }
                 q = link.next
             }
         }
-        if app.usesPreservation {
-            app.byPreservation.insert(Entry(preservation: preservation, tick: tick, pack: Int32(p), version: links[p].version))
-            if app.byPreservation.count > 2 * app.count + 64 { compact(app) }
+        if apps[a].usesPreservation {
+            byPreservation[a].insert(Entry(preservation: preservation, tick: tick, pack: Int32(p), version: links[p].version))
+            if byPreservation[a].count > 2 * Int(apps[a].count) + 64 { compact(a) }
         }
-        if !app.queued {
-            app.queued = true
-            appOrder.insert(AppKey(tick: links[Int(app.head)].tick, app: Int32(a)))
+        if !apps[a].queued {
+            apps[a].queued = true
+            appOrder.insert(AppKey(tick: links[Int(apps[a].head)].tick, app: Int32(a)))
         }
     }
 
     /// Puts a pack into its app's list after every pack with an earlier (tick, pack). A
     /// use is the latest tick, so the search stops at once but for preservation changes.
-    private func insert(_ p: Int, into app: App) {
+    private func insert(_ p: Int, into a: Int) {
         let tick = links[p].tick
-        var after = app.tail
+        var after = apps[a].tail
         while after >= 0 && (links[Int(after)].tick > tick || (links[Int(after)].tick == tick && Int(after) > p)) {
             after = links[Int(after)].previous
         }
-        let before = after >= 0 ? links[Int(after)].next : app.head
+        let before = after >= 0 ? links[Int(after)].next : apps[a].head
         links[p].previous = after
         links[p].next = before
         links[p].listed = true
-        if after >= 0 { links[Int(after)].next = Int32(p) } else { app.head = Int32(p) }
-        if before >= 0 { links[Int(before)].previous = Int32(p) } else { app.tail = Int32(p) }
-        app.count += 1
+        if after >= 0 { links[Int(after)].next = Int32(p) } else { apps[a].head = Int32(p) }
+        if before >= 0 { links[Int(before)].previous = Int32(p) } else { apps[a].tail = Int32(p) }
+        apps[a].count += 1
     }
 
-    private func unlink(_ p: Int, from app: App) {
+    private func unlink(_ p: Int, from a: Int) {
         let previous = links[p].previous, next = links[p].next
-        if previous >= 0 { links[Int(previous)].next = next } else { app.head = next }
-        if next >= 0 { links[Int(next)].previous = previous } else { app.tail = previous }
-        if app.cursor == Int32(p) { app.cursor = next }
+        if previous >= 0 { links[Int(previous)].next = next } else { apps[a].head = next }
+        if next >= 0 { links[Int(next)].previous = previous } else { apps[a].tail = previous }
+        if apps[a].cursor == Int32(p) { apps[a].cursor = next }
         links[p].listed = false
-        app.count -= 1
+        apps[a].count -= 1
     }
 
     /// Drops stale heap entries (each listed pack keeps exactly one current entry).
-    private func compact(_ app: App) {
-        app.byPreservation = Heap(app.byPreservation.unordered.filter { links[Int($0.pack)].version == $0.version })
+    private func compact(_ a: Int) {
+        byPreservation[a] = Heap(byPreservation[a].unordered.filter { links[Int($0.pack)].version == $0.version })
     }
 
     /// The last answer and scratch lists, kept so that their storage serves the next purge.
     @exclusivity(unchecked) private var answer: [PackID] = []
-    @exclusivity(unchecked) private var scannedApps: [App] = []
-    @exclusivity(unchecked) private var outOfOrder: [Int] = []
-    @exclusivity(unchecked) private var setAside: [(app: App, entry: Entry)] = []
+    @exclusivity(unchecked) private var scannedApps: [Int32] = []
+    /// Apps taken out of the order because they had no candidate in a selection's tier (a
+    /// running app, in the usual selection among apps not running; or every pack held).
+    /// They are put back at the start of the next selection that finds them in its tier
+    /// (nothing reads the order between selections; a note puts its app back itself), rather
+    /// than at the end of every selection: a running app stays parked, at the cost of one
+    /// check per selection instead of two heap operations.
+    @exclusivity(unchecked) private var parked: [Int32] = []
+    @exclusivity(unchecked) private var setAside: [(app: Int32, entry: Entry)] = []
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         answer.removeAllKeepingCapacity()
+        unpark(view)
         var freed: Int64 = 0
         while freed < bytes {
             // The app whose oldest candidate is oldest: keys are lower bounds, so an app whose
             // key is exact when it reaches the top is the one.
-            var chosen: App?
+            var chosen = -1
             var oldest: Int32 = -1
             while let top = appOrder.min {
                 let a = Int(top.app)
-                let app = apps[a]
-                let candidate = view.isInTier(AppID(rawValue: top.app)) ? oldestCandidate(app, view) : -1
+                let candidate = view.isInTier(AppID(rawValue: top.app)) ? oldestCandidate(a, view) : -1
                 guard candidate >= 0 else {
                     appOrder.removeMin()
-                    app.queued = false
-                    outOfOrder.append(a)
+                    apps[a].queued = false
+                    parked.append(top.app)
                     continue
                 }
                 let tick = links[Int(candidate)].tick
@@ -190,62 +200,75 @@ public final class ApplePolicy: PurgePolicy {
                     appOrder.replaceMin(with: AppKey(tick: tick, app: top.app))
                     continue
                 }
-                (chosen, oldest) = (app, candidate)
+                (chosen, oldest) = (a, candidate)
                 break
             }
-            guard let app = chosen else { break }
+            guard chosen >= 0 else { break }
             let victim: Int32
-            if app.usesPreservation {
-                guard let entry = preservationTop(app, view) else { break }
-                app.byPreservation.removeMin()
+            if apps[chosen].usesPreservation {
+                guard let entry = preservationTop(chosen, view) else { break }
+                byPreservation[chosen].removeMin()
                 victim = entry.pack
             } else {
                 victim = oldest
             }
             links[Int(victim)].version &+= 1
-            unlink(Int(victim), from: app)
+            unlink(Int(victim), from: chosen)
             let id = PackID(rawValue: victim)
             answer.append(id)
             freed += view.info(id).size
         }
-        for item in setAside { item.app.byPreservation.insert(item.entry) }
+        for item in setAside { byPreservation[Int(item.app)].insert(item.entry) }
         setAside.removeAllKeepingCapacity()
-        for app in scannedApps {
-            app.cursor = -1
-            app.scanned = false
+        for a in scannedApps {
+            apps[Int(a)].cursor = -1
+            apps[Int(a)].scanned = false
         }
         scannedApps.removeAllKeepingCapacity()
-        for a in outOfOrder where !apps[a].queued && apps[a].head >= 0 {
-            apps[a].queued = true
-            appOrder.insert(AppKey(tick: links[Int(apps[a].head)].tick, app: Int32(a)))
-        }
-        outOfOrder.removeAllKeepingCapacity()
         return answer
     }
 
-    /// The app's least recently used candidate, or -1. Packs passed over stay passed over
-    /// for the rest of the selection: the device does not change while a policy selects.
-    private func oldestCandidate(_ app: App, _ view: PurgeView) -> Int32 {
-        if !app.scanned {
-            app.scanned = true
-            app.cursor = app.head
-            scannedApps.append(app)
+    /// Puts parked apps back in the order if they have packs and are in the view's tier.
+    private func unpark(_ view: PurgeView) {
+        var kept = 0
+        for i in parked.indices {
+            let a32 = parked[i], a = Int(a32)
+            // A queued app was put back by a note; an app without packs will be by its next.
+            guard !apps[a].queued && apps[a].head >= 0 else { continue }
+            if view.isInTier(AppID(rawValue: a32)) {
+                apps[a].queued = true
+                appOrder.insert(AppKey(tick: links[Int(apps[a].head)].tick, app: a32))
+            } else {
+                parked[kept] = a32
+                kept += 1
+            }
         }
-        var p = app.cursor
+        while parked.count > kept { parked.removeLast() }
+    }
+
+    /// App `a`'s least recently used candidate, or -1. Packs passed over stay passed over
+    /// for the rest of the selection: the device does not change while a policy selects.
+    private func oldestCandidate(_ a: Int, _ view: PurgeView) -> Int32 {
+        if !apps[a].scanned {
+            apps[a].scanned = true
+            apps[a].cursor = apps[a].head
+            scannedApps.append(Int32(a))
+        }
+        var p = apps[a].cursor
         while p >= 0 && !view.isCandidate(PackID(rawValue: p)) { p = links[Int(p)].next }
-        app.cursor = p
+        apps[a].cursor = p
         return p
     }
 
-    /// The first current candidate by (preservation, tick, pack), discarding stale entries
-    /// and setting aside current non-candidates until the selection ends.
-    private func preservationTop(_ app: App, _ view: PurgeView) -> Entry? {
-        while let top = app.byPreservation.min {
+    /// App `a`'s first current candidate by (preservation, tick, pack), discarding stale
+    /// entries and setting aside current non-candidates until the selection ends.
+    private func preservationTop(_ a: Int, _ view: PurgeView) -> Entry? {
+        while let top = byPreservation[a].min {
             if links[Int(top.pack)].version != top.version {
-                app.byPreservation.removeMin()
+                byPreservation[a].removeMin()
             } else if !view.isCandidate(PackID(rawValue: top.pack)) {
-                app.byPreservation.removeMin()
-                setAside.append((app, top))
+                byPreservation[a].removeMin()
+                setAside.append((Int32(a), top))
             } else {
                 return top
             }

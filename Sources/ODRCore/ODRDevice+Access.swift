@@ -66,7 +66,7 @@ extension ODRDevice {
         touch(p)
         packs[p].storedTick = useTick
         ledger.downloadsFinished += 1
-        downloadsRevision &+= 1
+        revision &+= 1
         policy.packStored(snapshot(p))
         // Granted, then ended: two uses, and the pack is purgeable again.
         packs[p].pins -= 1

@@ -4,7 +4,7 @@ extension ODRDevice {
         advance(to: time)
         guard state != link else { return }
         link = state
-        downloadsRevision &+= 1
+        revision &+= 1
         refreshRunnability()
     }
 
@@ -69,7 +69,7 @@ extension ODRDevice {
         downloadOrder.append(Int32(p))
         refresh(p)
         ledger.downloadsStarted += 1
-        downloadsRevision &+= 1
+        revision &+= 1
         emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: remaining, redownload: packs[p].purgedBefore))
         notePeak()
         if remaining == 0 { finishDownload(p) }
@@ -86,7 +86,7 @@ extension ODRDevice {
         packs[p].storedTick = useTick
         refresh(p)
         ledger.downloadsFinished += 1
-        downloadsRevision &+= 1
+        revision &+= 1
         let app = packs[p].app
         emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size))
         policy.packStored(snapshot(p))
@@ -117,7 +117,7 @@ extension ODRDevice {
             packs[p].phase = packs[p].purgedBefore ? .purged : .notDownloaded
         }
         refresh(p)
-        downloadsRevision &+= 1
+        revision &+= 1
         emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), keptBytes: packs[p].bytesOnDisk))
     }
 

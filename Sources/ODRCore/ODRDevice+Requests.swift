@@ -67,7 +67,7 @@ extension ODRDevice {
         advance(to: time)
         guard let slot = liveSlot(request) else { return false }
         requests[slot].priority = priority
-        if !requests[slot].granted { downloadsRevision &+= 1 }
+        if !requests[slot].granted { revision &+= 1 }
         return true
     }
 
@@ -253,7 +253,7 @@ extension ODRDevice {
                 startDownload(i, system: false, waiter: id)
             }
         }
-        downloadsRevision &+= 1
+        revision &+= 1
         refreshRunnability()
         return .waiting(id)
     }
@@ -323,7 +323,7 @@ extension ODRDevice {
             refresh(i)
         }
         release(slot: slot)
-        downloadsRevision &+= 1
+        revision &+= 1
         emit(.requestCancelled(id, AppID(rawValue: app)))
         refreshRunnability()
     }
@@ -336,7 +336,7 @@ extension ODRDevice {
         requests[slot].paused = paused
         let app = AppID(rawValue: requests[slot].app)
         emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))
-        downloadsRevision &+= 1
+        revision &+= 1
         refreshRunnability()
         return true
     }

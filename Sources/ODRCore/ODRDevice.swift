@@ -50,7 +50,11 @@ public final class ODRDevice {
     @exclusivity(unchecked) public internal(set) var requestOrdinal: Int64 = 0
     /// Changes whenever the set of downloads, their priorities or their runnability change,
     /// so a network model knows when to re-plan bandwidth shares.
-    @exclusivity(unchecked) public internal(set) var downloadsRevision: UInt64 = 0
+    public var downloadsRevision: UInt64 { revision }
+    // Performance: stored apart, and read by other modules through the computed property
+    // above: their direct reads of a stored property pay a dynamic exclusivity check (the
+    // attribute does not carry across modules), and a network model reads it after every event.
+    @exclusivity(unchecked) var revision: UInt64 = 0
 
     @exclusivity(unchecked) var apps = RecordTable<AppRecord>()
     @exclusivity(unchecked) var appContents: [AppContent] = []
