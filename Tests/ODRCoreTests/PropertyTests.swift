@@ -70,9 +70,9 @@ final class Harness {
     /// Problems found while replaying the latest step's events.
     var problems: [String] = []
 
-    init(capacity: Int64, other: Int64, terminateApp: Bool) {
+    init(capacity: Int64, other: Int64, terminateApp: Bool, policy: any PurgePolicy = ApplePolicy()) {
         let device = ODRDevice(
-            capacity: capacity, otherData: other, policy: ApplePolicy(),
+            capacity: capacity, otherData: other, policy: policy,
             settings: DeviceSettings(onSpaceExhausted: terminateApp ? .terminateApp : .failRequest))
         let catalogs: [(String, Catalog, LowDiskResponse, Bool)] = [
             // Shared packs, an initial-install and a prefetch tag.
