@@ -3,10 +3,12 @@ import TraceReplay
 
 @Suite struct TraceReaderTests {
     private func records(_ text: String, chunk: Int = 1 << 20) throws -> [TraceRecord] {
-        let reader = try TraceReader(path: writeTrace(text), chunkSize: chunk)
-        var result: [TraceRecord] = []
-        while let record = try reader.next() { result.append(record) }
-        return result
+        try withTrace(text) { path in
+            let reader = try TraceReader(path: path, chunkSize: chunk)
+            var result: [TraceRecord] = []
+            while let record = try reader.next() { result.append(record) }
+            return result
+        }
     }
 
     private func failure(_ text: String) -> String? {
@@ -39,9 +41,12 @@ import TraceReplay
     }
 
     @Test func mapsAppsInOrderOfAppearance() throws {
-        let reader = try TraceReader(path: writeTrace("app,time,obj_id,size\nmail,0,1,10\ngame,1,2,10\nmail,2,3,10\n"))
-        var apps: [Int32] = []
-        while let record = try reader.next() { apps.append(record.app) }
+        let (reader, apps) = try withTrace("app,time,obj_id,size\nmail,0,1,10\ngame,1,2,10\nmail,2,3,10\n") { path in
+            let reader = try TraceReader(path: path)
+            var apps: [Int32] = []
+            while let record = try reader.next() { apps.append(record.app) }
+            return (reader, apps)
+        }
         #expect(apps == [0, 1, 0])
         #expect(reader.appNames == ["mail", "game"])
     }

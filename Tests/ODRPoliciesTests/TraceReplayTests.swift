@@ -5,8 +5,9 @@ import TraceReplay
 
 @Suite struct TraceReplayTests {
     private func replay(_ text: String, capacity: Int64, _ names: [String]) throws -> [ReplayResult] {
-        try TraceReplayer(path: writeTrace(text)).replay(
-            capacity: capacity, policies: names.map { PolicyRegistry.descriptor(named: $0)! })
+        try withTrace(text) { path in
+            try TraceReplayer(path: path).replay(capacity: capacity, policies: names.map { PolicyRegistry.descriptor(named: $0)! })
+        }
     }
 
     @Test func countsAHandWorkedLRUTrace() throws {
@@ -72,12 +73,13 @@ import TraceReplay
             let object = generator.below(40)
             text += "\(i),\(object),\(100 + object * 10)\n"
         }
-        let path = writeTrace(text)
         let names = ["lru", "belady", "gdsf", "sieve"]
         let policies = names.map { PolicyRegistry.descriptor(named: $0)! }
-        let kept = try TraceReplayer(path: path).replay(capacity: 2000, policies: policies)
-        let reread = try TraceReplayer(path: path, streamBudget: 0).replay(capacity: 2000, policies: policies)
-        let partial = try TraceReplayer(path: path, streamBudget: 1200).replay(capacity: 2000, policies: policies)
+        let (kept, reread, partial) = try withTrace(text) { path in
+            (try TraceReplayer(path: path).replay(capacity: 2000, policies: policies),
+             try TraceReplayer(path: path, streamBudget: 0).replay(capacity: 2000, policies: policies),
+             try TraceReplayer(path: path, streamBudget: 1200).replay(capacity: 2000, policies: policies))
+        }
         #expect(kept == reread)
         #expect(kept == partial)
         #expect(kept.map(\.requests) == [400, 400, 400, 400])

@@ -6,6 +6,7 @@ struct CheckCommandTests {
     @Test("passes on an unchanged run and fails on a planted regression, naming metric, policy, old and new")
     func plantedRegression() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scenario = dir.appendingPathComponent("small.scn").path
         try Data(smallScenario.utf8).write(to: URL(fileURLWithPath: scenario))
         let baseline = dir.appendingPathComponent("baseline.csv").path

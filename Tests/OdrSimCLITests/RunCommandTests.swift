@@ -16,6 +16,7 @@ struct RunCommandTests {
     @Test("writes summary, events and time series with the contract's columns and hand-computed numbers")
     func reports() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scenario = try write(smallScenario, named: "small.scn", in: dir)
         let out = dir.appendingPathComponent("out")
         let result = try CLI.run(["run", scenario, "--out", out.path, "--sample", "10m"])
@@ -52,6 +53,7 @@ struct RunCommandTests {
     @Test("bad input: one line FILE:LINE:COLUMN, exit 1, nothing written and the old report kept")
     func badInput() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let good = try write(smallScenario, named: "small.scn", in: dir)
         let out = dir.appendingPathComponent("out")
         #expect(try CLI.run(["run", good, "--out", out.path]).status == 0)
@@ -70,6 +72,7 @@ struct RunCommandTests {
     @Test("two runs give byte-identical reports")
     func deterministic() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scenario = try write(smallScenario, named: "small.scn", in: dir)
         let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
         #expect(try CLI.run(["run", scenario, "--out", a.path]).status == 0)
@@ -86,6 +89,7 @@ struct RunCommandTests {
             #expect(result.status == 0, "\(name): \(result.stderr)")
         }
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let bad = try write(smallScenario.replacingOccurrences(of: "duration: 1h", with: "duraton: 1h"), named: "bad.scn", in: dir)
         let result = try CLI.run(["validate", bad])
         #expect(result.status == 1)
