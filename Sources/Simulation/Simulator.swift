@@ -197,9 +197,9 @@ public final class Simulator {
         observer?.simulator(self, linkChangedTo: bandwidth, kind: kind, at: time)
     }
 
-    private func apply(_ action: ScenarioEvent.Action, at time: Double) {
+    private func apply(_ action: consuming ScenarioEvent.Action, at time: Double) {
         currentKey = nil
-        switch action {
+        switch consume action {
         case .install(let a): device.install(appIDs[a], at: time)
         case .launch(let a): device.launch(appIDs[a], at: time)
         case .terminate(let a): device.terminate(appIDs[a], at: time)
