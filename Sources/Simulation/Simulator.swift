@@ -3,9 +3,10 @@ import ODRCore
 /// Runs one scenario under one purge policy: a virtual clock, an event heap, and the models
 /// (network, disk, apps) that drive an ``ODRDevice``.
 ///
-/// Sources of events (the scripted list, each workload generator, the network phases, the
-/// sampling clock and download completions) each keep one pending entry in the heap, so
-/// memory follows live state, not simulated time. Among equal times, download completions
+/// Sources of events each keep one pending entry: the network phases, the sampling clock
+/// and download completions in the kernel's heap, the scripted list and each workload
+/// generator in the merger of event streams, read in step with it. So memory follows live
+/// state, not simulated time. Among equal times, download completions
 /// run first, then link changes, then scripted and generated events, then samples; within
 /// one kind, scheduling order (file order for scripted events).
 ///
