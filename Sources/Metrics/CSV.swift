@@ -4,7 +4,10 @@ import Foundation
 /// fields quoted only when they hold a comma, quote or line break.
 public enum CSV {
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By bytes, not characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -8,8 +8,12 @@ public final class RunRecorder: SimulationObserver {
     /// Whether to build `events.csv` rows (they dominate memory on long runs).
     public let recordsEvents: Bool
     public private(set) var waits = WaitStatistics()
-    public private(set) var eventRows = ""
-    public private(set) var sampleRows = ""
+    private var events = CSVText()
+    private var samples = CSVText()
+    /// The rows of `events.csv` so far (without the header).
+    public var eventRows: String { events.string }
+    /// The rows of `timeseries.csv` so far (without the header).
+    public var sampleRows: String { samples.string }
 
     public init(policy: String, replication: Int = 1, recordsEvents: Bool = true) {
         self.policy = policy
@@ -39,10 +43,10 @@ public final class RunRecorder: SimulationObserver {
         case .installFailed(let a, let error): row.set("install_failed", app: app(a), detail: error.rawValue)
         case .appLaunched(let a): row.set("launch", app: app(a))
         case .appTerminated(let a, let cause): row.set("terminate", app: app(a), detail: cause.rawValue)
-        case .appUninstalled(let a, let removed): row.set("uninstall", app: app(a)); row.bytes = "\(removed)"
+        case .appUninstalled(let a, let removed): row.set("uninstall", app: app(a)); row.bytes = removed
         case .requestGranted(let r, let a, let waited, let hit):
             row.set("grant", app: app(a), request: simulator.label(of: r), detail: hit ? "hit" : "")
-            row.wait = CSV.seconds(waited)
+            row.wait = waited
         case .requestEnded(let r, let a, let cause):
             row.set("end", app: app(a), request: simulator.label(of: r), detail: cause.rawValue)
         case .requestFailed(let r, let a, let error):
@@ -53,46 +57,51 @@ public final class RunRecorder: SimulationObserver {
         case .conditionalMiss(let a): row.set("conditional_miss", app: app(a), request: simulator.label(of: nil))
         case .downloadStarted(let p, let a, let bytes, let redownload):
             row.set("download_start", app: app(a), pack: pack(p), detail: redownload ? "redownload" : "")
-            row.bytes = "\(bytes)"
+            row.bytes = bytes
         case .downloadProgressed: return
         case .downloadStalled(let p, let a): row.set("download_stall", app: app(a), pack: pack(p))
         case .downloadContinued(let p, let a): row.set("download_continue", app: app(a), pack: pack(p))
         case .downloadFinished(let p, let a, let bytes):
-            row.set("download_finish", app: app(a), pack: pack(p)); row.bytes = "\(bytes)"
+            row.set("download_finish", app: app(a), pack: pack(p)); row.bytes = bytes
         case .downloadAbandoned(let p, let a, let kept):
-            row.set("download_abandon", app: app(a), pack: pack(p)); row.bytes = "\(kept)"
+            row.set("download_abandon", app: app(a), pack: pack(p)); row.bytes = kept
         case .prefetchSkipped(let p, let a, let error):
             row.set("prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
         case .packPurged(let p, let a, let bytes, let episode):
-            row.set("purge", app: app(a), pack: pack(p), detail: "episode \(episode)"); row.bytes = "\(bytes)"
+            row.set("purge", app: app(a), pack: pack(p), detail: "episode \(episode)"); row.bytes = bytes
         case .purgeEpisode(let episode, let needed, let purged):
             row.set("purge_episode", detail: "episode \(episode)")
-            row.needed = "\(needed)"; row.purged = "\(purged)"
-        case .lowDiskWarning(let needed): row.set("low_disk_warning"); row.needed = "\(needed)"
+            row.needed = needed; row.purged = purged
+        case .lowDiskWarning(let needed): row.set("low_disk_warning"); row.needed = needed
         case .otherDataChanged(let applied, let refused):
-            row.set("disk_change", detail: refused > 0 ? "refused \(refused)" : ""); row.bytes = "\(applied)"
+            row.set("disk_change", detail: refused > 0 ? "refused \(refused)" : ""); row.bytes = applied
         }
-        eventRows += row.csv(policy: policy, replication: replication)
+        row.write(to: &events, policy: policy, replication: replication)
     }
 
     public func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double) {
         guard recordsEvents else { return }
         var row = Row(time: time)
         row.set("link", detail: bandwidth > 0 ? "\(kind.rawValue) \(Int64(bandwidth)) bps" : "offline")
-        eventRows += row.csv(policy: policy, replication: replication)
+        row.write(to: &events, policy: policy, replication: replication)
     }
 
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {
         let d = simulator.device
-        sampleRows += CSV.row([
-            policy, String(replication), CSV.seconds(time), "\(d.usedBytes)", "\(d.otherBytes)", "\(d.odrBytes)",
-            "\(d.inUseBytes)", "\(d.downloadingBytes)", "\(d.freeBytes)",
-        ])
+        samples.field(policy)
+        samples.field(Int64(replication))
+        samples.seconds(time)
+        for value in [d.usedBytes, d.otherBytes, d.odrBytes, d.inUseBytes, d.downloadingBytes, d.freeBytes] {
+            samples.field(value)
+        }
+        samples.endRow()
     }
 
     private struct Row {
         let time: Double
-        var event = "", app = "", request = "", pack = "", bytes = "", needed = "", purged = "", wait = "", detail = ""
+        var event = "", app = "", request = "", pack = "", detail = ""
+        var bytes: Int64?, needed: Int64?, purged: Int64?
+        var wait: Double?
 
         mutating func set(_ event: String, app: String = "", request: String = "", pack: String = "", detail: String = "") {
             self.event = event
@@ -102,8 +111,20 @@ public final class RunRecorder: SimulationObserver {
             self.detail = detail
         }
 
-        func csv(policy: String, replication: Int) -> String {
-            CSV.row([policy, String(replication), CSV.seconds(time), event, app, request, pack, bytes, needed, purged, wait, detail])
+        func write(to text: inout CSVText, policy: String, replication: Int) {
+            text.field(policy)
+            text.field(Int64(replication))
+            text.seconds(time)
+            text.field(event)
+            text.field(app)
+            text.field(request)
+            text.field(pack)
+            text.field(bytes)
+            text.field(needed)
+            text.field(purged)
+            text.seconds(wait)
+            text.field(detail)
+            text.endRow()
         }
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import PropertyBased
+import Testing
+@testable import Metrics
+
+/// `events.csv` is written byte by byte for speed; it must be the text the string-based
+/// `CSV.row` with `CSV.seconds` ("%.6f" through printf) and decimal integers would give.
+@Suite("CSV text")
+struct CSVTextTests {
+    /// A field value: plain text, text with separators, quotes and line breaks, a number of
+    /// seconds, an integer, or an empty (nil) number.
+    enum Value: Sendable, CustomStringConvertible {
+        case text(String), seconds(Double?), integer(Int64?)
+        var description: String {
+            switch self {
+            case .text(let t): "text(\(t.debugDescription))"
+            case .seconds(let s): "seconds(\(s.map { String($0.bitPattern, radix: 16) } ?? "nil"))"
+            case .integer(let i): "integer(\(i.map(String.init) ?? "nil"))"
+            }
+        }
+    }
+
+    static let text = Gen.oneOf(Gen.always(""), Gen.always("a,b"), Gen.always("say \"hi\""), Gen.always("line\nbreak"),
+                                Gen.always("cr\r\nlf"), Gen.always("épisode 3"), Gen.always("popularity1-42"))
+    /// Seconds: any bit pattern in range, dyadic values whose sixth decimal is an exact tie
+    /// (k·2^-7 = k·0.0078125), whole and tiny values, zero and negative zero.
+    static let seconds = Gen.oneOf(
+        Gen.uint64(in: 0...0x42C0_0000_0000_0000).map { Double(bitPattern: $0) },
+        Gen.int(in: 0...4_000_000).map { Double($0) * 0.0078125 },
+        Gen.int(in: 0...86_400 * 366).map { Double($0) },
+        Gen.int(in: 1...1_000_000).map { Double($0) * 1e-9 },
+        Gen.always(0.0), Gen.always(-0.0), Gen.always(5e11 + 0.5)
+    )
+    static let integers = Gen.oneOf(Gen.int(in: -1_000_000...1_000_000).map { Int64($0) },
+                                    Gen.always(Int64.max), Gen.always(Int64.min), Gen.always(0))
+    static let value = Gen.oneOf(text.map { Value.text($0) }, seconds.map { Value.seconds($0) }, Gen.always(Value.seconds(nil)),
+                                 integers.map { Value.integer($0) }, Gen.always(Value.integer(nil)))
+
+    @Test("Rows equal CSV.row of the same fields")
+    func sameText() async {
+        await propertyCheck(count: 500, input: Self.value.array(of: 1...12).array(of: 1...4)) { rows in
+            var text = CSVText()
+            var expected = ""
+            for row in rows {
+                var fields: [String] = []
+                for value in row {
+                    switch value {
+                    case .text(let t): text.field(t); fields.append(t)
+                    case .seconds(let s): text.seconds(s); fields.append(s.map(CSV.seconds) ?? "")
+                    case .integer(let i): text.field(i); fields.append(i.map { "\($0)" } ?? "")
+                    }
+                }
+                text.endRow()
+                expected += CSV.row(fields)
+            }
+            #expect(text.string == expected)
+        }
+    }
+
+    @Test("Exact ties of the sixth decimal round half to even, as printf does")
+    func ties() {
+        var text = CSVText()
+        for value in [0.0078125, 0.0234375, 1.0000005, 2.5e-7] { text.seconds(value) }
+        // 0.0078125 and 0.0234375 are exact binary values with a 5 in the seventh decimal;
+        // 1.0000005 and 2.5e-7 are not exact (their binary values lie above and below).
+        #expect(text.string == "0.007812,0.023438,\(String(format: "%.6f", 1.0000005)),0.000000")
+    }
+}
