@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "ODRCore", package: root),
                 .product(name: "Simulation", package: root),
                 .product(name: "Workload", package: root),
+                // For Metrics' RunRecorder (the report rows of `odr-sim run`).
+                .product(name: "OdrSimCLI", package: root),
             ],
             path: "Benchmarks/KernelThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -5,51 +5,101 @@ import Foundation
 ///
 /// Performance: `events.csv` has a row per core event (millions on a long run); through
 /// strings, `String(format:)` and `joined`, a row cost about 20,000 instructions.
-struct CSVText {
-    private(set) var bytes: [UInt8] = []
-    private var atLineStart = true
+final class CSVText {
+    // Performance: a plain byte buffer rather than `[UInt8]`, whose every append checks
+    // uniqueness and capacity through calls; fields are short, written byte by byte.
+    // Only the owning recorder writes, one call at a time: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var atLineStart = true
 
-    var isEmpty: Bool { bytes.isEmpty }
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    init(capacity: Int = 4096) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    private mutating func separate() {
-        if atLineStart { atLineStart = false } else { bytes.append(UInt8(ascii: ",")) }
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// Room for `extra` more bytes.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        let larger = Swift.max(needed, capacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = larger
+    }
+
+    @inline(__always)
+    private func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private func separate() {
+        if atLineStart { atLineStart = false } else { append(UInt8(ascii: ",")) }
     }
 
     /// A text field, quoted when it holds a comma, quote or line break.
-    mutating func field(_ text: String) {
+    func field(_ text: String) {
         separate()
         if text.isEmpty { return }
+        // Through the string's contiguous bytes: iterating its UTF-8 view costs twice as much.
         let done: Void? = text.utf8.withContiguousStorageIfAvailable { append(field: $0) }
         if done == nil { Array(text.utf8).withUnsafeBufferPointer { append(field: $0) } }
     }
 
-    private mutating func append(field utf8: UnsafeBufferPointer<UInt8>) {
-        var special = false
-        for byte in utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 10 || byte == 13 {
-            special = true
-            break
-        }
-        guard special else {
-            bytes.append(contentsOf: utf8)
-            return
-        }
-        bytes.append(UInt8(ascii: "\""))
+    private func append(field utf8: UnsafeBufferPointer<UInt8>) {
+        // One pass (fields are short); quoted after all if a special byte shows.
+        reserve(utf8.count)
+        let start = count
         for byte in utf8 {
-            bytes.append(byte)
-            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 10 || byte == 13 {
+                count = start
+                appendQuoted(utf8)
+                return
+            }
+            base[count] = byte
+            count += 1
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            append(byte)
+            if byte == UInt8(ascii: "\"") { append(byte) }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Starts a row with its first fields already in CSV form (written once by another
+    /// `CSVText`, without a line end): a recorder's policy and replication, say.
+    func startRow(with fields: [UInt8]) {
+        precondition(atLineStart, "a row starts at the beginning of a line")
+        for byte in fields { append(byte) }
+        atLineStart = fields.isEmpty
     }
 
     /// An integer in decimal, or an empty field for nil.
-    mutating func field(_ value: Int64?) {
+    func field(_ value: Int64?) {
         separate()
         if let value { appendDecimal(value) }
     }
 
     /// Seconds as ``CSV/seconds(_:)`` writes them ("%.6f"), or an empty field for nil.
-    mutating func seconds(_ value: Double?) {
+    func seconds(_ value: Double?) {
         separate()
         guard let value else { return }
         // Exact "%.6f" by integer arithmetic: the binary value times 10^6, rounded half to
@@ -57,9 +107,9 @@ struct CSVText {
         // hundred thousand years); anything else goes through printf itself.
         guard value > 0, value < 4e12 else {
             if value == 0 && value.sign == .plus {
-                bytes.append(contentsOf: "0.000000".utf8)
+                for byte in "0.000000".utf8 { append(byte) }
             } else {
-                bytes.append(contentsOf: String(format: "%.6f", value).utf8)
+                for byte in String(format: "%.6f", value).utf8 { append(byte) }
             }
             return
         }
@@ -76,33 +126,37 @@ struct CSVText {
             micros = UInt64(rounded)
         }   // else value·10^6 < 2^-27: rounds to 0
         appendDigits(micros / 1_000_000, atLeast: 1)
-        bytes.append(UInt8(ascii: "."))
+        append(UInt8(ascii: "."))
         appendDigits(micros % 1_000_000, atLeast: 6)
     }
 
-    mutating func endRow() {
-        bytes.append(10)
+    func endRow() {
+        append(10)
         atLineStart = true
     }
 
-    private mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    private func appendDecimal(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
         appendDigits(value.magnitude, atLeast: 1)
     }
 
-    /// `value` in decimal, zero-padded to `atLeast` digits, appended in one piece.
-    private mutating func appendDigits(_ value: UInt64, atLeast minimum: Int) {
-        // 20 digits hold any UInt64; written from the end of a stack buffer.
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { digits in
-            var value = value
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0 || digits.count - start < minimum
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
+    /// `value` in decimal, zero-padded to `atLeast` digits.
+    private func appendDigits(_ value: UInt64, atLeast minimum: Int) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        digits = Swift.max(digits, minimum)
+        reserve(digits)
+        rest = value
+        var i = count + digits
+        while i > count {
+            i -= 1
+            base[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        count += digits
     }
 }

@@ -8,17 +8,24 @@ public final class RunRecorder: SimulationObserver {
     /// Whether to build `events.csv` rows (they dominate memory on long runs).
     public let recordsEvents: Bool
     public private(set) var waits = WaitStatistics()
-    private var events = CSVText()
-    private var samples = CSVText()
+    private let events = CSVText()
+    private let samples = CSVText()
     /// The rows of `events.csv` so far (without the header).
     public var eventRows: String { events.string }
     /// The rows of `timeseries.csv` so far (without the header).
     public var sampleRows: String { samples.string }
 
+    /// The first two fields of every row, in CSV form.
+    private let rowStart: [UInt8]
+
     public init(policy: String, replication: Int = 1, recordsEvents: Bool = true) {
         self.policy = policy
         self.replication = replication
         self.recordsEvents = recordsEvents
+        let start = CSVText(capacity: 64)
+        start.field(policy)
+        start.field(Int64(replication))
+        rowStart = start.bytes
     }
 
     public static let eventsHeader = CSV.row([
@@ -37,94 +44,74 @@ public final class RunRecorder: SimulationObserver {
         let device = simulator.device
         func app(_ id: AppID) -> String { device.name(of: id) }
         func pack(_ id: PackID) -> String { device.name(of: id) }
-        var row = Row(time: event.time)
+        let t = event.time
         switch event.kind {
-        case .appInstalled(let a): row.set("install", app: app(a))
-        case .installFailed(let a, let error): row.set("install_failed", app: app(a), detail: error.rawValue)
-        case .appLaunched(let a): row.set("launch", app: app(a))
-        case .appTerminated(let a, let cause): row.set("terminate", app: app(a), detail: cause.rawValue)
-        case .appUninstalled(let a, let removed): row.set("uninstall", app: app(a)); row.bytes = removed
+        case .appInstalled(let a): write(t, "install", app: app(a))
+        case .installFailed(let a, let error): write(t, "install_failed", app: app(a), detail: error.rawValue)
+        case .appLaunched(let a): write(t, "launch", app: app(a))
+        case .appTerminated(let a, let cause): write(t, "terminate", app: app(a), detail: cause.rawValue)
+        case .appUninstalled(let a, let removed): write(t, "uninstall", app: app(a), bytes: removed)
         case .requestGranted(let r, let a, let waited, let hit):
-            row.set("grant", app: app(a), request: simulator.label(of: r), detail: hit ? "hit" : "")
-            row.wait = waited
+            write(t, "grant", app: app(a), request: simulator.label(of: r), wait: waited, detail: hit ? "hit" : "")
         case .requestEnded(let r, let a, let cause):
-            row.set("end", app: app(a), request: simulator.label(of: r), detail: cause.rawValue)
+            write(t, "end", app: app(a), request: simulator.label(of: r), detail: cause.rawValue)
         case .requestFailed(let r, let a, let error):
-            row.set("fail", app: app(a), request: simulator.label(of: r), detail: error.rawValue)
-        case .requestCancelled(let r, let a): row.set("cancel", app: app(a), request: simulator.label(of: r))
-        case .requestPaused(let r, let a): row.set("pause", app: app(a), request: simulator.label(of: r))
-        case .requestResumed(let r, let a): row.set("resume", app: app(a), request: simulator.label(of: r))
-        case .conditionalMiss(let a): row.set("conditional_miss", app: app(a), request: simulator.label(of: nil))
+            write(t, "fail", app: app(a), request: simulator.label(of: r), detail: error.rawValue)
+        case .requestCancelled(let r, let a): write(t, "cancel", app: app(a), request: simulator.label(of: r))
+        case .requestPaused(let r, let a): write(t, "pause", app: app(a), request: simulator.label(of: r))
+        case .requestResumed(let r, let a): write(t, "resume", app: app(a), request: simulator.label(of: r))
+        case .conditionalMiss(let a): write(t, "conditional_miss", app: app(a), request: simulator.label(of: nil))
         case .downloadStarted(let p, let a, let bytes, let redownload):
-            row.set("download_start", app: app(a), pack: pack(p), detail: redownload ? "redownload" : "")
-            row.bytes = bytes
+            write(t, "download_start", app: app(a), pack: pack(p), bytes: bytes, detail: redownload ? "redownload" : "")
         case .downloadProgressed: return
-        case .downloadStalled(let p, let a): row.set("download_stall", app: app(a), pack: pack(p))
-        case .downloadContinued(let p, let a): row.set("download_continue", app: app(a), pack: pack(p))
-        case .downloadFinished(let p, let a, let bytes):
-            row.set("download_finish", app: app(a), pack: pack(p)); row.bytes = bytes
-        case .downloadAbandoned(let p, let a, let kept):
-            row.set("download_abandon", app: app(a), pack: pack(p)); row.bytes = kept
+        case .downloadStalled(let p, let a): write(t, "download_stall", app: app(a), pack: pack(p))
+        case .downloadContinued(let p, let a): write(t, "download_continue", app: app(a), pack: pack(p))
+        case .downloadFinished(let p, let a, let bytes): write(t, "download_finish", app: app(a), pack: pack(p), bytes: bytes)
+        case .downloadAbandoned(let p, let a, let kept): write(t, "download_abandon", app: app(a), pack: pack(p), bytes: kept)
         case .prefetchSkipped(let p, let a, let error):
-            row.set("prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
+            write(t, "prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
         case .packPurged(let p, let a, let bytes, let episode):
-            row.set("purge", app: app(a), pack: pack(p), detail: "episode \(episode)"); row.bytes = bytes
+            write(t, "purge", app: app(a), pack: pack(p), bytes: bytes, detail: "episode \(episode)")
         case .purgeEpisode(let episode, let needed, let purged):
-            row.set("purge_episode", detail: "episode \(episode)")
-            row.needed = needed; row.purged = purged
-        case .lowDiskWarning(let needed): row.set("low_disk_warning"); row.needed = needed
+            write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
+        case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)
         case .otherDataChanged(let applied, let refused):
-            row.set("disk_change", detail: refused > 0 ? "refused \(refused)" : ""); row.bytes = applied
+            write(t, "disk_change", bytes: applied, detail: refused > 0 ? "refused \(refused)" : "")
         }
-        row.write(to: &events, policy: policy, replication: replication)
     }
 
     public func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double) {
         guard recordsEvents else { return }
-        var row = Row(time: time)
-        row.set("link", detail: bandwidth > 0 ? "\(kind.rawValue) \(Int64(bandwidth)) bps" : "offline")
-        row.write(to: &events, policy: policy, replication: replication)
+        write(time, "link", detail: bandwidth > 0 ? "\(kind.rawValue) \(Int64(bandwidth)) bps" : "offline")
+    }
+
+    /// One row of `events.csv`, its fields written straight into the text (no row value to
+    /// build and destroy per event).
+    private func write(
+        _ time: Double, _ event: String, app: String = "", request: String = "", pack: String = "",
+        bytes: Int64? = nil, needed: Int64? = nil, purged: Int64? = nil, wait: Double? = nil, detail: String = ""
+    ) {
+        events.startRow(with: rowStart)
+        events.seconds(time)
+        events.field(event)
+        events.field(app)
+        events.field(request)
+        events.field(pack)
+        events.field(bytes)
+        events.field(needed)
+        events.field(purged)
+        events.seconds(wait)
+        events.field(detail)
+        events.endRow()
     }
 
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {
         let d = simulator.device
-        samples.field(policy)
-        samples.field(Int64(replication))
+        samples.startRow(with: rowStart)
         samples.seconds(time)
         for value in [d.usedBytes, d.otherBytes, d.odrBytes, d.inUseBytes, d.downloadingBytes, d.freeBytes] {
             samples.field(value)
         }
         samples.endRow()
-    }
-
-    private struct Row {
-        let time: Double
-        var event = "", app = "", request = "", pack = "", detail = ""
-        var bytes: Int64?, needed: Int64?, purged: Int64?
-        var wait: Double?
-
-        mutating func set(_ event: String, app: String = "", request: String = "", pack: String = "", detail: String = "") {
-            self.event = event
-            self.app = app
-            self.request = request
-            self.pack = pack
-            self.detail = detail
-        }
-
-        func write(to text: inout CSVText, policy: String, replication: Int) {
-            text.field(policy)
-            text.field(Int64(replication))
-            text.seconds(time)
-            text.field(event)
-            text.field(app)
-            text.field(request)
-            text.field(pack)
-            text.field(bytes)
-            text.field(needed)
-            text.field(purged)
-            text.seconds(wait)
-            text.field(detail)
-            text.endRow()
-        }
     }
 }

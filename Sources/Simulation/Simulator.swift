@@ -56,6 +56,8 @@ public final class Simulator {
     /// observer listens.
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
     @exclusivity(unchecked) private var currentKey: RequestKey?
+    /// "popularity3-" and so on, by generator.
+    private let generatorLabelPrefixes: [String]
     /// Whether the core records events (only for an observer). A copy of the device's flag:
     /// reading a property of another module's class costs a dynamic exclusivity check.
     @exclusivity(unchecked) private var recording = true
@@ -71,6 +73,7 @@ public final class Simulator {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
         }
         self.device = device
+        generatorLabelPrefixes = scenario.generators.enumerated().map { "\($1.kind)\($0 + 1)-" }
         network = NetworkModel(packCount: device.packCount)
         events = Self.merger(scenario, seed: seed ?? scenario.seed)
     }
@@ -116,9 +119,18 @@ public final class Simulator {
 
     /// The scenario label of a request (its `id`), or "" if it has none.
     public func label(of request: RequestID?) -> String {
-        if let request, let key = key(of: request) { return scenario.label(of: key) }
-        if request == nil, let key = currentKey { return scenario.label(of: key) }
+        if let request, let key = key(of: request) { return label(ofKey: key) }
+        if request == nil, let key = currentKey { return label(ofKey: key) }
         return ""
+    }
+
+    /// ``Scenario/label(of:)``, with the generators' prefixes built once: an observer asks
+    /// for a label on every request row it writes.
+    private func label(ofKey key: RequestKey) -> String {
+        let offset = key - scenario.requestLabels.count
+        let generator = offset / Scenario.generatorKeySpace
+        guard offset >= 0, generator < generatorLabelPrefixes.count else { return scenario.label(of: key) }
+        return generatorLabelPrefixes[generator] + String(offset % Scenario.generatorKeySpace + 1)
     }
 
     /// Runs to the scenario's duration. `sampleInterval` of nil or 0 takes no samples.

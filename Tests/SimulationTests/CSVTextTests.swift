@@ -39,7 +39,7 @@ struct CSVTextTests {
     @Test("Rows equal CSV.row of the same fields")
     func sameText() async {
         await propertyCheck(count: 500, input: Self.value.array(of: 1...12).array(of: 1...4)) { rows in
-            var text = CSVText()
+            let text = CSVText()
             var expected = ""
             for row in rows {
                 var fields: [String] = []
@@ -59,7 +59,7 @@ struct CSVTextTests {
 
     @Test("Exact ties of the sixth decimal round half to even, as printf does")
     func ties() {
-        var text = CSVText()
+        let text = CSVText()
         for value in [0.0078125, 0.0234375, 1.0000005, 2.5e-7] { text.seconds(value) }
         // 0.0078125 and 0.0234375 are exact binary values with a 5 in the seventh decimal;
         // 1.0000005 and 2.5e-7 are not exact (their binary values lie above and below).

@@ -1,4 +1,5 @@
 import Benchmark
+import Metrics
 import ODRCore
 import Simulation
 import Workload
@@ -11,6 +12,7 @@ import Workload
 /// scenario's free space holds 30 % of all content, so about one request in four purges.
 let benchmarks: @Sendable () -> Void = {
     queueOnly()
+    withReports()
     for days in [30.0, 365.0] {
         Benchmark(
             "Kernel: 50 apps, 10,000 tags, \(Int(days)) days",
@@ -46,5 +48,26 @@ let queueOnly: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         blackHole(processed)
+    }
+}
+
+/// The kernel as `odr-sim run` drives it: with the recorder that builds the rows of
+/// `events.csv` (a row per core event) and `timeseries.csv` (hourly samples). 30 days of the
+/// workload above; memory here grows with the rows kept for the report.
+let withReports: @Sendable () -> Void = {
+    Benchmark(
+        "Kernel with report rows: 50 apps, 10,000 tags, 30 days",
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident, .custom("kernel events", polarity: .prefersLarger)],
+            maxDuration: .seconds(60), maxIterations: 3)
+    ) { benchmark in
+        let scenario = SyntheticScenario.make(days: 30, fitFraction: 0.3)
+        benchmark.startMeasurement()
+        let simulator = Simulator(scenario: scenario, policy: ApplePolicy())
+        let recorder = RunRecorder(policy: "apple")
+        simulator.run(observer: recorder, sampleInterval: 3600)
+        benchmark.stopMeasurement()
+        benchmark.measurement(.custom("kernel events", polarity: .prefersLarger), simulator.processedEvents)
+        blackHole(recorder.eventRows.utf8.count)
     }
 }
