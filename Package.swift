@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
         .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
-        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation"]),
+        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation", "ODRPolicies"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,15 @@ final class CSVText {
     deinit { base.deallocate() }
 
     var isEmpty: Bool { count == 0 }
+    /// Bytes held (not yet drained).
+    var byteCount: Int { count }
+
+    /// Writes the bytes held to `file` and empties the buffer (call between rows).
+    func drain(to file: FileHandle) throws {
+        guard count > 0 else { return }
+        try file.write(contentsOf: Data(bytesNoCopy: base, count: count, deallocator: .none))
+        count = 0
+    }
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
     var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 

@@ -17,6 +17,9 @@ public struct ExperimentRunner {
     public var sampleInterval: Double?
     public var recordsEvents: Bool
     public var jobs: Int
+    /// When set, each run streams its `events.csv` rows into a file of its own here
+    /// (``RunResult/eventsPart``) instead of keeping them in memory.
+    public var eventsDirectory: URL?
 
     public init(scenario: Scenario, policies: [String]? = nil, replications: Int? = nil,
                 sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
@@ -40,10 +43,15 @@ public struct ExperimentRunner {
     /// The outcome of one run.
     public struct RunResult: Sendable {
         public let summary: SummaryRow
+        /// The run's `events.csv` rows, unless they went to ``eventsPart``.
         public let eventRows: String
         public let sampleRows: String
         /// Kernel events processed (for throughput figures).
         public let kernelEvents: Int
+        /// The file holding the run's `events.csv` rows, with ``ExperimentRunner/eventsDirectory``.
+        public var eventsPart: URL? = nil
+        /// Why the rows could not be written to ``eventsPart``, if they could not.
+        public var writeError: String? = nil
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -73,6 +81,7 @@ public struct ExperimentRunner {
         let scenario = self.scenario
         let sample = sampleInterval
         let events = recordsEvents
+        let eventsDirectory = recordsEvents ? self.eventsDirectory : nil
         let workers = min(jobs, tasks.count)
         let seeds = (1...replications).map(seed(ofReplication:))
         // Belady's future depends only on the workload, so it is computed once per replication.
@@ -85,8 +94,9 @@ public struct ExperimentRunner {
                 let future = descriptor.needsFuture
                     ? futures.future(replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
                     : nil
+                let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
                 slots.set(index, Self.runOne(scenario, descriptor, replication: replication, seed: seed,
-                                             future: future, sampleInterval: sample, recordsEvents: events))
+                                             future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part))
                 progress?(slots.finished, tasks.count)
                 index += workers
             }
@@ -95,19 +105,35 @@ public struct ExperimentRunner {
     }
 
     static func runOne(_ scenario: Scenario, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
-                       future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool) -> RunResult {
+                       future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
+                       eventsPart: URL? = nil) -> RunResult {
         var quotas: [AppID: Int64] = [:]
         for (i, app) in scenario.apps.enumerated() {
             if let quota = app.cacheQuota { quotas[AppID(rawValue: Int32(i))] = quota }
         }
         let policy = descriptor.make(PolicyContext(seed: seed, future: future, quotas: quotas))
         let simulator = Simulator(scenario: scenario, policy: policy, seed: seed)
-        let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents)
+        var file: FileHandle?
+        var openError: String?
+        if let eventsPart {
+            if FileManager.default.createFile(atPath: eventsPart.path, contents: nil) {
+                file = try? FileHandle(forWritingTo: eventsPart)
+            }
+            if file == nil { openError = "cannot create \(eventsPart.path)" }
+        }
+        let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
         simulator.run(observer: recorder, sampleInterval: sampleInterval)
+        recorder.finish()
+        try? file?.close()
         let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed,
                                  ledger: simulator.device.ledger, waits: recorder.waits)
-        return RunResult(summary: summary, eventRows: recorder.eventRows, sampleRows: recorder.sampleRows,
-                         kernelEvents: simulator.processedEvents)
+        var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
+                               kernelEvents: simulator.processedEvents)
+        if eventsPart != nil {
+            result.eventsPart = eventsPart
+            result.writeError = openError ?? recorder.writeError.map { "\(eventsPart!.path): \($0.localizedDescription)" }
+        }
+        return result
     }
 }
 

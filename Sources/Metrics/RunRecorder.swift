@@ -1,3 +1,4 @@
+import Foundation
 import ODRCore
 import Simulation
 
@@ -17,11 +18,17 @@ public final class RunRecorder: SimulationObserver {
 
     /// The first two fields of every row, in CSV form.
     private let rowStart: [UInt8]
+    /// Where `events.csv` rows go once a megabyte of them is held; nil keeps them all
+    /// (``eventRows``). With a file, memory stays flat however long the run.
+    private let eventsFile: FileHandle?
+    /// The first failure to write to the events file; rows stay in memory from then on.
+    public private(set) var writeError: (any Error)?
 
-    public init(policy: String, replication: Int = 1, recordsEvents: Bool = true) {
+    public init(policy: String, replication: Int = 1, recordsEvents: Bool = true, eventsFile: FileHandle? = nil) {
         self.policy = policy
         self.replication = replication
         self.recordsEvents = recordsEvents
+        self.eventsFile = eventsFile
         let start = CSVText(capacity: 64)
         start.field(policy)
         start.field(Int64(replication))
@@ -103,7 +110,16 @@ public final class RunRecorder: SimulationObserver {
         events.seconds(wait)
         events.field(detail)
         events.endRow()
+        if eventsFile != nil && events.byteCount >= 1 << 20 { spill() }
     }
+
+    private func spill() {
+        guard let eventsFile, writeError == nil else { return }
+        do { try events.drain(to: eventsFile) } catch { writeError = error }
+    }
+
+    /// Writes the rows still held to the events file, if there is one.
+    public func finish() { spill() }
 
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {
         let d = simulator.device

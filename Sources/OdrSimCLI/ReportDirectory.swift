@@ -15,12 +15,51 @@ public struct ReportDirectory {
             .appendingPathComponent(".\(name).tmp-\(ProcessInfo.processInfo.processIdentifier)")
     }
 
-    /// Writes `files` (name → contents) and swaps them in as the destination directory.
-    public func commit(_ files: [(name: String, contents: String)]) throws {
+    /// Creates the (empty) temporary directory now, for files written while a run goes on;
+    /// ``commit(_:staged:)`` with `staged: true` then adds the rest and swaps it in, and
+    /// ``abandon()`` removes it.
+    public func prepare() throws -> URL {
         let fm = FileManager.default
         try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        return staging
+    }
+
+    /// Removes the temporary directory and whatever was written into it.
+    public func abandon() {
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    /// Writes `header` then the contents of `parts` (files in the prepared directory, which
+    /// are removed) as the file `name` of the report, copying a megabyte at a time.
+    public func concatenate(into name: String, header: String, parts: [URL]) throws {
+        let target = staging.appendingPathComponent(name)
+        guard FileManager.default.createFile(atPath: target.path, contents: Data(header.utf8)) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+        }
+        let out = try FileHandle(forWritingTo: target)
+        defer { try? out.close() }
+        try out.seekToEnd()
+        for part in parts {
+            let input = try FileHandle(forReadingFrom: part)
+            defer { try? input.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try out.write(contentsOf: chunk)
+            }
+            try FileManager.default.removeItem(at: part)
+        }
+    }
+
+    /// Writes `files` (name → contents) and swaps them in as the destination directory.
+    /// `staged`: the directory was made by ``prepare()`` and may already hold files.
+    public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws {
+        let fm = FileManager.default
+        if !staged {
+            try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? fm.removeItem(at: staging)
+            try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        }
         do {
             for file in files {
                 try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))

@@ -46,22 +46,44 @@ struct RunCommand: ParsableCommand {
             }
             interval = seconds
         }
-        let runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
+        var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
+        let destination = out ?? "Reports/\(scenario.name)"
+        let report = ReportDirectory(destination)
+        // events.csv can outgrow memory on long runs: each run streams its rows into a part
+        // file in the report's temporary directory, joined in plan order at the end.
+        if !noEvents {
+            do {
+                runner.eventsDirectory = try report.prepare()
+            } catch {
+                fail("cannot write reports to \(destination): \(error.localizedDescription)")
+            }
+        }
         let started = Date()
-        let results = try runner.run()
+        let results: [ExperimentRunner.RunResult]
+        do {
+            results = try runner.run()
+        } catch {
+            report.abandon()
+            throw error
+        }
         let elapsed = Date().timeIntervalSince(started)
 
         var files: [(name: String, contents: String)] = [
             ("summary.csv", SummaryRow.header + results.map(\.summary.csvLine).joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
-        if !noEvents { files.append(("events.csv", RunRecorder.eventsHeader + results.map(\.eventRows).joined())) }
         if runner.replications > 1 { files.append(("comparison.csv", Comparison(rows: results.map(\.summary)).csv)) }
-        let destination = out ?? "Reports/\(scenario.name)"
         do {
-            try ReportDirectory(destination).commit(files)
+            if let problem = results.lazy.compactMap(\.writeError).first {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem])
+            }
+            if !noEvents {
+                try report.concatenate(into: "events.csv", header: RunRecorder.eventsHeader, parts: results.compactMap(\.eventsPart))
+            }
+            try report.commit(files, staged: !noEvents)
         } catch {
+            report.abandon()
             fail("cannot write reports to \(destination): \(error.localizedDescription)")
         }
 

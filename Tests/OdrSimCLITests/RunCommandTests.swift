@@ -1,4 +1,7 @@
 import Foundation
+import Metrics
+import ODRPolicies
+import ScenarioFile
 import Testing
 
 @Suite("odr-sim run, end to end", .serialized)
@@ -80,6 +83,27 @@ struct RunCommandTests {
         for file in ["summary.csv", "events.csv", "timeseries.csv"] {
             #expect(try read(a, file) == (try read(b, file)), "\(file) differs")
         }
+    }
+
+    @Test("events.csv streamed per run through part files equals the rows kept in memory, in plan order")
+    func streamedEvents() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = try write(smallScenario, named: "small.scn", in: dir)
+        let out = dir.appendingPathComponent("out")
+        let policies = ["apple", "lru", "largest-first"]
+        let arguments = ["run", scenario, "--out", out.path, "--jobs", "2", "--replications", "2"] + policies.flatMap { ["--policy", $0] }
+        #expect(try CLI.run(arguments).status == 0)
+        // The same runs through the library, rows in memory.
+        let parsed = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: scenario)
+        let inMemory = try ExperimentRunner(scenario: parsed, policies: policies, replications: 2, jobs: 1).run()
+        let expected = RunRecorder.eventsHeader + inMemory.map(\.eventRows).joined()
+        #expect(expected.split(separator: "\n").count > 10)
+        #expect(try read(out, "events.csv") == expected)
+        // No part file or temporary directory is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["comparison.csv", "events.csv", "summary.csv", "timeseries.csv"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "small.scn"])
     }
 
     @Test("validate accepts the shipped scenarios and rejects a broken one")
