@@ -51,7 +51,8 @@ public final class ApplePolicy: PurgePolicy {
         /// Whether any of the app's packs was ever noted with a preservation priority above 0.
         /// Until then the recency list alone orders the app's packs.
         var usesPreservation = false
-        /// Whether the app is in ``ApplePolicy/appOrder`` (it is whenever its list is not empty).
+        /// Whether the app is in ``ApplePolicy/appOrder``. An app with listed packs is either
+        /// there or parked.
         var queued = false
     }
 
