@@ -55,26 +55,9 @@ public struct EventQueue<Payload> {
     /// Removes and returns the earliest entry.
     @inlinable public mutating func pop() -> Entry? { heap.popMin() }
 
-    /// Removes and returns the earliest entry, scheduling `payload` at `time` in its place:
-    /// the same as ``pop()`` then ``schedule(_:at:priority:)`` (the new entry gets the next
-    /// sequence number), with one pass down the heap instead of two.
-    @inlinable
-    public mutating func replaceNext(with payload: Payload, at time: Double, priority: UInt8 = 0) -> Entry? {
-        guard !heap.isEmpty else {
-            schedule(payload, at: time, priority: priority)
-            return nil
-        }
-        let replaced = heap.replaceMin(with: Entry(time: time, priority: priority, sequence: nextSequence, payload: payload))
-        nextSequence &+= 1
-        return replaced
-    }
-
     /// The earliest entry's time.
     @inlinable public var nextTime: Double? { heap.min?.time }
 
     /// The earliest entry, left in place.
     @inlinable public var earliest: Entry? { heap.min }
-
-    /// The earliest entry's payload.
-    @inlinable public var nextPayload: Payload? { heap.min?.payload }
 }

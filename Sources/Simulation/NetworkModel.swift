@@ -76,7 +76,7 @@ struct NetworkModel {
         flows.removeAllKeepingCapacity()
         guard bandwidth > 0 else { return nil }
         device.downloads(into: &statuses)
-        if statuses.contains(where: { !$0.isRunnable }) { statuses.removeAll { !$0.isRunnable } }
+        statuses.removeAll { !$0.isRunnable }
         guard !statuses.isEmpty else { return nil }
         let linkRate = bandwidth / 8
         let urgentCount = statuses.reduce(0) { $0 + ($1.priority.isUrgent ? 1 : 0) }

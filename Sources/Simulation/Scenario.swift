@@ -55,11 +55,20 @@ public struct Scenario: Sendable {
     /// The label of a request key: the scenario's id, or `<kind><generator>-<n>` for the n-th
     /// request of a workload generator (e.g. `popularity2-17`).
     public func label(of key: RequestKey) -> String {
-        if key < requestLabels.count { return requestLabels[key] }
+        guard let (generator, number) = generatorRequest(key) else { return requestLabels[key] }
+        return labelPrefix(ofGenerator: generator) + String(number)
+    }
+
+    /// For a generated request's key, its generator's index and its 1-based number there.
+    public func generatorRequest(_ key: RequestKey) -> (generator: Int, number: Int)? {
         let offset = key - requestLabels.count
-        let generator = offset / Scenario.generatorKeySpace
-        let kind = generator < generators.count ? generators[generator].kind : "w"
-        return "\(kind)\(generator + 1)-\(offset % Scenario.generatorKeySpace + 1)"
+        guard offset >= 0 else { return nil }
+        return (offset / Scenario.generatorKeySpace, offset % Scenario.generatorKeySpace + 1)
+    }
+
+    /// What a generator's request labels start with: its kind and 1-based index, "popularity3-".
+    public func labelPrefix(ofGenerator generator: Int) -> String {
+        "\(generator < generators.count ? generators[generator].kind : "w")\(generator + 1)-"
     }
 
     /// Request keys reserved for each workload generator.

@@ -73,7 +73,7 @@ public final class Simulator {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
         }
         self.device = device
-        generatorLabelPrefixes = scenario.generators.enumerated().map { "\($1.kind)\($0 + 1)-" }
+        generatorLabelPrefixes = scenario.generators.indices.map(scenario.labelPrefix(ofGenerator:))
         network = NetworkModel(packCount: device.packCount)
         events = Self.merger(scenario, seed: seed ?? scenario.seed)
     }
@@ -127,10 +127,10 @@ public final class Simulator {
     /// ``Scenario/label(of:)``, with the generators' prefixes built once: an observer asks
     /// for a label on every request row it writes.
     private func label(ofKey key: RequestKey) -> String {
-        let offset = key - scenario.requestLabels.count
-        let generator = offset / Scenario.generatorKeySpace
-        guard offset >= 0, generator < generatorLabelPrefixes.count else { return scenario.label(of: key) }
-        return generatorLabelPrefixes[generator] + String(offset % Scenario.generatorKeySpace + 1)
+        guard let (generator, number) = scenario.generatorRequest(key), generator < generatorLabelPrefixes.count else {
+            return scenario.label(of: key)
+        }
+        return generatorLabelPrefixes[generator] + String(number)
     }
 
     /// Runs to the scenario's duration. `sampleInterval` of nil or 0 takes no samples.
