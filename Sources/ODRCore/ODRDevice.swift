@@ -223,13 +223,7 @@ public final class ODRDevice {
             let size = packs[p].size
             apps[app].purgeableBytes += purgeable ? size : -size
             apps[app].purgeableCount += purgeable ? 1 : -1
-            if apps[app].running {
-                runningAppsPurgeable.bytes += purgeable ? size : -size
-                runningAppsPurgeable.count += purgeable ? 1 : -1
-            } else {
-                otherAppsPurgeable.bytes += purgeable ? size : -size
-                otherAppsPurgeable.count += purgeable ? 1 : -1
-            }
+            addToTier(ofRunning: apps[app].running, bytes: purgeable ? size : -size, count: purgeable ? 1 : -1)
         }
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
@@ -268,18 +262,19 @@ public final class ODRDevice {
     /// Starts or stops app `a`, moving its purgeable packs to the other tier's totals.
     func setRunning(_ a: Int, _ running: Bool) {
         guard apps[a].running != running else { return }
-        let moved = (bytes: apps[a].purgeableBytes, count: apps[a].purgeableCount)
-        if running {
-            otherAppsPurgeable.bytes -= moved.bytes
-            otherAppsPurgeable.count -= moved.count
-            runningAppsPurgeable.bytes += moved.bytes
-            runningAppsPurgeable.count += moved.count
-        } else {
-            runningAppsPurgeable.bytes -= moved.bytes
-            runningAppsPurgeable.count -= moved.count
-            otherAppsPurgeable.bytes += moved.bytes
-            otherAppsPurgeable.count += moved.count
-        }
+        let bytes = apps[a].purgeableBytes, count = apps[a].purgeableCount
+        addToTier(ofRunning: !running, bytes: -bytes, count: -count)
+        addToTier(ofRunning: running, bytes: bytes, count: count)
         apps[a].running = running
+    }
+
+    private func addToTier(ofRunning running: Bool, bytes: Int64, count: Int) {
+        if running {
+            runningAppsPurgeable.bytes += bytes
+            runningAppsPurgeable.count += count
+        } else {
+            otherAppsPurgeable.bytes += bytes
+            otherAppsPurgeable.count += count
+        }
     }
 }

@@ -41,7 +41,7 @@ struct AccessEquivalenceTests {
     static func compare(_ name: String, _ steps: [Step], capacity: Int64, other: Int64) {
         // Belady needs the request stream: only access steps are requests.
         var builder = FutureRequests.Builder()
-        var probe = Layout()
+        let probe = Layout()
         for step in steps where step.code <= 5 {
             let (app, tag) = probe.target(step)
             builder.append(PackID(rawValue: probe.firstPack[app] + Int32(tag)))
@@ -56,7 +56,7 @@ struct AccessEquivalenceTests {
             let a = short.apply(step, at: time, shortCut: true)
             let b = long.apply(step, at: time, shortCut: false)
             var problems: [String] = []
-            if a != b { problems.append("outcome \(a) vs \(b)") }
+            if a != b { problems.append("outcome \(String(describing: a)) vs \(String(describing: b))") }
             if short.device.ledger != long.device.ledger { problems.append("ledger \(short.device.ledger) vs \(long.device.ledger)") }
             if short.device.usedBytes != long.device.usedBytes { problems.append("used \(short.device.usedBytes) vs \(long.device.usedBytes)") }
             if short.log.entries != long.log.entries {
