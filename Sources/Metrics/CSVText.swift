@@ -21,7 +21,6 @@ final class CSVText {
 
     deinit { base.deallocate() }
 
-    var isEmpty: Bool { count == 0 }
     /// Bytes held (not yet drained).
     var byteCount: Int { count }
 

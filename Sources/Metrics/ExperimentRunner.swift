@@ -129,9 +129,9 @@ public struct ExperimentRunner {
                                  ledger: simulator.device.ledger, waits: recorder.waits)
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
-        if eventsPart != nil {
+        if let eventsPart {
             result.eventsPart = eventsPart
-            result.writeError = openError ?? recorder.writeError.map { "\(eventsPart!.path): \($0.localizedDescription)" }
+            result.writeError = openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }
         }
         return result
     }
