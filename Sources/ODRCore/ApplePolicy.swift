@@ -94,6 +94,7 @@ public final class ApplePolicy: PurgePolicy {
 
     private func grow(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
+        guard p >= links.count || a >= apps.count else { return }
         if p >= links.count {
             links.reserveCapacity(p + 1)
             while links.count <= p { links.append(Link()) }
@@ -110,55 +111,59 @@ public final class ApplePolicy: PurgePolicy {
         let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
         let tick = pack.lastUseTick
         let preservation = pack.preservation
-        if links[p].listed { unlink(p, from: a) }
-        links[p].version &+= 1
-        links[p].tick = tick
+        // Performance: the records through their addresses, checked once (see RecordTable).
+        let link = links.address(p), app = apps.address(a)
+        if link.pointee.listed { unlink(p, from: a) }
+        link.pointee.version &+= 1
+        link.pointee.tick = tick
         insert(p, into: a)
-        if preservation != 0 && !apps[a].usesPreservation {
+        if preservation != 0 && !app.pointee.usesPreservation {
             // Every other listed pack was noted with preservation 0 (a change is always
             // noted), so their entries are their recency keys.
-            apps[a].usesPreservation = true
-            var q = apps[a].head
+            app.pointee.usesPreservation = true
+            var q = app.pointee.head
             while q >= 0 {
                 let link = links[Int(q)]
                 if Int(q) != p { byPreservation[a].insert(Entry(preservation: 0, tick: link.tick, pack: q, version: link.version)) }
                 q = link.next
             }
         }
-        if apps[a].usesPreservation {
-            byPreservation[a].insert(Entry(preservation: preservation, tick: tick, pack: Int32(p), version: links[p].version))
-            if byPreservation[a].count > 2 * Int(apps[a].count) + 64 { compact(a) }
+        if app.pointee.usesPreservation {
+            byPreservation[a].insert(Entry(preservation: preservation, tick: tick, pack: Int32(p), version: link.pointee.version))
+            if byPreservation[a].count > 2 * Int(app.pointee.count) + 64 { compact(a) }
         }
-        if !apps[a].queued {
-            apps[a].queued = true
-            appOrder.insert(AppKey(tick: links[Int(apps[a].head)].tick, app: Int32(a)))
+        if !app.pointee.queued {
+            app.pointee.queued = true
+            appOrder.insert(AppKey(tick: links[Int(app.pointee.head)].tick, app: Int32(a)))
         }
     }
 
     /// Puts a pack into its app's list after every pack with an earlier (tick, pack). A
     /// use is the latest tick, so the search stops at once but for preservation changes.
     private func insert(_ p: Int, into a: Int) {
-        let tick = links[p].tick
-        var after = apps[a].tail
+        let link = links.address(p), app = apps.address(a)
+        let tick = link.pointee.tick
+        var after = app.pointee.tail
         while after >= 0 && (links[Int(after)].tick > tick || (links[Int(after)].tick == tick && Int(after) > p)) {
             after = links[Int(after)].previous
         }
-        let before = after >= 0 ? links[Int(after)].next : apps[a].head
-        links[p].previous = after
-        links[p].next = before
-        links[p].listed = true
-        if after >= 0 { links[Int(after)].next = Int32(p) } else { apps[a].head = Int32(p) }
-        if before >= 0 { links[Int(before)].previous = Int32(p) } else { apps[a].tail = Int32(p) }
-        apps[a].count += 1
+        let before = after >= 0 ? links[Int(after)].next : app.pointee.head
+        link.pointee.previous = after
+        link.pointee.next = before
+        link.pointee.listed = true
+        if after >= 0 { links[Int(after)].next = Int32(p) } else { app.pointee.head = Int32(p) }
+        if before >= 0 { links[Int(before)].previous = Int32(p) } else { app.pointee.tail = Int32(p) }
+        app.pointee.count += 1
     }
 
     private func unlink(_ p: Int, from a: Int) {
-        let previous = links[p].previous, next = links[p].next
-        if previous >= 0 { links[Int(previous)].next = next } else { apps[a].head = next }
-        if next >= 0 { links[Int(next)].previous = previous } else { apps[a].tail = previous }
-        if apps[a].cursor == Int32(p) { apps[a].cursor = next }
-        links[p].listed = false
-        apps[a].count -= 1
+        let link = links.address(p), app = apps.address(a)
+        let previous = link.pointee.previous, next = link.pointee.next
+        if previous >= 0 { links[Int(previous)].next = next } else { app.pointee.head = next }
+        if next >= 0 { links[Int(next)].previous = previous } else { app.pointee.tail = previous }
+        if app.pointee.cursor == Int32(p) { app.pointee.cursor = next }
+        link.pointee.listed = false
+        app.pointee.count -= 1
     }
 
     /// Drops stale heap entries (each listed pack keeps exactly one current entry).

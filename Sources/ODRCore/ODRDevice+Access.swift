@@ -80,7 +80,7 @@ extension ODRDevice {
 
     /// The general path of ``access(_:tag:at:)``: the request, its missing bytes, its end.
     private func accessThroughRequest(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
-        switch beginAccessing(app, tags: [tag], at: time) {
+        switch beginAccessing(app, tag: tag, at: time) {
         case .granted(let request):
             endAccessing(request, at: time)
             return .hit

@@ -15,6 +15,9 @@ extension ODRDevice {
         return list
     }
 
+    /// How many downloads are under way (runnable or stalled).
+    public var downloadCount: Int { downloadOrder.count }
+
     /// ``downloads()`` written into `list` (emptied first), reusing its storage: a network
     /// model that re-plans after every change allocates nothing.
     public func downloads(into list: inout [DownloadStatus]) {
@@ -131,16 +134,25 @@ extension ODRDevice {
     }
 
     func isRunnable(_ p: Int) -> Bool {
-        guard packs[p].downloading, link != .offline else { return false }
-        if link == .cellular && !apps[Int(packs[p].app)].allowsCellular { return false }
-        if packs[p].systemDownload { return true }
-        return downloadWaiters[Int(packs[p].download)].contains { w in liveSlot(w).map { !requests[$0].paused } ?? false }
+        let record = packs.address(p)
+        guard record.pointee.downloading, link != .offline else { return false }
+        if link == .cellular && !apps[Int(record.pointee.app)].allowsCellular { return false }
+        if record.pointee.systemDownload { return true }
+        // Performance: by index, so the waiters' list is neither retained nor released.
+        let download = Int(record.pointee.download)
+        for w in downloadWaiters[download].indices {
+            if let slot = liveSlot(downloadWaiters[download][w]), !requests[slot].paused { return true }
+        }
+        return false
     }
 
     func effectivePriority(_ p: Int) -> LoadingPriority {
-        var best: LoadingPriority? = packs[p].systemDownload ? .normal : nil
-        for w in packs[p].downloading ? downloadWaiters[Int(packs[p].download)] : [] {
-            guard let slot = liveSlot(w), !requests[slot].paused else { continue }
+        let record = packs.address(p)
+        var best: LoadingPriority? = record.pointee.systemDownload ? .normal : nil
+        guard record.pointee.downloading else { return best ?? .normal }
+        let download = Int(record.pointee.download)
+        for w in downloadWaiters[download].indices {
+            guard let slot = liveSlot(downloadWaiters[download][w]), !requests[slot].paused else { continue }
             let priority = requests[slot].priority
             if best.map({ priority > $0 }) ?? true { best = priority }
         }
@@ -149,8 +161,9 @@ extension ODRDevice {
 
     /// Emits stall and continue events for downloads whose runnability changed.
     func refreshRunnability() {
-        for p32 in downloadOrder {
-            let p = Int(p32)
+        // By index: a for-in loop retains the array, and this runs after every change.
+        for i in downloadOrder.indices {
+            let p32 = downloadOrder[i], p = Int(p32)
             let stalled = !isRunnable(p)
             if stalled != packs[p].stalled {
                 packs[p].stalled = stalled

@@ -21,6 +21,20 @@ extension ODRDevice {
         return begin(app.rawValue, packList, priority: priority, optional: optional)
     }
 
+    /// ``beginAccessing(_:tags:priority:optional:at:)`` for one tag, without an array.
+    public func beginAccessing(
+        _ app: AppID, tag: TagID, priority: LoadingPriority = .normal,
+        optional: Bool = false, at time: Double
+    ) -> RequestOutcome {
+        advance(to: time)
+        ledger.requests += 1
+        requestOrdinal += 1
+        guard let packList = resolve(app, tag: tag) else {
+            return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
+        }
+        return begin(app.rawValue, packList, priority: priority, optional: optional)
+    }
+
     /// `conditionallyBeginAccessingResources`: grants only if every pack of `tags` is already
     /// on the device (and the in-use limit allows it); never downloads. Returns the granted
     /// request, or `nil`.
@@ -146,17 +160,22 @@ extension ODRDevice {
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         let a = Int(app.rawValue)
         guard a >= 0, a < apps.count, apps[a].installed else { return nil }
+        if tags.count == 1 { return resolve(app, tag: tags[0]) }
         let tagCount = apps[a].tagCount
         for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
-        if tags.count == 1 {
-            let single = singlePack(of: tags[0], app: a)
-            return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tags[0].rawValue)])
-        }
         var result: [Int32] = []
         for tag in tags {
             for p in appContents[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
         }
         return PackList(result)
+    }
+
+    /// The packs of one tag, or nil for an unknown tag or absent app.
+    func resolve(_ app: AppID, tag: TagID) -> PackList? {
+        let a = Int(app.rawValue)
+        guard a >= 0, a < apps.count, apps[a].installed, tag.rawValue >= 0, tag.rawValue < apps[a].tagCount else { return nil }
+        let single = singlePack(of: tag, app: a)
+        return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tag.rawValue)])
     }
 
     /// The only pack of a valid `tag` of app `a`, or -1 if the tag has several.

@@ -197,8 +197,9 @@ public final class ODRDevice {
 
     func touch(_ p: Int) {
         useTick &+= 1
-        packs[p].lastUse = now
-        packs[p].lastUseTick = useTick
+        let record = packs.address(p)
+        record.pointee.lastUse = now
+        record.pointee.lastUseTick = useTick
     }
 
     func notePeak() {
@@ -214,20 +215,24 @@ public final class ODRDevice {
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     func refresh(_ p: Int) {
-        let app = Int(packs[p].app)
-        let settled = packs[p].pins == 0 && !packs[p].downloading
-        let purgeable = settled && packs[p].phase == .resident && packs[p].retain == 0 && apps[app].isPresent
-        let leftover = settled && packs[p].phase == .partial
-        if purgeable != packs[p].purgeable {
-            packs[p].purgeable = purgeable
-            let size = packs[p].size
-            apps[app].purgeableBytes += purgeable ? size : -size
-            apps[app].purgeableCount += purgeable ? 1 : -1
-            addToTier(ofRunning: apps[app].running, bytes: purgeable ? size : -size, count: purgeable ? 1 : -1)
+        // Performance: one bounds check and one load of the table's address, rather than a
+        // dozen: the compiler must assume a store to a record may change the table fields.
+        let record = packs.address(p)
+        let app = apps.address(Int(record.pointee.app))
+        let settled = record.pointee.pins == 0 && !record.pointee.downloading
+        let phase = record.pointee.phase
+        let purgeable = settled && phase == .resident && record.pointee.retain == 0 && app.pointee.isPresent
+        let leftover = settled && phase == .partial
+        if purgeable != record.pointee.purgeable {
+            record.pointee.purgeable = purgeable
+            let size = record.pointee.size
+            app.pointee.purgeableBytes += purgeable ? size : -size
+            app.pointee.purgeableCount += purgeable ? 1 : -1
+            addToTier(ofRunning: app.pointee.running, bytes: purgeable ? size : -size, count: purgeable ? 1 : -1)
         }
-        if leftover != packs[p].leftover {
-            packs[p].leftover = leftover
-            let bytes = packs[p].bytesOnDisk
+        if leftover != record.pointee.leftover {
+            record.pointee.leftover = leftover
+            let bytes = record.pointee.bytesOnDisk
             leftoverCount += leftover ? 1 : -1
             leftoverBytes += leftover ? bytes : -bytes
         }

@@ -17,7 +17,9 @@ public struct PurgeView {
 
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
-        device.isCandidate(Int(pack.rawValue), tier: tier)
+        // Performance: a method call on an unowned(unsafe) reference retains and releases
+        // it; a policy asks this for every pack it passes over.
+        Unmanaged.passUnretained(device)._withUnsafeGuaranteedRef { $0.isCandidate(Int(pack.rawValue), tier: tier) }
     }
 
     /// Whether `app`'s packs belong to this step's tier (running or not running).

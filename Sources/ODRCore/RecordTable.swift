@@ -42,6 +42,14 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
         }
     }
 
+    /// The record at `index`, for a function that reads and writes several of its fields:
+    /// one bounds check. Valid until the table grows.
+    @inline(__always)
+    func address(_ index: Int) -> UnsafeMutablePointer<Element> {
+        precondition(index >= 0 && index < count, "record index out of range")
+        return base + index
+    }
+
     mutating func append(_ element: Element) {
         if count == capacity { reserveCapacity(Swift.max(16, capacity * 2)) }
         (base + count).initialize(to: element)

@@ -82,11 +82,11 @@ struct EventReader {
                 try reader.loadingPriority(node, "priority")
             } ?? .normal
             let optional = try fields.value("optional").map { node throws(ScenarioError) in try reader.bool(node, "optional") } ?? false
-            return .request(app, tags: tags, key: key, priority: priority, optional: optional)
+            return .request(app, tags: RequestTags(tags), key: key, priority: priority, optional: optional)
         case .requestIfPresent:
             let tags = try tagIDs(value, app: app, verb: verb)
             let key = try fields.value("id").map { node throws(ScenarioError) in try defineRequest(node, app: app) }
-            return .requestIfPresent(app, tags: tags, key: key)
+            return .requestIfPresent(app, tags: RequestTags(tags), key: key)
         case .setPriority:
             let key = try requestKey(value, app: app)
             return .setPriority(app, key: key, try reader.loadingPriority(try fields.required("priority"), "priority"))

@@ -17,7 +17,9 @@ struct KeyTable<Value> {
     private var shift = UInt64(64 - 4)
     private(set) var count = 0
 
-    private func home(_ key: RequestKey) -> Int {
+    private func home(_ key: RequestKey) -> Int { Self.home(key, shift) }
+
+    private static func home(_ key: RequestKey, _ shift: UInt64) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
@@ -39,43 +41,53 @@ struct KeyTable<Value> {
     private mutating func insert(_ key: RequestKey, _ value: Value) {
         precondition(key >= 0, "request keys are non-negative")
         if (count + 1) * 2 > slots.count { resize(slots.count * 2) }
-        let mask = slots.count - 1
-        var s = home(key)
-        while slots[s].key >= 0 {
-            if slots[s].key == key {
-                slots[s].value = value
-                return
+        let shift = self.shift
+        // Performance: one copy-on-write check per call, not one per slot written.
+        let added = slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count - 1
+            var s = Self.home(key, shift)
+            while slots[s].key >= 0 {
+                if slots[s].key == key {
+                    slots[s].value = value
+                    return false
+                }
+                s = (s + 1) & mask
             }
-            s = (s + 1) & mask
+            slots[s] = Slot(key: key, value: value)
+            return true
         }
-        slots[s] = Slot(key: key, value: value)
-        count += 1
+        if added { count += 1 }
     }
 
     /// Removes the key's entry; returns its value, or nil if there was none.
     @discardableResult
     mutating func removeValue(forKey key: RequestKey) -> Value? {
-        let mask = slots.count - 1
-        var s = home(key)
-        while slots[s].key != key {
-            if slots[s].key < 0 { return nil }
-            s = (s + 1) & mask
-        }
-        let removed = slots[s].value
-        // Backward shift: move later entries of the cluster into the hole when their home
-        // position allows, so lookups never need tombstones.
-        var hole = s
-        var next = (s + 1) & mask
-        while slots[next].key >= 0 {
-            let h = home(slots[next].key)
-            // The entry may move to the hole if its home is not strictly between hole and next.
-            if (next > hole && (h <= hole || h > next)) || (next < hole && h <= hole && h > next) {
-                slots[hole] = slots[next]
-                hole = next
+        let shift = self.shift
+        let removed: Value? = slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count - 1
+            var s = Self.home(key, shift)
+            while slots[s].key != key {
+                if slots[s].key < 0 { return nil }
+                s = (s + 1) & mask
             }
-            next = (next + 1) & mask
+            let removed = slots[s].value
+            // Backward shift: move later entries of the cluster into the hole when their home
+            // position allows, so lookups never need tombstones.
+            var hole = s
+            var next = (s + 1) & mask
+            while slots[next].key >= 0 {
+                let h = Self.home(slots[next].key, shift)
+                // The entry may move to the hole if its home is not strictly between hole and next.
+                if (next > hole && (h <= hole || h > next)) || (next < hole && h <= hole && h > next) {
+                    slots[hole] = slots[next]
+                    hole = next
+                }
+                next = (next + 1) & mask
+            }
+            slots[hole] = Slot()
+            return removed
         }
-        slots[hole] = Slot()
+        guard removed != nil else { return nil }
         count -= 1
         if slots.count > 64 && count * 8 < slots.count { resize(slots.count / 2) }
         return removed

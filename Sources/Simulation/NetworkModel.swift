@@ -49,7 +49,8 @@ struct NetworkModel {
         guard time > planTime else { return }
         let dt = time - planTime
         planTime = time
-        for flow in flows {
+        for f in flows.indices {
+            let flow = flows[f]
             let pack = PackID(rawValue: Int32(flow.pack))
             guard let received = device.bytesReceived(by: pack) else { continue }
             if flow.finish <= time {
@@ -74,9 +75,10 @@ struct NetworkModel {
         // Performance: scratch lists kept between plans, and apps' weights in two small
         // arrays (a handful of apps download at once), so a plan allocates nothing.
         flows.removeAllKeepingCapacity()
-        guard bandwidth > 0 else { return nil }
+        // Performance: most plans follow a download's completion and find no other.
+        guard bandwidth > 0, device.downloadCount > 0 else { return nil }
         device.downloads(into: &statuses)
-        statuses.removeAll { !$0.isRunnable }
+        if statuses.contains(where: { !$0.isRunnable }) { statuses.removeAll { !$0.isRunnable } }
         guard !statuses.isEmpty else { return nil }
         let linkRate = bandwidth / 8
         let urgentCount = statuses.reduce(0) { $0 + ($1.priority.isUrgent ? 1 : 0) }
@@ -85,7 +87,9 @@ struct NetworkModel {
         } else {
             planApps.removeAllKeepingCapacity()
             appWeights.removeAllKeepingCapacity()
-            for d in statuses {
+            // By index here and below: a for-in loop over a stored array retains it.
+            for s in statuses.indices {
+                let d = statuses[s]
                 if let i = planApps.firstIndex(of: d.app) {
                     appWeights[i] += Self.weight(d.priority)
                 } else {
@@ -96,7 +100,8 @@ struct NetworkModel {
         }
         let perApp = linkRate / Double(planApps.count)
         var earliest = Double.infinity
-        for download in statuses {
+        for s in statuses.indices {
+            let download = statuses[s]
             let rate = urgentCount > 0
                 ? linkRate / Double(urgentCount)
                 : perApp * Self.weight(download.priority) / appWeights[planApps.firstIndex(of: download.app)!]

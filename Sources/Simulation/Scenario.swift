@@ -151,9 +151,9 @@ public struct ScenarioEvent: Sendable, Hashable {
         case terminate(AppIndex)
         case uninstall(AppIndex)
         /// `beginAccessing`.
-        case request(AppIndex, tags: [TagID], key: RequestKey, priority: LoadingPriority, optional: Bool)
+        case request(AppIndex, tags: RequestTags, key: RequestKey, priority: LoadingPriority, optional: Bool)
         /// `conditionallyBeginAccessing`; `key` names the request if granted.
-        case requestIfPresent(AppIndex, tags: [TagID], key: RequestKey?)
+        case requestIfPresent(AppIndex, tags: RequestTags, key: RequestKey?)
         case setPriority(AppIndex, key: RequestKey, LoadingPriority)
         case pause(AppIndex, key: RequestKey)
         case resume(AppIndex, key: RequestKey)

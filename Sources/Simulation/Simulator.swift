@@ -46,7 +46,7 @@ public final class Simulator {
     // Swift's dynamic exclusivity checks (a quarter of kernel time) are switched off for it.
     @exclusivity(unchecked) private var queue = EventQueue<Item>()
     @exclusivity(unchecked) private var network: NetworkModel
-    @exclusivity(unchecked) private var events: StreamMerger
+    private let events: StreamMerger
     /// Requests by scenario key, from their start until the scenario ends them (`end`, or a
     /// `cancel` that took effect). A request the core ended by itself (a low-disk release, its
     /// app terminated) keeps its entry until then: the core ignores a finished request's ID,
@@ -95,10 +95,10 @@ public final class Simulator {
     public static func requestStream(of scenario: Scenario, seed: UInt64? = nil) -> [[PackID]] {
         let probe = ODRDevice(capacity: 0, policy: ApplePolicy())
         let apps = scenario.apps.map { probe.addApp(name: $0.id, catalog: $0.catalog) }
-        var merged = merger(scenario, seed: seed ?? scenario.seed)
+        let merged = merger(scenario, seed: seed ?? scenario.seed)
         var result: [[PackID]] = []
         while let event = merged.next(), event.time <= scenario.duration {
-            let tags: [TagID]
+            let tags: RequestTags
             let app: AppIndex
             switch event.action {
             case .request(let a, let t, _, _, _), .requestIfPresent(let a, let t, _): (app, tags) = (a, t)
@@ -186,7 +186,7 @@ public final class Simulator {
                     if next <= duration { queue.schedule(.sample, at: next, priority: Rank.sample) }
                 }
             }
-            drainEvents()
+            if recording { drainEvents() }
             replanIfNeeded(at: time)
         }
         network.advance(device, to: duration)
@@ -219,11 +219,16 @@ public final class Simulator {
         case .uninstall(let a): device.uninstall(appIDs[a], at: time)
         case .request(let a, let tags, let key, let priority, let optional):
             currentKey = key
-            let outcome = device.beginAccessing(appIDs[a], tags: tags, priority: priority, optional: optional, at: time)
+            // Performance: a one-tag request goes to the core without building an array.
+            let outcome = if let tag = tags.single {
+                device.beginAccessing(appIDs[a], tag: tag, priority: priority, optional: optional, at: time)
+            } else {
+                device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, at: time)
+            }
             if let id = outcome.request { remember(key, id) }
         case .requestIfPresent(let a, let tags, let key):
             currentKey = key
-            if let id = device.conditionallyBeginAccessing(appIDs[a], tags: tags, at: time), let key {
+            if let id = device.conditionallyBeginAccessing(appIDs[a], tags: Array(tags), at: time), let key {
                 remember(key, id)
             }
         case .setPriority(_, let key, let priority):

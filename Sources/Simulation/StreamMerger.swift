@@ -5,26 +5,42 @@
 /// first, then generators as listed. Both the run and the offline-policy pre-pass
 /// (``Simulator/requestStream(of:seed:)``) read events through this one type, so they see the
 /// same order by construction.
-struct StreamMerger {
-    private var streams: [any EventStream]
-    /// Each live stream's next event (entries of finished streams are stale).
-    private var heads: [ScenarioEvent] = []
-    private var agenda = StreamHeap()
+///
+/// Performance: streams and their next events live in storage allocated once and written
+/// through pointers, so taking an event runs no copy-on-write check.
+final class StreamMerger {
+    private let count: Int
+    private let streams: UnsafeMutablePointer<any EventStream>
+    /// Each stream's next event (a finished stream's entry is stale).
+    private let heads: UnsafeMutablePointer<ScenarioEvent>
+    private let agenda: StreamTournament
 
-    init(_ streams: [any EventStream]) {
-        self.streams = streams
-        for i in self.streams.indices {
-            let head = self.streams[i].next()
-            heads.append(head ?? ScenarioEvent(time: .infinity, action: .disk(0)))
-            if let head { agenda.insert(stream: i, at: head.time) }
+    init(_ sources: [any EventStream]) {
+        count = sources.count
+        streams = .allocate(capacity: max(count, 1))
+        heads = .allocate(capacity: max(count, 1))
+        var times: [Double?] = []
+        for (i, source) in sources.enumerated() {
+            (streams + i).initialize(to: source)
+            let head = streams[i].next()
+            (heads + i).initialize(to: head ?? ScenarioEvent(time: .infinity, action: .disk(0)))
+            times.append(head?.time)
         }
+        agenda = StreamTournament(times: times)
+    }
+
+    deinit {
+        streams.deinitialize(count: count)
+        streams.deallocate()
+        heads.deinitialize(count: count)
+        heads.deallocate()
     }
 
     /// The time of the next event, if any.
-    var nextTime: Double? { agenda.top?.time }
+    var nextTime: Double? { agenda.winner.map { heads[$0].time } }
 
-    mutating func next() -> ScenarioEvent? {
-        agenda.isEmpty ? nil : take()
+    func next() -> ScenarioEvent? {
+        agenda.winner == nil ? nil : take()
     }
 
     /// The next event; there must be one (``nextTime`` is not nil).
@@ -32,11 +48,12 @@ struct StreamMerger {
     /// Performance: the run loop calls this rather than ``next()``: an optional of an event
     /// is copied and destroyed through the runtime's generic witnesses, at a cost of a few
     /// hundred instructions per event.
-    mutating func take() -> ScenarioEvent {
-        // The earliest stream's event; its successor takes its place in one pass.
-        let (i, time) = agenda.top!
+    func take() -> ScenarioEvent {
+        // The earliest stream's event; its successor takes its place.
+        let i = agenda.winner!
+        let time = heads[i].time
         guard var event = streams[i].next() else {
-            agenda.removeTop()
+            agenda.finishTop()
             return heads[i]
         }
         precondition(event.time >= time, "event stream \(i) went back in time (\(event.time) < \(time))")

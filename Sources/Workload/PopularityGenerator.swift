@@ -44,10 +44,9 @@ public struct PopularityGenerator: WorkloadGenerator {
         @exclusivity(unchecked) var arrivals: PoissonArrivals
         let choices: RandomStream
         let holds: RandomStream
-        let popularity: DiscreteDistribution?
-        /// A one-tag array per tag, built once: a request then shares one instead of
-        /// allocating its own.
-        let requestTags: [[TagID]]
+        /// Not optional: binding an optional class reference retains and releases it on
+        /// every request. (Without tags, the first arrival is never and nothing is drawn.)
+        let popularity: DiscreteDistribution
         /// Ends of holds, by request key.
         @exclusivity(unchecked) var pending = PendingEvents<RequestKey>()
         @exclusivity(unchecked) var nextArrival: Double
@@ -59,8 +58,7 @@ public struct PopularityGenerator: WorkloadGenerator {
                                        stream: RandomStream(seed: seed, purpose: "popularity/\(spec.app)/arrivals"), start: 0)
             choices = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/choices")
             holds = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/holds")
-            popularity = spec.tags.isEmpty ? nil : DiscreteDistribution.zipf(count: spec.tags.count, alpha: spec.alpha)
-            requestTags = spec.tags.map { [$0] }
+            popularity = DiscreteDistribution.zipf(count: max(spec.tags.count, 1), alpha: spec.alpha)
             nextKey = firstKey
             nextArrival = spec.tags.isEmpty ? .infinity : arrivals.next()
         }
@@ -69,10 +67,10 @@ public struct PopularityGenerator: WorkloadGenerator {
             if pending.nextTime <= nextArrival, let end = pending.pop() {
                 return ScenarioEvent(time: end.time, action: .end(spec.app, key: end.payload))
             }
-            guard nextArrival.isFinite, let popularity else { return nil }
+            guard nextArrival.isFinite else { return nil }
             let time = nextArrival
             nextArrival = arrivals.next()
-            let tags = requestTags[popularity.sample(from: choices)]
+            let tags = RequestTags(single: spec.tags[popularity.sample(from: choices)])
             let key = nextKey
             nextKey += 1
             pending.add(key, at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))

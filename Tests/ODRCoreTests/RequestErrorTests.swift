@@ -21,6 +21,33 @@ struct RequestErrorTests {
         #expect(device.eventKinds.contains(.requestFailed(nil, app, .invalidTag)))
     }
 
+    @Test("The one-tag entry point fails and succeeds exactly as the list form with that tag")
+    func singleTagEntryPoint() throws {
+        // Two devices fed the same calls, one through beginAccessing(_:tag:), one through
+        // beginAccessing(_:tags:) with a one-element list: a multi-pack tag (B is in "B" and
+        // "A+B"), an unknown tag on each side of the range, and an app not installed yet.
+        let catalog = try makeCatalog([(["A"], 100 * MB), (["B"], 50 * MB), (["A", "B"], 20 * MB)])
+        let one = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let list = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let (appOne, appList) = (one.addApp(name: "game", catalog: catalog), list.addApp(name: "game", catalog: catalog))
+        let tags = [one.tag("A", of: appOne), one.tag("B", of: appOne), TagID(rawValue: 2), TagID(rawValue: -1)]
+        #expect(one.beginAccessing(appOne, tag: tags[0], at: 0) == .failed(.appNotInstalled))
+        #expect(list.beginAccessing(appList, tags: [tags[0]], at: 0) == .failed(.appNotInstalled))
+        one.install(appOne, at: 1)
+        list.install(appList, at: 1)
+        for (i, tag) in tags.enumerated() {
+            let a = one.beginAccessing(appOne, tag: tag, at: Double(2 + i))
+            let b = list.beginAccessing(appList, tags: [tag], at: Double(2 + i))
+            #expect(a == b, "tag \(tag.rawValue)")
+        }
+        #expect(one.ledger == list.ledger)
+        #expect(one.ledger.failures(.invalidTag) == 2)
+        #expect(one.eventKinds == list.eventKinds)
+        // Tag B waits for both of its packs.
+        #expect(one.state(of: one.pack("A+B", of: appOne)) == list.state(of: list.pack("A+B", of: appList)))
+        #expect(one.reservedBytes == 170 * MB)
+    }
+
     @Test("An app that is not installed gets appNotInstalled, before install and after uninstall")
     func appNotInstalled() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())

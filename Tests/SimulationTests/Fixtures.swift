@@ -22,7 +22,7 @@ func makeScenario(
 }
 
 func request(_ at: Double, _ tags: [TagID], key: RequestKey, priority: LoadingPriority = .normal, optional: Bool = false) -> ScenarioEvent {
-    ScenarioEvent(time: at, action: .request(0, tags: tags, key: key, priority: priority, optional: optional))
+    ScenarioEvent(time: at, action: .request(0, tags: RequestTags(tags), key: key, priority: priority, optional: optional))
 }
 
 func end(_ at: Double, key: RequestKey) -> ScenarioEvent {
