@@ -28,7 +28,7 @@ public struct PackID: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// Identifies one resource request (one begin/end cycle) on an ``ODRDevice``.
 ///
 /// Slots are reused after a request finishes; the generation tells a stale ID from a live one.
-public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+public struct RequestID: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     let slot: Int32
     let generation: UInt32
     public var description: String { "request#\(slot).\(generation)" }

@@ -1,34 +1,46 @@
 import ODRCore
 
-/// Values by non-negative integer key (the simulator's live requests by scenario key): an open-addressing hash table with
-/// linear probing and backward-shift deletion.
+/// Values by non-negative integer key (the simulator's live requests by scenario key): an
+/// open-addressing hash table with linear probing and backward-shift deletion.
 ///
 /// Performance: `Dictionary` hashes with per-process seeded SipHash, which cost about a
-/// tenth of a run's time here (two lookups and two updates per request). Keys are
-/// non-negative integers, so a multiplicative hash spreads them well. The table holds only
-/// live requests and shrinks back to them: memory follows live state.
-struct KeyTable<Value> {
-    private struct Slot {
-        /// The key, or -1 for an empty slot.
-        var key: RequestKey = -1
-        var value: Value? = nil
-    }
-    private var slots = [Slot](repeating: Slot(), count: 16)
-    private var shift = UInt64(64 - 4)
+/// tenth of a run's time here (a lookup and an update per request and per end). Keys are
+/// non-negative integers, so a multiplicative hash spreads them well. Keys and values live
+/// in two plain buffers (an empty slot has key -1 and no value), written through pointers:
+/// no optionals, no copy-on-write checks. The table holds only live requests and shrinks
+/// back to them: memory follows live state.
+final class KeyTable<Value: BitwiseCopyable> {
+    private var keys: UnsafeMutablePointer<RequestKey>
+    /// Initialized where the key is not -1.
+    private var values: UnsafeMutablePointer<Value>
+    private var capacity: Int
+    private var shift: UInt64
     private(set) var count = 0
 
-    private func home(_ key: RequestKey) -> Int { Self.home(key, shift) }
+    init() {
+        capacity = 16
+        shift = UInt64(64 - 4)
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: -1, count: capacity)
+        values = .allocate(capacity: capacity)
+    }
 
-    private static func home(_ key: RequestKey, _ shift: UInt64) -> Int {
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    @inline(__always)
+    private func home(_ key: RequestKey) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     subscript(key: RequestKey) -> Value? {
         get {
-            let mask = slots.count - 1
+            let mask = capacity - 1
             var s = home(key)
-            while slots[s].key >= 0 {
-                if slots[s].key == key { return slots[s].value }
+            while keys[s] >= 0 {
+                if keys[s] == key { return values[s] }
                 s = (s + 1) & mask
             }
             return nil
@@ -38,66 +50,63 @@ struct KeyTable<Value> {
         }
     }
 
-    private mutating func insert(_ key: RequestKey, _ value: Value) {
+    private func insert(_ key: RequestKey, _ value: Value) {
         precondition(key >= 0, "request keys are non-negative")
-        if (count + 1) * 2 > slots.count { resize(slots.count * 2) }
-        let shift = self.shift
-        // Performance: one copy-on-write check per call, not one per slot written.
-        let added = slots.withUnsafeMutableBufferPointer { slots in
-            let mask = slots.count - 1
-            var s = Self.home(key, shift)
-            while slots[s].key >= 0 {
-                if slots[s].key == key {
-                    slots[s].value = value
-                    return false
-                }
-                s = (s + 1) & mask
+        if (count + 1) * 2 > capacity { resize(capacity * 2) }
+        let mask = capacity - 1
+        var s = home(key)
+        while keys[s] >= 0 {
+            if keys[s] == key {
+                (values + s).initialize(to: value)
+                return
             }
-            slots[s] = Slot(key: key, value: value)
-            return true
+            s = (s + 1) & mask
         }
-        if added { count += 1 }
+        keys[s] = key
+        (values + s).initialize(to: value)
+        count += 1
     }
 
     /// Removes the key's entry; returns its value, or nil if there was none.
     @discardableResult
-    mutating func removeValue(forKey key: RequestKey) -> Value? {
-        let shift = self.shift
-        let removed: Value? = slots.withUnsafeMutableBufferPointer { slots in
-            let mask = slots.count - 1
-            var s = Self.home(key, shift)
-            while slots[s].key != key {
-                if slots[s].key < 0 { return nil }
-                s = (s + 1) & mask
-            }
-            let removed = slots[s].value
-            // Backward shift: move later entries of the cluster into the hole when their home
-            // position allows, so lookups never need tombstones.
-            var hole = s
-            var next = (s + 1) & mask
-            while slots[next].key >= 0 {
-                let h = Self.home(slots[next].key, shift)
-                // The entry may move to the hole if its home is not strictly between hole and next.
-                if (next > hole && (h <= hole || h > next)) || (next < hole && h <= hole && h > next) {
-                    slots[hole] = slots[next]
-                    hole = next
-                }
-                next = (next + 1) & mask
-            }
-            slots[hole] = Slot()
-            return removed
+    func removeValue(forKey key: RequestKey) -> Value? {
+        let mask = capacity - 1
+        var s = home(key)
+        while keys[s] != key {
+            if keys[s] < 0 { return nil }
+            s = (s + 1) & mask
         }
-        guard removed != nil else { return nil }
+        let removed = values[s]
+        // Backward shift: move later entries of the cluster into the hole when their home
+        // position allows, so lookups never need tombstones.
+        var hole = s
+        var next = (s + 1) & mask
+        while keys[next] >= 0 {
+            let h = home(keys[next])
+            // The entry may move to the hole if its home is not strictly between hole and next.
+            if (next > hole && (h <= hole || h > next)) || (next < hole && h <= hole && h > next) {
+                keys[hole] = keys[next]
+                (values + hole).initialize(to: values[next])
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        keys[hole] = -1
         count -= 1
-        if slots.count > 64 && count * 8 < slots.count { resize(slots.count / 2) }
+        if capacity > 64 && count * 8 < capacity { resize(capacity / 2) }
         return removed
     }
 
-    private mutating func resize(_ capacity: Int) {
-        let old = slots
-        slots = [Slot](repeating: Slot(), count: capacity)
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
+    private func resize(_ newCapacity: Int) {
+        let (oldKeys, oldValues, oldCapacity) = (keys, values, capacity)
+        capacity = newCapacity
+        shift = UInt64(64 - newCapacity.trailingZeroBitCount)
+        keys = .allocate(capacity: newCapacity)
+        keys.initialize(repeating: -1, count: newCapacity)
+        values = .allocate(capacity: newCapacity)
         count = 0
-        for slot in old where slot.key >= 0 { insert(slot.key, slot.value!) }
+        for s in 0..<oldCapacity where oldKeys[s] >= 0 { insert(oldKeys[s], oldValues[s]) }
+        oldKeys.deallocate()
+        oldValues.deallocate()
     }
 }

@@ -51,7 +51,7 @@ public final class Simulator {
     /// `cancel` that took effect). A request the core ended by itself (a low-disk release, its
     /// app terminated) keeps its entry until then: the core ignores a finished request's ID,
     /// so the entry is harmless, and the run needs no report of such endings.
-    @exclusivity(unchecked) private var live = KeyTable<RequestID>()
+    private let live = KeyTable<RequestID>()
     /// Each live request's key by its ``RequestID/index``, for labels: kept only when an
     /// observer listens.
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
@@ -87,6 +87,13 @@ public final class Simulator {
                                  firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
         }
         return StreamMerger([ArrayEventStream(scenario.events)] + generated)
+    }
+
+    /// The scenario's scripted and generated events for a run with `seed` (the scenario's by
+    /// default), in the order the run takes them: the workload alone, with no device behind
+    /// it. Events past the scenario's duration follow; stop reading at it.
+    public static func workload(of scenario: Scenario, seed: UInt64? = nil) -> StreamMerger {
+        merger(scenario, seed: seed ?? scenario.seed)
     }
 
     /// Every request the run will make, in order, as the packs each includes: the future an
@@ -253,7 +260,8 @@ public final class Simulator {
 
     private func remember(_ key: RequestKey, _ id: RequestID) {
         live[key] = id
-        guard observer != nil else { return }
+        // The flag, not the weak observer: loading a weak reference is an atomic operation.
+        guard recording else { return }
         while keys.count <= id.index { keys.append(nil) }
         keys[id.index] = (id, key)
     }

@@ -8,7 +8,14 @@
 ///
 /// Performance: streams and their next events live in storage allocated once and written
 /// through pointers, so taking an event runs no copy-on-write check.
-final class StreamMerger {
+///
+/// ```swift
+/// let events = Simulator.workload(of: scenario)
+/// while let time = events.nextTime, time <= scenario.duration {
+///     let event = events.take()
+/// }
+/// ```
+public final class StreamMerger: IteratorProtocol {
     private let count: Int
     private let streams: UnsafeMutablePointer<any EventStream>
     /// Each stream's next event (a finished stream's entry is stale).
@@ -37,9 +44,9 @@ final class StreamMerger {
     }
 
     /// The time of the next event, if any.
-    var nextTime: Double? { agenda.winner.map { heads[$0].time } }
+    public var nextTime: Double? { agenda.winner.map { heads[$0].time } }
 
-    func next() -> ScenarioEvent? {
+    public func next() -> ScenarioEvent? {
         agenda.winner == nil ? nil : take()
     }
 
@@ -48,7 +55,7 @@ final class StreamMerger {
     /// Performance: the run loop calls this rather than ``next()``: an optional of an event
     /// is copied and destroyed through the runtime's generic witnesses, at a cost of a few
     /// hundred instructions per event.
-    func take() -> ScenarioEvent {
+    public func take() -> ScenarioEvent {
         // The earliest stream's event; its successor takes its place.
         let i = agenda.winner!
         let time = heads[i].time

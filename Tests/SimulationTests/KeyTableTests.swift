@@ -14,7 +14,7 @@ struct KeyTableTests {
         let key = Gen.oneOf(Gen.int(in: 0...40), Gen.int(in: 0...3).map { ($0 << 40) + 7 })
         let op = zip(Gen.bool, key, Gen.int(in: 0...1000))
         await propertyCheck(count: 300, input: op.array(of: 1...400)) { ops in
-            var table = KeyTable<Int>()
+            let table = KeyTable<Int>()
             var model: [Int: Int] = [:]
             for (i, (insert, k, v)) in ops.enumerated() {
                 if insert {

@@ -12,6 +12,7 @@ import Workload
 /// scenario's free space holds 30 % of all content, so about one request in four purges.
 let benchmarks: @Sendable () -> Void = {
     queueOnly()
+    workloadOnly()
     withReports()
     for days in [30.0, 365.0] {
         Benchmark(
@@ -69,5 +70,28 @@ let withReports: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         benchmark.measurement(.custom("kernel events", polarity: .prefersLarger), simulator.processedEvents)
         blackHole(recorder.eventRows.utf8.count)
+    }
+}
+
+/// The same year's workload with no device behind it: the generators' random draws (GSL)
+/// and the merge of their ~100 streams, read as a run reads them. What is left of the
+/// kernel benchmark's time is the ODR core, the policy and the network model.
+let workloadOnly: @Sendable () -> Void = {
+    Benchmark(
+        "Workload alone: 50 apps, 10,000 tags, 365 days",
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident, .custom("workload events", polarity: .prefersLarger)],
+            maxDuration: .seconds(60), maxIterations: 3)
+    ) { benchmark in
+        let scenario = SyntheticScenario.make(days: 365, fitFraction: 0.3)
+        benchmark.startMeasurement()
+        let events = Simulator.workload(of: scenario)
+        var count = 0
+        while let time = events.nextTime, time <= scenario.duration {
+            blackHole(events.take())
+            count += 1
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(.custom("workload events", polarity: .prefersLarger), count)
     }
 }
