@@ -29,7 +29,7 @@ final class StreamTournament {
     }
 
     /// A finished stream's key: after every event.
-    private static let finished = Key.max
+    private static var finished: Key { .max }
 
     let count: Int
     /// Each stream's key.
