@@ -23,11 +23,6 @@ final class StreamTournament {
         return Key(ordered) << 64 | Key(sequence)
     }
 
-    private static func time(of key: Key) -> Double {
-        let ordered = UInt64(truncatingIfNeeded: key >> 64)
-        return Double(bitPattern: ordered >> 63 == 1 ? ordered & ~(1 << 63) : ~ordered)
-    }
-
     /// A finished stream's key: after every event.
     private static var finished: Key { .max }
 
@@ -74,11 +69,6 @@ final class StreamTournament {
         guard count > 0 else { return nil }
         let winner = Int(losers[0])
         return keys[winner] == Self.finished ? nil : winner
-    }
-
-    /// The winning stream and its time.
-    var top: (stream: Int, time: Double)? {
-        winner.map { ($0, Self.time(of: keys[$0])) }
     }
 
     /// Gives the winning stream a new time (and a new place in scheduling order).
