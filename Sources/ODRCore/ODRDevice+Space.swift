@@ -49,8 +49,10 @@ extension ODRDevice {
     func purge(_ deficit: Int64) {
         episode += 1
         var purged: Int64 = 0
-        if leftoverCount > 0 {
-            let leftovers = packs.indices.filter { packs[$0].leftover }.sorted { packs[$0].lastUseTick < packs[$1].lastUseTick }
+        if !leftoverPacks.isEmpty {
+            // In pack order first, as a scan of the records would list them, so that the sort
+            // by last use breaks ties (packs never used) as it always has.
+            let leftovers = leftoverPacks.map(Int.init).sorted().sorted { packs[$0].lastUseTick < packs[$1].lastUseTick }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
         // Performance: a static list, not an array literal allocated on every purge.
@@ -94,7 +96,7 @@ extension ODRDevice {
         packs[p].bytesOnDisk = 0
         if packs[p].leftover {
             leftoverBytes -= bytes
-            leftoverCount -= 1
+            removeLeftover(p)
             packs[p].leftover = false
         }
         packs[p].phase = .purged

@@ -73,7 +73,10 @@ public final class ODRDevice {
     @exclusivity(unchecked) var useTick: UInt64 = 0
     @exclusivity(unchecked) var episode = 0
     @exclusivity(unchecked) var markEpoch: UInt32 = 0
-    @exclusivity(unchecked) var leftoverCount = 0
+    /// Packs that are leftovers (partial, no longer downloading), in no order: a purge takes
+    /// them first, and reading them here rather than scanning every pack record matters
+    /// with ten thousand packs.
+    @exclusivity(unchecked) var leftoverPacks: [Int32] = []
     @exclusivity(unchecked) var leftoverBytes: Int64 = 0
     /// Purgeable packs of running apps and of the others, in bytes and in number: the sums
     /// over apps, kept as they change, since a purge asks for them per tier.
@@ -233,9 +236,15 @@ public final class ODRDevice {
         if leftover != record.pointee.leftover {
             record.pointee.leftover = leftover
             let bytes = record.pointee.bytesOnDisk
-            leftoverCount += leftover ? 1 : -1
+            if leftover { leftoverPacks.append(Int32(p)) } else { removeLeftover(p) }
             leftoverBytes += leftover ? bytes : -bytes
         }
+    }
+
+    func removeLeftover(_ p: Int) {
+        guard let i = leftoverPacks.firstIndex(of: Int32(p)) else { return }
+        leftoverPacks.swapAt(i, leftoverPacks.count - 1)
+        leftoverPacks.removeLast()
     }
 
     func snapshot(_ p: Int) -> PurgeCandidate {

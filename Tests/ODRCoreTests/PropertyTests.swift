@@ -231,7 +231,7 @@ final class Harness {
         if d.odrBytes != ledger.downloadedBytes - ledger.purgedBytes - ledger.removedBytes {
             found.append("odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − removed \(ledger.removedBytes)")
         }
-        var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0
+        var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftoverPacks: [Int32] = []
         var purgeable: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
         for i in 0..<d.packCount {
             let p = PackID(rawValue: Int32(i))
@@ -245,7 +245,10 @@ final class Harness {
             let record = d.packs[i]
             onDisk += record.bytesOnDisk
             if record.downloading { reserved += record.size - record.bytesOnDisk }
-            if record.leftover { leftover += record.bytesOnDisk }
+            if record.leftover {
+                leftover += record.bytesOnDisk
+                leftoverPacks.append(Int32(i))
+            }
             if record.purgeable {
                 let running = d.apps[Int(record.app)].running
                 purgeable[running]!.bytes += record.size
@@ -262,6 +265,7 @@ final class Harness {
         if onDisk != d.odrBytes { found.append("packs hold \(onDisk) bytes, odrBytes \(d.odrBytes)") }
         if reserved != d.reservedBytes { found.append("downloads need \(reserved), reserved \(d.reservedBytes)") }
         if leftover != d.leftoverBytes { found.append("leftovers hold \(leftover), leftoverBytes \(d.leftoverBytes)") }
+        if leftoverPacks != d.leftoverPacks.sorted() { found.append("leftover packs \(leftoverPacks), list \(d.leftoverPacks.sorted())") }
         for app in apps {
             let held = (0..<d.catalog(of: app).packs.count).map { d.pack($0, of: app) }.filter { d.retainCount(of: $0) > 0 }
             let bytes = held.reduce(0) { $0 + d.size(of: $1) }
