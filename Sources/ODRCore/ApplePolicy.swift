@@ -113,17 +113,13 @@ public final class ApplePolicy: PurgePolicy {
         let preservation = pack.preservation
         // Performance: the records through their addresses, checked once (see RecordTable).
         let link = links.address(p), app = apps.address(a)
-        if link.pointee.listed && app.pointee.tail == Int32(p) && tick >= link.pointee.tick {
-            // Already last, and a later key keeps it last: the list does not change. (An
-            // app's next note often finds its previous one there: a request, then its end.)
-            link.pointee.version &+= 1
-            link.pointee.tick = tick
-        } else {
-            if link.pointee.listed { unlink(p, from: a) }
-            link.pointee.version &+= 1
-            link.pointee.tick = tick
-            insert(p, into: a)
-        }
+        // A pack already last stays last under a later key, and the list does not change
+        // (an app's next note often finds its previous one there: a request, then its end).
+        let staysLast = link.pointee.listed && app.pointee.tail == Int32(p) && tick >= link.pointee.tick
+        if link.pointee.listed && !staysLast { unlink(p, from: a) }
+        link.pointee.version &+= 1
+        link.pointee.tick = tick
+        if !staysLast { insert(p, into: a) }
         if preservation != 0 && !app.pointee.usesPreservation {
             // Every other listed pack was noted with preservation 0 (a change is always
             // noted), so their entries are their recency keys.

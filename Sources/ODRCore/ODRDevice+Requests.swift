@@ -13,12 +13,7 @@ extension ODRDevice {
         optional: Bool = false, at time: Double
     ) -> RequestOutcome {
         advance(to: time)
-        ledger.requests += 1
-        requestOrdinal += 1
-        guard let packList = resolve(app, tags) else {
-            return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
-        }
-        return begin(app.rawValue, packList, priority: priority, optional: optional)
+        return beginResolved(app, resolve(app, tags), priority: priority, optional: optional)
     }
 
     /// ``beginAccessing(_:tags:priority:optional:at:)`` for one tag, without an array.
@@ -27,9 +22,14 @@ extension ODRDevice {
         optional: Bool = false, at time: Double
     ) -> RequestOutcome {
         advance(to: time)
+        return beginResolved(app, resolve(app, tag: tag), priority: priority, optional: optional)
+    }
+
+    /// Counts a request, then begins it, or fails it if its tags did not resolve.
+    private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         ledger.requests += 1
         requestOrdinal += 1
-        guard let packList = resolve(app, tag: tag) else {
+        guard let packList else {
             return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
         }
         return begin(app.rawValue, packList, priority: priority, optional: optional)
@@ -158,9 +158,9 @@ extension ODRDevice {
 
     /// The union of the packs of `tags` in tag order, or nil for an unknown tag or absent app.
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
+        if tags.count == 1 { return resolve(app, tag: tags[0]) }
         let a = Int(app.rawValue)
         guard a >= 0, a < apps.count, apps[a].installed else { return nil }
-        if tags.count == 1 { return resolve(app, tag: tags[0]) }
         let tagCount = apps[a].tagCount
         for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
         var result: [Int32] = []
