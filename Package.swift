@@ -62,7 +62,10 @@ let package = Package(
             dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay"]),
-        .testTarget(name: "SimulationTests", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
         .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation", "ODRPolicies"]),

@@ -2,43 +2,107 @@ import Foundation
 
 /// Reads a `summary.csv` back into rows, for regression checks against a committed baseline.
 ///
-/// Columns are matched by header name, so a baseline written before a metric existed still
-/// reads (the missing metric is NaN and is not checked).
-public enum BaselineFile {
-    public struct Error: Swift.Error, CustomStringConvertible {
+/// The file is RFC 4180 CSV (``CSVReader``: CRLF or LF, quoted fields). Columns are matched
+/// by header name; which metrics the baseline has and lacks is kept, so that a check can
+/// refuse to compare what is not there instead of passing over it. Every malformed value is
+/// an error naming `FILE:LINE:COLUMN` (the column counted in fields, 1-based).
+public struct BaselineFile: Sendable {
+    public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
-    public static func read(_ path: String) throws -> [SummaryRow] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+    /// The rows, in file order.
+    public var rows: [SummaryRow]
+    /// The `scenario_hash` of the rows (one value for the whole file), if the file has it.
+    public var scenarioHash: String?
+    /// Metrics odr-sim reports that the file has no column for (their values are NaN).
+    public var missingMetrics: [String]
+    /// Columns of the file that are not a metric odr-sim reports.
+    public var unknownColumns: [String]
+
+    public init(rows: [SummaryRow], scenarioHash: String? = nil, missingMetrics: [String] = [], unknownColumns: [String] = []) {
+        self.rows = rows
+        self.scenarioHash = scenarioHash
+        self.missingMetrics = missingMetrics
+        self.unknownColumns = unknownColumns
+    }
+
+    public static func read(_ path: String) throws -> BaselineFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw Error(description: "\(path): cannot read the baseline")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Error(description: "\(path):1:1: the baseline is not UTF-8 text")
         }
         return try parse(text, name: path)
     }
 
-    public static func parse(_ text: String, name: String) throws -> [SummaryRow] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-        guard let headerLine = lines.first else { throw Error(description: "\(name): the baseline is empty") }
-        let header = headerLine.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        func column(_ name: String) -> Int? { header.firstIndex(of: name) }
-        guard let policy = column("policy"), let replication = column("replication"), let seed = column("seed") else {
-            throw Error(description: "\(name):1: a baseline needs policy, replication and seed columns (a summary.csv)")
+    public static func parse(_ text: String, name: String) throws -> BaselineFile {
+        let records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(text)
+        } catch {
+            throw Error(description: "\(name):\(error)")
         }
-        let metricIndex = SummaryRow.metricColumns.map(column)
-        return try lines.dropFirst().enumerated().map { offset, line in
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            let lineNumber = offset + 2
-            guard fields.count == header.count, let r = Int(fields[replication]), let s = UInt64(fields[seed]) else {
-                throw Error(description: "\(name):\(lineNumber): malformed baseline row")
+        guard let headerRecord = records.first else {
+            throw Error(description: "\(name):1:1: the baseline is empty; expected a summary.csv header and rows")
+        }
+        var header = headerRecord.fields
+        if let first = header.first, first.hasPrefix("\u{FEFF}") { header[0] = String(first.dropFirst()) }
+        var seen: [String: Int] = [:]
+        for (i, column) in header.enumerated() {
+            if let earlier = seen[column] {
+                throw Error(description: "\(name):\(headerRecord.line):\(i + 1): column '\(column)' is named twice (also field \(earlier + 1))")
             }
-            let values = try metricIndex.map { index -> Double in
-                guard let index else { return .nan }
-                guard let value = Double(fields[index]) else {
-                    throw Error(description: "\(name):\(lineNumber): '\(fields[index])' in column \(header[index]) is not a number")
+            seen[column] = i
+        }
+        guard let policy = seen["policy"], let replication = seen["replication"], let seed = seen["seed"] else {
+            throw Error(description: "\(name):\(headerRecord.line):1: a baseline needs policy, replication and seed columns (a summary.csv)")
+        }
+        let hashColumn = seen["scenario_hash"]
+        let known = Set(["policy", "replication", "seed", "scenario_hash"] + SummaryRow.metricColumns)
+        let metricIndex = SummaryRow.metricColumns.map { seen[$0] }
+
+        var rows: [SummaryRow] = []
+        var hash: String?
+        for record in records.dropFirst() {
+            let fields = record.fields
+            let line = record.line
+            guard fields.count == header.count else {
+                throw Error(description: "\(name):\(line):1: the row has \(fields.count) fields, the header \(header.count)")
+            }
+            guard let r = Int(fields[replication]), r >= 1 else {
+                throw Error(description: "\(name):\(line):\(replication + 1): replication '\(fields[replication])' is not a whole number of at least 1")
+            }
+            guard let s = UInt64(fields[seed]) else {
+                throw Error(description: "\(name):\(line):\(seed + 1): seed '\(fields[seed])' is not a whole number")
+            }
+            if let hashColumn {
+                let value = fields[hashColumn]
+                if let hash, hash != value {
+                    throw Error(description: "\(name):\(line):\(hashColumn + 1): scenario_hash '\(value)' differs from the rows above ('\(hash)'): the rows come from two scenarios")
                 }
-                return value
+                hash = value
             }
-            return SummaryRow(policy: fields[policy], replication: r, seed: s, values: values)
+            var values: [Double] = []
+            values.reserveCapacity(metricIndex.count)
+            for index in metricIndex {
+                guard let index else {
+                    values.append(.nan)
+                    continue
+                }
+                let text = fields[index]
+                guard let value = Double(text), !value.isNaN || text == "nan" else {
+                    throw Error(description: "\(name):\(line):\(index + 1): '\(text)' in column \(header[index]) is not a number")
+                }
+                values.append(value)
+            }
+            rows.append(SummaryRow(policy: fields[policy], replication: r, seed: s, values: values,
+                                   scenarioHash: hash ?? ""))
         }
+        return BaselineFile(
+            rows: rows, scenarioHash: hash,
+            missingMetrics: SummaryRow.metricColumns.filter { seen[$0] == nil },
+            unknownColumns: header.filter { !known.contains($0) })
     }
 }

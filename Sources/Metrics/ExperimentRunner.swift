@@ -20,6 +20,13 @@ public struct ExperimentRunner {
     /// When set, each run streams its `events.csv` rows into a file of its own here
     /// (``RunResult/eventsPart``) instead of keeping them in memory.
     public var eventsDirectory: URL?
+    /// Most kernel events one run may process; a run that reaches it fails the whole
+    /// experiment with ``RunError/eventLimit(policy:replication:events:time:)``.
+    public var maxEvents: Int = ExperimentRunner.defaultMaxEvents
+
+    /// A billion kernel events per run: minutes of work, far beyond any shipped scenario
+    /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
+    public static let defaultMaxEvents = 1_000_000_000
 
     public init(scenario: Scenario, policies: [String]? = nil, replications: Int? = nil,
                 sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
@@ -56,20 +63,37 @@ public struct ExperimentRunner {
 
     public enum RunError: Error, CustomStringConvertible {
         case unknownPolicy(String, known: [String])
+        /// A run processed ``ExperimentRunner/maxEvents`` kernel events before its end.
+        case eventLimit(policy: String, replication: Int, events: Int, time: Double)
         public var description: String {
             switch self {
             case .unknownPolicy(let name, let known):
                 "unknown policy '\(name)'; known policies: \(known.joined(separator: ", "))"
+            case .eventLimit(let policy, let replication, let events, let time):
+                "the run of \(policy), replication \(replication), reached the limit of \(events) kernel events "
+                    + "at \(String(format: "%.6g", time)) s of virtual time; nothing was written. "
+                    + "Raise --max-events if the workload is meant to be this large."
             }
         }
+    }
+
+    /// How far an experiment has come.
+    public struct Progress: Sendable {
+        /// Runs finished.
+        public let finished: Int
+        public let total: Int
+        /// Runs finished plus the virtual-time share of the runs under way, over all runs (0…1).
+        public let fraction: Double
     }
 
     /// The seed of replication `r` (1-based).
     public func seed(ofReplication r: Int) -> UInt64 { scenario.seed &+ UInt64(r - 1) }
 
     /// Runs every (policy, replication) pair; results in policy order, then replication order.
-    /// `progress` is called (from any thread) after each finished run with (done, total).
-    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [RunResult] {
+    /// `progress` is called (from any thread) after each finished run and every
+    /// ``Simulator/progressInterval`` kernel events of a run under way. When a run reaches
+    /// ``maxEvents``, the runs under way stop and it throws ``RunError/eventLimit(policy:replication:events:time:)``.
+    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> [RunResult] {
         let descriptors = try policies.map { name in
             guard let d = PolicyRegistry.descriptor(named: name) else {
                 throw RunError.unknownPolicy(name, known: PolicyRegistry.names)
@@ -86,27 +110,46 @@ public struct ExperimentRunner {
         let seeds = (1...replications).map(seed(ofReplication:))
         // Belady's future depends only on the workload, so it is computed once per replication.
         let futures = FutureCache()
+        let limit = maxEvents
+        let duration = scenario.duration
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
-            while index < tasks.count {
+            while index < tasks.count && !slots.stopped {
                 let (descriptor, replication) = tasks[index]
                 let seed = seeds[replication - 1]
                 let future = descriptor.needsFuture
                     ? futures.future(replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
                     : nil
                 let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
-                slots.set(index, Self.runOne(scenario, descriptor, replication: replication, seed: seed,
-                                             future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part))
-                progress?(slots.finished, tasks.count)
+                let slot = index
+                let result = Self.runOne(scenario, descriptor, replication: replication, seed: seed,
+                                         future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
+                                         maxEvents: limit, slots: slots) { time in
+                    if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
+                    return !slots.stopped
+                }
+                guard let result else {
+                    slots.stop()
+                    break
+                }
+                let update = slots.set(index, result)
+                progress?(update)
                 index += workers
             }
+        }
+        if let limited = slots.limited {
+            if let part = limited.eventsPart { try? FileManager.default.removeItem(at: part) }
+            throw RunError.eventLimit(policy: limited.policy, replication: limited.replication, events: limit, time: limited.time)
         }
         return slots.results
     }
 
+    /// One run; nil if it stopped before its end (its limit, or `progress` said stop), in
+    /// which case a run that reached the event limit is recorded in `slots`.
     static func runOne(_ scenario: Scenario, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
                        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
-                       eventsPart: URL? = nil) -> RunResult {
+                       eventsPart: URL? = nil, maxEvents: Int = .max, slots: ResultSlots? = nil,
+                       progress: ((Double) -> Bool)? = nil) -> RunResult? {
         var quotas: [AppID: Int64] = [:]
         for (i, app) in scenario.apps.enumerated() {
             if let quota = app.cacheQuota { quotas[AppID(rawValue: Int32(i))] = quota }
@@ -122,10 +165,20 @@ public struct ExperimentRunner {
             if file == nil { openError = "cannot create \(eventsPart.path)" }
         }
         let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
-        simulator.run(observer: recorder, sampleInterval: sampleInterval)
+        let end = simulator.run(observer: recorder, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
         recorder.finish()
         try? file?.close()
-        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed,
+        switch end {
+        case .completed:
+            break
+        case .eventLimit(let time):
+            slots?.recordLimit(policy: descriptor.name, replication: replication, time: time, eventsPart: eventsPart)
+            return nil
+        case .stopped:
+            if let eventsPart { try? FileManager.default.removeItem(at: eventsPart) }
+            return nil
+        }
+        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed, scenarioHash: scenario.sourceDigest,
                                  ledger: simulator.device.ledger, waits: recorder.waits)
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
@@ -137,25 +190,60 @@ public struct ExperimentRunner {
     }
 }
 
-/// Thread-safe result slots filled by the worker threads.
-private final class ResultSlots: @unchecked Sendable {
+/// Thread-safe result slots filled by the worker threads, with each run's progress and
+/// the flag that stops them all when one reaches its event limit.
+final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [ExperimentRunner.RunResult?]
+    private var fractions: [Double]
     private var done = 0
+    private var halted = false
+    /// The run that reached the event limit first.
+    private(set) var limited: (policy: String, replication: Int, time: Double, eventsPart: URL?)?
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+        fractions = Array(repeating: 0, count: count)
+    }
 
-    func set(_ index: Int, _ result: ExperimentRunner.RunResult) {
+    private func progress() -> ExperimentRunner.Progress {
+        ExperimentRunner.Progress(finished: done, total: slots.count,
+                                  fraction: slots.isEmpty ? 1 : fractions.reduce(0, +) / Double(slots.count))
+    }
+
+    func set(_ index: Int, _ result: ExperimentRunner.RunResult) -> ExperimentRunner.Progress {
         lock.lock()
+        defer { lock.unlock() }
         slots[index] = result
+        fractions[index] = 1
         done += 1
+        return progress()
+    }
+
+    func update(_ index: Int, fraction: Double) -> ExperimentRunner.Progress {
+        lock.lock()
+        defer { lock.unlock() }
+        fractions[index] = min(1, max(0, fraction))
+        return progress()
+    }
+
+    func recordLimit(policy: String, replication: Int, time: Double, eventsPart: URL?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if limited == nil { limited = (policy, replication, time, eventsPart) }
+        halted = true
+    }
+
+    func stop() {
+        lock.lock()
+        halted = true
         lock.unlock()
     }
 
-    var finished: Int {
+    var stopped: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return done
+        return halted
     }
 
     var results: [ExperimentRunner.RunResult] { slots.map { $0! } }

@@ -1,52 +1,166 @@
-/// Compares a run against a baseline, metric by metric and policy by policy.
+/// Compares a run against a baseline, metric by metric, policy by policy, replication by
+/// replication; and refuses to pass when there was nothing, or not everything, to compare.
 ///
-/// One replication: a metric fails when it moved by more than `tolerance` × |old| (so a
-/// metric that was 0 must stay 0). Several: it fails when the new mean leaves the baseline's
-/// 95 % interval, widened on each side by `tolerance` × |bound|.
-public struct RegressionCheck {
+/// **Pairwise** (the default): a re-run uses the baseline's seeds and reproduces each
+/// replication exactly, so each replication's value is held to its own baseline value: it
+/// fails when it moved by more than `tolerance` × |old| (a metric that was 0 must stay 0).
+///
+/// **Statistical** (for baselines made on another platform or build, whose runs need not
+/// be reproduced exactly): per policy and metric, the new mean must stay inside the
+/// baseline's 95 % interval widened on each side by `tolerance` × |bound|.
+///
+/// Before any value is compared, the two sets of runs must cover each other exactly: the
+/// same policies, the same replications with the same seeds, every metric odr-sim reports,
+/// and the same scenario (`scenario_hash`). Each difference is a ``mismatches`` entry, and a
+/// check with mismatches fails whatever the values.
+public struct RegressionCheck: Sendable {
+    public enum Method: String, Sendable {
+        case pairwise, statistical
+    }
+
     public struct Failure: CustomStringConvertible, Sendable {
         public let policy: String
         public let metric: String
+        /// The replication compared (pairwise), or nil for a comparison of means.
+        public let replication: Int?
         public let old: Double
         public let new: Double
-        public let allowed: ClosedRange<Double>?
+        /// The allowed range of the new value (or mean).
+        public let low: Double
+        public let high: Double
 
         public var description: String {
-            let range = allowed.map { " (allowed \(format($0.lowerBound))…\(format($0.upperBound)))" } ?? ""
-            return "\(policy): \(metric) moved from \(format(old)) to \(format(new))\(range)"
+            let which = replication.map { " replication \($0)" } ?? " mean"
+            return "\(policy)\(which): \(metric) moved from \(format(old)) to \(format(new)) "
+                + "(allowed \(format(low))…\(format(high)))"
         }
 
         private func format(_ value: Double) -> String {
-            if value.isNaN { return "missing" }
+            if value.isNaN { return "nan" }
             return SummaryRow.secondsColumns.contains(metric) ? CSV.seconds(value) : String(Int64(value.rounded()))
         }
     }
 
-    public let failures: [Failure]
+    /// One policy and metric: a test case in a JUnit report.
+    public struct Case: Sendable {
+        public let policy: String
+        public let metric: String
+        public let failures: [Failure]
+    }
 
-    public init(baseline: [SummaryRow], current: [SummaryRow], tolerance: Double) {
-        var failures: [Failure] = []
-        var policies: [String] = []
-        for row in baseline where !policies.contains(row.policy) { policies.append(row.policy) }
-        for policy in policies {
-            let old = baseline.filter { $0.policy == policy }
-            let new = current.filter { $0.policy == policy }
-            guard !new.isEmpty else {
-                failures.append(Failure(policy: policy, metric: "(all)", old: .nan, new: .nan, allowed: nil))
-                continue
+    /// Why the runs and the baseline cannot be compared as they are.
+    public let mismatches: [String]
+    /// Things worth saying that do not fail the check (a baseline without `scenario_hash`).
+    public let warnings: [String]
+    /// Every (policy, metric) compared, in baseline order, with what moved.
+    public let cases: [Case]
+    public let policies: [String]
+    /// Replications per policy (the most in the baseline).
+    public let replications: Int
+    public let method: Method
+
+    public var failures: [Failure] { cases.flatMap(\.failures) }
+    public var passed: Bool { mismatches.isEmpty && cases.allSatisfy(\.failures.isEmpty) && !cases.isEmpty }
+
+    /// `11 policies × 5 replications × 25 metrics`.
+    public var compared: String {
+        let metrics = Set(cases.map(\.metric)).count
+        return "\(policies.count) polic\(policies.count == 1 ? "y" : "ies") × \(replications) replication\(replications == 1 ? "" : "s")"
+            + " × \(metrics) metric\(metrics == 1 ? "" : "s")"
+    }
+
+    /// Policies of the baseline in first-seen order, and its most replications: what a re-run must cover.
+    public static func plan(of baseline: BaselineFile) -> (policies: [String], replications: Int) {
+        var order: [String] = []
+        for row in baseline.rows where !order.contains(row.policy) { order.append(row.policy) }
+        return (order, baseline.rows.map(\.replication).max() ?? 0)
+    }
+
+    public init(baseline: BaselineFile, current: [SummaryRow], tolerance: Double, method: Method = .pairwise) {
+        self.method = method
+        var mismatches: [String] = []
+        var warnings: [String] = []
+        let (policies, replications) = Self.plan(of: baseline)
+        self.policies = policies
+        self.replications = replications
+        if baseline.rows.isEmpty { mismatches.append("the baseline has no rows: there is nothing to compare") }
+        if !baseline.missingMetrics.isEmpty {
+            mismatches.append("the baseline has no column for \(baseline.missingMetrics.joined(separator: ", ")) "
+                              + "(made by an older odr-sim? re-make it with --update)")
+        }
+        if !baseline.unknownColumns.isEmpty {
+            mismatches.append("the baseline has column(s) odr-sim does not report: \(baseline.unknownColumns.joined(separator: ", "))")
+        }
+        let currentHash = current.first?.scenarioHash ?? ""
+        if let hash = baseline.scenarioHash {
+            if hash != currentHash {
+                mismatches.append("the baseline was made from another scenario (scenario_hash \(hash), this file's \(currentHash)); "
+                                  + "re-make it with --update if the change is intended")
             }
-            for (c, metric) in SummaryRow.metricColumns.enumerated() {
-                let oldValues = old.map { $0.values[c] }
-                guard !oldValues.contains(where: \.isNaN) else { continue }
-                let before = Interval(oldValues)
-                let after = Interval(new.map { $0.values[c] }).mean
-                let low = before.low - tolerance * abs(before.low)
-                let high = before.high + tolerance * abs(before.high)
-                if after < low || after > high {
-                    failures.append(Failure(policy: policy, metric: metric, old: before.mean, new: after, allowed: low...high))
+        } else {
+            warnings.append("the baseline has no scenario_hash column, so it cannot be told whether it came from this scenario; --update adds it")
+        }
+
+        func keyed(_ rows: [SummaryRow], _ what: String) -> [String: [Int: SummaryRow]] {
+            var result: [String: [Int: SummaryRow]] = [:]
+            for row in rows {
+                if result[row.policy]?[row.replication] != nil {
+                    mismatches.append("\(what) has policy \(row.policy) replication \(row.replication) twice")
                 }
+                result[row.policy, default: [:]][row.replication] = row
+            }
+            return result
+        }
+        let old = keyed(baseline.rows, "the baseline")
+        let new = keyed(current, "the run")
+        var runOrder: [String] = []
+        for row in current where !runOrder.contains(row.policy) { runOrder.append(row.policy) }
+        for policy in policies where new[policy] == nil { mismatches.append("policy \(policy) of the baseline was not run") }
+        for policy in runOrder where old[policy] == nil { mismatches.append("policy \(policy) was run but is not in the baseline") }
+        for policy in policies {
+            guard let before = old[policy], let after = new[policy] else { continue }
+            for r in before.keys.sorted() where after[r] == nil {
+                mismatches.append("\(policy): replication \(r) of the baseline was not run")
+            }
+            for r in after.keys.sorted() where before[r] == nil {
+                mismatches.append("\(policy): replication \(r) was run but is not in the baseline")
+            }
+            for r in before.keys.sorted() {
+                guard let a = before[r], let b = after[r], a.seed != b.seed else { continue }
+                mismatches.append("\(policy) replication \(r): the baseline's seed is \(a.seed), this run's \(b.seed) (the scenario's seed changed?)")
             }
         }
-        self.failures = failures
+        self.mismatches = mismatches
+        self.warnings = warnings
+
+        var cases: [Case] = []
+        for policy in policies {
+            guard let before = old[policy], let after = new[policy] else { continue }
+            for (c, metric) in SummaryRow.metricColumns.enumerated() where !baseline.missingMetrics.contains(metric) {
+                var failures: [Failure] = []
+                switch method {
+                case .pairwise:
+                    for r in before.keys.sorted() {
+                        guard let a = before[r]?.values[c], let b = after[r]?.values[c] else { continue }
+                        let low = a - tolerance * abs(a), high = a + tolerance * abs(a)
+                        let same = a.isNaN ? b.isNaN : (b >= low && b <= high)
+                        if !same {
+                            failures.append(Failure(policy: policy, metric: metric, replication: r, old: a, new: b, low: low, high: high))
+                        }
+                    }
+                case .statistical:
+                    let interval = Interval(before.keys.sorted().map { before[$0]!.values[c] })
+                    let mean = Interval(after.keys.sorted().map { after[$0]!.values[c] }).mean
+                    let low = interval.low - tolerance * abs(interval.low)
+                    let high = interval.high + tolerance * abs(interval.high)
+                    let same = interval.mean.isNaN ? mean.isNaN : (mean >= low && mean <= high)
+                    if !same {
+                        failures.append(Failure(policy: policy, metric: metric, replication: nil, old: interval.mean, new: mean, low: low, high: high))
+                    }
+                }
+                cases.append(Case(policy: policy, metric: metric, failures: failures))
+            }
+        }
+        self.cases = cases
     }
 }

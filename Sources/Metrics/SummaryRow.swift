@@ -5,6 +5,9 @@ public struct SummaryRow: Sendable, Hashable {
     public var policy: String
     public var replication: Int
     public var seed: UInt64
+    /// The digest of the scenario file the run came from (``Scenario/sourceDigest``), so that
+    /// a baseline made from another scenario is recognised; empty for scenarios built in code.
+    public var scenarioHash: String
     /// Metric name → value, in ``SummaryRow/columns`` order (names without policy/replication/seed).
     public var values: [Double]
 
@@ -22,7 +25,7 @@ public struct SummaryRow: Sendable, Hashable {
     public static let secondsColumns: Set<String> = ["wait_p50_s", "wait_p95_s", "wait_p99_s", "wait_mean_s"]
 
     public static var header: String {
-        CSV.row(["policy", "replication", "seed"] + metricColumns)
+        CSV.row(["policy", "replication", "seed", "scenario_hash"] + metricColumns)
     }
 
     public subscript(metric: String) -> Double {
@@ -34,14 +37,15 @@ public struct SummaryRow: Sendable, Hashable {
         let fields = zip(Self.metricColumns, values).map { name, value in
             Self.secondsColumns.contains(name) ? CSV.seconds(value) : String(Int64(value))
         }
-        return CSV.row([policy, String(replication), String(seed)] + fields)
+        return CSV.row([policy, String(replication), String(seed), scenarioHash] + fields)
     }
 
     /// The row for a finished run, from the device's ledger and the collected waits.
-    public init(policy: String, replication: Int, seed: UInt64, ledger: Ledger, waits: WaitStatistics) {
+    public init(policy: String, replication: Int, seed: UInt64, scenarioHash: String = "", ledger: Ledger, waits: WaitStatistics) {
         self.policy = policy
         self.replication = replication
         self.seed = seed
+        self.scenarioHash = scenarioHash
         let l = ledger
         let metrics: [String: Double] = [
             "requests": Double(l.requests), "hits": Double(l.hits), "granted": Double(l.grants),
@@ -61,10 +65,11 @@ public struct SummaryRow: Sendable, Hashable {
         values = Self.metricColumns.map { metrics[$0]! }
     }
 
-    public init(policy: String, replication: Int, seed: UInt64, values: [Double]) {
+    public init(policy: String, replication: Int, seed: UInt64, values: [Double], scenarioHash: String = "") {
         self.policy = policy
         self.replication = replication
         self.seed = seed
+        self.scenarioHash = scenarioHash
         self.values = values
     }
 }

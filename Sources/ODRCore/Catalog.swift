@@ -59,12 +59,18 @@ public struct Catalog: Sendable {
         var packTagSets: [[Int32]] = []
         var packResources: [[String]] = []
         var packSizes: [Int64] = []
+        // Every pack, tag and category total is at most the catalog's total: checking this one
+        // sum for overflow keeps all the others (here and in the device) from trapping.
+        var total: Int64 = 0
 
         for resource in resources {
             guard seenResources.insert(resource.name).inserted else {
                 throw .duplicateResource(resource.name)
             }
             guard resource.size >= 0 else { throw .negativeSize(resource: resource.name, size: resource.size) }
+            let (sum, overflow) = total.addingReportingOverflow(resource.size)
+            guard !overflow else { throw .totalTooLarge(resource: resource.name) }
+            total = sum
             guard !resource.tags.isEmpty else { throw .noTags(resource: resource.name) }
             var set: [Int32] = []
             for name in resource.tags {
@@ -191,9 +197,13 @@ extension Catalog {
         tags.reserveCapacity(items.count)
         var packs: [Pack] = []
         packs.reserveCapacity(items.count)
+        var total: Int64 = 0
         for (i, item) in items.enumerated() {
             guard index.updateValue(Int32(i), forKey: item.name) == nil else { throw .duplicateResource(item.name) }
             guard item.size >= 0 else { throw .negativeSize(resource: item.name, size: item.size) }
+            let (sum, overflow) = total.addingReportingOverflow(item.size)
+            guard !overflow else { throw .totalTooLarge(resource: item.name) }
+            total = sum
             // Tag i's packs and pack i's tags are both [i]: one shared array, not two.
             let own = [Int32(i)]
             tags.append(Tag(name: item.name, category: .onDemand, preservation: 0, packs: own, size: item.size))

@@ -3,6 +3,8 @@ public enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
     case noTags(resource: String)
     case duplicateResource(String)
     case negativeSize(resource: String, size: Int64)
+    /// The resources up to `resource` total more than `Int64.max` bytes.
+    case totalTooLarge(resource: String)
     case unknownTag(String)
     case invalidPreservation(tag: String, value: Double)
     case packTooLarge(pack: String, size: Int64, limit: Int64, profile: String)
@@ -21,6 +23,8 @@ public enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
             return "resource '\(r)' is listed twice"
         case .negativeSize(let r, let s):
             return "resource '\(r)' has a negative size (\(s) bytes)"
+        case .totalTooLarge(let r):
+            return "the resources up to '\(r)' total more than \(Int64.max) bytes"
         case .unknownTag(let t):
             return "tag '\(t)' has settings but no resource carries it"
         case .invalidPreservation(let t, let v):

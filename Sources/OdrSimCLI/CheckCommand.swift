@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Metrics
+import ODRPolicies
 import Simulation
 
 /// `odr-sim check`: a regression gate against a committed baseline.
@@ -9,17 +10,26 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
         discussion: """
-        The baseline is a summary.csv (as `run` writes it). The scenario is re-run with the \
-        baseline's policies and replications. With one replication a metric fails when it \
-        differs from the baseline by more than the tolerance (relative, so a metric that was 0 \
-        must stay 0); with several \
-        it fails when the new mean leaves the baseline's 95 % interval widened by the \
-        tolerance. Each failure names the metric, policy, old and new value; the exit status is \
-        1 if any failed. --update rewrites the baseline instead.
+        The baseline is a summary.csv (as `run` writes it, RFC 4180: LF or CRLF line ends, \
+        quoted fields). The scenario is re-run with the baseline's policies, replications and \
+        seeds, and every replication is compared with its own baseline row (a re-run \
+        reproduces it exactly): a metric fails when it moved by more than the tolerance, \
+        relative to the baseline value, so a metric that was 0 must stay 0. \
+        --statistical compares means instead (the new mean must stay inside the baseline's \
+        95 % interval widened by the tolerance), for baselines made on another platform or \
+        build.
+
+        The check fails, whatever the values, when there is nothing or not everything to \
+        compare: a baseline without rows, a policy, replication, seed or metric on one side \
+        only, a value that is not a number, or a baseline made from another scenario (its \
+        scenario_hash column). On success it says what it compared \
+        (11 policies × 5 replications × 25 metrics). Exit status 1 on any failure. \
+        --update rewrites the baseline instead.
 
         Examples:
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --tolerance 5%
+          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --junit check.xml
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --update
         """)
 
@@ -31,6 +41,12 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: "Allowed relative change, e.g. 2% or 0.02.")
     var tolerance: String = "2%"
+
+    @Flag(help: "Compare means against the baseline's 95 % intervals instead of each replication against its own.")
+    var statistical = false
+
+    @Option(help: ArgumentHelp("Also write the result as a JUnit XML report (a test case per policy and metric).", valueName: "file"))
+    var junit: String?
 
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
@@ -44,6 +60,15 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "With --update: replications for a new baseline (default: the scenario's).")
     var replications: Int?
 
+    @OptionGroup var limits: RunLimits
+
+    func validate() throws {
+        if let replications, !(1...maximumReplications).contains(replications) {
+            throw ValidationError("--replications must be between 1 and \(maximumReplications)")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
     func run() throws {
         let scenario = try loadScenario(file)
         guard let relative = Self.parseTolerance(tolerance) else {
@@ -52,30 +77,55 @@ struct CheckCommand: ParsableCommand {
         let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if update {
             let names = try resolvePolicies(policies, scenario: scenario)
-            let rows = try ExperimentRunner(scenario: scenario, policies: names, replications: replications,
-                                            sampleInterval: 0, recordsEvents: false, jobs: jobCount).run().map(\.summary)
+            var runner = ExperimentRunner(scenario: scenario, policies: names, replications: replications,
+                                          sampleInterval: 0, recordsEvents: false, jobs: jobCount)
+            runner.maxEvents = limits.maxEvents
+            let rows = runWithProgress(runner).map(\.summary)
             try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
             print("\(baseline): baseline written (\(rows.count) rows)")
             return
         }
-        let old: [SummaryRow]
+        let old: BaselineFile
         do {
             old = try BaselineFile.read(baseline)
         } catch {
-            fail("\(error)")
+            fail("\(error)", prefixed: false)
         }
-        var order: [String] = []
-        for row in old where !order.contains(row.policy) { order.append(row.policy) }
-        let reps = old.filter { $0.policy == order.first }.count
-        let rows = try ExperimentRunner(scenario: scenario, policies: order, replications: reps,
-                                        sampleInterval: 0, recordsEvents: false, jobs: jobCount).run().map(\.summary)
-        let failures = RegressionCheck(baseline: old, current: rows, tolerance: relative).failures
-        if failures.isEmpty {
-            print("\(file): ok against \(baseline) (\(order.count) policies × \(reps) replication(s), tolerance \(tolerance))")
+        let plan = RegressionCheck.plan(of: old)
+        var rows: [SummaryRow] = []
+        if !plan.policies.isEmpty {
+            for name in plan.policies where PolicyRegistry.descriptor(named: name) == nil {
+                fail("\(baseline): policy '\(name)' is not one odr-sim knows (\(PolicyRegistry.names.joined(separator: ", ")))", prefixed: false)
+            }
+            guard plan.replications <= maximumReplications else {
+                fail("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", prefixed: false)
+            }
+            var runner = ExperimentRunner(scenario: scenario, policies: plan.policies, replications: plan.replications,
+                                          sampleInterval: 0, recordsEvents: false, jobs: jobCount)
+            runner.maxEvents = limits.maxEvents
+            rows = runWithProgress(runner).map(\.summary)
+        }
+        let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
+                                    method: statistical ? .statistical : .pairwise)
+        if let junit {
+            do {
+                try writeAtomically(JUnitReport.xml(check, name: scenario.name), to: junit)
+            } catch {
+                fail("cannot write \(junit): \(error.localizedDescription)")
+            }
+        }
+        for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
+        let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
+        if check.passed {
+            print("\(file): ok against \(baseline) (\(how))")
             return
         }
-        for failure in failures { print(failure) }
-        fail("\(failures.count) metric(s) moved beyond \(tolerance) from \(baseline)")
+        for failure in check.failures { print(failure) }
+        for mismatch in check.mismatches { print("\(baseline): \(mismatch)") }
+        if !check.mismatches.isEmpty {
+            fail("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
+        }
+        fail("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
     }
 
     static func parseTolerance(_ text: String) -> Double? {
@@ -90,7 +140,8 @@ struct CheckCommand: ParsableCommand {
 func writeAtomically(_ text: String, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+    TemporaryFiles.removeStale(in: url.deletingLastPathComponent())
+    let temporary = TemporaryFiles.staging(url)
     try Data(text.utf8).write(to: temporary)
     guard rename(temporary.path, url.path) == 0 else {
         let reason = String(cString: strerror(errno))

@@ -29,12 +29,12 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: scenario)
-        let runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
+        var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
-        let progress = ProgressBar(total: policies.count * runner.replications)
+        runner.maxEvents = options.limits.maxEvents
+        warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let started = Date()
-        let results = try runner.run(progress: { done, total in progress.update(done) })
-        progress.finish()
+        let results = runWithProgress(runner)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows)
@@ -81,32 +81,3 @@ func rankedTable(_ comparison: Comparison) -> String {
 }
 
 private func signedBytes(_ x: Double) -> String { x >= 0 ? "+" + humanBytes(x) : "-" + humanBytes(-x) }
-
-/// A progress bar on stderr, shown only on a terminal and only once a run passes one second.
-final class ProgressBar: @unchecked Sendable {
-    private let total: Int
-    private let started = Date()
-    private let lock = NSLock()
-    private var shown = false
-    private let enabled = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) { self.total = total }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        guard Date().timeIntervalSince(started) > 1 else { return }
-        shown = true
-        let width = 30
-        let filled = total == 0 ? width : width * done / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) runs".utf8))
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
-}

@@ -60,7 +60,8 @@ struct ReplayCommand: ParsableCommand {
         do {
             results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed))
         } catch {
-            throw CommandFailure(message: error.description)
+            // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
+            fail(error.description, prefixed: false)
         }
         let out = outDirectory ?? "Reports/replay-\(URL(fileURLWithPath: trace).lastPathComponent)"
         do {

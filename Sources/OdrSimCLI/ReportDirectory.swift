@@ -4,26 +4,32 @@ import Foundation
 ///
 /// Files go into a sibling temporary directory; only when every file is complete does it
 /// replace the destination, so a failed or interrupted run leaves the previous report intact.
+/// Temporary directories that killed runs left beside it are removed (``TemporaryFiles``).
 public struct ReportDirectory {
     public let destination: URL
     private let staging: URL
 
     public init(_ path: String) {
         destination = URL(fileURLWithPath: path).standardizedFileURL
-        let name = destination.lastPathComponent
-        staging = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(name).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        staging = TemporaryFiles.staging(destination)
     }
 
     /// Creates the (empty) temporary directory now, for files written while a run goes on;
     /// ``commit(_:staged:)`` with `staged: true` then adds the rest and swaps it in, and
     /// ``abandon()`` removes it.
     public func prepare() throws -> URL {
+        try makeStaging()
+        return staging
+    }
+
+    /// A fresh, empty temporary directory; leftovers of ended processes beside it go first.
+    private func makeStaging() throws {
         let fm = FileManager.default
-        try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let parent = destination.deletingLastPathComponent()
+        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        TemporaryFiles.removeStale(in: parent)
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
-        return staging
     }
 
     /// Removes the temporary directory and whatever was written into it.
@@ -55,11 +61,7 @@ public struct ReportDirectory {
     /// `staged`: the directory was made by ``prepare()`` and may already hold files.
     public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws {
         let fm = FileManager.default
-        if !staged {
-            try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? fm.removeItem(at: staging)
-            try fm.createDirectory(at: staging, withIntermediateDirectories: true)
-        }
+        if !staged { try makeStaging() }
         do {
             for file in files {
                 try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))
@@ -67,8 +69,7 @@ public struct ReportDirectory {
             if fm.fileExists(atPath: destination.path) {
                 // swift-corelibs-foundation's replaceItemAt fails for directories (Cocoa error
                 // 512), so swap by renames: old report aside, new one in, old one deleted.
-                let old = staging.deletingLastPathComponent()
-                    .appendingPathComponent(".\(destination.lastPathComponent).old-\(ProcessInfo.processInfo.processIdentifier)")
+                let old = TemporaryFiles.staging(destination, kind: "old")
                 try? fm.removeItem(at: old)
                 try fm.moveItem(at: destination, to: old)
                 do {

@@ -48,6 +48,8 @@ struct RunCommand: ParsableCommand {
         }
         var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
+        runner.maxEvents = options.limits.maxEvents
+        warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let destination = out ?? "Reports/\(scenario.name)"
         let report = ReportDirectory(destination)
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
@@ -60,13 +62,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let started = Date()
-        let results: [ExperimentRunner.RunResult]
-        do {
-            results = try runner.run()
-        } catch {
-            report.abandon()
-            throw error
-        }
+        let results = runWithProgress(runner, cleanUp: report.abandon)
         let elapsed = Date().timeIntervalSince(started)
 
         var files: [(name: String, contents: String)] = [

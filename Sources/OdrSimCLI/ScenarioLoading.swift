@@ -18,8 +18,12 @@ struct ScenarioRunOptions: ParsableArguments {
     @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
     var jobs: Int?
 
+    @OptionGroup var limits: RunLimits
+
     func validate() throws {
-        if let replications, replications < 1 { throw ValidationError("--replications must be at least 1") }
+        if let replications, !(1...maximumReplications).contains(replications) {
+            throw ValidationError("--replications must be between 1 and \(maximumReplications)")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 

@@ -7,8 +7,10 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a scenario file, catalog size limits included, without running it.",
         discussion: """
-        Prints a one-line description of a valid scenario and exits 0; otherwise prints \
-        FILE:LINE:COLUMN: reason and exits 1.
+        Prints a one-line description of a valid scenario, with the workload events one run \
+        makes (scripted events plus each generator's mean), and exits 0; otherwise prints \
+        FILE:LINE:COLUMN: reason and exits 1. A workload of more than 100 million events \
+        per run, or more than --max-events, gets a warning on stderr.
 
         Example:
           odr-sim validate scenarios/game.scn
@@ -17,12 +19,16 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The scenario file (.scn).")
     var file: String
 
+    @OptionGroup var limits: RunLimits
+
     func run() throws {
         let s = try loadScenario(file)
         let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
         let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
         print("\(file): ok — '\(s.name)' on \(s.platform.name): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
               + "\(s.events.count) scripted events, \(s.generators.count) workload generator(s), "
-              + "\(humanSeconds(s.duration)), policies \(s.policies.joined(separator: ", "))")
+              + "\(humanDuration(s.duration)), about \(scientific(s.expectedEvents)) workload events per run, "
+              + "policies \(s.policies.joined(separator: ", "))")
+        warnAboutWorkload(s, file: file, maxEvents: limits.maxEvents)
     }
 }

@@ -93,7 +93,13 @@ struct AppReader {
     /// resources with lognormal sizes drawn from the scenario seed (an odr-sim extension).
     private func readGenerated(_ node: Node, app: String) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {
         let fields = try reader.mapping(node, "generate", section: .generate)
-        let count = try reader.integer(try fields.required("tags"), "tags", as: Int.self, atLeast: 1)
+        // Each generated tag is a pack of its own: the platform's pack limit bounds the count
+        // before anything is generated (a typo of 10000000 would otherwise take minutes).
+        let limit = profile.maxPackCount ?? CatalogGenerator.maximumTags
+        let count = try reader.integer(try fields.required("tags"), "tags", as: Int.self, atLeast: 1, atMost: limit,
+                                       because: profile.maxPackCount == nil
+                                           ? " (odr-sim's limit for a generated catalog)"
+                                           : " (each generated tag is an asset pack, and \(profile.name) allows \(limit) packs per app)")
         let size = try WorkloadReader(reader: reader, apps: []).lognormal(try fields.required("size"), "size", ofDurations: false)
         let prefix = try fields.value("prefix").map { node throws(ScenarioError) in try reader.name(node, "prefix") } ?? "tag-"
         return CatalogGenerator.resources(count: count, size: size, prefix: prefix, seed: seed, app: app).map {

@@ -36,7 +36,7 @@ struct CatalogErrorLocator {
             return resources.first { $0.resource.name == name }?.tagsNode
         case .duplicateResource(let name):
             return resources.filter { $0.resource.name == name }.dropFirst().first?.nameNode
-        case .negativeSize(let name, _):
+        case .negativeSize(let name, _), .totalTooLarge(let name):
             return resources.first { $0.resource.name == name }?.sizeNode
         case .unknownTag(let tag):
             return tagKeyNodes[tag]
@@ -62,8 +62,9 @@ struct CatalogErrorLocator {
     private func firstCrossing(_ limit: Int64, where selected: (Int) -> Bool) -> Node? {
         var total: Int64 = 0
         for index in resources.indices where selected(index) {
-            total += resources[index].resource.size
-            if total > limit { return resources[index].node }
+            let (sum, overflow) = total.addingReportingOverflow(resources[index].resource.size)
+            if overflow || sum > limit { return resources[index].node }
+            total = sum
         }
         return nil
     }

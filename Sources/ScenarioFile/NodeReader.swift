@@ -95,7 +95,7 @@ struct NodeReader {
 
     /// A whole number of type `T`, at least `minimum`.
     func integer<T: FixedWidthInteger>(
-        _ node: Node, _ subject: String, as type: T.Type, atLeast minimum: T
+        _ node: Node, _ subject: String, as type: T.Type, atLeast minimum: T, atMost maximum: T = T.max, because reason: String = ""
     ) throws(ScenarioError) -> T {
         let text = try scalar(node, subject, kind: "a whole number")
         guard let value = T(text), !text.hasPrefix("+") else {
@@ -108,6 +108,7 @@ struct NodeReader {
                 : "\(subject) must be a whole number, not '\(text)'")
         }
         guard value >= minimum else { throw error(at: node, "\(subject) must be at least \(minimum), not \(text)") }
+        guard value <= maximum else { throw error(at: node, "\(subject) must be at most \(maximum)\(reason), not \(text)") }
         return value
     }
 

@@ -70,7 +70,8 @@ public struct ScenarioParser: Sendable {
         let platform = try top.value("platform").map { node throws(ScenarioError) in try PlatformReader(reader: reader).read(node) } ?? .ios17
         let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? ["apple"]
         let replications = try top.value("replications").map { node throws(ScenarioError) in
-            try reader.integer(node, "replications", as: Int.self, atLeast: 1)
+            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications,
+                               because: " (each replication is a run per policy, kept in memory until the report is written)")
         } ?? 1
         let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader) }
         let device = try readDevice(try top.required("device"), reader)
@@ -90,10 +91,12 @@ public struct ScenarioParser: Sendable {
             try WorkloadReader(reader: reader, apps: apps).read(node)
         } ?? []
 
-        return Scenario(
+        var scenario = Scenario(
             name: name, description: description, seed: seed, duration: duration, platform: platform,
             policies: policies, replications: replications, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators, sampleInterval: sample)
+        scenario.sourceDigest = SourceDigest.of(text)
+        return scenario
     }
 
     /// `game` for `Scenarios/game.scn`.

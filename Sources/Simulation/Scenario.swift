@@ -28,6 +28,9 @@ public struct Scenario: Sendable {
     public var generators: [any WorkloadGenerator]
     /// Virtual seconds between time-series samples; nil lets the runner choose.
     public var sampleInterval: Double?
+    /// A digest of the file the scenario was read from (16 hex digits), or empty for a
+    /// scenario built in code; reports carry it so a baseline names the scenario it came from.
+    public var sourceDigest: String = ""
 
     public init(
         name: String, description: String = "", seed: UInt64 = 0, duration: Double,
@@ -70,6 +73,17 @@ public struct Scenario: Sendable {
     public func labelPrefix(ofGenerator generator: Int) -> String {
         "\(generator < generators.count ? generators[generator].kind : "w")\(generator + 1)-"
     }
+
+    /// About how many workload events one run makes: the scripted ones and each generator's
+    /// mean. The kernel adds download completions, link changes and samples.
+    public var expectedEvents: Double {
+        generators.reduce(Double(events.count)) { $0 + $1.expectedEvents(over: duration) }
+    }
+
+    /// Most replications a scenario or a command may ask for: each is a run per policy whose
+    /// summary is kept until the report is written, and 10,000 already narrow a 95 % interval
+    /// a hundredfold from one run's spread.
+    public static let maximumReplications = 10_000
 
     /// Request keys reserved for each workload generator.
     public static let generatorKeySpace = 1 << 40
@@ -188,6 +202,9 @@ public protocol WorkloadGenerator: Sendable {
     /// A fresh stream for one run of `scenario` with `seed`. Request keys it creates must
     /// start at `firstKey` and stay below `firstKey + keySpace`.
     func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream
+    /// About how many events the generator makes over `duration` seconds (its mean), so a
+    /// runaway workload is seen before it runs.
+    func expectedEvents(over duration: Double) -> Double
 }
 
 /// A lazily generated, time-ordered stream of events, so memory follows live state and not

@@ -140,8 +140,27 @@ public final class Simulator {
         return generatorLabelPrefixes[generator] + String(number)
     }
 
+    /// How a run ended.
+    public enum End: Sendable, Hashable {
+        /// It reached the scenario's duration.
+        case completed
+        /// It processed `maxEvents` kernel events first (a runaway workload).
+        case eventLimit(time: Double)
+        /// `progress` asked it to stop.
+        case stopped(time: Double)
+    }
+
+    /// Kernel events between two calls of a run's `progress`.
+    public static let progressInterval = 1 << 10
+
     /// Runs to the scenario's duration. `sampleInterval` of nil or 0 takes no samples.
-    public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil) {
+    ///
+    /// `maxEvents` bounds the kernel events of the run; `progress` is called with the
+    /// virtual time every ``progressInterval`` events and stops the run by returning false.
+    /// A run that stops early leaves the device as it was at that moment.
+    @discardableResult
+    public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil,
+                    maxEvents: Int = .max, progress: ((Double) -> Bool)? = nil) -> End {
         self.observer = observer
         // Performance: without an observer no one reads the core's events, so it keeps none.
         device.recordsEvents = observer != nil
@@ -156,6 +175,8 @@ public final class Simulator {
         }
         let interval = sampleInterval ?? 0
         if interval > 0 { queue.schedule(.sample, at: 0, priority: Rank.sample) }
+        // One comparison per event: the limit and the progress calls share a checkpoint.
+        var checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
 
         while true {
             // Performance: the event streams' merger is consulted in step with the queue
@@ -171,6 +192,17 @@ public final class Simulator {
             }
             let time = fromStream ? streamTime : entry!.time
             guard time <= duration, time.isFinite else { break }
+            if processedEvents >= checkpoint {
+                if processedEvents >= maxEvents {
+                    self.observer = nil
+                    return .eventLimit(time: time)
+                }
+                if let progress, !progress(time) {
+                    self.observer = nil
+                    return .stopped(time: time)
+                }
+                checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
+            }
             processedEvents += 1
             network.advance(device, to: time)
             if fromStream {
@@ -202,6 +234,7 @@ public final class Simulator {
             observer?.simulator(self, sampleAt: duration)
         }
         self.observer = nil
+        return .completed
     }
 
     private func replanIfNeeded(at time: Double) {

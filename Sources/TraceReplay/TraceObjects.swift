@@ -46,6 +46,9 @@ struct TraceObjects {
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
         var streamBytes = 0
+        // Every byte count of a replay (requested, missed, stored) is at most the requested
+        // bytes' total, so checking this one sum keeps them all from overflowing.
+        var requestedBytes: Int64 = 0
         while let record = try reader.next() {
             let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
@@ -59,6 +62,12 @@ struct TraceObjects {
                     file: reader.fileName, line: record.line,
                     message: "object \(record.object) belongs to app '\(reader.appNames[Int(firstApp)])' (its first line), not '\(reader.appNames[app])'")
             }
+            let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
+            guard !overflow else {
+                throw TraceError(file: reader.fileName, line: record.line,
+                                 message: "the requests up to this line total more than \(Int64.max) bytes")
+            }
+            requestedBytes = total
             objects.requestCount += 1
             if objects.keepsStream {
                 streamBytes += 4

@@ -9,8 +9,11 @@ import Darwin
 /// The header names the columns, in any order; other columns are ignored. `time` is a
 /// number of seconds (integer or decimal), `obj_id` a non-negative integer, `size` a
 /// non-negative integer of bytes, `app` (optional) any text naming the object's app.
-/// Fields may be wrapped in double quotes and padded with spaces; `\r\n` line ends and
-/// blank lines are accepted.
+/// Fields may be wrapped in double quotes (RFC 4180: a quoted field may hold commas, and
+/// `""` stands for a quote) and padded with spaces; `\r\n` line ends, a last line without a
+/// line end, and blank lines are accepted. Every line has as many fields as the header. A
+/// line longer than ``maximumLineLength`` or a header with a NUL byte is taken for a file
+/// that is not a CSV text trace, and refused at once.
 ///
 /// The file is read in chunks (1 MiB by default) into one reusable buffer and parsed as
 /// bytes in place: no `String` per line, no whole-file load, memory independent of the
@@ -21,7 +24,8 @@ import Darwin
 /// while let record = try reader.next() { print(record.object, record.size) }
 /// ```
 public final class TraceReader {
-    /// The file name used in messages.
+    /// The file's path as given, which messages start with (`PATH:LINE: reason`, so editors
+    /// and CI annotations can jump to the line).
     public let fileName: String
     /// App names in order of first appearance; one name (the file's stem) without an `app` column.
     @exclusivity(unchecked) public private(set) var appNames: [String]
@@ -46,6 +50,8 @@ public final class TraceReader {
     @exclusivity(unchecked) private var appColumn = -1
     /// Fields a data line must have at least.
     @exclusivity(unchecked) private var neededFields = 0
+    /// Fields the header names: every data line has as many.
+    @exclusivity(unchecked) private var headerFields = 0
     /// Exactly the three required columns, no `app`: lines may take ``nextPlain()``.
     @exclusivity(unchecked) private var plainLayout = false
 
@@ -55,7 +61,7 @@ public final class TraceReader {
 
     /// Opens the trace and reads its header.
     public init(path: String, chunkSize: Int = 1 << 20) throws(TraceError) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = path
         fileName = name
         fd = open(path, O_RDONLY)
         guard fd >= 0 else {
@@ -70,6 +76,9 @@ public final class TraceReader {
 
         guard let header = try nextLine() else {
             throw TraceError(file: name, line: nil, message: "empty file; expected a header row 'time,obj_id,size'")
+        }
+        if memchr(header.0, 0, header.1) != nil {
+            throw TraceError(file: name, line: 1, message: Self.binaryMessage)
         }
         var columns: [String: Int] = [:]
         for (index, field) in Self.fields(header).enumerated() {
@@ -91,9 +100,11 @@ public final class TraceReader {
         appColumn = columns["app"] ?? -1
         hasAppColumn = appColumn >= 0
         neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        headerFields = columns.count
         plainLayout = neededFields == 3 && !hasAppColumn
         if !hasAppColumn {
-            let stem = name.split(separator: ".").first.map(String.init) ?? name
+            let base = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = base.split(separator: ".").first.map(String.init) ?? base
             appNames = [stem.isEmpty ? "trace" : stem]
         }
     }
@@ -175,6 +186,12 @@ public final class TraceReader {
         }
     }
 
+    /// The longest line a trace may have. Real traces' lines are tens of bytes; a longer one
+    /// means a file that is not a text trace, refused before it is read whole.
+    public static let maximumLineLength = 1 << 20
+
+    static let binaryMessage = "binary data (a NUL byte); expected a CSV text trace with a header row 'time,obj_id,size'"
+
     /// Keeps the unfinished line, grows the buffer if that line fills it, and reads more.
     private func refill() throws(TraceError) {
         if start > 0 {
@@ -182,6 +199,11 @@ public final class TraceReader {
             end -= start
             start = 0
             buffer.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
+        }
+        if end >= Self.maximumLineLength {
+            let binary = memchr(buffer, 0, end) != nil
+            throw TraceError(file: fileName, line: lineNumber + 1, message: binary ? Self.binaryMessage
+                             : "the line is longer than \(Self.maximumLineLength >> 20) MiB with no line break; expected a CSV text trace")
         }
         if end == capacity {
             let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 + 1, alignment: 8)
@@ -238,7 +260,8 @@ public final class TraceReader {
         let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
             (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
         var i = 0
-        for field in 0..<neededFields {
+        var field = 0
+        while true {
             let fieldStart = i
             // Fast path: a field of 1 to 18 plain digits (every field of a typical trace) is
             // parsed while it is scanned; anything else goes through the general parsers below.
@@ -251,26 +274,59 @@ public final class TraceReader {
             }
             let digits = i - fieldStart
             let plain = digits > 0 && digits <= 18 && (i == length || base[i] == 0x2C) && field != appColumn
-            if !plain {
-                while i < length && base[i] != 0x2C { i += 1 }
-            }
-            if i >= length && field + 1 < neededFields {
-                throw error("expected at least \(neededFields) fields, found \(field + 1)")
-            }
-            if plain {
-                if field == timeColumn {
-                    record.time = Double(number)
-                } else if field == objectColumn {
-                    record.object = number
-                } else if field == sizeColumn {
-                    record.size = Int64(number)
+            if !plain { i = try fieldEnd(base, length, from: fieldStart) }
+            if field < neededFields {
+                if plain {
+                    if field == timeColumn {
+                        record.time = Double(number)
+                    } else if field == objectColumn {
+                        record.object = number
+                    } else if field == sizeColumn {
+                        record.size = Int64(number)
+                    }
+                } else if field == timeColumn || field == objectColumn || field == sizeColumn || field == appColumn {
+                    try parseField(field, Self.trim(base + fieldStart, i - fieldStart), into: &record)
                 }
-            } else if field == timeColumn || field == objectColumn || field == sizeColumn || field == appColumn {
-                try parseField(field, Self.trim(base + fieldStart, i - fieldStart), into: &record)
+            }
+            field += 1
+            if i >= length { break }
+            i += 1
+        }
+        guard field == headerFields else {
+            throw error("found \(field) field\(field == 1 ? "" : "s"), but the header names \(headerFields)")
+        }
+        return record
+    }
+
+    /// Where the field that starts at `start` ends (its comma, or the line's end). A field in
+    /// double quotes may hold commas and doubled quotes, and must close on its line.
+    private func fieldEnd(_ base: UnsafePointer<UInt8>, _ length: Int, from start: Int) throws(TraceError) -> Int {
+        var i = start
+        while i < length && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+        guard i < length, base[i] == 0x22 else {
+            while i < length && base[i] != 0x2C { i += 1 }
+            return i
+        }
+        i += 1
+        while true {
+            guard i < length else {
+                throw error("a quoted field opened at byte \(start + 1) is not closed on its line")
+            }
+            if base[i] == 0x22 {
+                if i + 1 < length && base[i + 1] == 0x22 {
+                    i += 2
+                    continue
+                }
+                i += 1
+                break
             }
             i += 1
         }
-        return record
+        while i < length && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
+        guard i == length || base[i] == 0x2C else {
+            throw error("text after a closing quote at byte \(i + 1); a quoted field must end at a comma or the line's end")
+        }
+        return i
     }
 
     /// The general path for one field: quotes, blanks, decimals, long numbers, app names, errors.
@@ -301,7 +357,14 @@ public final class TraceReader {
         } else {
             index = Int32(appNames.count)
             appIndex[key] = index
-            appNames.append(String(decoding: value, as: UTF8.self))
+            // A quoted name's doubled quotes stand for one (RFC 4180).
+            var name: [UInt8] = []
+            var k = 0
+            while k < value.count {
+                name.append(value[k])
+                k += value[k] == 0x22 && k + 1 < value.count && value[k + 1] == 0x22 ? 2 : 1
+            }
+            appNames.append(String(decoding: name, as: UTF8.self))
         }
         lastApp = key
         lastAppIndex = index

@@ -11,6 +11,9 @@ import Stochastic
 ///     generate: {tags: 300, size: {median: 8MB, sigma: 0.7}, prefix: filter-}
 /// ```
 public enum CatalogGenerator {
+    /// Most tags a catalog may generate on a platform without a pack limit.
+    public static let maximumTags = 1_000_000
+
     public static func resources(count: Int, size: Lognormal, prefix: String, seed: UInt64, app: String) -> [Resource] {
         let stream = RandomStream(seed: seed, purpose: "catalog/\(app)")
         return (1...max(count, 1)).prefix(count).map { i in

@@ -30,6 +30,9 @@ public struct DiskPressureGenerator: WorkloadGenerator {
         Stream(self, seed: seed)
     }
 
+    /// A growth per arrival and a cleanup per cleanup arrival.
+    public func expectedEvents(over duration: Double) -> Double { (rate + cleanupRate) * duration }
+
     struct Stream: EventStream {
         let spec: DiskPressureGenerator
         var growth: PoissonArrivals

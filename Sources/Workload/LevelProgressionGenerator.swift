@@ -31,6 +31,11 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
         Stream(self, seed: seed, firstKey: firstKey)
     }
 
+    /// Per level reached, a request, a prefetch and an end; at most every level.
+    public func expectedEvents(over duration: Double) -> Double {
+        3 * min(Double(levels.count), 1 + rate * max(0, duration - start))
+    }
+
     struct Stream: EventStream {
         let spec: LevelProgressionGenerator
         let durations: RandomStream

@@ -41,6 +41,12 @@ public struct NetworkSpellsGenerator: WorkloadGenerator {
         Stream(spells: spells, stream: RandomStream(seed: seed, purpose: "network"))
     }
 
+    /// One link change per spell; spells take turns, so a cycle lasts the sum of their means.
+    public func expectedEvents(over duration: Double) -> Double {
+        let cycle = spells.reduce(0) { $0 + $1.mean }
+        return cycle > 0 ? 1 + duration * Double(spells.count) / cycle : 0
+    }
+
     struct Stream: EventStream {
         let spells: [Spell]
         let stream: RandomStream

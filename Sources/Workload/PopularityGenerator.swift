@@ -36,6 +36,9 @@ public struct PopularityGenerator: WorkloadGenerator {
         Stream(self, seed: seed, firstKey: firstKey)
     }
 
+    /// A request and its end per arrival.
+    public func expectedEvents(over duration: Double) -> Double { 2 * rate * duration }
+
     /// A class: an existential holding it keeps the reference inline, so the merger's call
     /// to `next()` needs no check that a boxed copy is unique. Its state is touched only by
     /// `next()`, one call at a time, so dynamic exclusivity checks are off for it.

@@ -29,6 +29,9 @@ public struct SessionsGenerator: WorkloadGenerator {
         Stream(self, seed: seed)
     }
 
+    /// A launch and a termination per arrival (an upper bound: arrivals inside a session are dropped).
+    public func expectedEvents(over duration: Double) -> Double { 2 * rate * duration }
+
     /// A class: an existential holding it keeps the reference inline, so the merger's call
     /// to `next()` needs no check that a boxed copy is unique. Its state is touched only by
     /// `next()`, one call at a time, so dynamic exclusivity checks are off for it.

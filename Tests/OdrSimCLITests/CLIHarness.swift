@@ -20,10 +20,13 @@ struct CLI {
         let stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory ?? repository
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

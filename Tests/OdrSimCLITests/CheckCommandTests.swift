@@ -28,8 +28,8 @@ struct CheckCommandTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: baseline))
         let result = try CLI.run(["check", scenario, "--baseline", baseline, "--tolerance", "2%"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("apple: redownload_bytes moved from 32000000 to 64000000"))
-        #expect(result.stderr.contains("1 metric(s) moved beyond 2%"))
+        #expect(result.stdout.contains("apple replication 1: redownload_bytes moved from 32000000 to 64000000"))
+        #expect(result.stderr.contains("1 value(s) moved beyond 2%"))
     }
 
     @Test("a missing baseline is a clear error")

@@ -54,6 +54,8 @@ private struct Recording: WorkloadGenerator {
         Stream(inner: inner.makeStream(scenario: scenario, seed: seed, firstKey: firstKey, keySpace: keySpace), log: log)
     }
 
+    func expectedEvents(over duration: Double) -> Double { inner.expectedEvents(over: duration) }
+
     struct Stream: EventStream {
         var inner: any EventStream
         let log: EventLog

@@ -13,6 +13,8 @@ private struct FixedRequests: WorkloadGenerator {
             ScenarioEvent(time: t, action: .request(0, tags: [tag], key: firstKey + i, priority: .normal, optional: false))
         })
     }
+
+    func expectedEvents(over duration: Double) -> Double { Double(times.count) }
 }
 
 /// Records which pack each request ordinal touched, as the device numbers them.

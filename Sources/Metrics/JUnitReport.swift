@@ -1,0 +1,52 @@
+/// A regression check as a JUnit XML report, the format CI dashboards (GitLab, Jenkins,
+/// GitHub test reporters) show as test cases: one test suite per policy, one test case per
+/// metric, failing with every replication that moved; and a first suite whose one case,
+/// `coverage`, fails when the run and the baseline did not cover each other.
+public enum JUnitReport {
+    public static func xml(_ check: RegressionCheck, name: String) -> String {
+        var suites: [(name: String, cases: [(classname: String, name: String, failure: String?)])] = []
+        suites.append((name, [(name, "coverage", check.mismatches.isEmpty ? nil : check.mismatches.joined(separator: "\n"))]))
+        for policy in check.policies {
+            let cases = check.cases.filter { $0.policy == policy }.map { c in
+                ("\(name).\(policy)", c.metric, c.failures.isEmpty ? nil : c.failures.map(\.description).joined(separator: "\n"))
+            }
+            suites.append(("\(name)/\(policy)", cases))
+        }
+        let tests = suites.reduce(0) { $0 + $1.cases.count }
+        let failures = suites.reduce(0) { $0 + $1.cases.filter { $0.failure != nil }.count }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"odr-sim check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for suite in suites {
+            let failed = suite.cases.filter { $0.failure != nil }.count
+            out += "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+            for c in suite.cases {
+                out += "    <testcase classname=\"\(escape(c.classname))\" name=\"\(escape(c.name))\""
+                if let failure = c.failure {
+                    let first = failure.split(separator: "\n").first.map(String.init) ?? failure
+                    out += ">\n      <failure message=\"\(escape(first))\" type=\"regression\">\(escape(failure))</failure>\n    </testcase>\n"
+                } else {
+                    out += "/>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+
+    /// XML text and attribute escaping; control characters XML 1.0 cannot carry become '?'.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            default: if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import Metrics
+import Simulation
+
+/// The guard against runaway work shared by the commands that simulate.
+struct RunLimits: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Most kernel events one run may process; a run that reaches it stops the command with an error and no report. "
+            + "Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).",
+        valueName: "n"))
+    var maxEvents: Int = ExperimentRunner.defaultMaxEvents
+
+    func validate() throws {
+        if maxEvents < 1 { throw ValidationError("--max-events must be at least 1") }
+    }
+}
+
+/// Most replications a command may ask for (the scenario format's limit).
+let maximumReplications = Scenario.maximumReplications
+
+/// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
+/// calls `cleanUp` and exits with a one-line error.
+func runWithProgress(_ runner: ExperimentRunner, cleanUp: () -> Void = {}) -> [ExperimentRunner.RunResult] {
+    let bar = ProgressBar(unit: "runs")
+    defer { bar.finish() }
+    do {
+        return try runner.run(progress: { bar.update(fraction: $0.fraction, done: $0.finished, total: $0.total) })
+    } catch {
+        bar.finish()
+        cleanUp()
+        fail("\(error)")
+    }
+}
+
+/// Workloads above this many events per run get a warning before they start.
+let largeWorkloadEvents = 1e8
+
+/// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
+/// reach the event limit; says which generator makes most of it.
+func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
+    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
+    note("odr-sim: warning: \(file): \(text)")
+}
+
+func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
+    let expected = scenario.expectedEvents
+    guard expected > largeWorkloadEvents || expected > Double(maxEvents) else { return nil }
+    var text = "the workload makes about \(scientific(expected)) events per run"
+    let shares = scenario.generators.enumerated().map { ($0.offset, $0.element.expectedEvents(over: scenario.duration)) }
+    if let (index, most) = shares.max(by: { $0.1 < $1.1 }), most > expected / 2 {
+        text += " (\(scenario.labelPrefix(ofGenerator: index).dropLast()): \(scientific(most)))"
+    }
+    // About 2 M kernel events per second per core in a release build (Benchmarks/README.md).
+    text += ", about \(humanDuration(expected / 2e6)) per run"
+    if expected > Double(maxEvents) {
+        text += "; beyond --max-events \(maxEvents), a run will stop with an error"
+    }
+    return text
+}
+
+/// 6.3e+13, or 1234 below ten thousand.
+func scientific(_ value: Double) -> String {
+    value < 10_000 ? String(format: "%.0f", value) : String(format: "%.2g", value)
+}
+
+/// A length of real or virtual time in the largest unit that keeps it readable.
+func humanDuration(_ seconds: Double) -> String {
+    let year = 365.0 * 86400
+    if seconds >= 2 * year { return String(format: "%.3g years", seconds / year) }
+    if seconds >= 2 * 86400 { return String(format: "%.3g days", seconds / 86400) }
+    if seconds >= 7200 { return String(format: "%.3g h", seconds / 3600) }
+    if seconds >= 120 { return String(format: "%.3g min", seconds / 60) }
+    return String(format: "%.3g s", seconds)
+}
+
+/// A progress bar with an estimate of the time left, on stderr, shown only on a terminal
+/// and only once the work passes one second; redrawn at most ten times a second.
+/// `ODR_SIM_PROGRESS=always` shows it on any stderr from the first update (a long job's log).
+final class ProgressBar: @unchecked Sendable {
+    private let unit: String
+    private let started = Date()
+    private let lock = NSLock()
+    private var shown = false
+    private var lastDrawn = Date.distantPast
+    private let enabled: Bool
+    private let delay: Double
+
+    init(unit: String) {
+        self.unit = unit
+        let always = ProcessInfo.processInfo.environment["ODR_SIM_PROGRESS"] == "always"
+        enabled = always || isatty(STDERR_FILENO) == 1
+        delay = always ? 0 : 1
+    }
+
+    func update(fraction: Double, done: Int, total: Int) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        let elapsed = now.timeIntervalSince(started)
+        guard elapsed >= delay, now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
+        shown = true
+        lastDrawn = now
+        let f = min(1, max(0, fraction))
+        let width = 30
+        let filled = Int(Double(width) * f)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let left = f > 0 ? humanDuration(elapsed * (1 - f) / f) + " left" : "estimating"
+        let line = String(format: "[%@] %3.0f%% · %d/%d %@ · %@", bar, f * 100, done, total, unit, left)
+        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        shown = false
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+/// Each input that once crashed odr-sim, hung it, or let its regression gate pass by
+/// accident (issue 15), as a user would give it: a one-line error naming the place, exit
+/// status 1, nothing written, within a second; or, for a runaway workload, a warning, a
+/// progress line and a clear stop.
+@Suite("Hostile and careless input", .serialized)
+struct HostileInputTests {
+    /// Runs odr-sim in a fresh directory holding `files`; returns the result, the time it
+    /// took and the directory (removed by the caller).
+    func run(_ arguments: [String], files: [String: String] = [:], environment: [String: String] = [:])
+        throws -> (CLI.Result, seconds: Double, dir: URL)
+    {
+        let dir = try CLI.temporaryDirectory()
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        let start = Date()
+        let result = try CLI.run(arguments, in: dir, environment: environment)
+        return (result, Date().timeIntervalSince(start), dir)
+    }
+
+    /// Exit 1, one line on stderr that starts with `prefix`, nothing on stdout, no report.
+    func expectOneLineError(_ result: CLI.Result, startingWith prefix: String, in dir: URL,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), sourceLocation: sourceLocation)
+    }
+
+    static let baseline = "Reports/baselines/game.csv"
+
+    @Test("a CRLF baseline (Python's csv module) is read in full: an unchanged run passes, a changed one fails")
+    func crlfBaseline() throws {
+        let text = try String(contentsOf: CLI.repository.appendingPathComponent(Self.baseline), encoding: .utf8)
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        let scenario = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let (ok, _, dir) = try run(["check", scenario, "--baseline", "b.csv"], files: ["b.csv": crlf])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("(5 policies × 5 replications × 25 metrics, tolerance 2%, pairwise)"))
+        // One value changed in a CRLF file is found: apple's requests in replication 1, doubled.
+        var rows = crlf.components(separatedBy: "\r\n")
+        let column = rows[0].components(separatedBy: ",").firstIndex(of: "requests")!
+        var fields = rows[1].components(separatedBy: ",")
+        fields[column] = String(Int(fields[column])! * 2)
+        rows[1] = fields.joined(separator: ",")
+        try Data(rows.joined(separator: "\r\n").utf8).write(to: dir.appendingPathComponent("c.csv"))
+        let moved = try CLI.run(["check", scenario, "--baseline", "c.csv"], in: dir)
+        #expect(moved.status == 1)
+        #expect(moved.stdout.hasPrefix("apple replication 1: requests moved from"))
+    }
+
+    @Test("doubling apple's redownload_bytes in every replication fails in every replication")
+    func doubledRedownloads() throws {
+        let text = try String(contentsOf: CLI.repository.appendingPathComponent(Self.baseline), encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        let column = lines[0].split(separator: ",").firstIndex(of: "redownload_bytes")!
+        for i in 1..<lines.count where lines[i].hasPrefix("apple,") {
+            var fields = lines[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[column] = String(Int64(fields[column])! * 2)
+            lines[i] = fields.joined(separator: ",")
+        }
+        let scenario = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let (result, _, dir) = try run(["check", scenario, "--baseline", "b.csv", "--junit", "check.xml"],
+                                       files: ["b.csv": lines.joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(result.status == 1)
+        let failures = result.stdout.split(separator: "\n").filter { $0.contains("redownload_bytes moved") }
+        #expect(failures.count == 5)
+        let junit = try String(contentsOf: dir.appendingPathComponent("check.xml"), encoding: .utf8)
+        #expect(junit.contains("<testsuites name=\"odr-sim check\" tests=\"126\" failures=\"1\" errors=\"0\">"))
+    }
+
+    @Test("a baseline with a header and no rows fails, and so does one from another scenario")
+    func emptyOrForeignBaseline() throws {
+        let text = try String(contentsOf: CLI.repository.appendingPathComponent(Self.baseline), encoding: .utf8)
+        let header = String(text.prefix { $0 != "\n" }) + "\n"
+        let scenario = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let other = CLI.repository.appendingPathComponent("Scenarios/photo-filters.scn").path
+        let (empty, seconds, dir) = try run(["check", scenario, "--baseline", "b.csv"], files: ["b.csv": header])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(empty.status == 1)
+        #expect(empty.stdout.contains("the baseline has no rows: there is nothing to compare"))
+        #expect(seconds < 1)
+        let foreign = try CLI.run(["check", other, "--baseline", CLI.repository.appendingPathComponent(Self.baseline).path])
+        #expect(foreign.status == 1)
+        #expect(foreign.stdout.contains("the baseline was made from another scenario"))
+    }
+
+    @Test("replications: 1000000000 is an error at its place, not an allocation of 64 GB")
+    func hugeReplications() throws {
+        let (result, seconds, dir) = try run(["run", "s.scn", "--out", "out"], files: [
+            "s.scn": "duration: 1h\nreplications: 1000000000\ndevice: {capacity: 1000MB}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectOneLineError(result, startingWith: "s.scn:2:15: replications must be at most 10000", in: dir)
+        #expect(seconds < 1)
+        let flag = try CLI.run(["run", "s.scn", "--replications", "20000"], in: dir)
+        #expect(flag.status != 0)
+        #expect(flag.stderr.contains("--replications must be between 1 and 10000"))
+    }
+
+    @Test("a trace whose sizes add up past 2^63 bytes is an error at the line, not a trap")
+    func sizesPastInt64() throws {
+        let big = "9223372036854775807"
+        let (result, seconds, dir) = try run(["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
+                                             files: ["t.csv": "time,obj_id,size\n1,1,\(big)\n2,2,\(big)\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectOneLineError(result, startingWith: "t.csv:3: the requests up to this line total more than 9223372036854775807 bytes", in: dir)
+        #expect(seconds < 1)
+        // The same object twice overflows the requested bytes too.
+        let twice = try CLI.run(["replay", "t2.csv", "--capacity", "1GB", "--out", "out"], in: dir)
+        #expect(twice.status == 1)
+        // One such object alone is fine: a miss that stores nothing.
+        try Data("time,obj_id,size\n1,1,\(big)\n".utf8).write(to: dir.appendingPathComponent("t3.csv"))
+        let one = try CLI.run(["replay", "t3.csv", "--capacity", "1GB", "--out", "out3"], in: dir)
+        #expect(one.status == 0, "\(one.stderr)")
+    }
+
+    @Test("a 2 GB file of NUL bytes fails at line 1 at once")
+    func nulBytes() throws {
+        let (_, _, dir) = try run(["--version"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A sparse file: 2 GB of zeros that take no disk.
+        let path = dir.appendingPathComponent("zeros.csv").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 2_000_000_000) == 0)
+        let start = Date()
+        let result = try CLI.run(["replay", "zeros.csv", "--capacity", "1GB", "--out", "out"], in: dir)
+        expectOneLineError(result, startingWith: "zeros.csv:1: binary data (a NUL byte)", in: dir)
+        #expect(Date().timeIntervalSince(start) < 1)
+        // Text with no line break at all is refused after 1 MiB too.
+        try Data(String(repeating: "x", count: 3 << 20).utf8).write(to: dir.appendingPathComponent("long.csv"))
+        let long = try CLI.run(["replay", "long.csv", "--capacity", "1GB", "--out", "out"], in: dir)
+        expectOneLineError(long, startingWith: "long.csv:1: the line is longer than 1 MiB", in: dir)
+    }
+
+    @Test("generate: {tags: 10000000} is refused by the platform's pack limit before anything is generated")
+    func hugeGeneratedCatalog() throws {
+        let (result, seconds, dir) = try run(["validate", "s.scn"], files: [
+            "s.scn": "duration: 1h\ndevice: {capacity: 1000MB}\napps:\n  - id: a\n    generate: {tags: 10000000, size: {median: 1MB, sigma: 0.5}}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectOneLineError(result, startingWith: "s.scn:5:22: tags must be at most 1000 (each generated tag is an asset pack, and ios17 allows 1000 packs per app)", in: dir)
+        #expect(seconds < 1)
+    }
+
+    static let flood = """
+        duration: 3650d
+        device: {capacity: 64GB}
+        apps:
+          - id: a
+            resources:
+              - {name: r, size: 10MB, tags: [t]}
+        events:
+          - {at: 0, app: a, install: true}
+        workload:
+          - {kind: popularity, app: a, rate: 1000000/s, alpha: 0.9, hold: {median: 1s, sigma: 0.5}}
+
+        """
+
+    @Test("a workload of 10^14 events: validate warns, run shows progress and stops at --max-events with no report")
+    func runawayWorkload() throws {
+        let (validate, seconds, dir) = try run(["validate", "flood.scn"], files: ["flood.scn": Self.flood])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(validate.status == 0)
+        #expect(seconds < 1)
+        // 10^6/s × 3650 d × (request + end) = 6.3 × 10^14.
+        #expect(validate.stdout.contains("about 6.3e+14 workload events per run"))
+        #expect(validate.stderr.hasPrefix("odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14)"))
+        #expect(validate.stderr.contains("beyond --max-events 1000000000, a run will stop with an error"))
+
+        let run = try CLI.run(["run", "flood.scn", "--max-events", "5000", "--out", "out"], in: dir,
+                              environment: ["ODR_SIM_PROGRESS": "always"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run"))
+        #expect(run.stderr.contains("% · 0/1 runs · "))
+        #expect(run.stderr.contains("odr-sim: the run of apple, replication 1, reached the limit of 5000 kernel events"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("a trace line with more or fewer fields than the header is an error naming it")
+    func fieldCount() throws {
+        let (result, _, dir) = try run(["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
+                                       files: ["t.csv": "time,obj_id,size\n1,1,10\n2,2,10,7\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectOneLineError(result, startingWith: "t.csv:3: found 4 fields, but the header names 3", in: dir)
+        // A quoted field may hold a comma: it is one field.
+        try Data("time,obj_id,size,app\n1,1,10,\"mail, work\"\n".utf8).write(to: dir.appendingPathComponent("q.csv"))
+        #expect(try CLI.run(["replay", "q.csv", "--capacity", "1GB", "--out", "out"], in: dir).status == 0)
+    }
+
+    @Test("temporary report directories of ended processes are removed, never one of a live process")
+    func staleTemporaryDirectories() throws {
+        let scenario = smallScenario
+        let (_, _, dir) = try run(["--version"], files: ["s.scn": scenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A process that has ended: its number is free.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier
+        let live = ProcessInfo.processInfo.processIdentifier
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, 255)
+        let hostName = String(cString: host).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+        let names = [".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(dead)", ".out.old-\(hostName)-\(dead)",
+                     ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)"]
+        for name in names {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: 1000).write(to: dir.appendingPathComponent(name).appendingPathComponent("events.csv"))
+        }
+        let result = try CLI.run(["run", "s.scn", "--out", "out"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") })
+        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)"])
+    }
+}
