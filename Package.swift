@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "ODRPolicies", targets: ["ODRPolicies"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Workload", targets: ["Workload"]),
+        .library(name: "ScenarioFile", targets: ["ScenarioFile"]),
+        .library(name: "Metrics", targets: ["Metrics"]),
+        .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
     dependencies: [

@@ -92,7 +92,8 @@ public struct BaselineFile: Sendable {
                     continue
                 }
                 let text = fields[index]
-                guard let value = Double(text), !value.isNaN || text == "nan" else {
+                // Finite numbers only (odr-sim writes "nan" for a statistic of no values).
+                guard let value = Double(text), value.isFinite || text == "nan" else {
                     throw Error(description: "\(name):\(line):\(index + 1): '\(text)' in column \(header[index]) is not a number")
                 }
                 values.append(value)

@@ -37,7 +37,9 @@ public struct RegressionCheck: Sendable {
 
         private func format(_ value: Double) -> String {
             if value.isNaN { return "nan" }
-            return SummaryRow.secondsColumns.contains(metric) ? CSV.seconds(value) : String(Int64(value.rounded()))
+            if SummaryRow.secondsColumns.contains(metric) { return CSV.seconds(value) }
+            // A value past Int64's range (a hand-edited baseline) would trap in Int64(_:).
+            return abs(value) < 9.2e18 ? String(Int64(value.rounded())) : String(format: "%.0f", value)
         }
     }
 

@@ -36,6 +36,12 @@ struct RegressionCheckTests {
         #expect(result.failures.map(\.description) == ["apple replication 1: redownload_bytes moved from 1000 to 1030 (allowed 980…1020)"])
     }
 
+    @Test("values beyond Int64's range are reported, not trapped on (found by fuzzing)")
+    func hugeValues() {
+        let result = check([row("apple", 1, redownload: 1e30)], [row("apple", 1, redownload: 5)])
+        #expect(result.failures.first?.description.hasPrefix("apple replication 1: redownload_bytes moved from 1000000000000000019884624838656 to 5") == true)
+    }
+
     @Test("a metric that was 0 must stay 0 whatever the tolerance")
     func zero() {
         let result = check([row("apple", 1, redownload: 5)], [row("apple", 1, redownload: 5, failures: 1)], tolerance: 0.5)
@@ -173,6 +179,9 @@ struct BaselineFileTests {
         #expect(message("a,b\n1,2\n") == "b.csv:1:1: a baseline needs policy, replication and seed columns (a summary.csv)")
         #expect(message(header + "apple,1,42,ten\n") == "b.csv:2:4: 'ten' in column requests is not a number")
         #expect(message(header + "apple,1,42,\n") == "b.csv:2:4: '' in column requests is not a number")
+        // Found by fuzzing: an infinite value trapped when a failure message formatted it.
+        #expect(message(header + "apple,1,42,inf\n") == "b.csv:2:4: 'inf' in column requests is not a number")
+        #expect(message(header + "apple,1,42,1e999\n") == "b.csv:2:4: '1e999' in column requests is not a number")
         #expect(message(header + "apple,0,42,1\n") == "b.csv:2:2: replication '0' is not a whole number of at least 1")
         #expect(message(header + "apple,1,42\n") == "b.csv:2:1: the row has 3 fields, the header 4")
         #expect(message(header + "apple,1,42,\"1\n") == "b.csv:2:1: a quoted field is never closed (the file ends inside it)")
