@@ -57,9 +57,15 @@ struct ReplayCommand: ParsableCommand {
             chosen.append(descriptor)
         }
         let results: [ReplayResult]
+        let bar = ProgressBar(unit: "policies")
+        defer { bar.finish() }
         do {
-            results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed))
+            results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed)) {
+                bar.update(fraction: $0, done: Int($0 * Double(chosen.count)), total: chosen.count)
+            }
+            bar.finish()
         } catch {
+            bar.finish()
             // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
             fail(error.description, prefixed: false)
         }

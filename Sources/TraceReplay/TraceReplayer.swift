@@ -42,9 +42,11 @@ public struct TraceReplayer {
 
     /// Replays the trace once per policy, in order. The first pass (distinct objects, the
     /// decoded stream within ``streamBudget``, and the future if a policy needs it) is shared
-    /// by all policies.
+    /// by all policies. `progress` is called with the share of the policies' runs done (0…1)
+    /// every 65,536 requests.
     public func replay(
-        capacity: Int64, policies: [PolicyDescriptor], context: PolicyContext = PolicyContext()
+        capacity: Int64, policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
+        progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
         precondition(capacity >= 0, "capacity must not be negative")
         let needsFuture = policies.contains { $0.needsFuture }
@@ -61,12 +63,15 @@ public struct TraceReplayer {
         }
 
         var results: [ReplayResult] = []
-        for descriptor in policies {
+        let total = Double(max(1, objects.requestCount)) * Double(policies.count)
+        for (k, descriptor) in policies.enumerated() {
             var run = ReplayRun(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs)
+            let done = Double(k) * Double(max(1, objects.requestCount))
+            let report = progress.map { progress in { (i: Int) in progress((done + Double(i)) / total) } }
             if objects.keepsStream {
-                try replayKept(objects, into: &run)
+                try replayKept(objects, into: &run, progress: report)
             } else {
-                try replayFile(objects, into: &run)
+                try replayFile(objects, into: &run, progress: report)
             }
             results.append(run.finished())
         }
@@ -74,7 +79,7 @@ public struct TraceReplayer {
     }
 
     /// Feeds the decoded stream the first pass kept.
-    private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
+    private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
@@ -87,6 +92,7 @@ public struct TraceReplayer {
             }
             let facts = ahead!
             if i + 1 < requests.count { ahead = run.facts(of: requests[i + 1]) }
+            if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
             if let error = run.request(pack: pack, facts: facts, at: objects.timeValues[k]) {
                 throw TraceError(file: objects.fileName, line: nil,
                                  message: "request \(i + 1): the device refused it: \(error)")
@@ -95,9 +101,12 @@ public struct TraceReplayer {
     }
 
     /// Reads the file again and feeds it line by line.
-    private func replayFile(_ objects: TraceObjects, into run: inout ReplayRun) throws(TraceError) {
+    private func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         let reader = try TraceReader(path: path)
+        var count = 0
         while let record = try reader.next() {
+            count += 1
+            if count & 0xFFFF == 0, let progress { progress(count) }
             guard let index = objects.table.find(record.object) else {
                 throw TraceError(file: reader.fileName, line: record.line,
                                  message: "object \(record.object) was not in the file a moment ago; did the trace change?")

@@ -183,6 +183,18 @@ struct HostileInputTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("replay shows its progress with an estimate")
+    func replayProgress() throws {
+        let trace = CLI.repository.deletingLastPathComponent().appendingPathComponent("shared/traces/cloudphysics.csv").path
+        try #require(FileManager.default.fileExists(atPath: trace))
+        let (result, _, dir) = try run(["replay", trace, "--capacity", "20297697", "--policy", "lru", "--policy", "fifo", "--out", "out"],
+                                       environment: ["ODR_SIM_PROGRESS": "always"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("/2 policies · "))
+        #expect(result.stderr.contains(" left"))
+    }
+
     @Test("a trace line with more or fewer fields than the header is an error naming it")
     func fieldCount() throws {
         let (result, _, dir) = try run(["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
