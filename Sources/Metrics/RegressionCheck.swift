@@ -142,8 +142,12 @@ public struct RegressionCheck: Sendable {
                 var failures: [Failure] = []
                 switch method {
                 case .pairwise:
+                    // The run's value as summary.csv writes it (seconds to the microsecond), so a
+                    // reproduced run equals its baseline exactly, even at tolerance 0.
+                    let seconds = SummaryRow.secondsColumns.contains(metric)
                     for r in before.keys.sorted() {
-                        guard let a = before[r]?.values[c], let b = after[r]?.values[c] else { continue }
+                        guard let a = before[r]?.values[c], let exact = after[r]?.values[c] else { continue }
+                        let b = seconds && exact.isFinite ? Double(CSV.seconds(exact)) ?? exact : exact
                         let low = a - tolerance * abs(a), high = a + tolerance * abs(a)
                         let same = a.isNaN ? b.isNaN : (b >= low && b <= high)
                         if !same {

@@ -1,8 +1,8 @@
 /// Merges the scripted events and every generator's stream into one time-ordered stream.
 ///
-/// Among equal times, events run in the order they were scheduled (each stream's next event
-/// is scheduled when its previous one is taken), and at the start in source order: scripted
-/// first, then generators as listed. Both the run and the offline-policy pre-pass
+/// Among equal times, every scripted event runs first (in file order), then the generators'
+/// events in the order they were scheduled (each stream's next event is scheduled when its
+/// previous one is taken; at the start, generators as listed). Both the run and the offline-policy pre-pass
 /// (``Simulator/requestStream(of:seed:)``) read events through this one type, so they see the
 /// same order by construction.
 ///

@@ -1,5 +1,6 @@
 /// The merger's agenda: a fixed set of streams, each with the time of its next event; the
-/// earliest wins, and among equal times the one scheduled first.
+/// earliest wins, and among equal times stream 0 (the scripted events), then the one
+/// scheduled first.
 ///
 /// A tournament (loser) tree: each inner node keeps the loser of the match played there, so
 /// giving the winner a new time replays only the matches on its path to the root, one
@@ -71,10 +72,12 @@ final class StreamTournament {
         return keys[winner] == Self.finished ? nil : winner
     }
 
-    /// Gives the winning stream a new time (and a new place in scheduling order).
+    /// Gives the winning stream a new time (and a new place in scheduling order). Stream 0
+    /// keeps sequence 0, so it wins every tie: scripted events run before generated ones at
+    /// equal times, all of them, as the scenario lists them.
     func replaceTop(at time: Double) {
         let winner = Int(losers[0])
-        keys[winner] = Self.key(time, nextSequence)
+        keys[winner] = Self.key(time, winner == 0 ? 0 : nextSequence)
         nextSequence &+= 1
         replay(from: winner)
     }

@@ -42,6 +42,18 @@ struct RegressionCheckTests {
         #expect(result.failures.first?.description.hasPrefix("apple replication 1: redownload_bytes moved from 1000000000000000019884624838656 to 5") == true)
     }
 
+    @Test("seconds are compared as summary.csv writes them, so a reproduced run passes at tolerance 0")
+    func secondsAsWritten() {
+        let column = SummaryRow.metricColumns.firstIndex(of: "wait_mean_s")!
+        var exact = row("apple", 1, redownload: 1)
+        exact.values[column] = 16.0936714
+        var written = exact
+        written.values[column] = 16.093671  // what the baseline file holds
+        #expect(check([written], [exact], tolerance: 0).passed)
+        exact.values[column] = 16.0936716   // writes as 16.093672
+        #expect(!check([written], [exact], tolerance: 0).passed)
+    }
+
     @Test("a metric that was 0 must stay 0 whatever the tolerance")
     func zero() {
         let result = check([row("apple", 1, redownload: 5)], [row("apple", 1, redownload: 5, failures: 1)], tolerance: 0.5)
