@@ -179,7 +179,8 @@ public struct ExperimentRunner {
             return nil
         }
         let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed, scenarioHash: scenario.sourceDigest,
-                                 ledger: simulator.device.ledger, waits: recorder.waits)
+                                 ledger: simulator.device.ledger, pendingAtEnd: simulator.device.waitingRequests,
+                                 waits: recorder.waits)
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
         if let eventsPart {

@@ -17,7 +17,7 @@ public struct SummaryRow: Sendable, Hashable {
         "purges", "purge_episodes", "purged_bytes", "over_purge_bytes", "low_disk_notifications",
         "app_terminations", "failed_requests", "failed_out_of_space", "failed_no_network",
         "failed_cellular", "failed_in_use_limit", "failed_invalid_tag", "failed_app_not_installed",
-        "wait_p50_s", "wait_p95_s", "wait_p99_s", "wait_mean_s", "peak_used_bytes",
+        "cancelled", "conditional_misses", "pending_at_end", "install_failures", "wait_p50_s", "wait_p95_s", "wait_p99_s", "wait_mean_s", "peak_used_bytes",
         "refused_other_bytes",
     ]
 
@@ -41,7 +41,9 @@ public struct SummaryRow: Sendable, Hashable {
     }
 
     /// The row for a finished run, from the device's ledger and the collected waits.
-    public init(policy: String, replication: Int, seed: UInt64, scenarioHash: String = "", ledger: Ledger, waits: WaitStatistics) {
+    /// `pendingAtEnd`: requests still waiting when the run ended (``ODRDevice/waitingRequests``).
+    public init(policy: String, replication: Int, seed: UInt64, scenarioHash: String = "", ledger: Ledger,
+                pendingAtEnd: Int = 0, waits: WaitStatistics) {
         self.policy = policy
         self.replication = replication
         self.seed = seed
@@ -58,6 +60,8 @@ public struct SummaryRow: Sendable, Hashable {
             "failed_cellular": Double(l.failures(.cellularNotAllowed)), "failed_in_use_limit": Double(l.failures(.inUseLimit)),
             "failed_invalid_tag": Double(l.failures(.invalidTag)),
             "failed_app_not_installed": Double(l.failures(.appNotInstalled)),
+            "cancelled": Double(l.cancelled), "conditional_misses": Double(l.conditionalMisses),
+            "pending_at_end": Double(pendingAtEnd), "install_failures": Double(l.installFailures),
             "wait_p50_s": waits.percentile(50), "wait_p95_s": waits.percentile(95), "wait_p99_s": waits.percentile(99),
             "wait_mean_s": waits.mean, "peak_used_bytes": Double(l.peakUsedBytes),
             "refused_other_bytes": Double(l.refusedOtherBytes),

@@ -1,4 +1,9 @@
 /// Running totals of what an ``ODRDevice`` did, kept so that reports need not replay events.
+///
+/// The books balance: every request made ends in exactly one of granted, failed, cancelled
+/// (while it waited) or a conditional miss, or is still waiting:
+/// `requests == grants + failedRequests + cancelled + conditionalMisses + ODRDevice.waitingRequests`.
+/// Installs are not requests: a failed install counts in ``installFailures`` only.
 public struct Ledger: Hashable, Sendable {
     /// Requests made (begin and conditional begin).
     public var requests: Int64 = 0
@@ -22,7 +27,15 @@ public struct Ledger: Hashable, Sendable {
     public var lowDiskWarnings: Int64 = 0
     /// Apps terminated by the device for want of space.
     public var appTerminations: Int64 = 0
+    /// Failed requests by error.
     public var failures: [RequestError: Int64] = [:]
+    /// Requests cancelled while they waited: by `cancel`, by `end` before the grant, or by
+    /// their app's termination or uninstall.
+    public var cancelled: Int64 = 0
+    /// Conditional begins that found some content missing (nothing is downloaded).
+    public var conditionalMisses: Int64 = 0
+    /// Installs that could not get the space of their initial-install packs.
+    public var installFailures: Int64 = 0
     /// Growth of other data that did not fit on the disk.
     public var refusedOtherBytes: Int64 = 0
     /// Highest disk use seen (other data, ODR content and reservations).
@@ -30,7 +43,7 @@ public struct Ledger: Hashable, Sendable {
 
     public init() {}
 
-    /// All failed requests and installs.
+    /// All failed requests (installs are not requests).
     public var failedRequests: Int64 { failures.values.reduce(0, +) }
     public func failures(_ error: RequestError) -> Int64 { failures[error] ?? 0 }
 }

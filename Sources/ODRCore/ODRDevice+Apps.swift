@@ -16,7 +16,7 @@ extension ODRDevice {
         apps[a].installing = true
         guard makeRoom(needed, mayWarn: true) else {
             apps[a].installing = false
-            ledger.failures[.outOfSpace, default: 0] += 1
+            ledger.installFailures += 1
             emit(.installFailed(app, .outOfSpace))
             return true
         }

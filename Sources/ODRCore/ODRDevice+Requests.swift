@@ -48,6 +48,7 @@ extension ODRDevice {
         }
         noteRequested(packList)
         guard packList.allSatisfy({ packs[Int($0)].phase == .resident && !packs[Int($0)].downloading }) else {
+            ledger.conditionalMisses += 1
             emit(.conditionalMiss(app))
             return nil
         }
@@ -133,6 +134,12 @@ extension ODRDevice {
 
     /// Whether the request is still live (waiting or granted).
     public func isLive(_ request: RequestID) -> Bool { liveSlot(request) != nil }
+
+    /// Requests begun and still waiting for their downloads (neither granted nor ended);
+    /// with the ledger's counts they balance the books (``Ledger``). O(requests ever live).
+    public var waitingRequests: Int {
+        requests.indices.reduce(0) { $0 + (requests[$1].live && !requests[$1].granted ? 1 : 0) }
+    }
 
     /// Bytes of the request's packs on the device, against their total.
     public func progress(of request: RequestID) -> RequestProgress? {
@@ -343,6 +350,7 @@ extension ODRDevice {
         }
         release(slot: slot)
         revision &+= 1
+        ledger.cancelled += 1
         emit(.requestCancelled(id, AppID(rawValue: app)))
         refreshRunnability()
     }

@@ -23,7 +23,7 @@ struct CheckCommand: ParsableCommand {
         compare: a baseline without rows, a policy, replication, seed or metric on one side \
         only, a value that is not a number, or a baseline made from another scenario (its \
         scenario_hash column). On success it says what it compared \
-        (11 policies × 5 replications × 25 metrics). Exit status 1 on any failure. \
+        (11 policies × 5 replications × 29 metrics). Exit status 1 on any failure. \
         --update rewrites the baseline instead.
 
         Examples:

@@ -9,7 +9,7 @@ struct ScenarioRunOptions: ParsableArguments {
     @Argument(help: "The scenario file (.scn).")
     var file: String
 
-    @Option(name: .customLong("policy"), help: "A purge policy to run (repeatable). Default: the scenario's `policies`. See `odr-sim policies`.")
+    @Option(name: .customLong("policy"), help: "A purge policy to run (repeatable). Default: the scenario's `policies` (for compare: every registered policy). See `odr-sim policies`.")
     var policies: [String] = []
 
     @Option(help: "Replications: independent seeded workloads per policy. Default: the scenario's `replications`.")

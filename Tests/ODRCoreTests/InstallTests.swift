@@ -86,7 +86,9 @@ struct InstallTests {
         #expect(device.install(app, at: 0))
         #expect(!device.isInstalled(app))
         #expect(device.eventKinds.contains(.installFailed(app, .outOfSpace)))
-        #expect(device.ledger.failures(.outOfSpace) == 1)
+        // An install is not a request: it counts as an install failure only.
+        #expect(device.ledger.installFailures == 1)
+        #expect(device.ledger.failedRequests == 0)
         #expect(device.ledger.lowDiskWarnings == 1)
         #expect(device.downloads().isEmpty)
         #expect(device.usedBytes == 0)

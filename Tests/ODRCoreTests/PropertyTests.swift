@@ -231,6 +231,16 @@ final class Harness {
         if d.odrBytes != ledger.downloadedBytes - ledger.purgedBytes - ledger.removedBytes {
             found.append("odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − removed \(ledger.removedBytes)")
         }
+        // The books balance: each request made is granted, failed, cancelled, a conditional
+        // miss, or still waiting; and the model's waiting requests are the device's.
+        let waiting = d.waitingRequests
+        let outcomes = ledger.grants + ledger.failedRequests + ledger.cancelled + ledger.conditionalMisses + Int64(waiting)
+        if ledger.requests != outcomes {
+            found.append("requests \(ledger.requests) ≠ granted \(ledger.grants) + failed \(ledger.failedRequests) + cancelled \(ledger.cancelled) + conditional misses \(ledger.conditionalMisses) + waiting \(waiting)")
+        }
+        if waiting != live.values.filter({ !$0.granted }).count {
+            found.append("device has \(waiting) waiting requests, the model \(live.values.filter { !$0.granted }.count)")
+        }
         var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftoverPacks: [Int32] = []
         var purgeable: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
         for i in 0..<d.packCount {

@@ -1,0 +1,119 @@
+import Foundation
+import Metrics
+import ODRPolicies
+import ScenarioFile
+import Testing
+
+/// Issue 18: summary.csv's books balance, and installs are not requests.
+@Suite("The books of summary.csv")
+struct BooksTests {
+    static let shipped = ["game", "photo-filters", "tvos-big-tags", "overpurge-stress"]
+
+    /// requests = granted + failed + cancelled + conditional misses + pending at the end.
+    static func balance(_ row: SummaryRow) -> (Double, Double) {
+        (row["requests"], row["granted"] + row["failed_requests"] + row["cancelled"] + row["conditional_misses"] + row["pending_at_end"])
+    }
+
+    @Test("for every shipped scenario under every policy, each request is accounted for once", arguments: shipped)
+    func shippedScenariosBalance(name: String) throws {
+        let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        let rows = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 2,
+                                        sampleInterval: 0, recordsEvents: false, jobs: 2).run().map(\.summary)
+        #expect(rows.count == 2 * PolicyRegistry.names.count)
+        for row in rows {
+            let (requests, outcomes) = Self.balance(row)
+            #expect(requests == outcomes, "\(name) \(row.policy) replication \(row.replication): \(requests) requests, \(outcomes) outcomes")
+            // The failure columns add up to failed_requests.
+            let byError = ["failed_out_of_space", "failed_no_network", "failed_cellular", "failed_in_use_limit",
+                           "failed_invalid_tag", "failed_app_not_installed"].reduce(0.0) { $0 + row[$1] }
+            #expect(byError == row["failed_requests"])
+        }
+    }
+
+    @Test("an install that cannot get its space is an install failure, not a failed request")
+    func installFailure() throws {
+        // 100 MB free; the initial-install tag needs 300 MB. No request is ever made.
+        let text = """
+            duration: 1h
+            device: {capacity: 1000MB, used: 900MB}
+            apps:
+              - id: game
+                resources:
+                  - {name: core, size: 300MB, tags: [core]}
+                tags:
+                  core: {category: initial-install}
+            events:
+              - {at: 0, app: game, install: true}
+
+            """
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "install.scn")
+        let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
+        #expect(row["install_failures"] == 1)
+        #expect(row["requests"] == 0)
+        #expect(row["failed_requests"] == 0)
+        #expect(row["failed_out_of_space"] == 0)
+    }
+
+    @Test("cancelled, conditional-miss and still-waiting requests are counted (a hand-made run)")
+    func everyOutcome() throws {
+        // 8 Mbps = 1 MB/s. r1 (10 MB) would take 10 s: it is ended at 5 s, which cancels it;
+        // the 5 MB received stay on the disk (partially downloaded). r2 is a conditional begin
+        // of a tag not on the device: a miss. r5 gets b (1 MB) from 7 s to 8 s; r4 of b at
+        // 10 s is a hit. r3 asks for a again at 20 s: the 5 MB left take until 25 s, after
+        // the end (24 s), so it is still waiting.
+        let text = """
+            duration: 24s
+            device: {capacity: 1000MB}
+            network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
+            apps:
+              - id: game
+                resources:
+                  - {name: a, size: 10MB, tags: [a]}
+                  - {name: b, size: 1MB, tags: [b]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, request: [a], id: r1}
+              - {at: 5s, app: game, end: r1}
+              - {at: 6s, app: game, request-if-present: [a], id: r2}
+              - {at: 7s, app: game, request: [b], id: r5}
+              - {at: 10s, app: game, request: [b], id: r4}
+              - {at: 20s, app: game, request: [a], id: r3}
+
+            """
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "books.scn")
+        let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
+        #expect(row["requests"] == 5)
+        #expect(row["cancelled"] == 1)           // r1
+        #expect(row["conditional_misses"] == 1)  // r2
+        #expect(row["granted"] == 2)             // r5 at 8 s (1 MB at 1 MB/s), r4 at once (a hit)
+        #expect(row["pending_at_end"] == 1)      // r3: 4 of its 5 missing MB received
+        #expect(row["failed_requests"] == 0)
+    }
+}
+
+/// Issue 18: what `--help` says a default is, the command does.
+@Suite("Documented defaults", .serialized)
+struct DocumentedDefaultsTests {
+    func policies(in summary: URL) throws -> [String] {
+        let rows = try CSVReader.records(String(contentsOf: summary, encoding: .utf8)).dropFirst()
+        var seen: [String] = []
+        for row in rows where !seen.contains(row.fields[0]) { seen.append(row.fields[0]) }
+        return seen
+    }
+
+    @Test("--policy: run defaults to the scenario's policies, compare to every registered one, as --help says")
+    func policyDefaults() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let help = try CLI.run(["compare", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("(for compare: every registered policy)"))
+        let compare = try CLI.run(["compare", "s.scn", "--replications", "2", "--out", "c"], in: dir)
+        #expect(compare.status == 0, "\(compare.stderr)")
+        #expect(try policies(in: dir.appendingPathComponent("c/summary.csv")) == PolicyRegistry.names)
+        let run = try CLI.run(["run", "s.scn", "--out", "r"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try policies(in: dir.appendingPathComponent("r/summary.csv")) == ["apple"])  // small.scn: policies: [apple]
+    }
+}
