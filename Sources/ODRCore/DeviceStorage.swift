@@ -20,6 +20,9 @@ struct AppRecord: BitwiseCopyable {
     var prefetchActive: Int32 = -1
     /// Bytes of the app's packs held by granted requests.
     var inUseBytes: Int64 = 0
+    /// Bytes of the app's packs held or awaited by its requests (retain or pins above 0):
+    /// what its requests will hold once granted, which the in-use limit counts.
+    var committedBytes: Int64 = 0
     /// Bytes and number of the app's packs that may be purged.
     var purgeableBytes: Int64 = 0
     var purgeableCount = 0

@@ -250,7 +250,9 @@ extension ODRDevice {
         var needed: Int64 = 0
         for p in packList {
             let i = Int(p)
+            let was = isCommitted(i)
             packs[i].pins += 1
+            recommit(i, was: was)
             refresh(i)
             if packs[i].phase == .resident && !packs[i].downloading {
                 touch(i)
@@ -261,7 +263,9 @@ extension ODRDevice {
         }
         guard makeRoom(needed, mayWarn: true) else {
             for p in packList {
+                let was = isCommitted(Int(p))
                 packs[Int(p)].pins -= 1
+                recommit(Int(p), was: was)
                 refresh(Int(p))
             }
             release(slot: slot)
@@ -284,12 +288,26 @@ extension ODRDevice {
         return .waiting(id)
     }
 
-    /// Whether granting `packList` would put more bytes in use than the profile allows the app.
+    /// Whether granting `packList` would put more bytes in use than the profile allows the app,
+    /// counting what its requests hold and what its waiting requests will hold once granted:
+    /// requests that begin together cannot pass the limit between them.
     func exceedsInUseLimit(_ app: Int32, _ packList: PackList) -> Bool {
         guard let limit = settings.profile.maxInUseSize else { return false }
         var added: Int64 = 0
-        for p in packList where packs[Int(p)].retain == 0 { added += packs[Int(p)].size }
-        return apps[Int(app)].inUseBytes + added > limit
+        for p in packList where !isCommitted(Int(p)) { added += packs[Int(p)].size }
+        return apps[Int(app)].committedBytes + added > limit
+    }
+
+    /// Whether a request holds or awaits pack `i`.
+    @inline(__always)
+    func isCommitted(_ i: Int) -> Bool { packs[i].retain > 0 || packs[i].pins > 0 }
+
+    /// Updates the app's committed bytes after pack `i`'s retain or pins changed.
+    @inline(__always)
+    func recommit(_ i: Int, was: Bool) {
+        let now = isCommitted(i)
+        guard now != was else { return }
+        apps[Int(packs[i].app)].committedBytes += now ? packs[i].size : -packs[i].size
     }
 
     func grantHit(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
@@ -308,9 +326,11 @@ extension ODRDevice {
         let app = requests[slot].app
         for p in packList(of: slot) {
             let i = Int(p)
+            let was = isCommitted(i)
             if !hit { packs[i].pins -= 1 }
             if packs[i].retain == 0 { apps[Int(app)].inUseBytes += packs[i].size }
             packs[i].retain += 1
+            recommit(i, was: was)
             touch(i)
             refresh(i)
         }
@@ -323,7 +343,9 @@ extension ODRDevice {
         let id = id(of: slot)
         for p in packList(of: slot) {
             let i = Int(p)
+            let was = isCommitted(i)
             packs[i].retain -= 1
+            recommit(i, was: was)
             touch(i)
             if packs[i].retain == 0 {
                 apps[Int(app)].inUseBytes -= packs[i].size
@@ -340,7 +362,9 @@ extension ODRDevice {
         let id = id(of: slot)
         for p in packList(of: slot) {
             let i = Int(p)
+            let was = isCommitted(i)
             packs[i].pins -= 1
+            recommit(i, was: was)
             let d = Int(packs[i].download)
             if d >= 0, let w = downloadWaiters[d].firstIndex(of: id) {
                 downloadWaiters[d].remove(at: w)

@@ -151,6 +151,30 @@ struct PlatformProfileTests {
         #expect(device.inUseBytes(of: app) == 2 * GB)
     }
 
+    @Test("Requests that begin together count toward the limit while they download (issue 18)")
+    func concurrentRequestsCountWhileInFlight() throws {
+        // 1.0 + 1.0 + 0.5 GB requested at the same instant, nothing on the device yet. Before,
+        // only granted requests counted, so all three were accepted: 2.5 GB in use at the end.
+        // Now the first two commit 2.0 GB (the limit, exactly); the third would bring 2.5 GB.
+        // ios17 caps a tag at 512 MB, so a 1 GB request names two 500 MB tags.
+        let catalog = try makeCatalog(Self.tags(5, of: 500 * MB).resources, profile: .ios17)
+        let device = ODRDevice(capacity: 10 * GB, policy: ApplePolicy(), settings: DeviceSettings(profile: .ios17))
+        let app = device.installedApp("game", catalog)
+        func tags(_ names: String...) -> [TagID] { names.map { device.tag($0, of: app) } }
+        let a = device.beginAccessing(app, tags: tags("t0", "t1"), at: 1)
+        let b = device.beginAccessing(app, tags: tags("t2", "t3"), at: 1)
+        let c = device.beginAccessing(app, tags: tags("t4"), at: 1)
+        #expect(a.request != nil && b.request != nil)
+        #expect(c == .failed(.inUseLimit))
+        #expect(device.ledger.downloadsStarted == 4)
+        // Cancelling b frees its 1 GB of commitment: c may come now (1.0 + 0.5 GB).
+        device.cancel(try #require(b.request), at: 2)
+        #expect(device.beginAccessing(app, tags: tags("t4"), at: 3).request != nil)
+        // A second request for packs already awaited adds nothing: accepted at 1.5 GB.
+        #expect(device.beginAccessing(app, tags: tags("t0"), at: 4).request != nil)
+        #expect(device.ledger.failures(.inUseLimit) == 1)
+    }
+
     @Test("Conditional begin respects the in-use limit too (regression)")
     func conditionalInUseLimit() throws {
         let catalog = try makeCatalog(Self.tags(5, of: 500 * MB).resources, profile: .ios17)

@@ -238,6 +238,14 @@ final class Harness {
         if ledger.requests != outcomes {
             found.append("requests \(ledger.requests) ≠ granted \(ledger.grants) + failed \(ledger.failedRequests) + cancelled \(ledger.cancelled) + conditional misses \(ledger.conditionalMisses) + waiting \(waiting)")
         }
+        // Each app's committed bytes (what its requests hold or await), recounted.
+        var committed: [Int32: Int64] = [:]
+        for i in 0..<d.packCount where d.packs[i].retain > 0 || d.packs[i].pins > 0 {
+            committed[d.packs[i].app, default: 0] += d.packs[i].size
+        }
+        for a in d.apps.indices where d.apps[a].committedBytes != committed[Int32(a), default: 0] {
+            found.append("app \(a) committed \(d.apps[a].committedBytes), recounted \(committed[Int32(a), default: 0])")
+        }
         if waiting != live.values.filter({ !$0.granted }).count {
             found.append("device has \(waiting) waiting requests, the model \(live.values.filter { !$0.granted }.count)")
         }
