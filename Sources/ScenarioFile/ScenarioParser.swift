@@ -73,7 +73,7 @@ public struct ScenarioParser: Sendable {
             try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications,
                                because: " (each replication is a run per policy, kept in memory until the report is written)")
         } ?? 1
-        let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader) }
+        let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader, duration: duration) }
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
@@ -122,9 +122,13 @@ public struct ScenarioParser: Sendable {
         return policies
     }
 
-    private func readSample(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> Double {
+    private func readSample(_ node: Node, _ reader: NodeReader, duration: Double) throws(ScenarioError) -> Double {
         let interval = try reader.duration(node, "sample")
         guard interval > 0 else { throw reader.error(at: node, "sample must be longer than 0") }
+        guard duration / interval <= Double(Scenario.maximumSamples) else {
+            throw reader.error(at: node, "sample \(node.string ?? "") takes \(String(format: "%.3g", duration / interval)) samples over the duration; "
+                               + "at most \(Scenario.maximumSamples) per run (their rows are kept until the report is written)")
+        }
         return interval
     }
 

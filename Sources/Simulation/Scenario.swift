@@ -85,6 +85,10 @@ public struct Scenario: Sendable {
     /// a hundredfold from one run's spread.
     public static let maximumReplications = 10_000
 
+    /// Most time-series samples one run may take: the rows are kept until the report is
+    /// written (about 100 bytes each), so `sample: 1ms` over ten years is refused up front.
+    public static let maximumSamples = 1_000_000
+
     /// Request keys reserved for each workload generator.
     public static let generatorKeySpace = 1 << 40
 }

@@ -104,6 +104,19 @@ struct HostileInputTests {
         #expect(flag.stderr.contains("--replications must be between 1 and 10000"))
     }
 
+    @Test("a sampling interval that would keep millions of rows is refused at its place")
+    func tinySample() throws {
+        let (result, seconds, dir) = try run(["run", "s.scn", "--out", "out"], files: [
+            "s.scn": "duration: 3650d\nsample: 1ms\ndevice: {capacity: 1000MB}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectOneLineError(result, startingWith: "s.scn:2:9: sample 1ms takes 3.15e+11 samples over the duration; at most 1000000 per run", in: dir)
+        #expect(seconds < 1)
+        try Data("duration: 3650d\ndevice: {capacity: 1000MB}\n".utf8).write(to: dir.appendingPathComponent("t.scn"))
+        let flag = try CLI.run(["run", "t.scn", "--sample", "1s", "--out", "out"], in: dir)
+        expectOneLineError(flag, startingWith: "odr-sim: --sample: '1s' takes 3.15e+08 samples over 10 years; at most 1000000 per run", in: dir)
+    }
+
     @Test("a trace whose sizes add up past 2^63 bytes is an error at the line, not a trap")
     func sizesPastInt64() throws {
         let big = "9223372036854775807"
