@@ -197,6 +197,9 @@ final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [ExperimentRunner.RunResult?]
     private var fractions: [Double]
+    /// The sum of `fractions`, kept as they change (a sum over thousands of runs per call
+    /// would cost more than the runs' progress is worth).
+    private var fractionSum = 0.0
     private var done = 0
     private var halted = false
     /// The run that reached the event limit first.
@@ -209,13 +212,14 @@ final class ResultSlots: @unchecked Sendable {
 
     private func progress() -> ExperimentRunner.Progress {
         ExperimentRunner.Progress(finished: done, total: slots.count,
-                                  fraction: slots.isEmpty ? 1 : fractions.reduce(0, +) / Double(slots.count))
+                                  fraction: slots.isEmpty ? 1 : fractionSum / Double(slots.count))
     }
 
     func set(_ index: Int, _ result: ExperimentRunner.RunResult) -> ExperimentRunner.Progress {
         lock.lock()
         defer { lock.unlock() }
         slots[index] = result
+        fractionSum += 1 - fractions[index]
         fractions[index] = 1
         done += 1
         return progress()
@@ -224,7 +228,9 @@ final class ResultSlots: @unchecked Sendable {
     func update(_ index: Int, fraction: Double) -> ExperimentRunner.Progress {
         lock.lock()
         defer { lock.unlock() }
-        fractions[index] = min(1, max(0, fraction))
+        let clamped = min(1, max(0, fraction))
+        fractionSum += clamped - fractions[index]
+        fractions[index] = clamped
         return progress()
     }
 

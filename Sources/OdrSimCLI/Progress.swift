@@ -25,7 +25,12 @@ func runWithProgress(_ runner: ExperimentRunner, cleanUp: () -> Void = {}) -> [E
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
-        return try runner.run(progress: { bar.update(fraction: $0.fraction, done: $0.finished, total: $0.total) })
+        // No bar to draw (not a terminal): no progress calls at all.
+        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
+        if bar.enabled {
+            progress = { (p: ExperimentRunner.Progress) in bar.update(fraction: p.fraction, done: p.finished, total: p.total) }
+        }
+        return try runner.run(progress: progress)
     } catch {
         bar.finish()
         cleanUp()
@@ -83,7 +88,8 @@ final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private var shown = false
     private var lastDrawn = Date.distantPast
-    private let enabled: Bool
+    /// Whether anything will be drawn (a terminal, or `ODR_SIM_PROGRESS=always`).
+    let enabled: Bool
     private let delay: Double
 
     init(unit: String) {

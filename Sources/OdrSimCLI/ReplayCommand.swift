@@ -60,9 +60,13 @@ struct ReplayCommand: ParsableCommand {
         let bar = ProgressBar(unit: "policies")
         defer { bar.finish() }
         do {
-            results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed)) {
-                bar.update(fraction: $0, done: Int($0 * Double(chosen.count)), total: chosen.count)
+            var progress: ((Double) -> Void)?
+            if bar.enabled {
+                let count = chosen.count
+                progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
             }
+            results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed),
+                                                            progress: progress)
             bar.finish()
         } catch {
             bar.finish()

@@ -41,7 +41,10 @@ struct TraceObjects {
     /// Whether ``requests`` and ``times`` hold the whole trace for the runs to replay.
     var keepsStream = false
 
-    static func scan(path: String, recordRequests: Bool, streamBudget: Int) throws(TraceError) -> TraceObjects {
+    /// `exactTotals`: sum each request's bytes (a read of its object's record, a cache miss on
+    /// large traces); otherwise the bound requests × largest size rules overflow out, and
+    /// only when it cannot does the scan start again with exact sums.
+    static func scan(path: String, recordRequests: Bool, streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
         let reader = try TraceReader(path: path)
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
@@ -49,6 +52,7 @@ struct TraceObjects {
         // Every byte count of a replay (requested, missed, stored) is at most the requested
         // bytes' total, so checking this one sum keeps them all from overflowing.
         var requestedBytes: Int64 = 0
+        var largest: Int64 = 0
         while let record = try reader.next() {
             let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
@@ -62,13 +66,20 @@ struct TraceObjects {
                     file: reader.fileName, line: record.line,
                     message: "object \(record.object) belongs to app '\(reader.appNames[Int(firstApp)])' (its first line), not '\(reader.appNames[app])'")
             }
-            let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
-            guard !overflow else {
-                throw TraceError(file: reader.fileName, line: record.line,
-                                 message: "the requests up to this line total more than \(Int64.max) bytes")
-            }
-            requestedBytes = total
             objects.requestCount += 1
+            if exactTotals {
+                let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
+                guard !overflow else {
+                    throw TraceError(file: reader.fileName, line: record.line,
+                                     message: "the requests up to this line total more than \(Int64.max) bytes")
+                }
+                requestedBytes = total
+            } else {
+                if inserted && record.size > largest { largest = record.size }
+                if largest > Int64.max / objects.requestCount {
+                    return try scan(path: path, recordRequests: recordRequests, streamBudget: streamBudget, exactTotals: true)
+                }
+            }
             if objects.keepsStream {
                 streamBytes += 4
                 if objects.timeValues.last != record.time {
