@@ -116,12 +116,30 @@ extension ODRDevice {
         }
     }
 
+    /// Prefetches the app's next prefetch pack that needs downloading and gets its space.
+    ///
+    /// A prefetch never purges its own app's initial-install packs: they are part of what
+    /// the app was installed with (ODR-SPEC §1), and trading them for content merely
+    /// expected to be needed would make the app download them again at its first request.
+    /// They are shielded (pinned) while the device makes room, and remain candidates for
+    /// every other space demand, the same app's requests included.
     func startNextPrefetch(_ a: Int) {
         while apps[a].prefetchCursor < appContents[a].prefetchQueue.count {
             let p = Int(appContents[a].prefetchQueue[apps[a].prefetchCursor])
             apps[a].prefetchCursor += 1
             if packs[p].phase == .resident || packs[p].downloading { continue }
-            if makeRoom(packs[p].size - packs[p].bytesOnDisk, mayWarn: false) {
+            let shielded = appContents[a].catalog.initialInstallPacks.map { Int(apps[a].firstPack + $0) }
+            for q in shielded {
+                packs[q].pins += 1
+                refresh(q)
+            }
+            let room = makeRoom(packs[p].size - packs[p].bytesOnDisk, mayWarn: false)
+            // Pins restored within the call: the app's committed bytes (which count pins) never see them.
+            for q in shielded {
+                packs[q].pins -= 1
+                refresh(q)
+            }
+            if room {
                 apps[a].prefetchActive = Int32(p)
                 startDownload(p, system: true)
                 refreshRunnability()

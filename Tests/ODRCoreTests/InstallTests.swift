@@ -115,6 +115,29 @@ struct InstallTests {
         #expect(device.usedBytes == 190 * MB)
     }
 
+    @Test("A prefetch never purges its own app's initial-install packs; a request of the app may (issue 18)")
+    func prefetchSparesOwnInitialInstall() throws {
+        // 200 MB disk, 100 MB other data. I (50) installed → 150 MB used, 50 MB free. P1
+        // (80 MB) is 30 MB short; only I is purgeable. Before, the prefetch purged I for P1.
+        let catalog = try makeCatalog(
+            [(["I"], 50 * MB), (["P1"], 80 * MB)],
+            settings: ["I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1))])
+        let device = ODRDevice(capacity: 200 * MB, otherData: 100 * MB, policy: ApplePolicy())
+        let app = device.addApp(name: "game", catalog: catalog)
+        device.install(app, at: 0)
+        device.deliverAll(at: 1)
+        let (i, p1) = (device.pack("I", of: app), device.pack("P1", of: app))
+        #expect(device.eventKinds.contains(.prefetchSkipped(p1, app, .outOfSpace)))
+        #expect(device.state(of: i) == .downloaded)
+        #expect(device.ledger.purges == 0)
+        #expect(device.isPurgeable(i))
+        // A request of the same app for P1 may purge I: it is a candidate again.
+        let request = device.beginAccessing(app, tags: [device.tag("P1", of: app)], at: 2)
+        #expect(request.request != nil)
+        #expect(device.ledger.purges == 1)
+        #expect(device.state(of: i) == .purged)
+    }
+
     @Test("Uninstall removes every pack, partial downloads included, without counting purges")
     func uninstall() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
