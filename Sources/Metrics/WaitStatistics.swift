@@ -1,11 +1,18 @@
 import Histogram
 
-/// Request wait times (begin to grant), with percentiles from an HdrHistogram.
+/// Request wait times (begin to grant): mean and percentiles.
 ///
-/// Waits are recorded in microseconds with three significant digits, so a percentile is
-/// within 0.1 % of the exact order statistic; memory is fixed whatever the request count.
+/// Percentiles are exact order statistics (nearest rank: the smallest wait that at least
+/// p % of the waits do not exceed) while a run has at most ``exactLimit`` waits, which it
+/// keeps; past that they come from an HdrHistogram with three significant digits (within
+/// 0.1 % of the exact value) in fixed memory. A run of many thousands of requests reports
+/// exact waits; a wait of exactly 2 s reports 2.000000, not its histogram bucket's top.
 public struct WaitStatistics: Sendable {
+    /// Most waits kept for exact percentiles: 8 MB per run.
+    public static let exactLimit = 1_000_000
+
     private var histogram = Histogram<UInt64>(highestTrackableValue: 1 << 45, numberOfSignificantValueDigits: .three)
+    private var waits: [Double] = []
     private var total: Double = 0
     public private(set) var count = 0
 
@@ -14,13 +21,25 @@ public struct WaitStatistics: Sendable {
     public mutating func record(seconds: Double) {
         let micros = UInt64(max(0, (seconds * 1e6).rounded()))
         _ = histogram.record(min(micros, histogram.highestTrackableValue))
+        if count < Self.exactLimit {
+            waits.append(seconds)
+        } else if !waits.isEmpty {
+            waits = []  // past the limit: the histogram alone
+        }
         total += seconds
         count += 1
     }
 
+    /// Whether ``percentile(_:)`` is an exact order statistic.
+    public var isExact: Bool { count <= Self.exactLimit }
+
     /// The `p`-th percentile in seconds; 0 when nothing was recorded.
     public func percentile(_ p: Double) -> Double {
-        count == 0 ? 0 : Double(histogram.valueAtPercentile(p)) / 1e6
+        guard count > 0 else { return 0 }
+        guard isExact else { return Double(histogram.valueAtPercentile(p)) / 1e6 }
+        let sorted = waits.sorted()
+        let rank = Int((p / 100 * Double(count)).rounded(.up))
+        return sorted[min(max(rank, 1), count) - 1]
     }
 
     public var mean: Double { count == 0 ? 0 : total / Double(count) }

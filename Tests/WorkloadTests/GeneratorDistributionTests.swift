@@ -19,6 +19,21 @@ private func gaps(_ times: [Double]) -> [Double] { zip(times.dropFirst(), times)
 
 @Suite("Workload generators reproduce their distributions")
 struct GeneratorDistributionTests {
+    @Test("sessions: the launch rate is rate / (1 + rate × E[length]), as the README says (issue 18)")
+    func sessionsLaunchRate() {
+        // 24/d, lengths {median: 20 min, sigma: 0.8}: E[length] = 1200 s × e^0.32 = 1652.5 s,
+        // launch rate 24 / (1 + 24 × 1652.5 / 86400) = 16.46 a day. Over 2000 days, 32,925
+        // launches expected; a renewal count's standard error is below √n ≈ 181, so ±4 % is
+        // more than 7 standard errors.
+        let spec = SessionsGenerator(app: 0, rate: 24 / day, length: Lognormal(median: 1200, sigma: 0.8))
+        let launches = events(spec, until: 2000 * day).filter {
+            if case .launch = $0.action { return true }
+            return false
+        }.count
+        let expected = 24.0 / (1 + 24 * 1200 * exp(0.32) / day) * 2000
+        #expect(abs(Double(launches) - expected) < 0.04 * expected, "\(launches) launches, expected \(expected)")
+    }
+
     @Test("sessions: lognormal lengths (logs normal with mu = ln median) and exponential idle gaps")
     func sessions() {
         let spec = SessionsGenerator(app: 0, rate: 6 / day, length: Lognormal(median: 1200, sigma: 0.8))
