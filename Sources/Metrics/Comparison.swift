@@ -43,6 +43,8 @@ public struct Comparison: Sendable {
 
     /// `comparison.csv`: one row per policy; per metric `_mean, _sd, _ci_low, _ci_high,
     /// _diff_vs_<reference>, _diff_ci_low, _diff_ci_high` (differences empty for the reference).
+    /// Every metric is a count, bytes or seconds, never negative, so `_ci_low` is clipped at
+    /// 0 (a Student-t interval of a skewed sample can reach below); differences are not.
     public var csv: String {
         var header = ["policy", "replications"]
         for m in SummaryRow.metricColumns {
@@ -54,7 +56,7 @@ public struct Comparison: Sendable {
             var fields = [p.policy, String(p.replications)]
             for c in SummaryRow.metricColumns.indices {
                 let m = p.metrics[c]
-                fields += [m.mean, m.standardDeviation, m.low, m.high].map { CSV.decimal($0) }
+                fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
                 if let d = p.differences?[c] {
                     fields += [d.mean, d.low, d.high].map { CSV.decimal($0) }
                 } else {

@@ -63,18 +63,20 @@ func rankedTable(_ comparison: Comparison) -> String {
     }
     var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
                        "low-disk", "failed", "wait p95"])
+    let waits = secondsColumn(ranked.map { $0.metrics[index("wait_p95_s")].mean })
     for (rank, p) in ranked.enumerated() {
         let r = p.metrics[redownload]
+        // Bytes are never negative: the interval is shown clipped at 0, not as mean ± half-width.
         let diff = p.differences.map { d in
             let x = d[redownload]
             return "\(signedBytes(x.mean)) ±\(humanBytes(x.halfWidth))"
         } ?? "—"
         table.add([
-            "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) ±\(humanBytes(r.halfWidth))", diff,
+            "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))", diff,
             humanBytes(p.metrics[overPurge].mean),
             String(format: "%.1f", p.metrics[index("low_disk_notifications")].mean),
             String(format: "%.1f", p.metrics[index("failed_requests")].mean),
-            humanSeconds(p.metrics[index("wait_p95_s")].mean),
+            waits[rank],
         ])
     }
     return table.rendered

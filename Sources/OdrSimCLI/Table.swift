@@ -33,6 +33,14 @@ func humanBytes(_ bytes: Double) -> String {
 }
 
 /// Seconds for people.
+/// Durations for one table column, all in the unit that suits the column's largest value,
+/// so a column never mixes "s" and "min".
+func secondsColumn(_ values: [Double]) -> [String] {
+    let largest = values.filter(\.isFinite).max() ?? 0
+    let (unit, scale): (String, Double) = largest >= 7200 ? ("h", 3600) : largest >= 120 ? ("min", 60) : ("s", 1)
+    return values.map { String(format: "%.1f %@", $0 / scale, unit) }
+}
+
 func humanSeconds(_ seconds: Double) -> String {
     if seconds >= 3600 { return String(format: "%.2g h", seconds / 3600) }
     if seconds >= 60 { return String(format: "%.3g min", seconds / 60) }

@@ -117,3 +117,27 @@ struct DocumentedDefaultsTests {
         #expect(try policies(in: dir.appendingPathComponent("r/summary.csv")) == ["apple"])  // small.scn: policies: [apple]
     }
 }
+
+/// Issue 18: one unit per column, and no interval of a non-negative quantity below zero.
+@Suite("Tables and intervals")
+struct TableTruthTests {
+    @Test("compare's wait column has one unit; byte intervals and comparison.csv's ci_low stay at or above 0")
+    func unitsAndIntervals() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["compare", "Scenarios/game.scn", "--replications", "3", "--out", dir.appendingPathComponent("c").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdout.split(separator: "\n").dropFirst(2).prefix { !$0.isEmpty && $0.first!.isNumber }
+        #expect(rows.count == PolicyRegistry.names.count)
+        let units = Set(rows.map { $0.split(separator: " ").last.map(String.init) ?? "" })
+        #expect(units.count == 1, "\(units)")
+        #expect(!result.stdout.contains("(-"))
+        let csv = try CSVReader.records(String(contentsOf: dir.appendingPathComponent("c/comparison.csv"), encoding: .utf8))
+        let header = csv[0].fields
+        for row in csv.dropFirst() {
+            for (i, name) in header.enumerated() where name.hasSuffix("_ci_low") && !name.contains("_diff_") {
+                #expect((Double(row.fields[i]) ?? -1) >= 0, "\(row.fields[0]) \(name) = \(row.fields[i])")
+            }
+        }
+    }
+}
