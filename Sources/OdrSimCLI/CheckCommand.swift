@@ -140,7 +140,7 @@ struct CheckCommand: ParsableCommand {
 func writeAtomically(_ text: String, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    TemporaryFiles.removeStale(in: url.deletingLastPathComponent())
+    TemporaryFiles.removeStale(besides: url)
     let temporary = TemporaryFiles.staging(url)
     try Data(text.utf8).write(to: temporary)
     guard rename(temporary.path, url.path) == 0 else {

@@ -27,7 +27,7 @@ public struct ReportDirectory {
         let fm = FileManager.default
         let parent = destination.deletingLastPathComponent()
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        TemporaryFiles.removeStale(in: parent)
+        TemporaryFiles.removeStale(besides: destination)
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
     }

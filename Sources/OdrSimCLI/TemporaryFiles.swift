@@ -21,27 +21,33 @@ enum TemporaryFiles {
             .appendingPathComponent(".\(destination.lastPathComponent).\(kind)-\(host)-\(getpid())")
     }
 
-    /// Removes from `directory` the temporary files and directories of processes of this host
-    /// that have ended. Names of the form of earlier releases (`.x.tmp-<pid>`) count as this
-    /// host's. Failures are ignored: a leftover is untidy, not wrong.
-    static func removeStale(in directory: URL) {
+    /// Removes from `destination`'s directory the temporary files and directories of
+    /// processes of this host that have ended: any `.<name>.tmp-<host>-<pid>` (or `.old-`)
+    /// with this host's name, and the `.<destination>.tmp-<pid>` form of earlier releases
+    /// for this destination only (a directory such as /tmp holds other programs' files).
+    /// Failures are ignored: a leftover is untidy, not wrong.
+    static func removeStale(besides destination: URL) {
         let fm = FileManager.default
+        let directory = destination.deletingLastPathComponent()
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
+        let legacy = [".\(destination.lastPathComponent).tmp-", ".\(destination.lastPathComponent).old-"]
         for name in names where name.hasPrefix(".") {
-            guard let (owner, pid) = owner(of: name), owner == host, pid != getpid(), !isRunning(pid) else { continue }
+            guard let (owner, pid) = owner(of: name), pid != getpid() else { continue }
+            let ours = owner == host || (owner.isEmpty && legacy.contains { name == $0 + String(pid) })
+            guard ours, !isRunning(pid) else { continue }
             try? fm.removeItem(at: directory.appendingPathComponent(name))
         }
     }
 
-    /// The host and process in a temporary name, or nil if `name` is not one.
+    /// The host and process in a temporary name (host empty for the earlier `.x.tmp-<pid>`
+    /// form), or nil if `name` is not one.
     static func owner(of name: String) -> (host: String, pid: Int32)? {
         for marker in [".tmp-", ".old-"] {
             guard let range = name.range(of: marker, options: .backwards) else { continue }
             let tail = name[range.upperBound...]
             let parts = tail.split(separator: "-", omittingEmptySubsequences: false)
             guard let last = parts.last, let pid = Int32(last), pid > 0 else { continue }
-            let owner = parts.count == 1 ? host : parts.dropLast().joined(separator: "-")
-            return (owner, pid)
+            return (parts.dropLast().joined(separator: "-"), pid)
         }
         return nil
     }

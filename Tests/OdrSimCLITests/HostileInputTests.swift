@@ -236,8 +236,11 @@ struct HostileInputTests {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, 255)
         let hostName = String(cString: host).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
-        let names = [".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(dead)", ".out.old-\(hostName)-\(dead)",
-                     ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)"]
+        // Removed: this host's of an ended process (any name), the earlier form for this
+        // destination. Kept: a live process's, another host's, another program's look-alike.
+        let names = [".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(hostName)-\(dead)", ".out.tmp-\(dead)",
+                     ".out.old-\(hostName)-\(dead)", ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)",
+                     ".cache.tmp-\(dead)"]
         for name in names {
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
             try Data(repeating: 7, count: 1000).write(to: dir.appendingPathComponent(name).appendingPathComponent("events.csv"))
@@ -245,6 +248,6 @@ struct HostileInputTests {
         let result = try CLI.run(["run", "s.scn", "--out", "out"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") })
-        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)"])
+        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)", ".cache.tmp-\(dead)"])
     }
 }
