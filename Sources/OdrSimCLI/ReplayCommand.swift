@@ -58,7 +58,6 @@ struct ReplayCommand: ParsableCommand {
         }
         let results: [ReplayResult]
         let bar = ProgressBar(unit: "policies")
-        defer { bar.finish() }
         do {
             var progress: ((Double) -> Void)?
             if bar.enabled {
