@@ -62,12 +62,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws {
-        if let replications, !(1...maximumReplications).contains(replications) {
-            throw ValidationError("--replications must be between 1 and \(maximumReplications)")
-        }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
+    func validate() throws { try validateCounts(replications: replications, jobs: jobs) }
 
     func run() throws {
         let scenario = try loadScenario(file)

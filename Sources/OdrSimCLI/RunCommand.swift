@@ -44,8 +44,9 @@ struct RunCommand: ParsableCommand {
             guard let seconds = try? DurationSyntax.parse(sample), seconds > 0 else {
                 fail("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
             }
-            guard scenario.duration / seconds <= Double(Scenario.maximumSamples) else {
-                fail("--sample: '\(sample)' takes \(String(format: "%.3g", scenario.duration / seconds)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
+            let samples = scenario.samples(every: seconds)
+            guard samples <= Double(Scenario.maximumSamples) else {
+                fail("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
             }
             interval = seconds
         }

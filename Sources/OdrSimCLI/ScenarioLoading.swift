@@ -20,14 +20,17 @@ struct ScenarioRunOptions: ParsableArguments {
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws {
-        if let replications, !(1...maximumReplications).contains(replications) {
-            throw ValidationError("--replications must be between 1 and \(maximumReplications)")
-        }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
+    func validate() throws { try validateCounts(replications: replications, jobs: jobs) }
 
     var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// The bounds of --replications and --jobs, for every command that takes them.
+func validateCounts(replications: Int?, jobs: Int?) throws {
+    if let replications, !(1...maximumReplications).contains(replications) {
+        throw ValidationError("--replications must be between 1 and \(maximumReplications)")
+    }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
 }
 
 /// Loads a scenario or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
