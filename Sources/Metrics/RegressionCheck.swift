@@ -142,12 +142,16 @@ public struct RegressionCheck: Sendable {
                 var failures: [Failure] = []
                 switch method {
                 case .pairwise:
-                    // The run's value as summary.csv writes it (seconds to the microsecond), so a
-                    // reproduced run equals its baseline exactly, even at tolerance 0.
+                    // Both values as summary.csv writes them (seconds to the microsecond), so a
+                    // reproduced run equals its baseline exactly, even at tolerance 0, and a
+                    // hand-written baseline with more decimals still equals itself.
                     let seconds = SummaryRow.secondsColumns.contains(metric)
+                    func written(_ value: Double) -> Double {
+                        seconds && value.isFinite ? Double(CSV.seconds(value)) ?? value : value
+                    }
                     for r in before.keys.sorted() {
-                        guard let a = before[r]?.values[c], let exact = after[r]?.values[c] else { continue }
-                        let b = seconds && exact.isFinite ? Double(CSV.seconds(exact)) ?? exact : exact
+                        guard let old = before[r]?.values[c], let new = after[r]?.values[c] else { continue }
+                        let (a, b) = (written(old), written(new))
                         let low = a - tolerance * abs(a), high = a + tolerance * abs(a)
                         let same = a.isNaN ? b.isNaN : (b >= low && b <= high)
                         if !same {

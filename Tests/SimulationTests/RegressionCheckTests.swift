@@ -52,6 +52,11 @@ struct RegressionCheckTests {
         #expect(check([written], [exact], tolerance: 0).passed)
         exact.values[column] = 16.0936716   // writes as 16.093672
         #expect(!check([written], [exact], tolerance: 0).passed)
+        // Found by fuzzing: a hand-written baseline with more decimals (0.00000067) failed
+        // against itself, its run-side copy rounded and its baseline side not.
+        var fine = row("apple", 1, redownload: 1)
+        fine.values[column] = 0.00000067
+        #expect(check([fine], [fine], tolerance: 0.02).passed)
     }
 
     @Test("a metric that was 0 must stay 0 whatever the tolerance")
