@@ -59,6 +59,8 @@ public struct ExperimentRunner {
         public var eventsPart: URL? = nil
         /// Why the rows could not be written to ``eventsPart``, if they could not.
         public var writeError: String? = nil
+        /// What the run's scripted events asked for that could not happen as written.
+        public var notices: [RunNotice] = []
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -183,6 +185,7 @@ public struct ExperimentRunner {
                                  waits: recorder.waits)
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
+        result.notices = simulator.notices
         if let eventsPart {
             result.eventsPart = eventsPart
             result.writeError = openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }

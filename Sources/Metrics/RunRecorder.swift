@@ -21,6 +21,8 @@ public final class RunRecorder: SimulationObserver {
     /// Where `events.csv` rows go once a megabyte of them is held; nil keeps them all
     /// (``eventRows``). With a file, memory stays flat however long the run.
     private let eventsFile: FileHandle?
+    /// The label of the request that started each download under way, for its rows.
+    private var startedBy: [PackID: String] = [:]
     /// The first failure to write to the events file; rows stay in memory from then on.
     public private(set) var writeError: (any Error)?
 
@@ -45,6 +47,9 @@ public final class RunRecorder: SimulationObserver {
         "downloading_bytes", "free_bytes",
     ])
 
+    /// Without events.csv rows, only grants (for waits) are needed.
+    public var observesAllEvents: Bool { recordsEvents }
+
     public func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         if case .requestGranted(_, _, let waited, _) = event.kind { waits.record(seconds: waited) }
         guard recordsEvents else { return }
@@ -53,6 +58,8 @@ public final class RunRecorder: SimulationObserver {
         func pack(_ id: PackID) -> String { device.name(of: id) }
         let t = event.time
         switch event.kind {
+        case .requestMade(let a, let conditional):
+            write(t, "request", app: app(a), request: simulator.label(of: nil), detail: conditional ? "conditional" : "")
         case .appInstalled(let a): write(t, "install", app: app(a))
         case .installFailed(let a, let error): write(t, "install_failed", app: app(a), detail: error.rawValue)
         case .appLaunched(let a): write(t, "launch", app: app(a))
@@ -67,14 +74,28 @@ public final class RunRecorder: SimulationObserver {
         case .requestCancelled(let r, let a): write(t, "cancel", app: app(a), request: simulator.label(of: r))
         case .requestPaused(let r, let a): write(t, "pause", app: app(a), request: simulator.label(of: r))
         case .requestResumed(let r, let a): write(t, "resume", app: app(a), request: simulator.label(of: r))
+        case .priorityChanged(let r, let a, let priority):
+            write(t, "set_priority", app: app(a), request: simulator.label(of: r), detail: priority.description)
+        case .preservationChanged(let a, let tag, let value):
+            write(t, "preserve", app: app(a), detail: "\(device.catalog(of: a).tag(tag).name)=\(value)")
         case .conditionalMiss(let a): write(t, "conditional_miss", app: app(a), request: simulator.label(of: nil))
-        case .downloadStarted(let p, let a, let bytes, let redownload):
-            write(t, "download_start", app: app(a), pack: pack(p), bytes: bytes, detail: redownload ? "redownload" : "")
+        case .requestOutstanding(let r, let a): write(t, "pending", app: app(a), request: simulator.label(of: r))
+        case .downloadStarted(let p, let a, let r, let bytes, let redownload):
+            let label = r.map { simulator.label(of: $0) } ?? ""
+            if label.isEmpty { startedBy[p] = nil } else { startedBy[p] = label }
+            write(t, "download_start", app: app(a), request: label, pack: pack(p), bytes: bytes, detail: redownload ? "redownload" : "")
         case .downloadProgressed: return
-        case .downloadStalled(let p, let a): write(t, "download_stall", app: app(a), pack: pack(p))
-        case .downloadContinued(let p, let a): write(t, "download_continue", app: app(a), pack: pack(p))
-        case .downloadFinished(let p, let a, let bytes): write(t, "download_finish", app: app(a), pack: pack(p), bytes: bytes)
-        case .downloadAbandoned(let p, let a, let kept): write(t, "download_abandon", app: app(a), pack: pack(p), bytes: kept)
+        case .downloadStalled(let p, let a, let cause):
+            write(t, "download_stall", app: app(a), request: startedBy[p] ?? "", pack: pack(p), detail: cause.rawValue)
+        case .downloadContinued(let p, let a):
+            write(t, "download_continue", app: app(a), request: startedBy[p] ?? "", pack: pack(p))
+        case .downloadFinished(let p, let a, let bytes):
+            write(t, "download_finish", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p), bytes: bytes)
+        case .downloadAbandoned(let p, let a, let bytes, let kept):
+            write(t, "download_abandon", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
+                  bytes: bytes, detail: "kept \(kept)")
+        case .downloadOutstanding(let p, let a, let bytes):
+            write(t, "download_pending", app: app(a), request: startedBy[p] ?? "", pack: pack(p), bytes: bytes)
         case .prefetchSkipped(let p, let a, let error):
             write(t, "prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
         case .packPurged(let p, let a, let bytes, let episode):
@@ -82,8 +103,9 @@ public final class RunRecorder: SimulationObserver {
         case .purgeEpisode(let episode, let needed, let purged):
             write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
         case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)
-        case .otherDataChanged(let applied, let refused):
-            write(t, "disk_change", bytes: applied, detail: refused > 0 ? "refused \(refused)" : "")
+        case .otherDataChanged(let requested, let applied):
+            let detail = applied == requested ? "" : requested > 0 ? "refused \(requested - applied)" : "clamped \(applied - requested)"
+            write(t, "disk_change", bytes: applied, detail: detail)
         }
     }
 

@@ -63,7 +63,9 @@ extension ODRDevice {
         } else {
             slot = Int32(downloadWaiters.count)
             downloadWaiters.append([])
+            downloadBase.append(0)
         }
+        downloadBase[Int(slot)] = packs[p].bytesOnDisk
         packs[p].download = slot
         if let waiter { downloadWaiters[Int(slot)].append(waiter) }
         packs[p].systemDownload = system
@@ -73,7 +75,8 @@ extension ODRDevice {
         refresh(p)
         ledger.downloadsStarted += 1
         revision &+= 1
-        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: remaining, redownload: packs[p].purgedBefore))
+        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), request: waiter,
+                              bytes: remaining, redownload: packs[p].purgedBefore))
         notePeak()
         if remaining == 0 { finishDownload(p) }
     }
@@ -91,7 +94,7 @@ extension ODRDevice {
         ledger.downloadsFinished += 1
         revision &+= 1
         let app = packs[p].app
-        emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size))
+        emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size - downloadBase[download]))
         policy.packStored(snapshot(p))
         if wasSystem { systemDownloadFinished(p, app: Int(app)) }
         // By index: granting adds no waiter here (the pack is no longer downloading), and
@@ -105,11 +108,14 @@ extension ODRDevice {
             if requests[slot].missing == 0 { grant(slot, hit: false) }
         }
         freeDownloadSlot(download)
+        // An urgent download's end lets the ones it suspended continue.
+        refreshRunnability()
     }
 
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
     func abandon(_ p: Int) {
         reservedBytes -= packs[p].size - packs[p].bytesOnDisk
+        let fetched = packs[p].bytesOnDisk - downloadBase[Int(packs[p].download)]
         freeDownloadSlot(Int(packs[p].download))
         packs[p].download = -1
         packs[p].systemDownload = false
@@ -121,7 +127,7 @@ extension ODRDevice {
         }
         refresh(p)
         revision &+= 1
-        emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), keptBytes: packs[p].bytesOnDisk))
+        emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: fetched, keptBytes: packs[p].bytesOnDisk))
     }
 
     func freeDownloadSlot(_ slot: Int) {
@@ -133,17 +139,23 @@ extension ODRDevice {
         if let at = downloadOrder.firstIndex(of: Int32(p)) { downloadOrder.remove(at: at) }
     }
 
-    func isRunnable(_ p: Int) -> Bool {
+    func isRunnable(_ p: Int) -> Bool { stallCause(p) == nil }
+
+    /// Why pack `p`'s download cannot progress on its own account (offline, cellular, every
+    /// waiter paused), or nil; suspension by an urgent download is decided across downloads
+    /// (``refreshRunnability()``).
+    func stallCause(_ p: Int) -> ODREvent.StallCause? {
         let record = packs.address(p)
-        guard record.pointee.downloading, link != .offline else { return false }
-        if link == .cellular && !apps[Int(record.pointee.app)].allowsCellular { return false }
-        if record.pointee.systemDownload { return true }
+        guard record.pointee.downloading else { return .paused }
+        if link == .offline { return .offline }
+        if link == .cellular && !apps[Int(record.pointee.app)].allowsCellular { return .cellularNotAllowed }
+        if record.pointee.systemDownload { return nil }
         // Performance: by index, so the waiters' list is neither retained nor released.
         let download = Int(record.pointee.download)
         for w in downloadWaiters[download].indices {
-            if let slot = liveSlot(downloadWaiters[download][w]), !requests[slot].paused { return true }
+            if let slot = liveSlot(downloadWaiters[download][w]), !requests[slot].paused { return nil }
         }
-        return false
+        return .paused
     }
 
     func effectivePriority(_ p: Int) -> LoadingPriority {
@@ -159,18 +171,43 @@ extension ODRDevice {
         return best ?? .normal
     }
 
-    /// Emits stall and continue events for downloads whose runnability changed.
+    /// Emits stall and continue events for downloads whose state changed: stalled for their
+    /// own cause, or suspended while an urgent download runs (the network gives the link to
+    /// urgent downloads alone; ODR-SPEC §3).
     func refreshRunnability() {
         // By index: a for-in loop retains the array, and this runs after every change.
+        var urgentRuns = false
+        for i in downloadOrder.indices where !urgentRuns {
+            let p = Int(downloadOrder[i])
+            urgentRuns = stallCause(p) == nil && effectivePriority(p).isUrgent
+        }
         for i in downloadOrder.indices {
             let p32 = downloadOrder[i], p = Int(p32)
-            let stalled = !isRunnable(p)
+            var cause = stallCause(p)
+            if cause == nil, urgentRuns, !effectivePriority(p).isUrgent { cause = .suspendedByUrgent }
+            let stalled = cause != nil
             if stalled != packs[p].stalled {
                 packs[p].stalled = stalled
                 let pack = PackID(rawValue: p32)
                 let app = AppID(rawValue: packs[p].app)
-                emit(stalled ? .downloadStalled(pack, app) : .downloadContinued(pack, app))
+                emit(cause.map { .downloadStalled(pack, app, $0) } ?? .downloadContinued(pack, app))
             }
+        }
+    }
+
+    /// Records what is still open: a ``ODREvent/Kind/downloadOutstanding(_:_:bytes:)`` event
+    /// per download under way (in start order) and a
+    /// ``ODREvent/Kind/requestOutstanding(_:_:)`` event per waiting request, so that a record
+    /// of events that ends here accounts for every byte fetched and every request made.
+    public func recordOutstanding(at time: Double) {
+        advance(to: time)
+        for p32 in downloadOrder {
+            let p = Int(p32)
+            emit(.downloadOutstanding(PackID(rawValue: p32), AppID(rawValue: packs[p].app),
+                                      bytes: packs[p].bytesOnDisk - downloadBase[Int(packs[p].download)]))
+        }
+        for slot in requests.indices where requests[slot].live && !requests[slot].granted {
+            emit(.requestOutstanding(id(of: slot), AppID(rawValue: requests[slot].app)))
         }
     }
 }

@@ -29,6 +29,7 @@ extension ODRDevice {
     private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         ledger.requests += 1
         requestOrdinal += 1
+        emit(.requestMade(app, conditional: false))
         guard let packList else {
             return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
         }
@@ -42,6 +43,7 @@ extension ODRDevice {
         advance(to: time)
         ledger.requests += 1
         requestOrdinal += 1
+        emit(.requestMade(app, conditional: true))
         guard let packList = resolve(app, tags) else {
             _ = fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
             return nil
@@ -82,7 +84,11 @@ extension ODRDevice {
         advance(to: time)
         guard let slot = liveSlot(request) else { return false }
         requests[slot].priority = priority
-        if !requests[slot].granted { revision &+= 1 }
+        emit(.priorityChanged(request, AppID(rawValue: requests[slot].app), priority))
+        if !requests[slot].granted {
+            revision &+= 1
+            refreshRunnability()
+        }
         return true
     }
 
@@ -114,7 +120,10 @@ extension ODRDevice {
         precondition((0...1).contains(value), "preservation priority \(value) is outside 0…1")
         advance(to: time)
         let a = Int(app.rawValue)
-        for tag in tags { appContents[a].tagPreservation[Int(tag.rawValue)] = value }
+        for tag in tags {
+            appContents[a].tagPreservation[Int(tag.rawValue)] = value
+            emit(.preservationChanged(app, tag, value))
+        }
         let catalog = appContents[a].catalog
         for tag in tags {
             for p in appContents[a].tagPacks[Int(tag.rawValue)] {

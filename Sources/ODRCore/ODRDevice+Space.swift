@@ -4,25 +4,26 @@ extension ODRDevice {
     /// Growth is a space demand like a download: it purges, and may post a low-disk warning.
     /// Growth that cannot fit even then is applied as far as free and purgeable space go, and
     /// the rest is refused (recorded in ``Ledger/refusedOtherBytes``): a disk never overfills.
-    public func changeOtherData(by delta: Int64, at time: Double) {
+    /// A shrink stops when no other data is left. Returns the change applied.
+    @discardableResult
+    public func changeOtherData(by delta: Int64, at time: Double) -> Int64 {
         advance(to: time)
         if delta <= 0 {
             let applied = max(delta, -otherBytes)
             otherBytes += applied
-            emit(.otherDataChanged(applied: applied, refused: 0))
-            return
+            emit(.otherDataChanged(requested: delta, applied: applied))
+            return applied
         }
-        if makeRoom(delta, mayWarn: true) {
-            otherBytes += delta
-            emit(.otherDataChanged(applied: delta, refused: 0))
-        } else {
-            let fit = min(delta, freeBytes + reclaimableBytes)
-            if fit > freeBytes { purge(fit - freeBytes) }
-            otherBytes += fit
-            ledger.refusedOtherBytes += delta - fit
-            emit(.otherDataChanged(applied: fit, refused: delta - fit))
+        var applied = delta
+        if !makeRoom(delta, mayWarn: true) {
+            applied = min(delta, freeBytes + reclaimableBytes)
+            if applied > freeBytes { purge(applied - freeBytes) }
+            ledger.refusedOtherBytes += delta - applied
         }
+        otherBytes += applied
+        emit(.otherDataChanged(requested: delta, applied: applied))
         notePeak()
+        return applied
     }
 
     /// Makes `bytes` free, purging if needed. Returns false, having purged nothing, when even

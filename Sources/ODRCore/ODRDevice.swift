@@ -45,6 +45,9 @@ public final class ODRDevice {
     @exclusivity(unchecked) public internal(set) var events: [ODREvent] = []
     /// Turn off to skip building events when only the ``ledger`` matters (trace replay).
     @exclusivity(unchecked) public var recordsEvents = true
+    /// With ``recordsEvents``, keep only ``ODREvent/Kind/requestGranted(_:_:waited:hit:)``
+    /// events: all that wait statistics need, at a fraction of the cost of the full record.
+    @exclusivity(unchecked) public var recordsOnlyGrants = false
     @exclusivity(unchecked) public internal(set) var ledger = Ledger()
     /// Requests begun so far; the ordinal of the latest.
     @exclusivity(unchecked) public internal(set) var requestOrdinal: Int64 = 0
@@ -64,6 +67,9 @@ public final class ODRDevice {
     /// nothing, and these few lists stay in cache.
     @exclusivity(unchecked) var downloadWaiters: [[RequestID]] = []
     @exclusivity(unchecked) var freeDownloadSlots: [Int32] = []
+    /// Per download slot, the pack's bytes on disk when its download started: what a
+    /// download fetched is its bytes on disk minus this.
+    @exclusivity(unchecked) var downloadBase: [Int64] = []
     @exclusivity(unchecked) var requests = RecordTable<RequestRecord>()
     /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
     @exclusivity(unchecked) var requestPackArrays: [[Int32]] = []
@@ -190,7 +196,9 @@ public final class ODRDevice {
     // MARK: Internal helpers shared by the extensions
 
     func emit(_ kind: ODREvent.Kind) {
-        if recordsEvents { events.append(ODREvent(time: now, kind: kind)) }
+        guard recordsEvents else { return }
+        if recordsOnlyGrants { guard case .requestGranted = kind else { return } }
+        events.append(ODREvent(time: now, kind: kind))
     }
 
     func advance(to time: Double) {

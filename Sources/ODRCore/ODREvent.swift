@@ -21,6 +21,18 @@ public struct ODREvent: Hashable, Sendable {
         case appGone = "app-gone"
     }
 
+    /// Why a download under way makes no progress.
+    public enum StallCause: String, Hashable, Sendable {
+        /// The device is offline.
+        case offline
+        /// On cellular, for an app that may not use it.
+        case cellularNotAllowed = "cellular-not-allowed"
+        /// Every request waiting for it is paused.
+        case paused
+        /// An urgent download elsewhere has the link to itself (ODR-SPEC §3).
+        case suspendedByUrgent = "suspended-by-urgent"
+    }
+
     /// Why an app stopped running.
     public enum TerminationCause: String, Hashable, Sendable {
         /// The app quit or the user closed it.
@@ -30,6 +42,10 @@ public struct ODREvent: Hashable, Sendable {
     }
 
     public enum Kind: Hashable, Sendable {
+        /// An app began a request (counted in ``Ledger/requests``), before the outcome:
+        /// `conditional` for `conditionallyBeginAccessing`. Its ID, if it gets one, comes with
+        /// the outcome's event.
+        case requestMade(AppID, conditional: Bool)
         case appInstalled(AppID)
         case installFailed(AppID, RequestError)
         case appLaunched(AppID)
@@ -43,24 +59,39 @@ public struct ODREvent: Hashable, Sendable {
         case requestCancelled(RequestID, AppID)
         case requestPaused(RequestID, AppID)
         case requestResumed(RequestID, AppID)
+        /// A waiting or granted request's loading priority changed.
+        case priorityChanged(RequestID, AppID, LoadingPriority)
+        /// The app set a tag's preservation priority.
+        case preservationChanged(AppID, TagID, Double)
         /// A conditional request found something missing and was not granted.
         case conditionalMiss(AppID)
-        /// `bytes` is what remains to fetch; `redownload` when the pack was purged before.
-        case downloadStarted(PackID, AppID, bytes: Int64, redownload: Bool)
+        /// A download began: `request` is the request that needed it (nil for an install's
+        /// or a prefetch's), `bytes` what it will fetch (the pack's size minus the bytes of an
+        /// earlier partial download), `redownload` when the pack was purged before.
+        case downloadStarted(PackID, AppID, request: RequestID?, bytes: Int64, redownload: Bool)
         case downloadProgressed(PackID, received: Int64, size: Int64)
-        /// The download cannot progress (offline, or cellular not allowed for its app).
-        case downloadStalled(PackID, AppID)
+        /// The download cannot progress, for `cause`.
+        case downloadStalled(PackID, AppID, StallCause)
         case downloadContinued(PackID, AppID)
+        /// The pack is complete; `bytes` is what this download fetched (its start's `bytes`).
         case downloadFinished(PackID, AppID, bytes: Int64)
-        /// No one waits for the download any more; the bytes so far stay on disk.
-        case downloadAbandoned(PackID, AppID, keptBytes: Int64)
+        /// No one waits for the download any more: it stops after fetching `bytes`, and the
+        /// pack's `keptBytes` (from this and earlier downloads) stay on disk.
+        case downloadAbandoned(PackID, AppID, bytes: Int64, keptBytes: Int64)
+        /// Emitted by ``ODRDevice/recordOutstanding(at:)``: a download still under way,
+        /// having fetched `bytes` so far.
+        case downloadOutstanding(PackID, AppID, bytes: Int64)
+        /// Emitted by ``ODRDevice/recordOutstanding(at:)``: a request still waiting.
+        case requestOutstanding(RequestID, AppID)
         case prefetchSkipped(PackID, AppID, RequestError)
         case packPurged(PackID, AppID, bytes: Int64, episode: Int)
         /// One space demand answered by purging: over-purge is `purged - needed`.
         case purgeEpisode(episode: Int, needed: Int64, purged: Int64)
         /// The device could not free `needed` bytes and asked apps to release content.
         case lowDiskWarning(needed: Int64)
-        /// Other data on the disk changed by `applied`; `refused` bytes did not fit at all.
-        case otherDataChanged(applied: Int64, refused: Int64)
+        /// Other data on the disk was to change by `requested` bytes and changed by `applied`:
+        /// growth that did not fit is refused (``Ledger/refusedOtherBytes``), and a shrink
+        /// stops at zero other data.
+        case otherDataChanged(requested: Int64, applied: Int64)
     }
 }

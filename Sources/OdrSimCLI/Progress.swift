@@ -30,11 +30,39 @@ func runWithProgress(_ runner: ExperimentRunner, cleanUp: () -> Void = {}) -> [E
         if bar.enabled {
             progress = { (p: ExperimentRunner.Progress) in bar.update(fraction: p.fraction, done: p.finished, total: p.total) }
         }
-        return try runner.run(progress: progress)
+        let results = try runner.run(progress: progress)
+        bar.finish()
+        for line in noticeLines(results, locations: runner.scenario.eventLocations) { note(line) }
+        return results
     } catch {
         bar.finish()
         cleanUp()
         fail("\(error)")
+    }
+}
+
+/// The runs' notices as `FILE:LINE:COLUMN: warning: message` lines, one per scripted event
+/// in file order; an event that only some runs (policies, replications) trip says how many
+/// and the first of them.
+func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String]) -> [String] {
+    var byEvent: [Int: (first: RunNotice, run: SummaryRow, runs: Int)] = [:]
+    for result in results {
+        for notice in result.notices {
+            if let seen = byEvent[notice.event] {
+                byEvent[notice.event]!.runs = seen.runs + 1
+            } else {
+                byEvent[notice.event] = (notice, result.summary, 1)
+            }
+        }
+    }
+    return byEvent.keys.sorted().map { event in
+        let (notice, run, runs) = byEvent[event]!
+        let location = event < locations.count ? locations[event] : "event \(event + 1)"
+        var line = "\(location): warning: \(notice.message)"
+        if runs < results.count {
+            line += " (in \(runs) of \(results.count) runs, first \(run.policy) replication \(run.replication))"
+        }
+        return line
     }
 }
 

@@ -80,10 +80,13 @@ public struct ScenarioParser: Sendable {
         let apps = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, seed, reader) } ?? []
 
         var events: [ScenarioEvent] = []
+        var eventLocations: [String] = []
         var eventReader = EventReader(reader: reader, apps: apps)
         if let node = top.value("events") {
             for item in try reader.sequence(node, "events", of: "events such as {at: 0, app: game, install: true}") {
                 events.append(try eventReader.read(item))
+                let mark = item.mark
+                eventLocations.append("\(fileName):\(mark?.line ?? 1):\(mark?.column ?? 1)")
             }
         }
 
@@ -96,6 +99,7 @@ public struct ScenarioParser: Sendable {
             policies: policies, replications: replications, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators, sampleInterval: sample)
         scenario.sourceDigest = SourceDigest.of(text)
+        scenario.eventLocations = eventLocations
         return scenario
     }
 

@@ -22,6 +22,9 @@ public struct Scenario: Sendable {
     public var apps: [AppSpec]
     /// Scripted events in time order; events at equal times run in this order.
     public var events: [ScenarioEvent]
+    /// Where each scripted event was written (`FILE:LINE:COLUMN`), parallel to ``events``,
+    /// for the run's notices; empty for a scenario built in code.
+    public var eventLocations: [String] = []
     /// Labels of the request ids named in the scenario, indexed by ``RequestKey``.
     public var requestLabels: [String]
     /// Generators that add events, disk growth and network spells (stochastic workloads).

@@ -6,6 +6,9 @@ import ODRCore
 public protocol SimulationObserver: AnyObject {
     /// One event of the core, in order. `simulator.label(of:)` names its request.
     func simulator(_ simulator: Simulator, emitted event: ODREvent)
+    /// False when the observer reads only `requestGranted` events (wait statistics): the
+    /// core then records no others, which makes a run markedly cheaper. True by default.
+    var observesAllEvents: Bool { get }
     /// The link changed (scripted phase or generated spell).
     func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double)
     /// A periodic sample point; read the device's state through `simulator.device`.
@@ -13,6 +16,7 @@ public protocol SimulationObserver: AnyObject {
 }
 
 extension SimulationObserver {
+    public var observesAllEvents: Bool { true }
     public func simulator(_ simulator: Simulator, linkChangedTo bandwidth: Double, kind: LinkKind, at time: Double) {}
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {}
 }

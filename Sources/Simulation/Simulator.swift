@@ -24,6 +24,8 @@ public final class Simulator {
     public let appIDs: [AppID]
     /// Kernel events processed so far (for throughput measurements).
     public private(set) var processedEvents = 0
+    /// What scripted events asked for that could not happen as written, in run order.
+    public private(set) var notices: [RunNotice] = []
 
     /// Entries of the kernel's queue. Scripted and generated events are not among them: the
     /// merger of their streams is a second agenda, read in step with the queue (see ``run``).
@@ -56,6 +58,9 @@ public final class Simulator {
     /// observer listens.
     @exclusivity(unchecked) private var keys: [(id: RequestID, key: RequestKey)?] = []
     @exclusivity(unchecked) private var currentKey: RequestKey?
+    /// Per scripted request key, whether a scripted `end` has ended it (for the notice of a
+    /// second `end`).
+    @exclusivity(unchecked) private var endedByScript: [Bool]
     /// "popularity3-" and so on, by generator.
     private let generatorLabelPrefixes: [String]
     /// Whether the core records events (only for an observer). A copy of the device's flag:
@@ -76,6 +81,7 @@ public final class Simulator {
         generatorLabelPrefixes = scenario.generators.indices.map(scenario.labelPrefix(ofGenerator:))
         network = NetworkModel(packCount: device.packCount)
         events = Self.merger(scenario, seed: seed ?? scenario.seed)
+        endedByScript = Array(repeating: false, count: scenario.requestLabels.count)
     }
 
     /// The scripted events and the generator streams (each with its own key range above the
@@ -164,6 +170,7 @@ public final class Simulator {
         self.observer = observer
         // Performance: without an observer no one reads the core's events, so it keeps none.
         device.recordsEvents = observer != nil
+        device.recordsOnlyGrants = !(observer?.observesAllEvents ?? true)
         recording = observer != nil
         let duration = scenario.duration
         if let first = scenario.network.first {
@@ -206,7 +213,12 @@ public final class Simulator {
             processedEvents += 1
             network.advance(device, to: time)
             if fromStream {
-                apply(events.take().action, at: time)
+                let action = events.take().action
+                if let scripted = events.lastScriptedIndex {
+                    applyScripted(action, index: scripted, at: time)
+                } else {
+                    apply(action, at: time)
+                }
             } else {
                 _ = queue.pop()
                 switch entry!.payload {
@@ -229,6 +241,9 @@ public final class Simulator {
             replanIfNeeded(at: time)
         }
         network.advance(device, to: duration)
+        // The record closes with what is still open, so its events account for every request
+        // and every byte fetched.
+        if recording && !device.recordsOnlyGrants { device.recordOutstanding(at: duration) }
         drainEvents()
         if interval > 0, duration.truncatingRemainder(dividingBy: interval) != 0 {
             observer?.simulator(self, sampleAt: duration)
@@ -248,6 +263,38 @@ public final class Simulator {
         network.setLink(bandwidth: bandwidth, kind: kind)
         device.setLink(network.linkState, at: time)
         observer?.simulator(self, linkChangedTo: bandwidth, kind: kind, at: time)
+    }
+
+    /// A scripted event: applied as a generated one would be, with a ``RunNotice`` where it
+    /// cannot happen as written.
+    private func applyScripted(_ action: ScenarioEvent.Action, index: Int, at time: Double) {
+        func notice(_ message: String) {
+            notices.append(RunNotice(event: index, time: time, message: message))
+        }
+        switch action {
+        case .disk(let delta):
+            let applied = device.changeOtherData(by: delta, at: time)
+            if applied != delta {
+                let missing = ByteFormatting.describe(abs(delta - applied))
+                if delta < 0 {
+                    notice("other data cannot shrink by \(ByteFormatting.describe(-delta)): only \(ByteFormatting.describe(-applied)) was left, so it stops at zero (\(missing) not removed)")
+                } else {
+                    notice("other data cannot grow by \(ByteFormatting.describe(delta)): \(missing) did not fit, even after purging, and was refused (refused_other_bytes)")
+                }
+            }
+            return
+        case .end(let a, let key):
+            if live[key] == nil, key < endedByScript.count, endedByScript[key] {
+                notice("request '\(scenario.label(of: key))' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
+            }
+            if key < endedByScript.count { endedByScript[key] = true }
+        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _):
+            if device.isInstalled(appIDs[a]) && !device.isRunning(appIDs[a]) {
+                notice("app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's content is purged as that of an app not running")
+            }
+        default: break
+        }
+        apply(action, at: time)
     }
 
     private func apply(_ action: consuming ScenarioEvent.Action, at time: Double) {

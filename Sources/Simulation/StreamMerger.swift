@@ -21,6 +21,10 @@ public final class StreamMerger: IteratorProtocol {
     /// Each stream's next event (a finished stream's entry is stale).
     private let heads: UnsafeMutablePointer<ScenarioEvent>
     private let agenda: StreamTournament
+    /// Scripted events (stream 0) taken so far.
+    private var scriptedTaken = 0
+    /// The index in ``Scenario/events`` of the event last taken, if it was a scripted one.
+    public private(set) var lastScriptedIndex: Int?
 
     init(_ sources: [any EventStream]) {
         count = sources.count
@@ -59,6 +63,12 @@ public final class StreamMerger: IteratorProtocol {
         // The earliest stream's event; its successor takes its place.
         let i = agenda.winner!
         let time = heads[i].time
+        if i == 0 {
+            lastScriptedIndex = scriptedTaken
+            scriptedTaken += 1
+        } else {
+            lastScriptedIndex = nil
+        }
         guard var event = streams[i].next() else {
             agenda.finishTop()
             return heads[i]

@@ -30,14 +30,14 @@ struct DownloadControlTests {
         #expect(device.usedBytes == 230 * MB)
         #expect(device.downloads().isEmpty)
         #expect(device.eventKinds.contains(.requestCancelled(request, app)))
-        #expect(device.eventKinds.contains(.downloadAbandoned(a, app, keptBytes: 30 * MB)))
+        #expect(device.eventKinds.contains(.downloadAbandoned(a, app, bytes: 30 * MB, keptBytes: 30 * MB)))
         // Cancelling twice does nothing.
         #expect(!device.cancel(request, at: 4))
 
         // A later request continues from the 30 MB kept: 70 MB to fetch, 70 MB reserved.
         device.removeAllEvents()
         let again = try #require(device.beginAccessing(app, tags: [device.tag("A", of: app)], at: 5).request)
-        #expect(device.eventKinds.contains(.downloadStarted(a, app, bytes: 70 * MB, redownload: false)))
+        #expect(device.eventKinds.contains(.downloadStarted(a, app, request: again, bytes: 70 * MB, redownload: false)))
         #expect(device.reservedBytes == 70 * MB)
         #expect(device.downloads().first?.received == 30 * MB)
         #expect(device.progress(of: again) == RequestProgress(completedBytes: 30 * MB, totalBytes: 100 * MB))
@@ -88,7 +88,7 @@ struct DownloadControlTests {
         // Paused, not cancelled: the reservation for the remaining 75 MB stays.
         #expect(device.reservedBytes == 75 * MB)
         #expect(device.eventKinds.contains(.requestPaused(request, app)))
-        #expect(device.eventKinds.contains(.downloadStalled(a, app)))
+        #expect(device.eventKinds.contains(.downloadStalled(a, app, .paused)))
         // Pausing a paused request does nothing.
         #expect(!device.pause(request, at: 4))
 
@@ -130,7 +130,7 @@ struct DownloadControlTests {
 
         device.setLink(.offline, at: 3)
         #expect(device.downloads().map(\.isRunnable) == [false, false])
-        #expect(device.eventKinds == [.downloadStalled(a, app), .downloadStalled(b, app)])
+        #expect(device.eventKinds == [.downloadStalled(a, app, .offline), .downloadStalled(b, app, .offline)])
         #expect(device.state(of: a) == .partiallyDownloaded(bytes: 10 * MB))
         #expect(device.state(of: b) == .partiallyDownloaded(bytes: 0))
         // The request still waits; nothing is lost.
@@ -153,6 +153,41 @@ struct DownloadControlTests {
         _ = device.beginAccessing(game, tags: [device.tag("A", of: game)], at: 1)
         device.setLink(.cellular, at: 2)
         #expect(device.downloads().map(\.isRunnable) == [false, true])
-        #expect(device.eventKinds.contains(.downloadStalled(device.pack("A", of: video), video)))
+        #expect(device.eventKinds.contains(.downloadStalled(device.pack("A", of: video), video, .cellularNotAllowed)))
+    }
+
+    @Test("An urgent download suspends the others, with a stall event of its cause; they continue when it ends")
+    func urgentSuspends() throws {
+        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let app = device.installedApp("game", try Self.catalog())
+        let a = device.pack("A", of: app), b = device.pack("B", of: app)
+        let normal = try #require(device.beginAccessing(app, tags: [device.tag("A", of: app)], at: 1).request)
+        #expect(device.eventKinds.contains(.downloadStarted(a, app, request: normal, bytes: 100 * MB, redownload: false)))
+        device.removeAllEvents()
+
+        let urgent = try #require(
+            device.beginAccessing(app, tags: [device.tag("B", of: app)], priority: .urgent, at: 2).request)
+        #expect(device.eventKinds.contains(.downloadStalled(a, app, .suspendedByUrgent)))
+        #expect(!device.eventKinds.contains { if case .downloadStalled(b, _, _) = $0 { true } else { false } })
+        device.removeAllEvents()
+
+        device.receive(50 * MB, for: b, at: 3)
+        #expect(device.isGranted(urgent))
+        #expect(device.eventKinds.contains(.downloadFinished(b, app, bytes: 50 * MB)))
+        #expect(device.eventKinds.last == .downloadContinued(a, app))
+        device.removeAllEvents()
+
+        // Raising the waiting request to urgent is recorded; alone, it suspends nothing.
+        #expect(device.setLoadingPriority(.urgent, for: normal, at: 4))
+        #expect(device.eventKinds == [.priorityChanged(normal, app, .urgent)])
+    }
+
+    @Test("Setting a tag's preservation priority is an event of its own")
+    func preservationEvent() throws {
+        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let app = device.installedApp("game", try Self.catalog())
+        device.removeAllEvents()
+        device.setPreservationPriority(0.75, for: [device.tag("B", of: app)], of: app, at: 1)
+        #expect(device.eventKinds == [.preservationChanged(app, device.tag("B", of: app), 0.75)])
     }
 }

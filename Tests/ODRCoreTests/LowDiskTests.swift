@@ -29,7 +29,7 @@ struct LowDiskTests {
         #expect(device.ledger.failures(.outOfSpace) == 1)
         #expect(device.isGranted(optional) && device.isGranted(required))
         #expect(device.ledger.purges == 0)
-        #expect(device.eventKinds == [.lowDiskWarning(needed: 200 * MB), .requestFailed(nil, app, .outOfSpace)])
+        #expect(device.eventKinds == [.requestMade(app, conditional: false), .lowDiskWarning(needed: 200 * MB), .requestFailed(nil, app, .outOfSpace)])
         #expect(device.isRunning(app))
     }
 

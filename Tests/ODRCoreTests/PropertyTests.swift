@@ -69,6 +69,12 @@ final class Harness {
     var retain: [PackID: Int] = [:]
     /// Problems found while replaying the latest step's events.
     var problems: [String] = []
+    /// What the events alone say: requests made, bytes fetched by closed downloads, each open
+    /// download's bytes to fetch at its start, and the downloads reported stalled.
+    var madeByEvents: Int64 = 0
+    var fetchedByEvents: Int64 = 0
+    var openDownloads: [PackID: Int64] = [:]
+    var stalled: Set<PackID> = []
 
     init(capacity: Int64, other: Int64, terminateApp: Bool, policy: any PurgePolicy = ApplePolicy()) {
         let device = ODRDevice(
@@ -95,6 +101,7 @@ final class Harness {
         // Every app starts installing (the game's initial-install pack must still arrive);
         // install and uninstall remain operations of the sequence.
         for app in apps { device.install(app, at: 0) }
+        replay(pending: [], outcome: nil)
     }
 
     func tags(of app: AppID) -> Int { device.catalog(of: app).tags.count }
@@ -180,6 +187,23 @@ final class Harness {
         problems = []
         for event in device.events {
             switch event.kind {
+            case .requestMade: madeByEvents += 1
+            case .downloadStarted(let p, _, _, let bytes, _):
+                if openDownloads[p] != nil { problems.append("\(p) started while downloading") }
+                openDownloads[p] = bytes
+            case .downloadFinished(let p, _, let bytes):
+                guard let toFetch = openDownloads.removeValue(forKey: p) else { problems.append("\(p) finished unstarted"); continue }
+                if bytes != toFetch { problems.append("\(p) fetched \(bytes), its start said \(toFetch)") }
+                fetchedByEvents += bytes
+                stalled.remove(p)
+            case .downloadAbandoned(let p, _, let bytes, _):
+                if openDownloads.removeValue(forKey: p) == nil { problems.append("\(p) abandoned unstarted") }
+                fetchedByEvents += bytes
+                stalled.remove(p)
+            case .downloadStalled(let p, _, _):
+                if !stalled.insert(p).inserted { problems.append("\(p) stalled twice") }
+            case .downloadContinued(let p, _):
+                if stalled.remove(p) == nil { problems.append("\(p) continued without a stall") }
             case .requestGranted(let id, _, _, _):
                 if let entry = live[id] {
                     if entry.granted { problems.append("\(id) granted twice") }
@@ -237,6 +261,23 @@ final class Harness {
         let outcomes = ledger.grants + ledger.failedRequests + ledger.cancelled + ledger.conditionalMisses + Int64(waiting)
         if ledger.requests != outcomes {
             found.append("requests \(ledger.requests) ≠ granted \(ledger.grants) + failed \(ledger.failedRequests) + cancelled \(ledger.cancelled) + conditional misses \(ledger.conditionalMisses) + waiting \(waiting)")
+        }
+        // The events account for every request and every byte fetched.
+        if madeByEvents != ledger.requests { found.append("\(madeByEvents) requestMade events, \(ledger.requests) requests") }
+        var fetched = fetchedByEvents
+        for (p, toFetch) in openDownloads {
+            guard let received = d.bytesReceived(by: p) else { found.append("\(p) open in the events, not downloading"); continue }
+            fetched += received - (d.size(of: p) - toFetch)
+        }
+        if fetched != ledger.downloadedBytes { found.append("events fetched \(fetched) bytes, ledger \(ledger.downloadedBytes)") }
+        // A download is reported stalled exactly when it cannot run, or an urgent one runs and it is not urgent.
+        let downloads = d.downloads()
+        let urgentRuns = downloads.contains { $0.isRunnable && $0.priority.isUrgent }
+        for download in downloads {
+            let expected = !download.isRunnable || (urgentRuns && !download.priority.isUrgent)
+            if expected != stalled.contains(download.pack) {
+                found.append("\(download.pack) stalled \(stalled.contains(download.pack)), expected \(expected)")
+            }
         }
         // Each app's committed bytes (what its requests hold or await), recounted.
         var committed: [Int32: Int64] = [:]

@@ -149,7 +149,7 @@ struct PurgeTests {
         #expect(device.state(of: device.pack("a1", of: app)) == .inUse(retainCount: 1))
         #expect(device.state(of: device.pack("a2", of: app)) == .inUse(retainCount: 1))
         #expect(device.ledger.lowDiskWarnings == 1)
-        #expect(device.eventKinds == [.lowDiskWarning(needed: 100 * MB), .requestFailed(nil, app, .outOfSpace)])
+        #expect(device.eventKinds == [.requestMade(app, conditional: false), .lowDiskWarning(needed: 100 * MB), .requestFailed(nil, app, .outOfSpace)])
     }
 
     @Test("When purging cannot free enough, nothing is purged at all")
@@ -200,7 +200,7 @@ struct PurgeTests {
         device.changeOtherData(by: -450 * MB, at: 3)
         device.removeAllEvents()
         let again = try #require(device.use(app, ["A"], at: 4))
-        #expect(device.eventKinds.contains(.downloadStarted(a, app, bytes: 120 * MB, redownload: true)))
+        #expect(device.eventKinds.contains(.downloadStarted(a, app, request: again, bytes: 120 * MB, redownload: true)))
         #expect(device.ledger.redownloadBytes == 120 * MB)
         #expect(device.ledger.downloadedBytes == 240 * MB)
         #expect(device.isGranted(again))
@@ -242,7 +242,7 @@ struct OtherDataTests {
         #expect(device.odrBytes == 0)
         #expect(device.usedBytes == 850 * MB)
         #expect(device.ledger.overPurgeBytes == 150 * MB)
-        #expect(device.eventKinds.last == .otherDataChanged(applied: 150 * MB, refused: 0))
+        #expect(device.eventKinds.last == .otherDataChanged(requested: 150 * MB, applied: 150 * MB))
         #expect(device.ledger.refusedOtherBytes == 0)
     }
 
@@ -264,7 +264,7 @@ struct OtherDataTests {
         #expect(device.usedBytes == device.capacity)
         #expect(device.ledger.peakUsedBytes == 1000 * MB)
         #expect(device.eventKinds.first == .lowDiskWarning(needed: 150 * MB))
-        #expect(device.eventKinds.last == .otherDataChanged(applied: 100 * MB, refused: 100 * MB))
+        #expect(device.eventKinds.last == .otherDataChanged(requested: 200 * MB, applied: 100 * MB))
         // The held pack is untouched.
         #expect(device.state(of: device.pack("A", of: app)) == .inUse(retainCount: 1))
         // A full disk refuses everything more.
@@ -278,7 +278,7 @@ struct OtherDataTests {
         let device = ODRDevice(capacity: 100 * MB, otherData: 40 * MB, policy: ApplePolicy())
         device.changeOtherData(by: -70 * MB, at: 1)
         #expect(device.otherBytes == 0)
-        #expect(device.eventKinds == [.otherDataChanged(applied: -40 * MB, refused: 0)])
+        #expect(device.eventKinds == [.otherDataChanged(requested: -70 * MB, applied: -40 * MB)])
         let full = ODRDevice(capacity: 100 * MB, otherData: 150 * MB, policy: ApplePolicy())
         #expect(full.usedBytes == 100 * MB)
     }

@@ -93,6 +93,6 @@ extension ODRDevice {
 
     /// Packs whose download started, per the events recorded so far.
     var startedPacks: [PackID] {
-        events.compactMap { if case .downloadStarted(let p, _, _, _) = $0.kind { p } else { nil } }
+        events.compactMap { if case .downloadStarted(let p, _, _, _, _) = $0.kind { p } else { nil } }
     }
 }

@@ -61,6 +61,7 @@ apps:
       - {name: map, size: 64MB, tags: [level-1]}
 events:
   - {at: 0, app: game, install: true}
+  - {at: 0, app: game, launch: true}
   - {at: 1m, app: game, request: [level-1], id: r1}
   - {at: 2m, app: game, end: r1}
   - {at: 3m, disk: +50MB}

@@ -47,10 +47,99 @@ struct RunCommandTests {
         #expect(row["wait_p50_s"].flatMap(Double.init).map { abs($0 - 1.706667) < 0.002 } == true)
         let events = try read(out, "events.csv")
         #expect(events.hasPrefix("policy,replication,time_s,event,"))
-        #expect(events.contains("apple,1,240.000000,download_start,game,,level-1,64000000,,,,redownload"))
+        // Download rows name the request they serve; bytes is what the download fetches.
+        #expect(events.contains("apple,1,240.000000,request,game,r2,,,,,,\n"))
+        #expect(events.contains("apple,1,240.000000,download_start,game,r2,level-1,64000000,,,,redownload"))
+        #expect(events.contains("apple,1,241.706667,download_finish,game,r2,level-1,64000000,,,,\n"))
+        #expect(events.contains("apple,1,241.706667,grant,game,r2,,,,,1.706667,\n"))
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
         let series = try read(out, "timeseries.csv").split(separator: "\n")
         #expect(series.count == 1 + 7)   // header, samples at 0, 10, …, 60 min
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".out.tmp-").path))
+    }
+
+    @Test("events.csv has a row for every change of state: priority, preservation, suspension by an urgent download and its end")
+    func everyStateChange() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 8 Mbps = 1 MB/s. r1's 10 MB start at 0; at 1 s the urgent r2 (2 MB) suspends it
+        // (1 MB fetched) and has the link to itself until 3 s; r1 continues then and needs
+        // 9 s more: granted at 12 s, having waited 12 s.
+        let scenario = try write("""
+            duration: 1m
+            device: {capacity: 1000MB}
+            network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
+            apps:
+              - id: game
+                resources:
+                  - {name: a, size: 10MB, tags: [a]}
+                  - {name: b, size: 2MB, tags: [b]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+              - {at: 0, app: game, request: [a], id: r1}
+              - {at: 1s, app: game, request: [b], id: r2, priority: urgent}
+              - {at: 2s, app: game, set-priority: r1, priority: 0.9}
+              - {at: 4s, app: game, preserve: {b: 0.75}}
+
+            """, named: "states.scn", in: dir)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLI.run(["run", scenario, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try read(out, "events.csv").split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).joined(separator: ",") }
+        for expected in [
+            "0.000000,download_start,game,r1,a,10000000,,,,",
+            "1.000000,download_start,game,r2,b,2000000,,,,",
+            "1.000000,download_stall,game,r1,a,,,,,suspended-by-urgent",
+            "2.000000,set_priority,game,r1,,,,,,0.9",
+            "3.000000,download_finish,game,r2,b,2000000,,,,",
+            "3.000000,download_continue,game,r1,a,,,,,",
+            "4.000000,preserve,game,,,,,,,b=0.75",
+            "12.000000,download_finish,game,r1,a,10000000,,,,",
+            "12.000000,grant,game,r1,,,,,12.000000,",
+        ] {
+            #expect(rows.contains(expected), "no row \(expected)")
+        }
+    }
+
+    @Test("what a scripted event asks for that cannot happen is a warning at its FILE:LINE:COLUMN, once for all runs")
+    func notices() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 900 MB of other data: -1GB removes only those (100 MB clamped). r1 is ended twice.
+        // The app is terminated before r2. At 7 min: no other data, r2 holds the 64 MB map, so
+        // 936 MB fit of the 2 GB asked: 1.064 GB refused.
+        let scenario = try write("""
+            duration: 1h
+            device: {capacity: 1000MB, used: 900MB}
+            apps:
+              - id: game
+                resources:
+                  - {name: map, size: 64MB, tags: [level-1]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+              - {at: 1m, app: game, request: [level-1], id: r1}
+              - {at: 2m, app: game, end: r1}
+              - {at: 3m, app: game, end: r1}
+              - {at: 4m, disk: -1GB}
+              - {at: 5m, app: game, terminate: true}
+              - {at: 6m, app: game, request: [level-1], id: r2}
+              - {at: 7m, disk: +2GB}
+
+            """, named: "notices.scn", in: dir)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLI.run(["run", scenario, "--policy", "apple", "--policy", "lru", "--replications", "2", "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n") == [
+            "\(scenario):12:5: warning: request 'r1' of app 'game' was already ended; this end does nothing",
+            "\(scenario):13:5: warning: other data cannot shrink by 1 GB: only 900 MB was left, so it stops at zero (100 MB not removed)",
+            "\(scenario):15:5: warning: app 'game' is not running; the request is made all the same, and its app's content is purged as that of an app not running",
+            "\(scenario):16:5: warning: other data cannot grow by 2 GB: 1.06 GB did not fit, even after purging, and was refused (refused_other_bytes)",
+        ])
+        let events = try read(out, "events.csv")
+        #expect(events.contains("apple,1,240.000000,disk_change,,,,-900000000,,,,clamped 100000000\n"))
+        #expect(events.contains("apple,1,420.000000,disk_change,,,,936000000,,,,refused 1064000000\n"))
     }
 
     @Test("bad input: one line FILE:LINE:COLUMN, exit 1, nothing written and the old report kept")
