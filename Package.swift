@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies point one way: OdrSimCLI → (ScenarioFile, Metrics, TraceReplay, Workload)
-// → Simulation → ODRPolicies → ODRCore. ODRCore reads no clock, file or network.
+// Dependencies point one way: OdrSimCLI → Experiments → (Metrics, ODRPolicies) and
+// OdrSimCLI → (ScenarioFile, TraceReplay, Workload) → Simulation → ODRCore.
+// ODRCore reads no clock, file or network.
 let package = Package(
     name: "odr-sim",
     products: [
@@ -13,6 +14,7 @@ let package = Package(
         .library(name: "Workload", targets: ["Workload"]),
         .library(name: "ScenarioFile", targets: ["ScenarioFile"]),
         .library(name: "Metrics", targets: ["Metrics"]),
+        .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
@@ -35,7 +37,7 @@ let package = Package(
         // Discrete-event kernel and the models that drive the core (network, disk, apps).
         .target(
             name: "Simulation",
-            dependencies: ["ODRCore", "ODRPolicies", .product(name: "Collections", package: "swift-collections")]
+            dependencies: ["ODRCore", .product(name: "Collections", package: "swift-collections")]
         ),
         // Stochastic workload generators expanding a scenario's `workload:` section.
         .target(
@@ -44,17 +46,20 @@ let package = Package(
         ),
         // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
         .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "Yams"]),
-        // Events and ledgers into CSV reports.
+        // Runs into numbers: events and ledgers into CSV rows, statistics, regression checks.
         .target(
             name: "Metrics",
             dependencies: ["ODRCore", "Simulation", "Stochastic", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // Plans of runs (points × policies × replications), their scheduling on cores and on
+        // shards, and the merge of shards: run, compare, check and sweep all go through it.
+        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
         .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [
-                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "TraceReplay", "Workload",
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "TraceReplay", "Workload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,11 +72,11 @@ let package = Package(
         .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
-        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "ScenarioFile", "Simulation", "ODRPolicies"]),
+        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRPolicies"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Experiments
 import Metrics
 import Simulation
 
@@ -21,7 +22,7 @@ let maximumReplications = Scenario.maximumReplications
 
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
 /// calls `cleanUp` and exits with a one-line error.
-func runWithProgress(_ runner: ExperimentRunner, cleanUp: () -> Void = {}) -> [ExperimentRunner.RunResult] {
+func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp: () -> Void = {}) -> [ExperimentRunner.RunResult] {
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
@@ -30,7 +31,7 @@ func runWithProgress(_ runner: ExperimentRunner, cleanUp: () -> Void = {}) -> [E
         if bar.enabled {
             progress = { (p: ExperimentRunner.Progress) in bar.update(fraction: p.fraction, done: p.finished, total: p.total) }
         }
-        let results = try runner.run(progress: progress)
+        let results = try runner.run(indices: indices, progress: progress)
         bar.finish()
         for line in noticeLines(results, locations: runner.scenario.eventLocations) { note(line) }
         return results

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Experiments
 import Metrics
 import ScenarioFile
 import Simulation

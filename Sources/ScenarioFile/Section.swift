@@ -3,6 +3,7 @@ enum Section: Sendable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
     case sessions, levels, popularity, disk, networkSpells
+    case study, axis, axisRange
 
     /// Every key this mapping may have; anything else is an error, never ignored.
     var keys: [String] {
@@ -28,6 +29,9 @@ enum Section: Sendable {
         case .popularity: ["kind", "app", "tags", "rate", "alpha", "hold", "daily_cycle", "priority"]
         case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
+        case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes"]
+        case .axis: ["name", "path", "values"]
+        case .axisRange: ["from", "to", "steps", "scale"]
         }
     }
 
@@ -54,6 +58,9 @@ enum Section: Sendable {
         case .popularity: "popularity workload"
         case .disk: "disk workload"
         case .networkSpells: "network workload"
+        case .study: "study"
+        case .axis: "axis"
+        case .axisRange: "range"
         }
     }
 
@@ -61,6 +68,7 @@ enum Section: Sendable {
     var noun: String {
         switch self {
         case .topLevel: "the scenario"
+        case .study: "the study"
         default: adjective
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Experiments
 import Metrics
 import ODRPolicies
 import ScenarioFile

@@ -1,3 +1,4 @@
+import Experiments
 import Metrics
 import ODRPolicies
 import ODRCore

@@ -2,18 +2,23 @@ import Dispatch
 import Foundation
 import ODRCore
 import ODRPolicies
+import Metrics
 import Simulation
 
-/// Runs a scenario under several policies and replications and collects their reports.
+/// Runs a scenario under several policies and replications, or a whole
+/// ``ExperimentPlan`` (a study's points), and collects their reports.
 ///
 /// Each (policy, replication) run is independent: its own device, policy and seeded
 /// workload. Replication `r` (1-based) uses seed `scenario.seed + r - 1`, whatever the
 /// policy, so policies are compared on common random numbers. Runs may execute on several
 /// threads; results are kept in plan order, so outputs are byte-identical for any `jobs`.
 public struct ExperimentRunner {
+    /// The scenario (the first point of a plan of several).
     public var scenario: Scenario
     public var policies: [String]
     public var replications: Int
+    /// The points run; by default the one ``scenario``.
+    private var points: [Scenario]?
     public var sampleInterval: Double?
     public var recordsEvents: Bool
     public var jobs: Int
@@ -36,6 +41,18 @@ public struct ExperimentRunner {
         self.sampleInterval = sampleInterval ?? scenario.sampleInterval ?? Self.defaultSampleInterval(scenario.duration)
         self.recordsEvents = recordsEvents
         self.jobs = max(1, jobs)
+    }
+
+    /// A runner for every run of `plan`, without samples or event rows (a study's summaries).
+    public init(plan: ExperimentPlan, jobs: Int = 1) {
+        self.init(scenario: plan.points[0], policies: plan.policies, replications: plan.replications,
+                  sampleInterval: 0, recordsEvents: false, jobs: jobs)
+        points = plan.points
+    }
+
+    /// What ``run(indices:progress:)`` runs.
+    public var plan: ExperimentPlan {
+        ExperimentPlan(points: points ?? [scenario], policies: policies, replications: replications)
     }
 
     /// About 500 samples per run, rounded to a whole number of seconds, minutes or hours.
@@ -61,6 +78,8 @@ public struct ExperimentRunner {
         public var writeError: String? = nil
         /// What the run's scripted events asked for that could not happen as written.
         public var notices: [RunNotice] = []
+        /// The plan's point the run belongs to (0 for a single scenario).
+        public var point: Int = 0
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -91,52 +110,61 @@ public struct ExperimentRunner {
     /// The seed of replication `r` (1-based).
     public func seed(ofReplication r: Int) -> UInt64 { scenario.seed &+ UInt64(r - 1) }
 
-    /// Runs every (policy, replication) pair; results in policy order, then replication order.
+    /// Runs the plan's runs at `indices` (all by default); results in the order of `indices`
+    /// (canonical order: point, policy, replication), whatever order they ran in. Runs
+    /// start longest first, each worker taking the next one when it finishes its last.
     /// `progress` is called (from any thread) after each finished run and every
     /// ``Simulator/progressInterval`` kernel events of a run under way. When a run reaches
     /// ``maxEvents``, the runs under way stop and it throws ``RunError/eventLimit(policy:replication:events:time:)``.
-    public func run(progress: (@Sendable (Progress) -> Void)? = nil) throws -> [RunResult] {
-        let descriptors = try policies.map { name in
+    public func run(indices: [Int]? = nil, progress: (@Sendable (Progress) -> Void)? = nil) throws -> [RunResult] {
+        let plan = self.plan
+        var found: [String: PolicyDescriptor] = [:]
+        for name in policies {
             guard let d = PolicyRegistry.descriptor(named: name) else {
                 throw RunError.unknownPolicy(name, known: PolicyRegistry.names)
             }
-            return d
+            found[name] = d
         }
-        let tasks = descriptors.flatMap { d in (1...replications).map { (d, $0) } }
-        let slots = ResultSlots(count: tasks.count)
-        let scenario = self.scenario
+        let descriptors = found
+        let chosen = indices ?? Array(plan.runs.indices)
+        let order = plan.longestFirst(Array(chosen.indices).map { chosen[$0] })
+        // Where each run's result goes in the answer.
+        let slotOf = Dictionary(uniqueKeysWithValues: chosen.enumerated().map { ($1, $0) })
+        let slots = ResultSlots(count: chosen.count)
         let sample = sampleInterval
         let events = recordsEvents
         let eventsDirectory = recordsEvents ? self.eventsDirectory : nil
-        let workers = min(jobs, tasks.count)
-        let seeds = (1...replications).map(seed(ofReplication:))
-        // Belady's future depends only on the workload, so it is computed once per replication.
+        let workers = min(jobs, chosen.count)
+        // Belady's future depends only on the workload, so it is computed once per point and replication.
         let futures = FutureCache()
         let limit = maxEvents
-        let duration = scenario.duration
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var index = worker
-            while index < tasks.count && !slots.stopped {
-                let (descriptor, replication) = tasks[index]
-                let seed = seeds[replication - 1]
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while !slots.stopped, let position = next.take(below: order.count) {
+                let index = order[position]
+                let run = plan.runs[index]
+                let scenario = plan.points[run.point]
+                let descriptor = descriptors[run.policy]!
+                let seed = plan.seed(of: run)
                 let future = descriptor.needsFuture
-                    ? futures.future(replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
+                    ? futures.future(run.point, run.replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
                     : nil
                 let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
-                let slot = index
-                let result = Self.runOne(scenario, descriptor, replication: replication, seed: seed,
+                let slot = slotOf[index]!
+                let duration = scenario.duration
+                let result = Self.runOne(scenario, descriptor, replication: run.replication, seed: seed,
                                          future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
                                          maxEvents: limit, slots: slots) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
                 }
-                guard let result else {
+                guard var result else {
                     slots.stop()
                     break
                 }
-                let update = slots.set(index, result)
+                result.point = run.point
+                let update = slots.set(slot, result)
                 progress?(update)
-                index += workers
             }
         }
         if let limited = slots.limited {
@@ -259,17 +287,31 @@ final class ResultSlots: @unchecked Sendable {
     var results: [ExperimentRunner.RunResult] { slots.map { $0! } }
 }
 
-/// One ``FutureRequests`` per replication, computed by whichever worker needs it first.
+/// One ``FutureRequests`` per point and replication, computed by whichever worker needs it first.
 private final class FutureCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var cache: [Int: FutureRequests] = [:]
+    private var cache: [Int: [Int: FutureRequests]] = [:]
 
-    func future(_ replication: Int, make: () -> FutureRequests) -> FutureRequests {
+    func future(_ point: Int, _ replication: Int, make: () -> FutureRequests) -> FutureRequests {
         lock.lock()
         defer { lock.unlock() }
-        if let cached = cache[replication] { return cached }
+        if let cached = cache[point]?[replication] { return cached }
         let made = make()
-        cache[replication] = made
+        cache[point, default: [:]][replication] = made
         return made
+    }
+}
+
+/// The next position of a shared work list, handed to one worker at a time.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
     }
 }

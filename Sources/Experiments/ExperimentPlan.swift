@@ -1,0 +1,75 @@
+import Simulation
+
+/// What an experiment runs: every point (a scenario) under every policy for every
+/// replication, in a canonical order (point, then policy, then replication) that every
+/// report follows, whatever order the runs take on cores or shards.
+///
+/// Within a point, replication `r` of every policy runs with the same seed (common random
+/// numbers), so paired differences between policies are meaningful.
+///
+/// ```swift
+/// let plan = ExperimentPlan(points: [scenario], policies: ["apple", "lru"], replications: 5)
+/// plan.runs.count                 // 10
+/// plan.shard(1, of: 4)            // the run indices of shard 1 of 4
+/// ```
+public struct ExperimentPlan: Sendable {
+    /// One run of the plan.
+    public struct Run: Sendable, Hashable {
+        public let point: Int
+        public let policy: String
+        /// 1-based.
+        public let replication: Int
+    }
+
+    public let points: [Scenario]
+    public let policies: [String]
+    public let replications: Int
+    /// Every run, in canonical order.
+    public let runs: [Run]
+
+    public init(points: [Scenario], policies: [String], replications: Int) {
+        self.points = points
+        self.policies = policies
+        self.replications = replications
+        runs = points.indices.flatMap { point in
+            policies.flatMap { policy in (1...max(1, replications)).map { Run(point: point, policy: policy, replication: $0) } }
+        }
+    }
+
+    /// The seed of replication `r` (1-based) at a point: the point's seed + r − 1.
+    public func seed(of run: Run) -> UInt64 { points[run.point].seed &+ UInt64(run.replication - 1) }
+
+    /// A run's expected cost, in the workload events it will process: the scheduling weight
+    /// for longest-first order and for balancing shards.
+    public func cost(of run: Run) -> Double {
+        let scenario = points[run.point]
+        // Offline policies read the whole future first: about one more pass over the workload.
+        let passes = run.policy == "belady" ? 2.0 : 1.0
+        return (scenario.expectedEvents + 1) * passes
+    }
+
+    /// Run indices from the most to the least costly (ties in canonical order): started in
+    /// this order, the last runs to finish are short ones, so every core stays busy to the end.
+    public func longestFirst(_ indices: [Int]) -> [Int] {
+        let costs = indices.map { cost(of: runs[$0]) }
+        return indices.indices.sorted { a, b in
+            costs[a] != costs[b] ? costs[a] > costs[b] : indices[a] < indices[b]
+        }.map { indices[$0] }
+    }
+
+    /// The runs of shard `k` (1-based) of `n`, in canonical order: each run goes, longest
+    /// first, to the shard with the least cost so far (the lowest-numbered among equals).
+    /// Deterministic, so every machine computes the same split from the same study.
+    public func shard(_ k: Int, of n: Int) -> [Int] {
+        precondition(n >= 1 && (1...n).contains(k), "shard \(k) of \(n)")
+        var load = [Double](repeating: 0, count: n)
+        var mine: [Int] = []
+        for index in longestFirst(Array(runs.indices)) {
+            var target = 0
+            for s in 1..<n where load[s] < load[target] { target = s }
+            load[target] += cost(of: runs[index])
+            if target == k - 1 { mine.append(index) }
+        }
+        return mine.sorted()
+    }
+}

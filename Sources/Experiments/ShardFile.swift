@@ -1,0 +1,137 @@
+import Foundation
+
+/// One shard's share of a study's runs, as `shard-K-of-N.csv`: a first line naming the
+/// study (its digest), the shard, the baseline and the axes; then `results.csv`'s header
+/// and lines, each with the run's index in the study's canonical order in front.
+///
+/// ```text
+/// # odr-sim shard 2/4 study=9f0c… runs=53 total=210 baseline=apple name=tag-size
+/// run,free_space,policy,replication,seed,…
+/// 7,56GB,apple,1,42,…
+/// ```
+public struct ShardFile: Sendable, Equatable {
+    public let shard: Int
+    public let count: Int
+    public let studyDigest: String
+    /// The study's run count, all shards together.
+    public let totalRuns: Int
+    public let baseline: String
+    /// The study's name, for the merged report's default directory.
+    public let name: String
+    public let axisNames: [String]
+    /// (run index, results line) in run order.
+    public let runs: [(index: Int, line: String)]
+
+    public static func == (a: ShardFile, b: ShardFile) -> Bool {
+        a.shard == b.shard && a.count == b.count && a.studyDigest == b.studyDigest && a.totalRuns == b.totalRuns
+            && a.baseline == b.baseline && a.name == b.name && a.axisNames == b.axisNames
+            && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line)
+    }
+
+    public init(shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
+                axisNames: [String], runs: [(index: Int, line: String)]) {
+        self.name = name
+        self.shard = shard
+        self.count = count
+        self.studyDigest = studyDigest
+        self.totalRuns = totalRuns
+        self.baseline = baseline
+        self.axisNames = axisNames
+        self.runs = runs
+    }
+
+    /// `shard-0002-of-0004.csv`: names sort in shard order.
+    public static func fileName(shard: Int, of count: Int) -> String {
+        "shard-\(pad(shard))-of-\(pad(count)).csv"
+    }
+
+    private static func pad(_ n: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    public var text: String {
+        var text = "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) name=\(name.replacingOccurrences(of: "\n", with: " "))\n"
+        text += "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: []).resultsHeader
+        for run in runs { text += "\(run.index)," + run.line }
+        return text
+    }
+
+    /// Why a file is not a shard of this kind, with its name.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Reads a shard file's text; `name` is what errors name.
+    public static func parse(_ text: String, name: String) throws(Error) -> ShardFile {
+        func bad(_ why: String) -> Error { Error(message: "\(name): \(why)") }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        guard let first = lines.first, first.hasPrefix("# odr-sim shard ") else {
+            throw bad("not an odr-sim shard file (its first line should start with '# odr-sim shard')")
+        }
+        var fields: [String: String] = [:]
+        // The name comes last and may hold spaces.
+        let nameStart = first.range(of: " name=")
+        let name = nameStart.map { String(first[$0.upperBound...]) } ?? ""
+        let words = first[..<(nameStart?.lowerBound ?? first.endIndex)].split(separator: " ")
+        guard words.count >= 4 else { throw bad("its first line is incomplete") }
+        let position = words[3].split(separator: "/")
+        for word in words.dropFirst(4) {
+            let pair = word.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
+        }
+        guard position.count == 2, let shard = Int(position[0]), let count = Int(position[1]), count >= 1, (1...count).contains(shard),
+              let digest = fields["study"], let runCount = fields["runs"].flatMap(Int.init),
+              let total = fields["total"].flatMap(Int.init), let baseline = fields["baseline"] else {
+            throw bad("its first line is malformed: '\(first)'")
+        }
+        guard lines.count >= 2 else { throw bad("it has no header line") }
+        let header = lines[1].split(separator: ",").map(String.init)
+        guard header.first == "run", let policyColumn = header.firstIndex(of: "policy") else {
+            throw bad("its header does not start with run, the axes and policy")
+        }
+        let axisNames = Array(header[1..<policyColumn])
+        var runs: [(index: Int, line: String)] = []
+        for (n, line) in lines.dropFirst(2).enumerated() {
+            guard let comma = line.firstIndex(of: ","), let index = Int(line[..<comma]), (0..<total).contains(index) else {
+                throw bad("line \(n + 3) does not start with a run number below \(total)")
+            }
+            runs.append((index, String(line[line.index(after: comma)...]) + "\n"))
+        }
+        guard runs.count == runCount else {
+            throw bad("incomplete: \(runs.count) of its \(runCount) runs")
+        }
+        return ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
+                         name: name, axisNames: axisNames, runs: runs)
+    }
+
+    /// Checks that `shards` are all N shards of one study, each once, together covering every
+    /// run exactly once, and returns the study's results in canonical order.
+    public static func merge(_ shards: [ShardFile], names: [String]) throws(Error) -> SweepResults {
+        guard let first = shards.first else { throw Error(message: "no shard files (shard-K-of-N.csv) found") }
+        var seen: [Int: String] = [:]
+        for (shard, name) in zip(shards, names) {
+            guard shard.studyDigest == first.studyDigest, shard.count == first.count, shard.totalRuns == first.totalRuns,
+                  shard.axisNames == first.axisNames, shard.baseline == first.baseline else {
+                throw Error(message: "\(name) is from another study (or another split) than \(names[0]): study \(shard.studyDigest) shard of \(shard.count), not \(first.studyDigest) of \(first.count)")
+            }
+            if let other = seen[shard.shard] { throw Error(message: "\(name) and \(other) are both shard \(shard.shard)/\(shard.count)") }
+            seen[shard.shard] = name
+        }
+        let missing = (1...first.count).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            throw Error(message: "missing shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")) (\(missing.map { fileName(shard: $0, of: first.count) }.joined(separator: ", ")))")
+        }
+        var lines = [String?](repeating: nil, count: first.totalRuns)
+        for (shard, name) in zip(shards, names) {
+            for run in shard.runs {
+                guard lines[run.index] == nil else { throw Error(message: "\(name): run \(run.index) is also in another shard") }
+                lines[run.index] = run.line
+            }
+        }
+        if let gap = lines.firstIndex(where: { $0 == nil }) { throw Error(message: "no shard has run \(gap)") }
+        return SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! })
+    }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Experiments
+import Foundation
+import Metrics
+import ODRPolicies
+import ScenarioFile
+
+/// `odr-sim sweep`: a study's grid of points × policies × replications, on this machine or
+/// in shards on a cluster.
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a study: a scenario varied along axes, every point under every policy.",
+        discussion: """
+        A study file (.study, YAML) names a base scenario, axes (a place in the scenario and \
+        its values) and the policies and replications; see the README, "Studies". \
+        `sweep FILE.study` runs every point × policy × replication and writes results.csv \
+        (a row per run, an axis per column) and comparison.csv (a row per point and policy: \
+        mean, sd, 95 % interval, paired difference to the baseline) to DIR (default \
+        Reports/<study>-sweep/). Results do not depend on --jobs or on sharding.
+
+        On a cluster, each task runs `sweep FILE.study --shard K/N --out DIR` (a fixed, \
+        cost-balanced share of the runs, written as DIR/shard-K-of-N.csv), and one last job \
+        runs `sweep merge DIR`, which writes the same results.csv and comparison.csv, byte \
+        for byte, as one machine would. See scripts/cluster/.
+
+        Examples:
+          odr-sim sweep Scenarios/studies/tag-size.study
+          odr-sim sweep Scenarios/studies/tag-size.study --shard 2/4 --out shards/
+          odr-sim sweep merge shards/
+        """,
+        subcommands: [SweepRunCommand.self, SweepMergeCommand.self],
+        defaultSubcommand: SweepRunCommand.self
+    )
+}
+
+struct SweepRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run a study, or one shard of it (the default subcommand).")
+
+    @Argument(help: "The study file (.study).")
+    var file: String
+
+    @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
+    var jobs: Int?
+
+    @Option(help: "Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR`.")
+    var shard: String?
+
+    @Option(help: "Output directory. Default: Reports/<study name>-sweep/ (for a shard: required).")
+    var out: String?
+
+    @OptionGroup var limits: RunLimits
+
+    func validate() throws {
+        try validateCounts(replications: nil, jobs: jobs)
+        if let shard {
+            guard parseShard(shard) != nil else {
+                throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/4, not '\(shard)'")
+            }
+            guard out != nil else { throw ValidationError("--shard needs --out DIR, the directory every shard writes into") }
+        }
+    }
+
+    func run() throws {
+        let study: Study
+        do {
+            study = try StudyParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: file)
+        } catch {
+            fail("\(error)", prefixed: false)
+        }
+        let plan = ExperimentPlan(points: study.points.map(\.scenario), policies: study.policies, replications: study.replications)
+        var runner = ExperimentRunner(plan: plan, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        runner.maxEvents = limits.maxEvents
+        let shardPosition = shard.flatMap(parseShard)
+        let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
+        let started = Date()
+        let results = runWithProgress(runner, indices: indices)
+        let elapsed = Date().timeIntervalSince(started)
+        let lines = zip(indices, results).map { index, result in
+            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary)
+        }
+        let axisNames = study.axes.map(\.name)
+        let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
+        if let (k, n) = shardPosition {
+            let file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
+                                 baseline: study.baseline, name: study.name, axisNames: axisNames,
+                                 runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
+            let directory = URL(fileURLWithPath: out!)
+            let target = directory.appendingPathComponent(ShardFile.fileName(shard: k, of: n))
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                // Atomic: a temporary file beside it, renamed when complete.
+                try Data(file.text.utf8).write(to: target, options: .atomic)
+            } catch {
+                fail("cannot write \(target.path): \(error.localizedDescription)")
+            }
+            print(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
+                         study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
+            return
+        }
+        let destination = out ?? "Reports/\(study.name)-sweep"
+        write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), to: destination)
+        print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, destination))
+    }
+}
+
+struct SweepMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge a study's shard files into results.csv and comparison.csv.",
+        discussion: """
+        Reads every shard-K-of-N.csv in DIR, checks that all N shards of one study are there, \
+        once each and complete, and writes results.csv and comparison.csv, byte for byte those \
+        of `sweep FILE.study` on one machine.
+        """)
+
+    @Argument(help: "The directory the shards wrote into.")
+    var directory: String
+
+    @Option(help: "Output directory. Default: Reports/<study name>-sweep/.")
+    var out: String?
+
+    func run() throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            fail("\(directory): no such directory")
+        }
+        let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
+        var shards: [ShardFile] = []
+        var paths: [String] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                fail("\(path): cannot read it as UTF-8 text")
+            }
+            do {
+                shards.append(try ShardFile.parse(text, name: path))
+            } catch {
+                fail("\(error)")
+            }
+            paths.append(path)
+        }
+        let merged: SweepResults
+        do {
+            merged = try ShardFile.merge(shards, names: paths)
+        } catch {
+            fail("\(directory): \(error)")
+        }
+        let destination = out ?? "Reports/\(shards[0].name)-sweep"
+        write(merged, to: destination)
+        print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination)/")
+    }
+}
+
+/// `2/4` → (2, 4).
+func parseShard(_ text: String) -> (k: Int, n: Int)? {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+    return (k, n)
+}
+
+/// results.csv and comparison.csv, swapped in together.
+private func write(_ results: SweepResults, to destination: String) {
+    do {
+        try ReportDirectory(destination).commit([
+            ("results.csv", results.resultsCSV),
+            ("comparison.csv", try results.comparisonCSV()),
+        ])
+    } catch {
+        fail("cannot write reports to \(destination): \(error)")
+    }
+}

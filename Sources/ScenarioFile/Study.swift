@@ -1,0 +1,36 @@
+import Simulation
+
+/// A study: one base scenario varied along axes, every combination of the axes' values (a
+/// point) run under the same policies and replications. Read from a `.study` file by
+/// ``StudyParser``; every point is a scenario the parser has validated.
+public struct Study: Sendable {
+    /// One varied place of the scenario.
+    public struct Axis: Sendable, Hashable {
+        /// The column name in results (`free_space`); the path by default.
+        public let name: String
+        /// Where in the scenario (`device.used`, `workload.popularity.rate`).
+        public let path: String
+        /// The values as the scenario would write them (`8MB`, `24/d`, `lru`).
+        public let values: [String]
+    }
+
+    /// One combination of axis values and the scenario it makes.
+    public struct Point: Sendable {
+        /// One value per axis, in axis order.
+        public let values: [String]
+        public let scenario: Scenario
+    }
+
+    public let name: String
+    public let description: String
+    public let axes: [Axis]
+    /// Every combination, the first axis varying slowest.
+    public let points: [Point]
+    public let policies: [String]
+    public let replications: Int
+    /// The policy paired differences are taken against.
+    public let baseline: String
+    /// A digest of the study file and of its base scenario's text (16 hex digits): shards of
+    /// one study carry it, so a shard of another study, or of an edited one, is recognised.
+    public let digest: String
+}

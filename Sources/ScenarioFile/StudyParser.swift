@@ -1,0 +1,369 @@
+import Foundation
+import Simulation
+import Yams
+
+/// Parses study files (`.study`, YAML) into a ``Study`` whose every point is a validated
+/// scenario.
+///
+/// ```yaml
+/// scenario: ../game.scn            # a path (relative to the study), or the scenario inline
+/// policies: [apple, lru, gdsf]     # default: the scenario's
+/// replications: 5                  # default: the scenario's
+/// baseline: apple                  # paired differences are taken against it
+/// axes:
+///   - {name: free_space, path: device.used, values: [50GB, 55GB, 60GB]}
+///   - {path: workload.popularity.rate, values: {from: 1/d, to: 64/d, steps: 7, scale: log}}
+/// ```
+///
+/// A path walks the scenario's keys; in a list, an item is chosen by its 1-based number, or
+/// by its `id` (apps), `kind` (workload generators, when only one has it) or `name`. The last
+/// key may be one the scenario leaves out (`device.on_space_exhausted`). Every problem is a
+/// ``ScenarioError`` at `FILE:LINE:COLUMN` of the study: a path that does not resolve, a
+/// value (or a combination of values) the scenario would reject, naming the axis and value.
+public struct StudyParser: Sendable {
+    public let knownPolicies: [String]
+
+    public init(knownPolicies: [String]) {
+        self.knownPolicies = knownPolicies
+    }
+
+    /// Most points a study may have.
+    public static let maximumPoints = 10_000
+
+    public func parseFile(atPath path: String) throws(ScenarioError) -> Study {
+        let text = try Self.read(path, reportedAs: path)
+        return try parse(text, fileName: path)
+    }
+
+    static func read(_ path: String, reportedAs file: String, at location: (NodeReader, Node)? = nil) throws(ScenarioError) -> String {
+        func failure(_ message: String) -> ScenarioError {
+            if let (reader, node) = location { return reader.error(at: node, message) }
+            return ScenarioError(file: file, line: 1, column: 1, message: message)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure(location == nil ? "no such file" : "no such scenario file '\(path)'")
+        }
+        guard !isDirectory.boolValue else { throw failure("'\(path)' is a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw failure("cannot read '\(path)'") }
+        guard let text = String(data: data, encoding: .utf8) else { throw failure("'\(path)' is not UTF-8 text") }
+        return text
+    }
+
+    /// Parses a study's text; `fileName` is what errors name, and a scenario path is read
+    /// relative to its directory.
+    public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Study {
+        let reader = NodeReader(file: fileName)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text, .default, .default, .utf8)
+        } catch {
+            throw ScenarioError(yamlError: error, file: fileName, text: text)
+        }
+        guard let root, case .mapping(let mapping) = root else {
+            throw ScenarioError(file: fileName, line: 1, column: 1,
+                                message: "a study must be a mapping with scenario and axes (see the README, \"Studies\")")
+        }
+        let top = try MappingFields(node: root, mapping: mapping, section: .study, reader: reader)
+
+        // The base scenario: a file beside the study, or inline.
+        let scenarioNode = try top.required("scenario")
+        let baseText: String
+        let baseFile: String
+        let baseNode: Node
+        if case .mapping = scenarioNode {
+            baseFile = fileName
+            baseNode = scenarioNode
+            baseText = (try? Yams.serialize(node: scenarioNode)) ?? ""
+        } else {
+            let relative = try reader.text(scenarioNode, "scenario")
+            let directory = (fileName as NSString).deletingLastPathComponent
+            baseFile = relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
+            baseText = try Self.read(baseFile, reportedAs: baseFile, at: (reader, scenarioNode))
+            do {
+                guard let node = try Yams.compose(yaml: baseText, .default, .default, .utf8) else {
+                    throw reader.error(at: scenarioNode, "the scenario file '\(relative)' is empty")
+                }
+                baseNode = node
+            } catch let error as ScenarioError {
+                throw error
+            } catch {
+                throw ScenarioError(yamlError: error, file: baseFile, text: baseText)
+            }
+        }
+        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies)
+        let base: Scenario
+        do {
+            base = try scenarioParser.parse(baseText, fileName: baseFile)
+        } catch {
+            // Inline, the serialised text's positions mean nothing to the reader: point at the node.
+            if case .mapping = scenarioNode { throw reader.error(at: scenarioNode, "the scenario: \(error.message)") }
+            throw error
+        }
+
+        let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? base.policies
+        let replications = try top.value("replications").map { node throws(ScenarioError) in
+            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications)
+        } ?? base.replications
+        let baseline: String
+        if let node = top.value("baseline") {
+            baseline = try reader.name(node, "baseline")
+            guard policies.contains(baseline) else {
+                throw reader.error(at: node, "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
+            }
+        } else {
+            baseline = policies.contains("apple") ? "apple" : policies[0]
+        }
+
+        let axesNode = try top.required("axes")
+        let axisNodes = try reader.sequence(axesNode, "axes", of: "axes such as {path: device.used, values: [50GB, 60GB]}")
+        guard !axisNodes.isEmpty else { throw reader.error(at: axesNode, "a study needs at least one axis") }
+        var axes: [Study.Axis] = []
+        var targets: [[PathStep]] = []
+        var valueNodes: [[Node]] = []
+        for node in axisNodes {
+            let fields = try reader.mapping(node, "each axis", section: .axis)
+            let pathNode = try fields.required("path")
+            let path = try reader.text(pathNode, "path")
+            let name = try fields.value("name").map { n throws(ScenarioError) in try reader.name(n, "axis name") } ?? path
+            if axes.contains(where: { $0.name == name }) {
+                throw reader.error(at: fields.value("name") ?? pathNode, "two axes are named '\(name)'; give each a distinct name")
+            }
+            let steps = try Self.resolve(path, in: baseNode, reader: reader, at: pathNode)
+            if let other = targets.firstIndex(of: steps) {
+                throw reader.error(at: pathNode, "axis '\(name)' varies the same place as axis '\(axes[other].name)'")
+            }
+            let (values, nodes) = try readValues(try fields.required("values"), axis: name, reader)
+            axes.append(Study.Axis(name: name, path: path, values: values))
+            targets.append(steps)
+            valueNodes.append(nodes)
+        }
+        let count = axes.reduce(1) { $0.multipliedReportingOverflow(by: $1.values.count).partialValue }
+        guard count <= Self.maximumPoints, axes.allSatisfy({ $0.values.count <= Self.maximumPoints }) else {
+            throw reader.error(at: axesNode, "the axes make more than \(Self.maximumPoints) points; split the study")
+        }
+
+        func scenario(_ values: [String]) throws(ScenarioError) -> Scenario {
+            var node = baseNode
+            for (steps, value) in zip(targets, values) { node = Self.replacing(steps[...], in: node, with: value) }
+            let text: String
+            do { text = try Yams.serialize(node: node) } catch {
+                throw reader.error(at: axesNode, "cannot write the point's scenario: \(error)")
+            }
+            return try scenarioParser.parse(text, fileName: baseFile)
+        }
+        // Each value alone first, so a rejected value is reported at its own node.
+        let baseValues = targets.map { Self.currentValue($0[...], in: baseNode) }
+        for a in axes.indices {
+            for (v, value) in axes[a].values.enumerated() {
+                var values = baseValues.map { $0 ?? "" }
+                var changed = Array(repeating: false, count: axes.count)
+                values[a] = value
+                changed[a] = true
+                do {
+                    var node = baseNode
+                    for i in axes.indices where changed[i] || baseValues[i] != nil {
+                        node = Self.replacing(targets[i][...], in: node, with: values[i])
+                    }
+                    let text = try Yams.serialize(node: node)
+                    _ = try scenarioParser.parse(text, fileName: baseFile)
+                } catch let error as ScenarioError {
+                    throw reader.error(at: valueNodes[a][min(v, valueNodes[a].count - 1)],
+                                       "axis '\(axes[a].name)' value '\(value)': \(error.message)")
+                } catch {
+                    throw reader.error(at: valueNodes[a][min(v, valueNodes[a].count - 1)],
+                                       "axis '\(axes[a].name)' value '\(value)': \(error)")
+                }
+            }
+        }
+        var points: [Study.Point] = []
+        for index in 0..<count {
+            var rest = index
+            var values = Array(repeating: "", count: axes.count)
+            for a in axes.indices.reversed() {
+                values[a] = axes[a].values[rest % axes[a].values.count]
+                rest /= axes[a].values.count
+            }
+            do {
+                points.append(Study.Point(values: values, scenario: try scenario(values)))
+            } catch {
+                let label = zip(axes, values).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+                throw reader.error(at: axesNode, "the point \(label): \(error.message)")
+            }
+        }
+        let name = try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
+            ?? ScenarioParser.defaultName(fileName: fileName)
+        let description = try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
+        return Study(name: name, description: description, axes: axes, points: points, policies: policies,
+                     replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
+    }
+
+    private func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
+        let items = try reader.sequence(node, "policies", of: "policy names such as [apple, lru]")
+        guard !items.isEmpty else { throw reader.error(at: node, "policies must name at least one policy, such as [apple]") }
+        var policies: [String] = []
+        for item in items {
+            let policy = try reader.name(item, "policy")
+            guard knownPolicies.contains(policy) else {
+                throw reader.error(at: item, "unknown policy '\(policy)'" + NameSuggestion.hint(for: policy, among: knownPolicies))
+            }
+            guard !policies.contains(policy) else { throw reader.error(at: item, "policy '\(policy)' is listed twice") }
+            policies.append(policy)
+        }
+        return policies
+    }
+
+    /// A list of values, or a range `{from, to, steps, scale}`; with the node of each value
+    /// (a range's values all point at the range).
+    private func readValues(_ node: Node, axis: String, _ reader: NodeReader) throws(ScenarioError) -> ([String], [Node]) {
+        if case .sequence = node {
+            let items = try reader.sequence(node, "values")
+            guard !items.isEmpty else { throw reader.error(at: node, "axis '\(axis)' has no values") }
+            var values: [String] = []
+            for item in items {
+                let value = try reader.scalar(item, "each value of axis '\(axis)'")
+                guard !values.contains(value) else { throw reader.error(at: item, "axis '\(axis)' lists '\(value)' twice") }
+                values.append(value)
+            }
+            return (values, items)
+        }
+        guard case .mapping = node else {
+            throw reader.error(at: node, "values of axis '\(axis)' must be a list such as [1GB, 2GB] or a range such as {from: 1GB, to: 8GB, steps: 4, scale: log}")
+        }
+        let fields = try reader.mapping(node, "a range", section: .axisRange)
+        let fromNode = try fields.required("from"), toNode = try fields.required("to")
+        let from = try Self.quantity(try reader.scalar(fromNode, "from"), reader, fromNode)
+        let to = try Self.quantity(try reader.scalar(toNode, "to"), reader, toNode)
+        guard from.unit == to.unit else {
+            throw reader.error(at: toNode, "from and to must have the same unit ('\(from.unit)' and '\(to.unit)')")
+        }
+        let steps = try reader.integer(try fields.required("steps"), "steps", as: Int.self, atLeast: 2, atMost: Self.maximumPoints)
+        let scale = try fields.value("scale").map { n throws(ScenarioError) in try reader.choice(n, "scale", among: ["linear", "log"]) } ?? "linear"
+        if scale == "log" && (from.number <= 0 || to.number <= 0) {
+            throw reader.error(at: fields.value("scale")!, "a log scale needs from and to above 0")
+        }
+        var values: [String] = []
+        for i in 0..<steps {
+            let f = Double(i) / Double(steps - 1)
+            let x = scale == "log" ? exp(log(from.number) + f * (log(to.number) - log(from.number)))
+                                   : from.number + f * (to.number - from.number)
+            let value = Self.format(i == 0 ? from.number : i == steps - 1 ? to.number : x) + from.unit
+            guard !values.contains(value) else {
+                throw reader.error(at: node, "the range gives '\(value)' twice at 6 significant digits; use fewer steps")
+            }
+            values.append(value)
+        }
+        return (values, [node])
+    }
+
+    /// `8MB` → (8, "MB"); `24/d` → (24, "/d"); `0.5` → (0.5, "").
+    static func quantity(_ text: String, _ reader: NodeReader, _ node: Node) throws(ScenarioError) -> (number: Double, unit: String) {
+        let digits = text.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }
+        guard let number = Double(digits), number.isFinite else {
+            throw reader.error(at: node, "a range's bounds must be numbers with an optional unit, such as 8MB, 24/d or 0.5, not '\(text)'")
+        }
+        return (number, String(text.dropFirst(digits.count)))
+    }
+
+    /// Six significant digits, without trailing zeros: 16, 0.25, 181.019.
+    static func format(_ x: Double) -> String {
+        var text = String(format: "%.6g", x)
+        if text.contains("e") { text = String(format: "%.6f", x) }
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
+    /// One step of a path: a mapping's key, or a list's item by position.
+    enum PathStep: Hashable {
+        case key(String)
+        case item(Int)
+    }
+
+    /// Resolves `path` in the base scenario; the last key may be missing from its mapping.
+    static func resolve(_ path: String, in root: Node, reader: NodeReader, at pathNode: Node) throws(ScenarioError) -> [PathStep] {
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: \.isEmpty) else {
+            throw reader.error(at: pathNode, "path '\(path)' has an empty step; steps are keys, list numbers (from 1) or names, joined by dots")
+        }
+        var steps: [PathStep] = []
+        var node: Node? = root
+        var walked = "the scenario"
+        for (i, part) in parts.enumerated() {
+            let last = i == parts.count - 1
+            switch node {
+            case .mapping(let mapping)?:
+                let keys = Array(mapping.keys.compactMap(\.string))
+                steps.append(.key(part))
+                node = mapping[part]
+                if node == nil && !last {
+                    throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has no '\(part)'"
+                        + NameSuggestion.hint(for: part, among: keys, noneText: "it has no keys"))
+                }
+            case .sequence(let sequence)?:
+                let items = Array(sequence)
+                if let number = Int(part) {
+                    guard (1...max(1, items.count)).contains(number), number <= items.count else {
+                        throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has \(items.count) items, numbered from 1")
+                    }
+                    steps.append(.item(number - 1))
+                    node = items[number - 1]
+                } else {
+                    var found: [Int] = []
+                    for field in ["id", "kind", "name"] where found.isEmpty {
+                        found = items.indices.filter { items[$0].mapping?[field]?.string == part }
+                    }
+                    guard found.count == 1 else {
+                        throw reader.error(at: pathNode, found.isEmpty
+                            ? "path '\(path)' does not resolve: no item of \(walked) has id, kind or name '\(part)'"
+                            : "path '\(path)' is ambiguous: \(found.count) items of \(walked) are '\(part)'; use the item's number (from 1) instead")
+                    }
+                    steps.append(.item(found[0]))
+                    node = items[found[0]]
+                }
+            default:
+                throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) is a single value, with no '\(part)'")
+            }
+            walked = "'" + parts[...i].joined(separator: ".") + "'"
+        }
+        if case .mapping? = node {
+            throw reader.error(at: pathNode, "path '\(path)' is a mapping; an axis varies a single value, such as \(path).\((node?.mapping?.keys.first?.string) ?? "key")")
+        }
+        if case .sequence? = node {
+            throw reader.error(at: pathNode, "path '\(path)' is a list; an axis varies a single value")
+        }
+        return steps
+    }
+
+    /// The scalar at `steps`, if the base scenario has one.
+    static func currentValue(_ steps: ArraySlice<PathStep>, in node: Node) -> String? {
+        guard let step = steps.first else { return node.scalar?.string }
+        switch (step, node) {
+        case (.key(let key), .mapping(let mapping)): return mapping[key].flatMap { currentValue(steps.dropFirst(), in: $0) }
+        case (.item(let i), .sequence(let sequence)):
+            let items = Array(sequence)
+            return i < items.count ? currentValue(steps.dropFirst(), in: items[i]) : nil
+        default: return nil
+        }
+    }
+
+    /// `node` with the value at `steps` replaced by (or, for a missing last key, set to) `value`.
+    static func replacing(_ steps: ArraySlice<PathStep>, in node: Node, with value: String) -> Node {
+        guard let step = steps.first else { return Node(value) }
+        switch (step, node) {
+        case (.key(let key), .mapping(var mapping)):
+            let child = mapping[key] ?? Node("")
+            mapping[key] = replacing(steps.dropFirst(), in: child, with: value)
+            return .mapping(mapping)
+        case (.item(let i), .sequence(var sequence)):
+            var items = Array(sequence)
+            items[i] = replacing(steps.dropFirst(), in: items[i], with: value)
+            sequence.replaceSubrange(sequence.startIndex..<sequence.endIndex, with: items)
+            return .sequence(sequence)
+        default:
+            return node
+        }
+    }
+}
