@@ -74,6 +74,7 @@ let package = Package(
             name: "SimulationTests",
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore"]),
         .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
         .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRPolicies"]),

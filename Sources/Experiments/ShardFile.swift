@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// One shard's share of a study's runs, as `shard-K-of-N.csv`: a first line naming the
 /// study (its digest), the shard, the baseline and the axes; then `results.csv`'s header
@@ -102,6 +103,12 @@ public struct ShardFile: Sendable, Equatable {
         }
         guard runs.count == runCount else {
             throw bad("incomplete: \(runs.count) of its \(runCount) runs")
+        }
+        // A line cut short has fewer fields than the header.
+        let body = lines.dropFirst(1).joined(separator: "\n") + "\n"
+        guard let records = try? CSVReader.records(body) else { throw bad("its rows are not valid CSV") }
+        if let short = records.firstIndex(where: { $0.fields.count != header.count }) {
+            throw bad("line \(short + 2) has \(records[short].fields.count) fields, the header \(header.count)")
         }
         return ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
                          name: name, axisNames: axisNames, runs: runs)

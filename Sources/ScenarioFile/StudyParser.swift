@@ -152,30 +152,6 @@ public struct StudyParser: Sendable {
             }
             return try scenarioParser.parse(text, fileName: baseFile)
         }
-        // Each value alone first, so a rejected value is reported at its own node.
-        let baseValues = targets.map { Self.currentValue($0[...], in: baseNode) }
-        for a in axes.indices {
-            for (v, value) in axes[a].values.enumerated() {
-                var values = baseValues.map { $0 ?? "" }
-                var changed = Array(repeating: false, count: axes.count)
-                values[a] = value
-                changed[a] = true
-                do {
-                    var node = baseNode
-                    for i in axes.indices where changed[i] || baseValues[i] != nil {
-                        node = Self.replacing(targets[i][...], in: node, with: values[i])
-                    }
-                    let text = try Yams.serialize(node: node)
-                    _ = try scenarioParser.parse(text, fileName: baseFile)
-                } catch let error as ScenarioError {
-                    throw reader.error(at: valueNodes[a][min(v, valueNodes[a].count - 1)],
-                                       "axis '\(axes[a].name)' value '\(value)': \(error.message)")
-                } catch {
-                    throw reader.error(at: valueNodes[a][min(v, valueNodes[a].count - 1)],
-                                       "axis '\(axes[a].name)' value '\(value)': \(error)")
-                }
-            }
-        }
         var points: [Study.Point] = []
         for index in 0..<count {
             var rest = index
@@ -187,6 +163,12 @@ public struct StudyParser: Sendable {
             do {
                 points.append(Study.Point(values: values, scenario: try scenario(values)))
             } catch {
+                // One axis: the value is to blame. Several: the combination is.
+                if axes.count == 1 {
+                    let nodes = valueNodes[0]
+                    let v = axes[0].values.firstIndex(of: values[0]) ?? 0
+                    throw reader.error(at: nodes[min(v, nodes.count - 1)], "axis '\(axes[0].name)' value '\(values[0])': \(error.message)")
+                }
                 let label = zip(axes, values).map { "\($0.name)=\($1)" }.joined(separator: ", ")
                 throw reader.error(at: axesNode, "the point \(label): \(error.message)")
             }
@@ -306,7 +288,7 @@ public struct StudyParser: Sendable {
                 let items = Array(sequence)
                 if let number = Int(part) {
                     guard (1...max(1, items.count)).contains(number), number <= items.count else {
-                        throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has \(items.count) items, numbered from 1")
+                        throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has \(items.count) item\(items.count == 1 ? "" : "s"), numbered from 1")
                     }
                     steps.append(.item(number - 1))
                     node = items[number - 1]
@@ -335,18 +317,6 @@ public struct StudyParser: Sendable {
             throw reader.error(at: pathNode, "path '\(path)' is a list; an axis varies a single value")
         }
         return steps
-    }
-
-    /// The scalar at `steps`, if the base scenario has one.
-    static func currentValue(_ steps: ArraySlice<PathStep>, in node: Node) -> String? {
-        guard let step = steps.first else { return node.scalar?.string }
-        switch (step, node) {
-        case (.key(let key), .mapping(let mapping)): return mapping[key].flatMap { currentValue(steps.dropFirst(), in: $0) }
-        case (.item(let i), .sequence(let sequence)):
-            let items = Array(sequence)
-            return i < items.count ? currentValue(steps.dropFirst(), in: items[i]) : nil
-        default: return nil
-        }
     }
 
     /// `node` with the value at `steps` replaced by (or, for a missing last key, set to) `value`.

@@ -1,0 +1,102 @@
+import Experiments
+import Metrics
+import ODRCore
+import Simulation
+import Testing
+
+@Suite("Plans, shards and merges")
+struct ShardingTests {
+    /// Three points of different lengths (so costs differ), two policies, three replications.
+    static func plan() -> ExperimentPlan {
+        let points = [1.0, 5.0, 2.0].map { days in
+            Scenario(name: "p", duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
+                     apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) })
+        }
+        return ExperimentPlan(points: points, policies: ["apple", "lru"], replications: 3)
+    }
+
+    @Test("for N = 1…7, the shards cover every run exactly once", arguments: 1...7)
+    func shardsPartitionTheRuns(n: Int) {
+        let plan = Self.plan()
+        var seen: [Int] = []
+        for k in 1...n { seen += plan.shard(k, of: n) }
+        #expect(seen.sorted() == Array(plan.runs.indices))
+        // Balanced: no shard gets more than the lightest one plus the costliest run.
+        let loads = (1...n).map { k in plan.shard(k, of: n).reduce(0.0) { $0 + plan.cost(of: plan.runs[$1]) } }
+        let largest = plan.runs.map(plan.cost(of:)).max()!
+        #expect(loads.max()! - loads.min()! <= largest)
+    }
+
+    @Test("canonical order is point, policy, replication; seeds repeat across policies (common random numbers)")
+    func canonicalOrder() {
+        let plan = Self.plan()
+        #expect(plan.runs.count == 3 * 2 * 3)
+        #expect((plan.runs[0].point, plan.runs[0].policy, plan.runs[0].replication) == (0, "apple", 1))
+        #expect((plan.runs[3].point, plan.runs[3].policy, plan.runs[3].replication) == (0, "lru", 1))
+        #expect((plan.runs[6].point, plan.runs[6].policy, plan.runs[6].replication) == (1, "apple", 1))
+        #expect(plan.seed(of: plan.runs[1]) == plan.seed(of: plan.runs[4]))
+        // Longest first: the 5-day point's runs lead.
+        #expect(plan.longestFirst(Array(plan.runs.indices)).prefix(6).allSatisfy { plan.runs[$0].point == 1 })
+    }
+
+    static func line(_ value: String, _ policy: String, _ replication: Int, redownload: Double) -> String {
+        var values = [Double](repeating: 0, count: SummaryRow.metricColumns.count)
+        values[SummaryRow.metricColumns.firstIndex(of: "redownload_bytes")!] = redownload
+        return SweepResults.line(values: [value], summary: SummaryRow(policy: policy, replication: replication, seed: 1, values: values))
+    }
+
+    @Test("paired differences to the baseline, by hand: lru − apple = (5−3, 9−4, 4−2) = (2, 5, 2)")
+    func pairedDifference() throws {
+        // Mean 3; sd = sqrt(((2−3)² + (5−3)² + (2−3)²) / 2) = sqrt(3) = 1.732051; 95 % t with
+        // 2 degrees of freedom is 4.302653, half-width 4.302653 · 1.732051 / sqrt(3) = 4.302653.
+        let lines = [Self.line("1GB", "apple", 1, redownload: 3), Self.line("1GB", "apple", 2, redownload: 4),
+                     Self.line("1GB", "apple", 3, redownload: 2), Self.line("1GB", "lru", 1, redownload: 5),
+                     Self.line("1GB", "lru", 2, redownload: 9), Self.line("1GB", "lru", 3, redownload: 4)]
+        let csv = try SweepResults(axisNames: ["size"], baseline: "apple", lines: lines).comparisonCSV()
+        let records = try CSVReader.records(csv)
+        let header = records[0].fields
+        let lru = Dictionary(uniqueKeysWithValues: zip(header, records[2].fields))
+        #expect(lru["size"] == "1GB" && lru["policy"] == "lru")
+        #expect(lru["redownload_bytes_mean"] == "6.000000")
+        #expect(lru["redownload_bytes_diff_vs_apple"] == "3.000000")
+        #expect(lru["redownload_bytes_diff_ci_low"] == "-1.302653")
+        #expect(lru["redownload_bytes_diff_ci_high"] == "7.302653")
+    }
+
+    static func shard(_ k: Int, of n: Int, digest: String = "abc", runs: [(Int, String)]) -> ShardFile {
+        ShardFile(shard: k, count: n, studyDigest: digest, totalRuns: 4, baseline: "apple", name: "s",
+                  axisNames: ["size"], runs: runs.map { (index: $0.0, line: $0.1) })
+    }
+
+    @Test("a shard file reads back as written, and merging puts runs in canonical order")
+    func roundTripAndMerge() throws {
+        let a = Self.shard(1, of: 2, runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 4))])
+        let b = Self.shard(2, of: 2, runs: [(1, Self.line("1GB", "lru", 1, redownload: 2)), (2, Self.line("2GB", "apple", 1, redownload: 3))])
+        #expect(try ShardFile.parse(a.text, name: "a") == a)
+        let merged = try ShardFile.merge([b, a], names: ["b", "a"])
+        #expect(merged.lines == [a.runs[0].line, b.runs[0].line, b.runs[1].line, a.runs[1].line])
+    }
+
+    @Test("missing, duplicated, foreign and truncated shards are refused, naming the file")
+    func refusals() throws {
+        let a = Self.shard(1, of: 2, runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (1, Self.line("1GB", "lru", 1, redownload: 1))])
+        let b = Self.shard(2, of: 2, runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
+        func message(_ shards: [ShardFile], _ names: [String]) -> String {
+            do { _ = try ShardFile.merge(shards, names: names); return "" } catch { return error.message }
+        }
+        #expect(message([a], ["a.csv"]).contains("missing shard 2/2 (shard-0002-of-0002.csv)"))
+        #expect(message([a, a], ["a.csv", "a2.csv"]).contains("a2.csv and a.csv are both shard 1/2"))
+        let foreign = Self.shard(2, of: 2, digest: "other", runs: b.runs.map { ($0.index, $0.line) })
+        #expect(message([a, foreign], ["a.csv", "f.csv"]).contains("f.csv is from another study"))
+        // Cut after a whole line, and in the middle of one.
+        let cut = String(b.text.dropLast(b.runs[1].line.count + 2))
+        do { _ = try ShardFile.parse(cut, name: "b.csv"); Issue.record("accepted") } catch {
+            #expect(error.message == "b.csv: incomplete: 1 of its 2 runs")
+        }
+        let midLine = String(b.text.dropLast(20))
+        do { _ = try ShardFile.parse(midLine, name: "b.csv"); Issue.record("accepted") } catch {
+            #expect(error.message.hasPrefix("b.csv: line 4 has"))
+        }
+        #expect(throws: ShardFile.Error.self) { try ShardFile.parse("policy,replication\n", name: "x.csv") }
+    }
+}
