@@ -13,6 +13,7 @@ public struct OdrSim: ParsableCommand {
         Examples:
           odr-sim run scenarios/game.scn
           odr-sim compare scenarios/game.scn --replications 30
+          odr-sim sweep Scenarios/studies/tag-size.study
           odr-sim replay ../shared/traces/cloudphysics.csv --capacity 202976972 --policy lru
           odr-sim policies
         """,

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@Suite("odr-sim sweep, end to end", .serialized)
+struct SweepCommandTests {
+    static let study = """
+        policies: [apple, lru]
+        replications: 2
+        scenario:
+          duration: 2d
+          device: {capacity: 8GB, used: 7GB}
+          apps:
+            - id: game
+              generate: {tags: 12, size: {median: 64MB, sigma: 0.5}}
+          events:
+            - {at: 0, app: game, install: true}
+          workload:
+            - {kind: popularity, app: game, rate: 30/d, alpha: 0.8, hold: {median: 5m, sigma: 1}}
+        axes:
+          - {name: used, path: device.used, values: [7GB, 7.5GB]}
+          - {path: workload.popularity.alpha, values: [0.5, 1.2]}
+
+        """
+
+    @Test("three shards merged equal --jobs 1 byte for byte; a shard of an edited study is refused, naming it")
+    func shardsMergeToTheSameBytes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.study")
+        try Data(Self.study.utf8).write(to: file)
+        let whole = dir.appendingPathComponent("whole"), shards = dir.appendingPathComponent("shards")
+        let merged = dir.appendingPathComponent("merged")
+        let run = try CLI.run(["sweep", file.path, "--jobs", "1", "--out", whole.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for k in 1...3 {
+            #expect(try CLI.run(["sweep", file.path, "--shard", "\(k)/3", "--out", shards.path]).status == 0)
+        }
+        let merge = try CLI.run(["sweep", "merge", shards.path, "--out", merged.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        for name in ["results.csv", "comparison.csv"] {
+            let a = try Data(contentsOf: whole.appendingPathComponent(name))
+            let b = try Data(contentsOf: merged.appendingPathComponent(name))
+            #expect(a == b, "\(name) differs")
+        }
+        // 2 × 2 points × 2 policies × 2 replications, and the axes as columns.
+        let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
+        #expect(results.split(separator: "\n").count == 1 + 16)
+        #expect(results.hasPrefix("used,workload.popularity.alpha,policy,replication,seed,scenario_hash,requests,"))
+
+        // Edit the study, and redo shard 2 only: the merge names the odd one out.
+        try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: 3").utf8).write(to: file)
+        #expect(try CLI.run(["sweep", file.path, "--shard", "2/3", "--out", shards.path]).status == 0)
+        let refused = try CLI.run(["sweep", "merge", shards.path, "--out", merged.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("shard-0002-of-0003.csv is from another study"), "\(refused.stderr)")
+        let bad = try CLI.run(["sweep", file.path, "--shard", "4/3", "--out", shards.path])
+        #expect(bad.status != 0 && bad.stderr.contains("--shard must be K/N"))
+    }
+}
