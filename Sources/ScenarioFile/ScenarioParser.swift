@@ -110,7 +110,8 @@ public struct ScenarioParser: Sendable {
         return String(base[..<dot])
     }
 
-    private func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
+    /// A non-empty list of known, distinct policy names (also a study's `policies`).
+    func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
         let items = try reader.sequence(node, "policies", of: "policy names such as [apple, lru]")
         guard !items.isEmpty else { throw reader.error(at: node, "policies must name at least one policy, such as [apple]") }
         var policies: [String] = []

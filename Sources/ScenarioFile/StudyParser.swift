@@ -101,7 +101,7 @@ public struct StudyParser: Sendable {
             throw error
         }
 
-        let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? base.policies
+        let policies = try top.value("policies").map { node throws(ScenarioError) in try scenarioParser.readPolicies(node, reader) } ?? base.policies
         let replications = try top.value("replications").map { node throws(ScenarioError) in
             try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications)
         } ?? base.replications
@@ -178,21 +178,6 @@ public struct StudyParser: Sendable {
         let description = try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
         return Study(name: name, description: description, axes: axes, points: points, policies: policies,
                      replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
-    }
-
-    private func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
-        let items = try reader.sequence(node, "policies", of: "policy names such as [apple, lru]")
-        guard !items.isEmpty else { throw reader.error(at: node, "policies must name at least one policy, such as [apple]") }
-        var policies: [String] = []
-        for item in items {
-            let policy = try reader.name(item, "policy")
-            guard knownPolicies.contains(policy) else {
-                throw reader.error(at: item, "unknown policy '\(policy)'" + NameSuggestion.hint(for: policy, among: knownPolicies))
-            }
-            guard !policies.contains(policy) else { throw reader.error(at: item, "policy '\(policy)' is listed twice") }
-            policies.append(policy)
-        }
-        return policies
     }
 
     /// A list of values, or a range `{from, to, steps, scale}`; with the node of each value
