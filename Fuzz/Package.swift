@@ -17,7 +17,7 @@ let package = Package(
             name: "FuzzScenario",
             dependencies: [
                 .product(name: "ScenarioFile", package: root), .product(name: "Simulation", package: root),
-                .product(name: "ODRPolicies", package: root), .product(name: "Metrics", package: root),
+                .product(name: "ODRPolicies", package: root), .product(name: "Experiments", package: root),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

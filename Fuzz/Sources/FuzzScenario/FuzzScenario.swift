@@ -1,4 +1,4 @@
-import Metrics
+import Experiments
 import ODRPolicies
 import ScenarioFile
 import Simulation
