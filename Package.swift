@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ScenarioFile", targets: ["ScenarioFile"]),
         .library(name: "Metrics", targets: ["Metrics"]),
         .library(name: "Experiments", targets: ["Experiments"]),
+        .library(name: "Reports", targets: ["Reports"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.0.0"),
     ],
     targets: [
         // GNU Scientific Library (Debian: libgsl-dev): random streams, distributions, t-quantiles.
@@ -54,12 +56,15 @@ let package = Package(
         // Plans of runs (points × policies × replications), their scheduling on cores and on
         // shards, and the merge of shards: run, compare, check and sweep all go through it.
         .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
+        // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
+        // templates), from the same rows the CSV writers take.
+        .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
         .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [
-                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "TraceReplay", "Workload",
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Workload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -80,6 +80,12 @@ public struct ExperimentRunner {
         public var notices: [RunNotice] = []
         /// The plan's point the run belongs to (0 for a single scenario).
         public var point: Int = 0
+        /// For charts: the samples of `timeseries.csv` as numbers, purge episodes (time,
+        /// bytes purged) and low-disk warnings (with event rows), and the wait distribution.
+        public var samples: [RunRecorder.Sample] = []
+        public var purgeEpisodes: [(time: Double, purged: Int64)] = []
+        public var lowDiskWarnings: [Double] = []
+        public var waitDistribution: [(seconds: Double, fraction: Double)] = []
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -214,6 +220,10 @@ public struct ExperimentRunner {
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
         result.notices = simulator.notices
+        result.samples = recorder.sampleValues
+        result.purgeEpisodes = recorder.purgeEpisodes
+        result.lowDiskWarnings = recorder.lowDiskWarnings
+        result.waitDistribution = recorder.waits.distribution(points: 200)
         if let eventsPart {
             result.eventsPart = eventsPart
             result.writeError = openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }

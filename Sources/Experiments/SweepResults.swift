@@ -29,9 +29,9 @@ public struct SweepResults: Sendable {
 
     public var resultsCSV: String { resultsHeader + lines.joined() }
 
-    /// `comparison.csv`: the axis columns, then ``Comparison/csv``'s columns, per point in
-    /// point order and per policy in run order.
-    public func comparisonCSV() throws -> String {
+    /// Per point (in point order), its axis values and the comparison of its policies, from
+    /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
+    public func comparisons() throws -> [(values: [String], comparison: Comparison)] {
         let records = try CSVReader.records(resultsCSV)
         let axes = axisNames.count
         let fixed = 4   // policy, replication, seed, scenario_hash
@@ -48,14 +48,23 @@ public struct SweepResults: Sendable {
                 groups.append((values, [row]))
             }
         }
+        return groups.map { ($0.values, Comparison(rows: $0.rows, reference: baseline)) }
+    }
+
+    /// `comparison.csv`: the axis columns, then ``Comparison/csv``'s columns, per point in
+    /// point order and per policy in run order.
+    public func comparisonCSV(_ comparisons: [(values: [String], comparison: Comparison)]) -> String {
+        let head = String(CSV.row(axisNames).dropLast()) + ","
+        guard !comparisons.isEmpty else { return head + Comparison(rows: [], reference: baseline).csv }
         var text = ""
-        for (g, group) in groups.enumerated() {
-            let lines = Comparison(rows: group.rows, reference: baseline).csv.split(separator: "\n", omittingEmptySubsequences: false)
+        for (g, group) in comparisons.enumerated() {
+            let lines = group.comparison.csv.split(separator: "\n", omittingEmptySubsequences: false)
             let prefix = String(CSV.row(group.values).dropLast())
-            if g == 0 { text += String(CSV.row(axisNames).dropLast()) + "," + lines[0] + "\n" }
+            if g == 0 { text += head + lines[0] + "\n" }
             for line in lines.dropFirst() where !line.isEmpty { text += prefix + "," + line + "\n" }
         }
-        if groups.isEmpty { text = String(CSV.row(axisNames).dropLast()) + "," + Comparison(rows: [], reference: baseline).csv }
         return text
     }
+
+    public func comparisonCSV() throws -> String { comparisonCSV(try comparisons()) }
 }

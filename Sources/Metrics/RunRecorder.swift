@@ -44,8 +44,26 @@ public final class RunRecorder: SimulationObserver {
 
     public static let timeseriesHeader = CSV.row([
         "policy", "replication", "time_s", "used_bytes", "other_bytes", "odr_bytes", "in_use_bytes",
-        "downloading_bytes", "free_bytes",
+        "downloading_bytes", "free_bytes", "redownload_bytes",
     ])
+
+    /// One row of `timeseries.csv`: the disk at a sample time, and the bytes re-downloaded so far.
+    public struct Sample: Sendable, Hashable {
+        public var time: Double
+        public var used: Int64
+        public var other: Int64
+        public var odr: Int64
+        public var inUse: Int64
+        public var downloading: Int64
+        public var free: Int64
+        public var redownloaded: Int64
+    }
+
+    /// The samples taken, as `timeseries.csv` writes them (for charts).
+    public private(set) var sampleValues: [Sample] = []
+    /// When purge episodes happened and what each purged; when low-disk warnings were posted.
+    public private(set) var purgeEpisodes: [(time: Double, purged: Int64)] = []
+    public private(set) var lowDiskWarnings: [Double] = []
 
     /// Without events.csv rows, only grants (for waits) are needed.
     public var observesAllEvents: Bool { recordsEvents }
@@ -53,6 +71,11 @@ public final class RunRecorder: SimulationObserver {
     public func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         if case .requestGranted(_, _, let waited, _) = event.kind { waits.record(seconds: waited) }
         guard recordsEvents else { return }
+        switch event.kind {
+        case .purgeEpisode(_, _, let purged): purgeEpisodes.append((event.time, purged))
+        case .lowDiskWarning: lowDiskWarnings.append(event.time)
+        default: break
+        }
         let device = simulator.device
         func app(_ id: AppID) -> String { device.name(of: id) }
         func pack(_ id: PackID) -> String { device.name(of: id) }
@@ -145,9 +168,12 @@ public final class RunRecorder: SimulationObserver {
 
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {
         let d = simulator.device
+        let sample = Sample(time: time, used: d.usedBytes, other: d.otherBytes, odr: d.odrBytes, inUse: d.inUseBytes,
+                            downloading: d.downloadingBytes, free: d.freeBytes, redownloaded: d.ledger.redownloadBytes)
+        sampleValues.append(sample)
         samples.startRow(with: rowStart)
         samples.seconds(time)
-        for value in [d.usedBytes, d.otherBytes, d.odrBytes, d.inUseBytes, d.downloadingBytes, d.freeBytes] {
+        for value in [sample.used, sample.other, sample.odr, sample.inUse, sample.downloading, sample.free, sample.redownloaded] {
             samples.field(value)
         }
         samples.endRow()

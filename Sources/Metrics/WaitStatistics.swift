@@ -30,6 +30,16 @@ public struct WaitStatistics: Sendable {
         count += 1
     }
 
+    /// The distribution at `points` evenly spaced percentiles (1/points … 100 %), as
+    /// (seconds, fraction of waits at or below): what a CDF chart draws.
+    public func distribution(points: Int = 100) -> [(seconds: Double, fraction: Double)] {
+        guard count > 0, points > 0 else { return [] }
+        return (1...points).map { i in
+            let p = 100 * Double(i) / Double(points)
+            return (percentile(p), p / 100)
+        }
+    }
+
     /// Whether ``percentile(_:)`` is an exact order statistic.
     public var isExact: Bool { count <= Self.exactLimit }
 

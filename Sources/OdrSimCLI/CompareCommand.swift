@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Experiments
 import Metrics
+import Reports
 import ODRPolicies
 import Simulation
 
@@ -27,6 +28,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Output directory. Default: Reports/<scenario name>-compare/.")
     var out: String?
 
+    @Flag(help: "Skip report.html (the charts).")
+    var noReport = false
+
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: scenario)
@@ -41,10 +45,18 @@ struct CompareCommand: ParsableCommand {
         let comparison = Comparison(rows: rows)
         let destination = out ?? "Reports/\(scenario.name)-compare"
         do {
-            try ReportDirectory(destination).commit([
+            var files = [
                 ("summary.csv", SummaryRow.header + rows.map(\.csvLine).joined()),
                 ("comparison.csv", comparison.csv),
-            ])
+            ]
+            if !noReport {
+                let page = CompareReport(
+                    title: "\(scenario.name): \(policies.count) policies × \(runner.replications) replications",
+                    lede: scenario.description.isEmpty ? "odr-sim compare of \(options.file)" : scenario.description,
+                    facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
+                files.append(("report.html", page.html))
+            }
+            try ReportDirectory(destination).commit(files)
         } catch {
             fail("cannot write reports to \(destination): \(error.localizedDescription)")
         }

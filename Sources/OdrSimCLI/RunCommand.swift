@@ -37,6 +37,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip events.csv (faster on long runs).")
     var noEvents = false
 
+    @Flag(help: "Skip report.html (the charts).")
+    var noReport = false
+
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = try resolvePolicies(options.policies, scenario: scenario)
@@ -75,6 +78,7 @@ struct RunCommand: ParsableCommand {
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
         if runner.replications > 1 { files.append(("comparison.csv", Comparison(rows: results.map(\.summary)).csv)) }
+        if !noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem])

@@ -2,6 +2,7 @@ import ArgumentParser
 import Experiments
 import Foundation
 import Metrics
+import Reports
 import ODRPolicies
 import ScenarioFile
 
@@ -49,6 +50,9 @@ struct SweepRunCommand: ParsableCommand {
 
     @Option(help: "Output directory. Default: Reports/<study name>-sweep/ (for a shard: required).")
     var out: String?
+
+    @Flag(help: "Skip report.html (the charts).")
+    var noReport = false
 
     @OptionGroup var limits: RunLimits
 
@@ -100,7 +104,8 @@ struct SweepRunCommand: ParsableCommand {
             return
         }
         let destination = out ?? "Reports/\(study.name)-sweep"
-        write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), to: destination)
+        write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
+              to: destination, report: !noReport)
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, destination))
     }
 }
@@ -120,6 +125,9 @@ struct SweepMergeCommand: ParsableCommand {
 
     @Option(help: "Output directory. Default: Reports/<study name>-sweep/.")
     var out: String?
+
+    @Flag(help: "Skip report.html (the charts).")
+    var noReport = false
 
     func run() throws {
         let fm = FileManager.default
@@ -150,7 +158,7 @@ struct SweepMergeCommand: ParsableCommand {
             fail("\(directory): \(error)")
         }
         let destination = out ?? "Reports/\(shards[0].name)-sweep"
-        write(merged, to: destination)
+        write(merged, name: shards[0].name, to: destination, report: !noReport)
         print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination)/")
     }
 }
@@ -162,13 +170,25 @@ func parseShard(_ text: String) -> (k: Int, n: Int)? {
     return (k, n)
 }
 
-/// results.csv and comparison.csv, swapped in together.
-private func write(_ results: SweepResults, to destination: String) {
+/// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
+/// the result lines, so a merge writes the same bytes as one machine.
+private func write(_ results: SweepResults, name: String, to destination: String, report: Bool) {
     do {
-        try ReportDirectory(destination).commit([
-            ("results.csv", results.resultsCSV),
-            ("comparison.csv", try results.comparisonCSV()),
-        ])
+        let comparisons = try results.comparisons()
+        var files = [("results.csv", results.resultsCSV), ("comparison.csv", results.comparisonCSV(comparisons))]
+        if report {
+            // Each axis's values in the order the points first show them.
+            let axes = results.axisNames.indices.map { a in
+                var values: [String] = []
+                for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
+                return SweepReport.Axis(name: results.axisNames[a], values: values)
+            }
+            let policies = comparisons.first?.comparison.policies ?? []
+            let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
+            files.append(("report.html", SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons,
+                                                     palette: reportPalette).html))
+        }
+        try ReportDirectory(destination).commit(files)
     } catch {
         fail("cannot write reports to \(destination): \(error)")
     }

@@ -37,7 +37,7 @@ struct SweepCommandTests {
         }
         let merge = try CLI.run(["sweep", "merge", shards.path, "--out", merged.path])
         #expect(merge.status == 0, "\(merge.stderr)")
-        for name in ["results.csv", "comparison.csv"] {
+        for name in ["results.csv", "comparison.csv", "report.html"] {
             let a = try Data(contentsOf: whole.appendingPathComponent(name))
             let b = try Data(contentsOf: merged.appendingPathComponent(name))
             #expect(a == b, "\(name) differs")

@@ -1,0 +1,71 @@
+import Metrics
+
+/// `report.html` of `odr-sim compare`: for each main metric, the policies ranked (best first)
+/// as bars with 95 % interval whiskers, then the paired difference to the baseline policy
+/// with its interval; a policy whose difference interval excludes zero is marked (`*`, and a
+/// heavier outline).
+public struct CompareReport {
+    /// The metrics charted: column, title, unit.
+    static let metrics: [(String, String, Chart.Unit)] = [
+        ("redownload_bytes", "Re-downloaded bytes", .bytes), ("over_purge_bytes", "Over-purge", .bytes),
+        ("failed_requests", "Failed requests", .count), ("low_disk_notifications", "Low-disk warnings", .count),
+        ("wait_p95_s", "Wait, 95th percentile", .duration),
+    ]
+
+    public var title: String
+    public var lede: String
+    public var facts: [(name: String, value: String)]
+    public var comparison: Comparison
+    public var palette: Palette
+
+    public init(title: String, lede: String, facts: [(name: String, value: String)], comparison: Comparison, palette: Palette) {
+        self.title = title
+        self.lede = lede
+        self.facts = facts
+        self.comparison = comparison
+        self.palette = palette
+    }
+
+    public var page: Page {
+        var sections: [Page.Section] = []
+        let reference = comparison.reference
+        for (column, name, unit) in Self.metrics {
+            guard let c = SummaryRow.metricColumns.firstIndex(of: column) else { continue }
+            // Best (lowest mean) first; ties by name, so the order is stable.
+            let ranked = comparison.policies.sorted { ($0.metrics[c].mean, $0.policy) < ($1.metrics[c].mean, $1.policy) }
+            var bars = Chart(title: "\(name): mean and 95 % interval, best first", x: .init(label: "policy", unit: .plain),
+                             y: .init(label: name.lowercased(), unit: unit))
+            bars.bars = ranked.map { p in
+                let m = p.metrics[c]
+                return Chart.Bar(name: p.policy, colour: palette.colour(of: p.policy), value: m.mean, low: max(0, m.low), high: m.high)
+            }
+            var figures = [Page.Figure(
+                chart: bars, caption: "\(ranked.first?.replications ?? 0) replications per policy.",
+                numbers: (["policy", "mean", "95 % low", "95 % high"], ranked.map { p in
+                    let m = p.metrics[c]
+                    return [p.policy, Chart.describe(m.mean, unit), Chart.describe(max(0, m.low), unit), Chart.describe(m.high, unit)]
+                }))]
+            let others = ranked.filter { $0.differences != nil }
+            if !others.isEmpty {
+                var diff = Chart(title: "\(name): paired difference to \(reference) (* interval excludes 0)",
+                                 x: .init(label: "policy", unit: .plain), y: .init(label: "difference", unit: unit))
+                diff.bars = others.map { p in
+                    let d = p.differences![c]
+                    return Chart.Bar(name: p.policy, colour: palette.colour(of: p.policy), value: d.mean, low: d.low, high: d.high,
+                                     flagged: d.low > 0 || d.high < 0)
+                }
+                figures.append(Page.Figure(
+                    chart: diff, caption: "Policy − \(reference), replication by replication (common random numbers). Below zero: better than \(reference).",
+                    numbers: (["policy", "difference", "95 % low", "95 % high", "excludes 0"], others.map { p in
+                        let d = p.differences![c]
+                        return [p.policy, Chart.describe(d.mean, unit), Chart.describe(d.low, unit), Chart.describe(d.high, unit),
+                                d.low > 0 || d.high < 0 ? "yes" : "no"]
+                    })))
+            }
+            sections.append(Page.Section(heading: name, figures: figures))
+        }
+        return Page(title: title, lede: lede, facts: facts, sections: sections)
+    }
+
+    public var html: String { page.html }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Metrics
+
+/// `report.html` of `odr-sim run`: the scenario's story, the summary table with the best
+/// value of each main metric highlighted, disk use over time per policy (with purge episodes
+/// and low-disk warnings marked), cumulative re-download bytes, and the wait distribution.
+public struct RunReport {
+    /// What one policy's first replication recorded over time.
+    public struct PolicyRun {
+        public var policy: String
+        public var replication: Int
+        public var samples: [RunRecorder.Sample]
+        public var purgeEpisodes: [(time: Double, purged: Int64)]
+        public var lowDiskWarnings: [Double]
+        public var waits: [(seconds: Double, fraction: Double)]
+        public init(policy: String, replication: Int, samples: [RunRecorder.Sample], purgeEpisodes: [(time: Double, purged: Int64)],
+                    lowDiskWarnings: [Double], waits: [(seconds: Double, fraction: Double)]) {
+            self.policy = policy
+            self.replication = replication
+            self.samples = samples
+            self.purgeEpisodes = purgeEpisodes
+            self.lowDiskWarnings = lowDiskWarnings
+            self.waits = waits
+        }
+    }
+
+    /// The main metrics of the summary table: column, heading, unit, whether higher is better.
+    static let mainMetrics: [(String, String, Chart.Unit, Bool)] = [
+        ("requests", "requests", .count, false), ("hits", "hits", .count, true),
+        ("redownload_bytes", "re-downloaded", .bytes, false), ("downloaded_bytes", "downloaded", .bytes, false),
+        ("over_purge_bytes", "over-purge", .bytes, false), ("purges", "purges", .count, false),
+        ("low_disk_notifications", "low-disk", .count, false), ("failed_requests", "failed", .count, false),
+        ("wait_p95_s", "wait p95", .duration, false), ("wait_mean_s", "wait mean", .duration, false),
+    ]
+
+    /// Points drawn per time series at most: the CSV keeps them all.
+    public static let displayPoints = 250
+    /// Rows of a chart's table of numbers at most (the hovers have every point drawn).
+    public static let tableRows = 60
+    /// Marks drawn per chart at most.
+    public static let displayMarks = 300
+
+    public var title: String
+    public var lede: String
+    public var facts: [(name: String, value: String)]
+    public var rows: [SummaryRow]
+    public var runs: [PolicyRun]
+    public var capacity: Int64
+    public var palette: Palette
+
+    public init(title: String, lede: String, facts: [(name: String, value: String)], rows: [SummaryRow],
+                runs: [PolicyRun], capacity: Int64, palette: Palette) {
+        self.title = title
+        self.lede = lede
+        self.facts = facts
+        self.rows = rows
+        self.runs = runs
+        self.capacity = capacity
+        self.palette = palette
+    }
+
+    /// Every `step`-th index of `count`, and the last: what a chart draws of a long series.
+    static func thinned(_ count: Int, to limit: Int) -> [Int] {
+        guard count > limit, limit > 1 else { return Array(0..<count) }
+        let step = Double(count - 1) / Double(limit - 1)
+        var picked = (0..<limit).map { Int((Double($0) * step).rounded()) }
+        picked[limit - 1] = count - 1
+        return picked
+    }
+
+    /// The summary table: per policy, the mean over its replications of each main metric.
+    public static func summaryTable(_ rows: [SummaryRow]) -> Page.Table {
+        var policies: [String] = []
+        for row in rows where !policies.contains(row.policy) { policies.append(row.policy) }
+        let means: [[Double]] = policies.map { policy in
+            let mine = rows.filter { $0.policy == policy }
+            return mainMetrics.map { m in mine.reduce(0) { $0 + $1[m.0] } / Double(max(1, mine.count)) }
+        }
+        var table = Page.Table(header: ["policy"] + mainMetrics.map(\.1), rows: [])
+        for (p, policy) in policies.enumerated() {
+            var cells: [(text: String, exact: String, best: Bool)] = [(policy, policy, false)]
+            for (c, metric) in mainMetrics.enumerated() {
+                let column = means.map { $0[c] }
+                let best = metric.0 == "requests" ? false
+                    : (metric.3 ? column.max() : column.min()) == means[p][c] && Set(column).count > 1
+                let text: String
+                switch metric.2 {
+                case .bytes: text = Units.bytes(means[p][c])
+                case .duration: text = Units.duration(means[p][c])
+                default: text = Units.number(means[p][c])
+                }
+                cells.append((text, Chart.describe(means[p][c], metric.2), best))
+            }
+            table.rows.append(cells)
+        }
+        return table
+    }
+
+    public var page: Page {
+        var sections: [Page.Section] = []
+        sections.append(Page.Section(
+            heading: "Summary",
+            text: "Per policy, the mean over its replications; the best value of each column is highlighted (lowest, or highest for hits). Hover for exact values; summary.csv has every column.",
+            table: Self.summaryTable(rows)))
+
+        // Disk use over time, one chart per policy.
+        var disk: [Page.Figure] = []
+        for run in runs {
+            let picked = Self.thinned(run.samples.count, to: Self.displayPoints)
+            let s = picked.map { run.samples[$0] }
+            func layer(_ name: String, _ colour: String, _ value: (RunRecorder.Sample) -> Int64) -> Chart.Line {
+                Chart.Line(name: name, colour: colour, points: s.map { ($0.time, Double(value($0))) },
+                           hovers: s.map { sample in
+                               "\(run.policy), \(String(format: "%.6f", sample.time)) s: other_bytes \(sample.other), odr_bytes \(sample.odr), in_use_bytes \(sample.inUse), downloading_bytes \(sample.downloading), free_bytes \(sample.free)"
+                           })
+            }
+            // From just below the least other data to just above capacity: the wall is what matters.
+            let floorBytes = Double(s.map(\.other).min() ?? 0) * 0.97
+            let step = Chart.niceStep(max(1, Double(capacity) - floorBytes) / 5)
+            let low = max(0, (floorBytes / step).rounded(.down) * step)
+            var chart = Chart(title: "Disk use over time: \(run.policy)", x: .init(label: "time", unit: .duration),
+                              y: .init(label: "bytes", unit: .bytes, bounds: low...(Double(capacity) + step * 0.3)))
+            chart.stack = [
+                layer("other data", "#9e9e9e") { $0.other },
+                layer("ODR content", palette.colour(of: run.policy)) { $0.odr - $0.inUse },
+                layer("in use", "#404040") { $0.inUse },
+                layer("downloading", "#f0c05a") { $0.downloading },
+            ]
+            chart.references = [(Double(capacity), "capacity")]
+            for i in Self.thinned(run.purgeEpisodes.count, to: Self.displayMarks) {
+                let e = run.purgeEpisodes[i]
+                chart.marks.append(.init(x: e.time, colour: "#b00000", text: "purge episode at \(String(format: "%.6f", e.time)) s: \(Units.bytes(Double(e.purged))) purged"))
+            }
+            for t in run.lowDiskWarnings.prefix(Self.displayMarks) {
+                chart.marks.append(.init(x: t, colour: "#6a00b0", text: "low-disk warning at \(String(format: "%.6f", t)) s"))
+            }
+            let numbers = (header: ["time (s)", "other", "ODR content", "in use", "downloading", "free"],
+                           rows: Self.thinned(s.count, to: Self.tableRows).map { s[$0] }.map { [String(format: "%.0f", $0.time), Units.bytes(Double($0.other)), Units.bytes(Double($0.odr)),
+                                          Units.bytes(Double($0.inUse)), Units.bytes(Double($0.downloading)), Units.bytes(Double($0.free))] })
+            let caption = "Replication \(run.replication). Stacked: other data, ODR content not in use, in use, reserved for downloads; the y axis starts at \(Units.bytes(low)). \(run.purgeEpisodes.count) purge episodes (red marks), \(run.lowDiskWarnings.count) low-disk warnings (violet)."
+                + (run.samples.count > picked.count ? " \(picked.count) of \(run.samples.count) samples drawn." : "")
+            disk.append(Page.Figure(chart: chart, caption: caption, numbers: numbers))
+        }
+        sections.append(Page.Section(heading: "Disk use over time", figures: disk))
+
+        // Cumulative re-download bytes, one line per policy.
+        var redownload = Chart(title: "Re-downloaded bytes, cumulative", x: .init(label: "time", unit: .duration),
+                               y: .init(label: "re-downloaded", unit: .bytes))
+        var numbers: [[String]] = []
+        for run in runs {
+            let s = Self.thinned(run.samples.count, to: Self.displayPoints).map { run.samples[$0] }
+            redownload.lines.append(Chart.Line(
+                name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                points: s.map { ($0.time, Double($0.redownloaded)) }, steps: true,
+                hovers: s.map { "\(run.policy), \(String(format: "%.6f", $0.time)) s: redownload_bytes \($0.redownloaded)" }))
+            if let last = run.samples.last { numbers.append([run.policy, Units.bytes(Double(last.redownloaded))]) }
+        }
+        sections.append(Page.Section(heading: "Re-downloads", figures: [
+            Page.Figure(chart: redownload, caption: "Bytes received again for packs purged before, as the run goes (replication 1 of each policy).",
+                        numbers: (["policy", "at the end"], numbers)),
+        ]))
+
+        // Request waits.
+        var cdf = Chart(title: "Request waits (CDF)", x: .init(label: "wait", unit: .duration),
+                        y: .init(label: "requests at or below", unit: .fraction, bounds: 0...1))
+        var waitRows: [[String]] = []
+        for run in runs where !run.waits.isEmpty {
+            cdf.lines.append(Chart.Line(
+                name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                points: run.waits.map { ($0.seconds, $0.fraction) }, steps: true,
+                hovers: run.waits.map { "\(run.policy): \(Units.number($0.fraction * 100)) % of granted requests waited at most \(String(format: "%.6f", $0.seconds)) s" }))
+            func at(_ p: Double) -> String {
+                Units.duration(run.waits.first { $0.fraction >= p - 1e-9 }?.seconds ?? 0)
+            }
+            waitRows.append([run.policy, at(0.5), at(0.95), at(0.99)])
+        }
+        sections.append(Page.Section(heading: "Waits", figures: [
+            Page.Figure(chart: cdf, caption: "Begin to grant, for granted requests (hits wait 0).",
+                        numbers: (["policy", "p50", "p95", "p99"], waitRows)),
+        ]))
+        return Page(title: title, lede: lede, facts: facts, sections: sections)
+    }
+
+    public var html: String { page.html }
+}

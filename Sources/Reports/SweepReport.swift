@@ -1,0 +1,93 @@
+import Metrics
+
+/// `report.html` of `odr-sim sweep`: each main metric against each axis, one line per policy
+/// with its 95 % band (the other axes at their middle value), and with two or more axes a
+/// heat map of the baseline policy's re-downloads over the first two.
+public struct SweepReport {
+    static let metrics: [(String, String, Chart.Unit)] = [
+        ("redownload_bytes", "Re-downloaded bytes", .bytes), ("over_purge_bytes", "Over-purge", .bytes),
+        ("failed_requests", "Failed requests", .count), ("wait_p95_s", "Wait, 95th percentile", .duration),
+    ]
+
+    public struct Axis {
+        public var name: String
+        public var values: [String]
+        public init(name: String, values: [String]) {
+            self.name = name
+            self.values = values
+        }
+    }
+
+    public var title: String
+    public var lede: String
+    public var axes: [Axis]
+    /// Per point, its axis values and comparison (``Experiments/SweepResults/comparisons()``).
+    public var points: [(values: [String], comparison: Comparison)]
+    public var palette: Palette
+
+    public init(title: String, lede: String, axes: [Axis], points: [(values: [String], comparison: Comparison)], palette: Palette) {
+        self.title = title
+        self.lede = lede
+        self.axes = axes
+        self.points = points
+        self.palette = palette
+    }
+
+    public var page: Page {
+        var sections: [Page.Section] = []
+        let lookup = Dictionary(points.map { ($0.values, $0.comparison) }, uniquingKeysWith: { a, _ in a })
+        let middle = axes.map { $0.values[($0.values.count - 1) / 2] }
+        let policies = points.first?.comparison.policies.map(\.policy) ?? []
+        for (a, axis) in axes.enumerated() {
+            var figures: [Page.Figure] = []
+            let fixed = axes.indices.filter { $0 != a }.map { "\(axes[$0].name) = \(middle[$0])" }.joined(separator: ", ")
+            for (column, name, unit) in Self.metrics {
+                guard let c = SummaryRow.metricColumns.firstIndex(of: column) else { continue }
+                var chart = Chart(title: "\(name) against \(axis.name)", x: .init(label: axis.name, unit: .plain, categories: axis.values),
+                                  y: .init(label: name.lowercased(), unit: unit))
+                var rows: [[String]] = []
+                for policy in policies {
+                    var points: [(x: Double, y: Double)] = [], band: [(low: Double, high: Double)] = [], hovers: [String] = []
+                    for (v, value) in axis.values.enumerated() {
+                        var key = middle
+                        key[a] = value
+                        guard let m = lookup[key]?.statistics(of: policy)?.metrics[c] else { continue }
+                        points.append((Double(v), m.mean))
+                        band.append((max(0, m.low), m.high))
+                        hovers.append("\(policy), \(axis.name) = \(value): \(column) mean \(Chart.describe(m.mean, unit)), 95 % interval \(Chart.describe(max(0, m.low), unit)) to \(Chart.describe(m.high, unit))")
+                        rows.append([policy, value, Chart.describe(m.mean, unit), Chart.describe(max(0, m.low), unit), Chart.describe(m.high, unit)])
+                    }
+                    chart.lines.append(Chart.Line(name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
+                                                  points: points, band: band, hovers: hovers))
+                }
+                figures.append(Page.Figure(chart: chart, caption: fixed.isEmpty ? "" : "Other axes at \(fixed).",
+                                           numbers: (["policy", axis.name, "mean", "95 % low", "95 % high"], rows)))
+            }
+            sections.append(Page.Section(heading: "Against \(axis.name)", figures: figures))
+        }
+        if axes.count >= 2, let reference = points.first?.comparison.reference,
+           let c = SummaryRow.metricColumns.firstIndex(of: "redownload_bytes") {
+            var values: [[Double]] = []
+            for row in axes[1].values {
+                values.append(axes[0].values.map { column in
+                    var key = middle
+                    key[0] = column
+                    key[1] = row
+                    return lookup[key]?.statistics(of: reference)?.metrics[c].mean ?? .nan
+                })
+            }
+            var heat = Chart(title: "\(reference): mean re-downloaded bytes (GB-scaled cells)", x: .init(label: axes[0].name, unit: .plain),
+                             y: .init(label: axes[1].name, unit: .plain))
+            let scale = Units.byteUnit(values.flatMap { $0 }.filter(\.isFinite).max() ?? 1)
+            heat.heat = (axes[0].values, axes[1].values, values.map { $0.map { $0 / scale.scale } })
+            heat.title = "\(reference): mean re-downloaded bytes (\(scale.name))"
+            sections.append(Page.Section(heading: "\(axes[0].name) × \(axes[1].name)", figures: [Page.Figure(
+                chart: heat, caption: axes.count > 2 ? "Other axes at their middle value." : "",
+                numbers: ([axes[1].name + " \\ " + axes[0].name] + axes[0].values,
+                          zip(axes[1].values, values).map { [$0] + $1.map { Units.bytes($0 * 1) } }))]))
+        }
+        return Page(title: title, lede: lede, sections: sections)
+    }
+
+    public var html: String { page.html }
+}

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// Issue 13: report.html looked at as a person would, in headless Chromium (Debian
+/// `chromium`, installed by scripts/bootstrap): screenshots, the DOM, hovers against the CSV.
+@Suite("report.html in a browser", .serialized)
+struct ReportTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs headless Chromium on `page` with `arguments`; its stdout.
+    static func browse(_ page: URL, _ arguments: [String]) throws -> String {
+        let browser = try #require(chromium, "chromium is not installed: run scripts/bootstrap")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: browser)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(page.deletingLastPathComponent().path)/.chromium"]
+            + arguments + [page.absoluteString]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Every `<svg>…</svg>` of the page parses as XML.
+    static func svgsParse(_ html: String) -> (count: Int, failures: Int) {
+        var count = 0, failures = 0
+        var rest = html[...]
+        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            count += 1
+            let parser = XMLParser(data: Data(rest[start.lowerBound..<end.upperBound].utf8))
+            if !parser.parse() { failures += 1 }
+            rest = rest[end.upperBound...]
+        }
+        return (count, failures)
+    }
+
+    @Test("run: a series per policy, labelled axes, hovers equal to timeseries.csv, nothing fetched, a screenshot")
+    func runReport() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("game")
+        let policies = ["apple", "lru", "best-fit"]
+        let result = try CLI.run(["run", "Scenarios/game.scn", "--out", out.path] + policies.flatMap { ["--policy", $0] })
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = out.appendingPathComponent("report.html")
+        let html = try String(contentsOf: page, encoding: .utf8)
+
+        // Self-contained: no script and nothing fetched.
+        #expect(!html.contains("<script"))
+        for attribute in ["src=\"http", "href=\"http", "url(http", "@import"] { #expect(!html.contains(attribute), "\(attribute)") }
+        let (svgs, broken) = Self.svgsParse(html)
+        #expect(svgs == 1 + 1 + policies.count && broken == 0, "\(svgs) charts, \(broken) not well-formed")
+
+        // Hovers of the re-download chart against timeseries.csv (replication 1).
+        let series = try String(contentsOf: out.appendingPathComponent("timeseries.csv"), encoding: .utf8)
+        var expected: [String: String] = [:]
+        let header = series.split(separator: "\n")[0].split(separator: ",").map(String.init)
+        let column = try #require(header.firstIndex(of: "redownload_bytes"))
+        for line in series.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if f[1] == "1" { expected["\(f[0]) \(f[2])"] = f[column] }
+        }
+        var checked = 0
+        for policy in policies {
+            #expect(html.contains("data-series=\"\(policy)\""), "no series for \(policy)")
+            let marker = "<title>\(policy), "
+            var rest = html[...]
+            while let start = rest.range(of: marker), let end = rest.range(of: "</title>", range: start.upperBound..<rest.endIndex) {
+                let text = rest[start.upperBound..<end.lowerBound]
+                rest = rest[end.upperBound...]
+                guard let r = text.range(of: " s: redownload_bytes ") else { continue }
+                let key = "\(policy) \(text[..<r.lowerBound])"
+                #expect(expected[key] == String(text[r.upperBound...]), "hover \(key)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 3 * 100)
+        for label in ["time (days)", "re-downloaded (GB)", "requests at or below (%)", "wait (s)"] {
+            #expect(html.contains(">\(label)<"), "no axis label \(label)")
+        }
+
+        // The browser's DOM has every chart, and the page renders to a screenshot.
+        let dom = try Self.browse(page, ["--dump-dom"])
+        #expect(dom.components(separatedBy: "<svg").count - 1 == svgs)
+        #expect(dom.contains("Disk use over time: lru"))
+        let shot = dir.appendingPathComponent("run.png")
+        _ = try Self.browse(page, ["--window-size=1100,1400", "--screenshot=\(shot.path)"])
+        let png = try Data(contentsOf: shot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
+    }
+
+    @Test("compare: bars with whiskers ranked per metric, paired differences marked when their interval excludes 0")
+    func compareReport() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("cmp")
+        let result = try CLI.run(["compare", "Scenarios/game.scn", "--replications", "4", "--out", out.path,
+                                  "--policy", "apple", "--policy", "lru", "--policy", "belady"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(Self.svgsParse(html).failures == 0)
+        // Each bar's hover holds its mean, as comparison.csv has it.
+        let csv = try String(contentsOf: out.appendingPathComponent("comparison.csv"), encoding: .utf8).split(separator: "\n")
+        let header = csv[0].split(separator: ",").map(String.init)
+        let mean = try #require(header.firstIndex(of: "redownload_bytes_mean"))
+        for line in csv.dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let value = Int64(Double(f[mean])!.rounded())
+            #expect(html.contains("<title>\(f[0]): \(value) ("), "no bar for \(f[0]) at \(value)")
+        }
+        let shot = dir.appendingPathComponent("compare.png")
+        _ = try Self.browse(out.appendingPathComponent("report.html"), ["--window-size=1100,1400", "--screenshot=\(shot.path)"])
+        #expect(try Data(contentsOf: shot).count > 20_000)
+    }
+}
