@@ -34,9 +34,13 @@ public struct WaitStatistics: Sendable {
     /// (seconds, fraction of waits at or below): what a CDF chart draws.
     public func distribution(points: Int = 100) -> [(seconds: Double, fraction: Double)] {
         guard count > 0, points > 0 else { return [] }
+        // Sorted once, not once per point.
+        let sorted = isExact ? waits.sorted() : []
         return (1...points).map { i in
             let p = 100 * Double(i) / Double(points)
-            return (percentile(p), p / 100)
+            guard isExact else { return (percentile(p), p / 100) }
+            let rank = Int((p / 100 * Double(count)).rounded(.up))
+            return (sorted[min(max(rank, 1), count) - 1], p / 100)
         }
     }
 

@@ -209,12 +209,29 @@ public struct Chart: Sendable {
 
     // MARK: Drawing
 
+    /// Text for SVG/HTML: `&`, `<`, `>` and `"` escaped (one pass, and none for plain text).
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
-    static func f(_ v: Double) -> String { String(format: "%.1f", v) }
+    /// A coordinate with one decimal, without printf (charts write thousands of them).
+    static func f(_ v: Double) -> String {
+        let tenths = Int64((v * 10).rounded())
+        let whole = tenths / 10, fraction = abs(tenths % 10)
+        return (tenths < 0 && whole == 0 ? "-" : "") + String(whole) + "." + String(fraction)
+    }
 
     private func frame(_ body: String, xTicks: (values: [Double], labels: [String], unit: String)?, xScale: Scale?,
                        yTicks: (values: [Double], labels: [String], unit: String), yScale: Scale, legend: [(String, String, String)]) -> String {
