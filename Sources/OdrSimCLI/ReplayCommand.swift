@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ODRPolicies
+import Reports
 import TraceReplay
 
 /// `odr-sim replay`: replays a cache trace through the ODR core under one or more policies.
@@ -16,21 +17,29 @@ struct ReplayCommand: ParsableCommand {
             Objects larger than the disk are misses that store nothing.
 
             SIZE is bytes (202976972) or a number with a unit: 512MB, 64MiB, 1.5GB
-            (MB = 10^6 bytes, MiB = 2^20 bytes).
+            (MB = 10^6 bytes, MiB = 2^20 bytes), or a percentage of the trace's unique
+            bytes (the sum of each object's first-seen size, rounded down to whole bytes):
+            10%. Several, comma-separated, replay the trace once per capacity in one command
+            (it is read once): --capacity 1%,5%,10%,25%. With several capacities, report.html
+            shows the miss-ratio curves.
 
             The results go to DIR/summary.csv (default Reports/replay-<trace file name>/)
             and to the terminal as a table. Nothing is written when anything fails.
 
             Example:
               odr-sim replay cloudphysics.csv --capacity 202976972 --policy lru --policy belady
+              odr-sim replay cloudphysics.csv --capacity 1%,5%,10%,25% --policy lru --policy gdsf
               odr-sim replay apps.csv --capacity 1.5GB --policy android-quota --out Reports/a
             """)
 
     @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app).")
     var trace: String
 
-    @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB.", valueName: "size"))
+    @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several comma-separated: 1%,5%,10%,25%.", valueName: "size[,size…]"))
     var capacity: String
+
+    @Flag(help: "Skip report.html (the charts).")
+    var noReport = false
 
     @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
@@ -44,10 +53,22 @@ struct ReplayCommand: ParsableCommand {
     // Problems are reported from `run` as a `CommandFailure`, which ArgumentParser prints as
     // one line ("Error: …"), rather than as validation errors, which add the usage text.
     func run() throws {
-        let bytes: Int64
-        switch SizeParser.parse(capacity) {
-        case .success(let value): bytes = value
-        case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
+        var capacities: [TraceReplayer.Capacity] = []
+        for item in capacity.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if item.hasSuffix("%") {
+                guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
+                    throw CommandFailure(message: "--capacity: '\(item)' is not a positive percentage such as 10%")
+                }
+                capacities.append(.percent(percent))
+                continue
+            }
+            switch SizeParser.parse(item) {
+            case .success(let value): capacities.append(.bytes(value))
+            case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
+            }
+        }
+        guard Set(capacities).count == capacities.count else {
+            throw CommandFailure(message: "--capacity: '\(capacity)' lists a capacity twice")
         }
         var chosen: [PolicyDescriptor] = []
         for name in policies.isEmpty ? ["lru"] : policies {
@@ -64,8 +85,8 @@ struct ReplayCommand: ParsableCommand {
                 let count = chosen.count
                 progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
             }
-            results = try TraceReplayer(path: trace).replay(capacity: bytes, policies: chosen, context: PolicyContext(seed: seed),
-                                                            progress: progress)
+            results = try TraceReplayer(path: trace).replay(capacities: capacities, policies: chosen,
+                                                            context: PolicyContext(seed: seed), progress: progress)
             bar.finish()
         } catch {
             bar.finish()
@@ -74,12 +95,22 @@ struct ReplayCommand: ParsableCommand {
         }
         let out = outDirectory ?? "Reports/replay-\(URL(fileURLWithPath: trace).lastPathComponent)"
         do {
-            try ReportDirectory(out).commit([(name: "summary.csv", contents: ReplayReport.csv(results))])
+            var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]
+            if !noReport {
+                let page = MissRatioReport(
+                    title: "Replay of \(URL(fileURLWithPath: trace).lastPathComponent)",
+                    lede: "\(results.first?.requests ?? 0) requests under \(chosen.count) polic\(chosen.count == 1 ? "y" : "ies") at \(capacities.count) capacit\(capacities.count == 1 ? "y" : "ies").",
+                    points: results.map { .init(policy: $0.policy, capacity: $0.capacityBytes, objectMissRatio: $0.objectMissRatio,
+                                                byteMissRatio: $0.byteMissRatio, misses: $0.misses, bytesMissed: $0.bytesMissed) },
+                    palette: reportPalette)
+                files.append((name: "report.html", contents: page.html))
+            }
+            try ReportDirectory(out).commit(files)
         } catch {
             throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
         }
         print(ReplayReport.table(results), terminator: "")
-        print("wrote \(out)/summary.csv")
+        print("wrote \(out)/summary.csv" + (noReport ? "" : " and report.html"))
     }
 }
 

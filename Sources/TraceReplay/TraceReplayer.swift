@@ -40,18 +40,33 @@ public struct TraceReplayer {
         self.streamBudget = streamBudget
     }
 
-    /// Replays the trace once per policy, in order. The first pass (distinct objects, the
-    /// decoded stream within ``streamBudget``, and the future if a policy needs it) is shared
-    /// by all policies. `progress` is called with the share of the policies' runs done (0…1)
-    /// every 65,536 requests.
+    /// A disk capacity for a replay: bytes, or a percentage of the trace's unique bytes (the
+    /// sum of each object's first-seen size), rounded down to whole bytes.
+    public enum Capacity: Sendable, Hashable {
+        case bytes(Int64)
+        case percent(Double)
+
+        /// The capacity in bytes for a trace of `uniqueBytes`.
+        public func bytes(uniqueBytes: Int64) -> Int64 {
+            switch self {
+            case .bytes(let b): return b
+            case .percent(let p): return Int64((Double(uniqueBytes) * p / 100).rounded(.down))
+            }
+        }
+    }
+
+    /// Replays the trace once per policy and capacity, reading it once: results per policy
+    /// (in order), each at every capacity (in order), with the same counts as separate replays.
     public func replay(
-        capacity: Int64, policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
+        capacities: [Capacity], policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
         progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
-        precondition(capacity >= 0, "capacity must not be negative")
         let needsFuture = policies.contains { $0.needsFuture }
         var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture, streamBudget: streamBudget)
         let catalogs = try objects.catalogs()
+        let unique = objects.objects.reduce(Int64(0)) { $0 + $1.size }
+        let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
+        precondition(bytes.allSatisfy { $0 >= 0 }, "capacity must not be negative")
 
         var context = context
         if needsFuture {
@@ -63,8 +78,9 @@ public struct TraceReplayer {
         }
 
         var results: [ReplayResult] = []
-        let total = Double(max(1, objects.requestCount)) * Double(policies.count)
-        for (k, descriptor) in policies.enumerated() {
+        let runs = policies.count * bytes.count
+        let total = Double(max(1, objects.requestCount)) * Double(max(1, runs))
+        for (k, (descriptor, capacity)) in policies.flatMap({ p in bytes.map { (p, $0) } }).enumerated() {
             var run = ReplayRun(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs)
             let done = Double(k) * Double(max(1, objects.requestCount))
             let report = progress.map { progress in { (i: Int) in progress((done + Double(i)) / total) } }
@@ -76,6 +92,18 @@ public struct TraceReplayer {
             results.append(run.finished())
         }
         return results
+    }
+
+    /// Replays the trace once per policy, in order. The first pass (distinct objects, the
+    /// decoded stream within ``streamBudget``, and the future if a policy needs it) is shared
+    /// by all policies. `progress` is called with the share of the policies' runs done (0…1)
+    /// every 65,536 requests.
+    public func replay(
+        capacity: Int64, policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
+        progress: ((Double) -> Void)? = nil
+    ) throws(TraceError) -> [ReplayResult] {
+        precondition(capacity >= 0, "capacity must not be negative")
+        return try replay(capacities: [.bytes(capacity)], policies: policies, context: context, progress: progress)
     }
 
     /// Feeds the decoded stream the first pass kept.

@@ -118,3 +118,36 @@ struct ReportTests {
         #expect(try Data(contentsOf: shot).count > 20_000)
     }
 }
+
+@Suite("replay at several capacities", .serialized)
+struct MultiCapacityReplayTests {
+    @Test("--capacity 1%,5%,10%,25% in one command: libCacheSim's capacities and counts, and miss-ratio curves whose hovers equal summary.csv")
+    func percentCapacities() throws {
+        let trace = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics.csv").standardized
+        let reference = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics-reference.csv").standardized
+        guard FileManager.default.fileExists(atPath: trace.path) else { Issue.record("no shared trace at \(trace.path)"); return }
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("mrc")
+        let result = try CLI.run(["replay", trace.path, "--capacity", "1%,5%,10%,25%", "--policy", "lru", "--policy", "gdsf", "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(summary.count == 1 + 2 * 4)
+        // libCacheSim's rows (policy, capacity, requests, misses, bytes…): the percentages of the
+        // unique bytes rounded down are its capacities, and the counts are its counts.
+        let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("lru,") || $0.hasPrefix("gdsf,") }
+        let ours = summary.dropFirst().map { $0.split(separator: ",").prefix(8).joined(separator: ",") }
+        #expect(Set(ours) == Set(expected.map(String.init)), "\(ours)")
+        // One curve per policy, and each hover's ratio is the CSV's.
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        for line in summary.dropFirst() {
+            let f = line.split(separator: ",").map(String.init)
+            #expect(html.contains("\(f[0]) at \(f[1]) bytes ("), "no point for \(f[0]) at \(f[1])")
+            #expect(html.contains("object miss ratio \(f[6]), misses \(f[3])</title>"))
+            #expect(html.contains("byte miss ratio \(f[7]), bytes missed \(f[5])</title>"))
+        }
+        #expect(html.contains("data-series=\"lru\"") && html.contains("data-series=\"gdsf\""))
+        #expect(ReportTests.svgsParse(html) == (2, 0))
+    }
+}
