@@ -53,23 +53,7 @@ struct ReplayCommand: ParsableCommand {
     // Problems are reported from `run` as a `CommandFailure`, which ArgumentParser prints as
     // one line ("Error: …"), rather than as validation errors, which add the usage text.
     func run() throws {
-        var capacities: [TraceReplayer.Capacity] = []
-        for item in capacity.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if item.hasSuffix("%") {
-                guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
-                    throw CommandFailure(message: "--capacity: '\(item)' is not a positive percentage such as 10%")
-                }
-                capacities.append(.percent(percent))
-                continue
-            }
-            switch SizeParser.parse(item) {
-            case .success(let value): capacities.append(.bytes(value))
-            case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
-            }
-        }
-        guard Set(capacities).count == capacities.count else {
-            throw CommandFailure(message: "--capacity: '\(capacity)' lists a capacity twice")
-        }
+        let capacities = try parseCapacities(capacity)
         var chosen: [PolicyDescriptor] = []
         for name in policies.isEmpty ? ["lru"] : policies {
             guard let descriptor = PolicyRegistry.descriptor(named: name) else {
@@ -118,4 +102,27 @@ struct ReplayCommand: ParsableCommand {
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+/// `--capacity` of replay and mrc: sizes and percentages of the trace's unique bytes,
+/// comma-separated, each once.
+func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
+    var capacities: [TraceReplayer.Capacity] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        if item.hasSuffix("%") {
+            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
+                throw CommandFailure(message: "--capacity: '\(item)' is not a positive percentage such as 10%")
+            }
+            capacities.append(.percent(percent))
+            continue
+        }
+        switch SizeParser.parse(item) {
+        case .success(let value): capacities.append(.bytes(value))
+        case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
+        }
+    }
+    guard Set(capacities).count == capacities.count else {
+        throw CommandFailure(message: "--capacity: '\(text)' lists a capacity twice")
+    }
+    return capacities
 }

@@ -151,3 +151,24 @@ struct MultiCapacityReplayTests {
         #expect(ReportTests.svgsParse(html) == (2, 0))
     }
 }
+
+@Suite("odr-sim mrc")
+struct MRCCommandTests {
+    @Test("mrc of the shared trace says 92,200 misses at 202,976,972 bytes, as replay --policy lru does")
+    func sharedTrace() throws {
+        let trace = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics.csv").standardized
+        guard FileManager.default.fileExists(atPath: trace.path) else { Issue.record("no shared trace at \(trace.path)"); return }
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("mrc")
+        let result = try CLI.run(["mrc", trace.path, "--points", "5", "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let csv = try String(contentsOf: out.appendingPathComponent("mrc.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 1 + 5)
+        #expect(csv[0] == "capacity_bytes,capacity_fraction,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio")
+        let at10 = try CLI.run(["mrc", trace.path, "--capacity", "202976972", "--out", out.path])
+        #expect(at10.stdout.contains("202976972") && at10.stdout.contains("92200"), "\(at10.stdout)")
+        let both = try CLI.run(["mrc", trace.path, "--points", "5", "--capacity", "1%"])
+        #expect(both.status != 0 && both.stderr.contains("not both"))
+    }
+}

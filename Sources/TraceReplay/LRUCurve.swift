@@ -1,0 +1,116 @@
+/// The exact LRU miss-ratio curve of a trace at byte capacities, from one pass over its
+/// requests by stack distances with sizes (Mattson's stack algorithm, byte-weighted).
+///
+/// With LRU the disk holds, after every request, the longest run of the most recently used
+/// objects whose sizes fit (eviction goes from the least recent until the newcomer fits, so
+/// the held set stays a prefix of the recency order). A request for an object of size `s` last
+/// used at time `u` is therefore a hit at capacity `C` exactly when `s ≤ C` and the distinct
+/// objects used since `u`, together with it, take at most `C` bytes. Each object's size sits
+/// in a Fenwick tree at the position of its latest use, so that sum is one range query:
+/// O(log n) per request. Objects larger than `C` are never stored, so they do not count at
+/// capacities below the largest object; such capacities get a tree of their own, holding only
+/// the objects that fit.
+///
+/// Counting follows ``TraceReplayer``: no warm-up, every first request a miss, an object larger
+/// than the disk a miss that stores nothing. The counts equal `replay --policy lru` at every
+/// capacity (a test holds them to it).
+public struct LRUCurve {
+    public struct Point: Sendable, Hashable {
+        public var capacity: Int64
+        public var requests: Int64 = 0
+        public var misses: Int64 = 0
+        public var bytesRequested: Int64 = 0
+        public var bytesMissed: Int64 = 0
+        public var objectMissRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
+        public var byteMissRatio: Double { bytesRequested == 0 ? 0 : Double(bytesMissed) / Double(bytesRequested) }
+    }
+
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The curve at `capacities` (bytes or percentages of the unique bytes), in that order.
+    /// Also returns the trace's unique bytes (the sum of each object's first-seen size).
+    public func compute(_ capacities: [TraceReplayer.Capacity], progress: ((Double) -> Void)? = nil)
+        throws(TraceError) -> (points: [Point], uniqueBytes: Int64) {
+        let objects = try TraceObjects.scan(path: path, recordRequests: true, streamBudget: .max)
+        var sizeOfPack = [Int64](repeating: 0, count: objects.objects.count)
+        for object in objects.objects { sizeOfPack[Int(object.pack)] = object.size }
+        let unique = sizeOfPack.reduce(0, +)
+        let largest = sizeOfPack.max() ?? 0
+        let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
+        var points = bytes.map { Point(capacity: $0) }
+
+        // Tree 0 holds every object; a capacity below the largest object has its own tree of
+        // the objects that fit it.
+        let n = objects.requests.count
+        var trees = [Fenwick(count: n)]
+        var treeOf: [Int] = []
+        var limits: [Int64] = [.max]
+        for c in bytes {
+            if c >= largest {
+                treeOf.append(0)
+            } else if let existing = limits.firstIndex(of: c) {
+                treeOf.append(existing)
+            } else {
+                limits.append(c)
+                trees.append(Fenwick(count: n))
+                treeOf.append(trees.count - 1)
+            }
+        }
+        var lastUse = [Int32](repeating: -1, count: sizeOfPack.count)
+        // Each tree's stack distance of the request, queried once for all its capacities.
+        var distance = [Int64](repeating: 0, count: trees.count)
+        for (t, pack) in objects.requests.enumerated() {
+            let size = sizeOfPack[Int(pack)]
+            let last = Int(lastUse[Int(pack)])
+            if last >= 0 {
+                for k in trees.indices where size <= limits[k] { distance[k] = trees[k].sum(from: last + 1, to: t) + size }
+            }
+            for j in points.indices {
+                points[j].requests += 1
+                points[j].bytesRequested += size
+                let hit = last >= 0 && size <= bytes[j] && distance[treeOf[j]] <= bytes[j]
+                if !hit {
+                    points[j].misses += 1
+                    points[j].bytesMissed += size
+                }
+            }
+            for k in trees.indices where size <= limits[k] {
+                if last >= 0 { trees[k].add(-size, at: last) }
+                trees[k].add(size, at: t)
+            }
+            lastUse[Int(pack)] = Int32(t)
+            if t & 0xFFFF == 0xFFFF, let progress { progress(Double(t + 1) / Double(max(1, n))) }
+        }
+        return (points, unique)
+    }
+}
+
+/// Prefix sums over positions 0..<count with point updates, both O(log count).
+struct Fenwick {
+    private var tree: [Int64]
+
+    init(count: Int) { tree = [Int64](repeating: 0, count: count + 1) }
+
+    mutating func add(_ value: Int64, at position: Int) {
+        var i = position + 1
+        while i < tree.count {
+            tree[i] += value
+            i += i & -i
+        }
+    }
+
+    /// The sum over positions below `end`.
+    func prefix(_ end: Int) -> Int64 {
+        var i = end, total: Int64 = 0
+        while i > 0 {
+            total += tree[i]
+            i -= i & -i
+        }
+        return total
+    }
+
+    /// The sum over positions `from..<to`.
+    func sum(from: Int, to: Int) -> Int64 { to <= from ? 0 : prefix(to) - prefix(from) }
+}
