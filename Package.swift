@@ -30,6 +30,8 @@ let package = Package(
     targets: [
         // GNU Scientific Library (Debian: libgsl-dev): random streams, distributions, t-quantiles.
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
+        // Zstandard (Debian: libzstd-dev): compressed traces (.oracleGeneral.zst), streamed.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // The ODR state machine: sans-I/O; only swift-collections' Heap for the apple policy.
         .target(name: "ODRCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
         // Seeded random streams and distributions over GSL.
@@ -60,7 +62,7 @@ let package = Package(
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
-        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies"]),
+        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [
@@ -74,7 +76,7 @@ let package = Package(
             name: "ODRCoreTests",
             dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay"]),
+        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]

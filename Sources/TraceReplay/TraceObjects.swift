@@ -45,7 +45,7 @@ struct TraceObjects {
     /// large traces); otherwise the bound requests × largest size rules overflow out, and
     /// only when it cannot does the scan start again with exact sums.
     static func scan(path: String, recordRequests: Bool, streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
-        let reader = try TraceReader(path: path)
+        let reader = try TraceInput(path: path)
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
         var streamBytes = 0

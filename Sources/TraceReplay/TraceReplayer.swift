@@ -130,7 +130,7 @@ public struct TraceReplayer {
 
     /// Reads the file again and feeds it line by line.
     private func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
-        let reader = try TraceReader(path: path)
+        let reader = try TraceInput(path: path)
         var count = 0
         while let record = try reader.next() {
             count += 1

@@ -1,0 +1,2 @@
+// Zstandard (Debian: libzstd-dev), for reading compressed traces as a stream.
+#include <zstd.h>
