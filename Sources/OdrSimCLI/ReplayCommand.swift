@@ -41,6 +41,11 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Skip report.html (the charts).")
     var noReport = false
 
+    @Option(help: "Runs (policy × capacity) in parallel. Default: all cores. Results are identical for any value.")
+    var jobs: Int?
+
+    func validate() throws { try validateCounts(replications: nil, jobs: jobs) }
+
     @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
 
@@ -69,8 +74,9 @@ struct ReplayCommand: ParsableCommand {
                 let count = chosen.count
                 progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
             }
-            results = try TraceReplayer(path: trace).replay(capacities: capacities, policies: chosen,
-                                                            context: PolicyContext(seed: seed), progress: progress)
+            results = try TraceReplayer(path: trace).replay(
+                capacities: capacities, policies: chosen, context: PolicyContext(seed: seed),
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
             bar.finish()
         } catch {
             bar.finish()

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import ODRCore
 import ODRPolicies
 
@@ -26,7 +28,7 @@ import ODRPolicies
 ///     .replay(capacity: 202_976_972, policies: [PolicyRegistry.descriptor(named: "lru")!])
 /// print(ReplayReport.table(results))
 /// ```
-public struct TraceReplayer {
+public struct TraceReplayer: Sendable {
     public let path: String
     /// Most bytes the first pass may keep of the decoded request stream (4 bytes a request for
     /// the object, 12 bytes per distinct consecutive time), so that no policy's run parses the
@@ -57,9 +59,10 @@ public struct TraceReplayer {
 
     /// Replays the trace once per policy and capacity, reading it once: results per policy
     /// (in order), each at every capacity (in order), with the same counts as separate replays.
+    /// Up to `jobs` runs go at once, on as many cores; results do not depend on it.
     public func replay(
         capacities: [Capacity], policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
-        progress: ((Double) -> Void)? = nil
+        jobs: Int = 1, progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
         let needsFuture = policies.contains { $0.needsFuture }
         var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture, streamBudget: streamBudget)
@@ -77,21 +80,32 @@ public struct TraceReplayer {
             context.future = FutureRequests(builder)
         }
 
-        var results: [ReplayResult] = []
-        let runs = policies.count * bytes.count
-        let total = Double(max(1, objects.requestCount)) * Double(max(1, runs))
-        for (k, (descriptor, capacity)) in policies.flatMap({ p in bytes.map { (p, $0) } }).enumerated() {
-            var run = ReplayRun(descriptor, capacity: capacity, context: context, objects: objects, catalogs: catalogs)
-            let done = Double(k) * Double(max(1, objects.requestCount))
-            let report = progress.map { progress in { (i: Int) in progress((done + Double(i)) / total) } }
-            if objects.keepsStream {
-                try replayKept(objects, into: &run, progress: report)
-            } else {
-                try replayFile(objects, into: &run, progress: report)
+        let runs = policies.flatMap { p in bytes.map { (p, $0) } }
+        let shared = SharedReplay(objects: objects, catalogs: catalogs, context: context, count: runs.count,
+                                  requests: max(1, objects.requestCount), progress: progress)
+        let replayer = self
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, runs.count))) { worker in
+            var k = worker
+            while k < runs.count, !shared.failed {
+                let (descriptor, capacity) = runs[k]
+                var run = ReplayRun(descriptor, capacity: capacity, context: shared.context, objects: shared.objects, catalogs: shared.catalogs)
+                let index = k
+                let report = shared.progress == nil ? nil : { (i: Int) in shared.update(index, i) }
+                do {
+                    if shared.objects.keepsStream {
+                        try replayer.replayKept(shared.objects, into: &run, progress: report)
+                    } else {
+                        try replayer.replayFile(shared.objects, into: &run, progress: report)
+                    }
+                    shared.set(index, run.finished())
+                } catch {
+                    shared.fail(error)
+                }
+                k += max(1, min(jobs, runs.count))
             }
-            results.append(run.finished())
         }
-        return results
+        if let error = shared.error { throw error }
+        return shared.results.map { $0! }
     }
 
     /// Replays the trace once per policy, in order. The first pass (distinct objects, the
@@ -107,7 +121,7 @@ public struct TraceReplayer {
     }
 
     /// Feeds the decoded stream the first pass kept.
-    private func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
+    func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
@@ -129,7 +143,7 @@ public struct TraceReplayer {
     }
 
     /// Reads the file again and feeds it line by line.
-    private func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
+    func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         let reader = try TraceInput(path: path)
         var count = 0
         while let record = try reader.next() {
@@ -143,5 +157,57 @@ public struct TraceReplayer {
                 throw TraceError(file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
             }
         }
+    }
+}
+
+/// What the runs of one replay share (read only) and what they report (under a lock).
+private final class SharedReplay: @unchecked Sendable {
+    let objects: TraceObjects
+    let catalogs: [Catalog]
+    let context: PolicyContext
+    let progress: ((Double) -> Void)?
+    private let lock = NSLock()
+    private var done: [Int]
+    private var total = 0
+    private let requests: Int64
+    private(set) var results: [ReplayResult?]
+    private(set) var error: TraceError?
+
+    init(objects: TraceObjects, catalogs: [Catalog], context: PolicyContext, count: Int, requests: Int64,
+         progress: ((Double) -> Void)?) {
+        self.objects = objects
+        self.catalogs = catalogs
+        self.context = context
+        self.progress = progress
+        self.requests = requests
+        done = Array(repeating: 0, count: count)
+        results = Array(repeating: nil, count: count)
+    }
+
+    var failed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return error != nil
+    }
+
+    func update(_ run: Int, _ requestsDone: Int) {
+        lock.lock()
+        total += requestsDone - done[run]
+        done[run] = requestsDone
+        let fraction = Double(total) / (Double(requests) * Double(done.count))
+        lock.unlock()
+        progress?(fraction)
+    }
+
+    func set(_ run: Int, _ result: ReplayResult) {
+        lock.lock()
+        results[run] = result
+        lock.unlock()
+    }
+
+    func fail(_ failure: any Error) {
+        lock.lock()
+        if error == nil { error = failure as? TraceError ?? TraceError(file: objects.fileName, line: nil, message: "\(failure)") }
+        lock.unlock()
     }
 }

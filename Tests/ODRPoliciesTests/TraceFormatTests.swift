@@ -60,6 +60,9 @@ struct TraceFormatTests {
         }
         #expect(results[0].count == 6)
         #expect(results[0].contains { $0.misses > 0 && $0.misses < 3_000 })
+        // Three runs at once give the same results, in the same order.
+        let parallel = try TraceReplayer(path: zst.path).replay(capacities: [.percent(1), .percent(10)], policies: policies, jobs: 3)
+        #expect(parallel == results[0])
         for r in results.dropFirst() {
             #expect(r.map(\.misses) == results[0].map(\.misses))
             #expect(r.map(\.bytesMissed) == results[0].map(\.bytesMissed))
