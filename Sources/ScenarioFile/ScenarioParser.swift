@@ -25,35 +25,14 @@ public struct ScenarioParser: Sendable {
     /// Reads and parses the file at `path`; a missing or unreadable file is a ``ScenarioError``
     /// at line 1, column 1.
     public func parseFile(atPath path: String) throws(ScenarioError) -> Scenario {
-        func failure(_ message: String) -> ScenarioError {
-            ScenarioError(file: path, line: 1, column: 1, message: message)
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw failure("no such file")
-        }
-        guard !isDirectory.boolValue else { throw failure("is a directory, not a scenario file") }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw failure("cannot read the file: \(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw failure("the file is not UTF-8 text") }
-        return try parse(text, fileName: path)
+        try parse(try SourceText.read(path), fileName: path)
     }
 
     /// Parses the text of a scenario; `fileName` is what errors name, and its last path
     /// component without extension is the default scenario `name`.
     public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Scenario {
         let reader = NodeReader(file: fileName)
-        let root: Node?
-        do {
-            // An explicit encoding: the default one consults an environment variable and prints.
-            root = try Yams.compose(yaml: text, .default, .default, .utf8)
-        } catch {
-            throw ScenarioError(yamlError: error, file: fileName, text: text)
-        }
+        let root = try SourceText.compose(text, fileName: fileName)
         guard let root else {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is empty; a scenario needs at least duration and device")
         }

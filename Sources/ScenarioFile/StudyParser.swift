@@ -31,35 +31,14 @@ public struct StudyParser: Sendable {
     public static let maximumPoints = 10_000
 
     public func parseFile(atPath path: String) throws(ScenarioError) -> Study {
-        let text = try Self.read(path, reportedAs: path)
-        return try parse(text, fileName: path)
-    }
-
-    static func read(_ path: String, reportedAs file: String, at location: (NodeReader, Node)? = nil) throws(ScenarioError) -> String {
-        func failure(_ message: String) -> ScenarioError {
-            if let (reader, node) = location { return reader.error(at: node, message) }
-            return ScenarioError(file: file, line: 1, column: 1, message: message)
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw failure(location == nil ? "no such file" : "no such scenario file '\(path)'")
-        }
-        guard !isDirectory.boolValue else { throw failure("'\(path)' is a directory, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw failure("cannot read '\(path)'") }
-        guard let text = String(data: data, encoding: .utf8) else { throw failure("'\(path)' is not UTF-8 text") }
-        return text
+        try parse(try SourceText.read(path), fileName: path)
     }
 
     /// Parses a study's text; `fileName` is what errors name, and a scenario path is read
     /// relative to its directory.
     public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Study {
         let reader = NodeReader(file: fileName)
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text, .default, .default, .utf8)
-        } catch {
-            throw ScenarioError(yamlError: error, file: fileName, text: text)
-        }
+        let root = try SourceText.compose(text, fileName: fileName)
         guard let root, case .mapping(let mapping) = root else {
             throw ScenarioError(file: fileName, line: 1, column: 1,
                                 message: "a study must be a mapping with scenario and axes (see the README, \"Studies\")")
@@ -79,17 +58,11 @@ public struct StudyParser: Sendable {
             let relative = try reader.text(scenarioNode, "scenario")
             let directory = (fileName as NSString).deletingLastPathComponent
             baseFile = relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
-            baseText = try Self.read(baseFile, reportedAs: baseFile, at: (reader, scenarioNode))
-            do {
-                guard let node = try Yams.compose(yaml: baseText, .default, .default, .utf8) else {
-                    throw reader.error(at: scenarioNode, "the scenario file '\(relative)' is empty")
-                }
-                baseNode = node
-            } catch let error as ScenarioError {
-                throw error
-            } catch {
-                throw ScenarioError(yamlError: error, file: baseFile, text: baseText)
+            baseText = try SourceText.read(baseFile, at: (reader, scenarioNode))
+            guard let node = try SourceText.compose(baseText, fileName: baseFile) else {
+                throw reader.error(at: scenarioNode, "the scenario file '\(relative)' is empty")
             }
+            baseNode = node
         }
         let scenarioParser = ScenarioParser(knownPolicies: knownPolicies)
         let base: Scenario

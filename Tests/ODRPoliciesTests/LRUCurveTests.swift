@@ -20,7 +20,7 @@ struct LRUCurveTests {
 
     @Test("on random traces, with objects larger than some capacities, every point equals a replay with lru")
     func equalsReplay() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let lru = try #require(PolicyRegistry.descriptor(named: "lru"))
         for trial in 0..<30 {
             var text = "time,obj_id,size\n"
@@ -52,18 +52,5 @@ struct LRUCurveTests {
         #expect(points.map(\.capacity) == [20_297_697, 101_488_486, 202_976_972, 507_442_432])
         #expect(points.map(\.misses) == [94_956, 93_700, 92_200, 81_987])
         #expect(points.map(\.bytesMissed) == [4_280_799_744, 4_232_581_120, 4_157_572_608, 3_677_807_104])
-    }
-}
-
-/// A small seeded generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -8,7 +8,7 @@ import TraceReplay
 struct TraceFormatTests {
     /// A random trace as (time, object, size), each object with one size.
     static func trace(seed: UInt64, count: Int) -> [(UInt32, UInt64, UInt32)] {
-        var g = SplitMix(seed: seed)
+        var g = SplitMix64(seed: seed)
         var sizes: [UInt64: UInt32] = [:]
         return (0..<count).map { t in
             let o = g.next() % 60 + 1_000_000_000_000
