@@ -33,20 +33,5 @@ public enum JUnitReport {
         return out + "</testsuites>\n"
     }
 
-    /// XML text and attribute escaping; control characters XML 1.0 cannot carry become '?'.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            default: if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }

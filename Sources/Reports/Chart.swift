@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// Inline SVG charts with a small API: lines (with optional interval bands and vertical
 /// marks), stacked areas, bars with whiskers, and heat maps; linear or log axes with
@@ -209,22 +210,7 @@ public struct Chart: Sendable {
 
     // MARK: Drawing
 
-    /// Text for SVG/HTML: `&`, `<`, `>` and `"` escaped (one pass, and none for plain text).
-    static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 
     /// A coordinate with one decimal, without printf (charts write thousands of them).
     static func f(_ v: Double) -> String {
