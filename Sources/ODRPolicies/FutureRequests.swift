@@ -51,6 +51,16 @@ public final class FutureRequests: Sendable {
         self.requestCount = builder.requestCount
     }
 
+    /// The rows as they are: pack `p`'s ordinals are `ordinals[offsets[p]..<offsets[p + 1]]`,
+    /// ascending. For a source that knows each pack's requests already, such as a trace that
+    /// stores every request's next access.
+    public init(offsets: [Int], ordinals: [UInt32], requestCount: Int64) {
+        precondition(offsets.first == 0 && offsets.last == ordinals.count, "offsets must span the ordinals")
+        self.offsets = offsets
+        self.ordinals = ordinals
+        self.requestCount = requestCount
+    }
+
     /// The ordinal of the first request after `ordinal` that includes `pack`, or nil if none does.
     public func nextRequest(of pack: PackID, after ordinal: Int64) -> Int64? {
         let p = Int(pack.rawValue)

@@ -32,8 +32,11 @@ struct ReplayCommand: ParsableCommand {
               odr-sim replay apps.csv --capacity 1.5GB --policy android-quota --out Reports/a
             """)
 
-    @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app).")
+    @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited text (--columns), or libCacheSim's oracleGeneral (.zst).")
     var trace: String
+
+    @OptionGroup(title: "Trace format")
+    var traceFormat: TraceFormatOptions
 
     @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several comma-separated: 1%,5%,10%,25%.", valueName: "size[,size…]"))
     var capacity: String
@@ -59,6 +62,7 @@ struct ReplayCommand: ParsableCommand {
     // one line ("Error: …"), rather than as validation errors, which add the usage text.
     func run() throws {
         let capacities = try parseCapacities(capacity)
+        let format = try traceFormat.traceFormat(path: trace)
         var chosen: [PolicyDescriptor] = []
         for name in policies.isEmpty ? ["lru"] : policies {
             guard let descriptor = PolicyRegistry.descriptor(named: name) else {
@@ -74,9 +78,10 @@ struct ReplayCommand: ParsableCommand {
                 let count = chosen.count
                 progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
             }
-            results = try TraceReplayer(path: trace).replay(
+            results = try TraceReplayer(path: trace, format: format).replay(
                 capacities: capacities, policies: chosen, context: PolicyContext(seed: seed),
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                warning: { note("odr-sim: warning: \($0)") }, progress: progress)
             bar.finish()
         } catch {
             bar.finish()

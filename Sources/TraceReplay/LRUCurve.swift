@@ -26,24 +26,46 @@ public struct LRUCurve {
     }
 
     public let path: String
+    public let format: TraceFormat
 
-    public init(path: String) { self.path = path }
+    public init(path: String, format: TraceFormat? = nil) {
+        self.path = path
+        self.format = format ?? .detect(path: path)
+    }
 
     /// The curve at `capacities` (bytes or percentages of the unique bytes), in that order.
     /// Also returns the trace's unique bytes (the sum of each object's first-seen size).
     public func compute(_ capacities: [TraceReplayer.Capacity], progress: ((Double) -> Void)? = nil)
         throws(TraceError) -> (points: [Point], uniqueBytes: Int64) {
-        let objects = try TraceObjects.scan(path: path, recordRequests: true, streamBudget: .max)
+        let objects = try TraceObjects.scan(path: path, format: format, recordRequests: true, streamBudget: .max)
         var sizeOfPack = [Int64](repeating: 0, count: objects.objects.count)
         for object in objects.objects { sizeOfPack[Int(object.pack)] = object.size }
         let unique = sizeOfPack.reduce(0, +)
-        let largest = sizeOfPack.max() ?? 0
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
-        var points = bytes.map { Point(capacity: $0) }
+        let counts = Self.count(requests: objects.requests, sizes: sizeOfPack, capacities: bytes, scale: 1, progress: progress)
+        return (zip(bytes, counts).map { c, k in
+            Point(capacity: c, requests: k.requests, misses: k.misses, bytesRequested: k.bytesRequested, bytesMissed: k.bytesMissed)
+        }, unique)
+    }
 
+    /// What one pass of the stack algorithm counts at one capacity.
+    struct Counts {
+        var requests: Int64 = 0
+        var misses: Int64 = 0
+        var bytesRequested: Int64 = 0
+        var bytesMissed: Int64 = 0
+    }
+
+    /// Mattson's stack algorithm with sizes over `requests` (indices into `sizes`). A request
+    /// hits at capacity `C` when its object was used before, fits `C`, and its stack distance
+    /// (bytes of the distinct objects used since, with itself) is at most `C × scale`.
+    static func count(requests: [Int32], sizes: [Int64], capacities bytes: [Int64], scale: Double,
+                      progress: ((Double) -> Void)? = nil) -> [Counts] {
+        let largest = sizes.max() ?? 0
+        var points = bytes.map { _ in Counts() }
         // Tree 0 holds every object; a capacity below the largest object has its own tree of
         // the objects that fit it.
-        let n = objects.requests.count
+        let n = requests.count
         var trees = [Fenwick(count: n)]
         var treeOf: [Int] = []
         var limits: [Int64] = [.max]
@@ -58,11 +80,14 @@ public struct LRUCurve {
                 treeOf.append(trees.count - 1)
             }
         }
-        var lastUse = [Int32](repeating: -1, count: sizeOfPack.count)
+        // A sampled stack holds about `scale` of the bytes a full one does: its distances are
+        // compared with the capacity scaled down (exact distances compare as integers).
+        let thresholds = bytes.map { scale == 1 ? $0 : Int64((Double($0) * scale).rounded(.down)) }
+        var lastUse = [Int32](repeating: -1, count: sizes.count)
         // Each tree's stack distance of the request, queried once for all its capacities.
         var distance = [Int64](repeating: 0, count: trees.count)
-        for (t, pack) in objects.requests.enumerated() {
-            let size = sizeOfPack[Int(pack)]
+        for (t, pack) in requests.enumerated() {
+            let size = sizes[Int(pack)]
             let last = Int(lastUse[Int(pack)])
             if last >= 0 {
                 for k in trees.indices where size <= limits[k] { distance[k] = trees[k].sum(from: last + 1, to: t) + size }
@@ -70,7 +95,7 @@ public struct LRUCurve {
             for j in points.indices {
                 points[j].requests += 1
                 points[j].bytesRequested += size
-                let hit = last >= 0 && size <= bytes[j] && distance[treeOf[j]] <= bytes[j]
+                let hit = last >= 0 && size <= bytes[j] && distance[treeOf[j]] <= thresholds[j]
                 if !hit {
                     points[j].misses += 1
                     points[j].bytesMissed += size
@@ -83,7 +108,7 @@ public struct LRUCurve {
             lastUse[Int(pack)] = Int32(t)
             if t & 0xFFFF == 0xFFFF, let progress { progress(Double(t + 1) / Double(max(1, n))) }
         }
-        return (points, unique)
+        return points
     }
 }
 

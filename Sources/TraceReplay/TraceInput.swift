@@ -1,31 +1,25 @@
-/// A trace file in any format odr-sim reads, chosen by its name: libCacheSim's
-/// `oracleGeneral` binary (`.oracleGeneral`, `.oracleGeneral.bin`), the same compressed with
-/// zstd (`.zst`), or otherwise a `time,obj_id,size[,app]` CSV text trace.
+/// A trace file in any ``TraceFormat`` odr-sim reads, behind one `next()`.
 enum TraceInput {
-    case csv(TraceReader)
+    case text(TraceReader)
     case oracleGeneral(OracleGeneralReader)
 
-    init(path: String) throws(TraceError) {
-        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? path.lowercased()
-        if name.hasSuffix(".zst") {
-            self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: true))
-        } else if name.hasSuffix(".oraclegeneral") || name.hasSuffix(".oraclegeneral.bin") {
-            self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: false))
-        } else {
-            self = .csv(try TraceReader(path: path))
+    init(path: String, format: TraceFormat) throws(TraceError) {
+        switch format {
+        case .text(let layout): self = .text(try TraceReader(path: path, layout: layout))
+        case .oracleGeneral(let compressed): self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed))
         }
     }
 
     var fileName: String {
         switch self {
-        case .csv(let r): r.fileName
+        case .text(let r): r.fileName
         case .oracleGeneral(let r): r.fileName
         }
     }
 
     var appNames: [String] {
         switch self {
-        case .csv(let r): r.appNames
+        case .text(let r): r.appNames
         case .oracleGeneral(let r): r.appNames
         }
     }
@@ -34,8 +28,17 @@ enum TraceInput {
     @inline(__always)
     func next() throws(TraceError) -> TraceRecord? {
         switch self {
-        case .csv(let r): try r.next()
+        case .text(let r): try r.next()
         case .oracleGeneral(let r): try r.next()?.record
+        }
+    }
+
+    /// The next record and, for oracleGeneral, its `next_access_vtime` (else -1).
+    @inline(__always)
+    func nextWithNextAccess() throws(TraceError) -> (record: TraceRecord, nextAccess: Int64)? {
+        switch self {
+        case .text(let r): try r.next().map { ($0, -1) }
+        case .oracleGeneral(let r): try r.next()
         }
     }
 }

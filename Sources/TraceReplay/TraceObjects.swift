@@ -1,4 +1,5 @@
 import ODRCore
+import ODRPolicies
 
 /// What the first pass over a trace learns: every distinct object with its app, its size
 /// and its place in its app's catalog, and (for offline policies) the request stream.
@@ -40,12 +41,30 @@ struct TraceObjects {
     var timeValues: [Double] = []
     /// Whether ``requests`` and ``times`` hold the whole trace for the runs to replay.
     var keepsStream = false
+    /// Per request, the ordinal (from 1) of the next request for the same object, 0 for none:
+    /// the trace's own `next_access_vtime`, checked against the stream as it is read. Kept
+    /// only when asked for and the format carries it.
+    var nextAccess: [UInt32] = []
+    /// Per object, the index (from 0) of its first request, alongside ``nextAccess``.
+    var firstRequest: [Int32] = []
+    /// Whether ``nextAccess`` and ``firstRequest`` were kept.
+    var hasNextAccess = false
+    /// Why the trace's next-access field was not used: the first record where it disagrees
+    /// with the stream.
+    var nextAccessProblem: TraceError?
 
     /// `exactTotals`: sum each request's bytes (a read of its object's record, a cache miss on
     /// large traces); otherwise the bound requests × largest size rules overflow out, and
     /// only when it cannot does the scan start again with exact sums.
-    static func scan(path: String, recordRequests: Bool, streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
-        let reader = try TraceInput(path: path)
+    ///
+    /// `useNextAccess`: keep the format's next-access field (see ``nextAccess``), which
+    /// needs `recordRequests`.
+    static func scan(path: String, format: TraceFormat, recordRequests: Bool, useNextAccess: Bool = false,
+                     streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+        let reader = try TraceInput(path: path, format: format)
+        var checksNext = useNextAccess && recordRequests && format.carriesNextAccess
+        // While checking: the latest request of each object, whose next-access must name the next one.
+        var latest: [Int32] = []
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
         var streamBytes = 0
@@ -53,7 +72,7 @@ struct TraceObjects {
         // bytes' total, so checking this one sum keeps them all from overflowing.
         var requestedBytes: Int64 = 0
         var largest: Int64 = 0
-        while let record = try reader.next() {
+        while let (record, next) = try reader.nextWithNextAccess() {
             let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
             if inserted {
@@ -77,7 +96,8 @@ struct TraceObjects {
             } else {
                 if inserted && record.size > largest { largest = record.size }
                 if largest > Int64.max / objects.requestCount {
-                    return try scan(path: path, recordRequests: recordRequests, streamBudget: streamBudget, exactTotals: true)
+                    return try scan(path: path, format: format, recordRequests: recordRequests, useNextAccess: useNextAccess,
+                                    streamBudget: streamBudget, exactTotals: true)
                 }
             }
             if objects.keepsStream {
@@ -96,7 +116,25 @@ struct TraceObjects {
                 }
             }
             if recordRequests || objects.keepsStream { objects.requests.append(index) }
+            if checksNext {
+                do {
+                    try objects.check(next: next, of: record, index: index, inserted: inserted, latest: &latest, file: reader.fileName)
+                } catch {
+                    // The field is wrong (or not filled in): the future comes from the stream instead.
+                    objects.nextAccessProblem = error
+                    checksNext = false
+                    (objects.nextAccess, objects.firstRequest, latest) = ([], [], [])
+                }
+            }
         }
+        if checksNext, let (object, last) = latest.enumerated().first(where: { objects.nextAccess[Int($0.element)] != 0 }) {
+            objects.nextAccessProblem = TraceError(
+                file: reader.fileName, line: nil,
+                message: "record \(last + 1): next_access_vtime is \(objects.nextAccess[Int(last)]), but object \(objects.objectID[object]) is not requested again (-1 means never)")
+            checksNext = false
+            (objects.nextAccess, objects.firstRequest) = ([], [])
+        }
+        objects.hasNextAccess = checksNext
         objects.appNames = reader.appNames
         while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }
         objects.assignPacks()
@@ -106,6 +144,51 @@ struct TraceObjects {
             for k in objects.requests.indices { objects.requests[k] = objects.objects[Int(objects.requests[k])].pack }
         }
         return objects
+    }
+
+    /// Records a request's next-access field and checks the one of the object's previous
+    /// request against it: libCacheSim numbers requests from 1, and -1 (or Int64.max) means never.
+    private mutating func check(next: Int64, of record: TraceRecord, index: Int32, inserted: Bool,
+                                latest: inout [Int32], file: String) throws(TraceError) {
+        let ordinal = requestCount
+        guard next == -1 || next == .max || (next > ordinal && next < Int64(UInt32.max)) else {
+            throw TraceError(file: file, line: nil,
+                             message: "record \(ordinal): next_access_vtime \(next) is not a later request (requests count from 1; -1 means never)")
+        }
+        nextAccess.append(next == -1 || next == .max ? 0 : UInt32(next))
+        if inserted {
+            latest.append(Int32(ordinal - 1))
+            firstRequest.append(Int32(ordinal - 1))
+        } else {
+            let previous = Int(latest[Int(index)])
+            guard nextAccess[previous] == UInt32(ordinal) else {
+                let said = nextAccess[previous] == 0 ? "says it is never requested again" : "says record \(nextAccess[previous])"
+                throw TraceError(file: file, line: nil,
+                                 message: "record \(previous + 1): next_access_vtime \(said), but object \(record.object) is requested next by record \(ordinal)")
+            }
+            latest[Int(index)] = Int32(ordinal - 1)
+        }
+    }
+
+    /// The future for offline policies from the trace's next-access field: each object's
+    /// requests are its first and the chain of next accesses from there, so the rows are
+    /// read off the chains without sorting the stream (the field was checked by the scan).
+    func futureFromNextAccess() -> FutureRequests {
+        precondition(hasNextAccess && objectsPerApp.count <= 1, "next accesses come from one-app binary traces")
+        var offsets = [Int](repeating: 0, count: objects.count + 1)
+        var ordinals: [UInt32] = []
+        ordinals.reserveCapacity(nextAccess.count)
+        // With one app an object's index is its pack, so the rows come in pack order.
+        for object in objects.indices {
+            offsets[object] = ordinals.count
+            var ordinal = UInt32(firstRequest[object] + 1)
+            while ordinal != 0 {
+                ordinals.append(ordinal)
+                ordinal = nextAccess[Int(ordinal) - 1]
+            }
+        }
+        offsets[objects.count] = ordinals.count
+        return FutureRequests(offsets: offsets, ordinals: ordinals, requestCount: requestCount)
     }
 
     /// Device-wide pack of each object: apps are added in order, their packs contiguous, so

@@ -4,13 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Streams the records of a `time,obj_id,size[,app]` CSV trace with a header row.
+/// Streams the records of a delimited text trace: by default a `time,obj_id,size[,app]` CSV
+/// with a header row; any delimiter and columns by position with a ``TextLayout``.
 ///
-/// The header names the columns, in any order; other columns are ignored. `time` is a
+/// By default the header names the columns, in any order; other columns are ignored. With
+/// ``TextLayout/columns`` the columns are found by position and a header row is skipped;
+/// without a header every line has as many fields as the first. `time` is a
 /// number of seconds (integer or decimal), `obj_id` a non-negative integer, `size` a
 /// non-negative integer of bytes, `app` (optional) any text naming the object's app.
-/// Fields may be wrapped in double quotes (RFC 4180: a quoted field may hold commas, and
-/// `""` stands for a quote) and padded with spaces; `\r\n` line ends, a last line without a
+/// Fields may be wrapped in double quotes (RFC 4180: a quoted field may hold delimiters,
+/// and `""` stands for a quote) and padded with spaces (with a space or tab delimiter, any
+/// run of blanks is one delimiter); `\r\n` line ends, a last line without a
 /// line end, and blank lines are accepted. Every line has as many fields as the header. A
 /// line longer than ``maximumLineLength`` or a header with a NUL byte is taken for a file
 /// that is not a CSV text trace, and refused at once.
@@ -33,6 +37,8 @@ public final class TraceReader {
     @exclusivity(unchecked) public private(set) var hasAppColumn = false
 
     private let fd: Int32
+    private let delimiter: UInt8
+    private let collapsesBlanks: Bool
     // The reader's state is `@exclusivity(unchecked)`: run-time exclusivity checks on these
     // class properties cost more than parsing a line, and the reader is used by one caller
     // at a time with no access left open across calls.
@@ -50,8 +56,11 @@ public final class TraceReader {
     @exclusivity(unchecked) private var appColumn = -1
     /// Fields a data line must have at least.
     @exclusivity(unchecked) private var neededFields = 0
-    /// Fields the header names: every data line has as many.
-    @exclusivity(unchecked) private var headerFields = 0
+    /// Fields every data line has: as many as the header names, or as the first data line
+    /// has when there is no header (-1 until then).
+    @exclusivity(unchecked) private var lineFields = -1
+    /// Whether ``lineFields`` comes from a header row.
+    @exclusivity(unchecked) private var fieldsFromHeader = false
     /// Exactly the three required columns, no `app`: lines may take ``nextPlain()``.
     @exclusivity(unchecked) private var plainLayout = false
 
@@ -59,10 +68,12 @@ public final class TraceReader {
     @exclusivity(unchecked) private var lastApp: [UInt8] = []
     @exclusivity(unchecked) private var lastAppIndex: Int32 = -1
 
-    /// Opens the trace and reads its header.
-    public init(path: String, chunkSize: Int = 1 << 20) throws(TraceError) {
+    /// Opens the trace and reads its header (if its layout has one).
+    public init(path: String, layout: TextLayout = TextLayout(), chunkSize: Int = 1 << 20) throws(TraceError) {
         let name = path
         fileName = name
+        delimiter = layout.delimiter
+        collapsesBlanks = layout.collapsesBlanks
         fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -74,38 +85,80 @@ public final class TraceReader {
         buffer.storeBytes(of: 0, as: UInt8.self)
         appNames = []
 
+        if let columns = layout.columns {
+            timeColumn = columns.time ?? -1
+            objectColumn = columns.object
+            sizeColumn = columns.size
+            appColumn = columns.app ?? -1
+            try readPositionalHeader(layout.header)
+        } else {
+            try readNamingHeader()
+        }
+        hasAppColumn = appColumn >= 0
+        neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        updatePlainLayout()
+        if !hasAppColumn {
+            let base = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = base.split(separator: ".").first.map(String.init) ?? base
+            appNames = [stem.isEmpty ? "trace" : stem]
+        }
+    }
+
+    /// A header row that names the columns: `time`, `obj_id`, `size`, optionally `app`.
+    private func readNamingHeader() throws(TraceError) {
+        let d = delimiter == 0x2C ? "," : delimiter == 0x09 ? "tab" : "'\(Character(Unicode.Scalar(delimiter)))'"
+        let expected = delimiter == 0x2C ? "'time,obj_id,size'" : "naming time, obj_id and size, separated by \(d)"
         guard let header = try nextLine() else {
-            throw TraceError(file: name, line: nil, message: "empty file; expected a header row 'time,obj_id,size'")
+            throw TraceError(file: fileName, line: nil, message: "empty file; expected a header row \(expected)")
         }
         if memchr(header.0, 0, header.1) != nil {
-            throw TraceError(file: name, line: 1, message: Self.binaryMessage)
+            throw TraceError(file: fileName, line: 1, message: Self.binaryMessage)
         }
         var columns: [String: Int] = [:]
-        for (index, field) in Self.fields(header).enumerated() {
+        for (index, field) in fields(header).enumerated() {
             var text = String(decoding: field, as: UTF8.self).lowercased()
             if index == 0 && text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             guard columns[text] == nil else {
-                throw TraceError(file: name, line: 1, message: "header names column '\(text)' twice")
+                throw TraceError(file: fileName, line: 1, message: "header names column '\(text)' twice")
             }
             columns[text] = index
         }
         for required in ["time", "obj_id", "size"] where columns[required] == nil {
-            throw TraceError(
-                file: name, line: 1,
-                message: "header has no '\(required)' column (expected 'time,obj_id,size' with an optional 'app')")
+            let hint = columns.count == 1 && delimiter == 0x2C
+                ? "; if the file is not comma-separated, give --delimiter, and --columns if it has no header"
+                : " (expected \(expected) with an optional 'app'; or give --columns)"
+            throw TraceError(file: fileName, line: 1, message: "header has no '\(required)' column\(hint)")
         }
         timeColumn = columns["time"]!
         objectColumn = columns["obj_id"]!
         sizeColumn = columns["size"]!
         appColumn = columns["app"] ?? -1
-        hasAppColumn = appColumn >= 0
-        neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
-        headerFields = columns.count
-        plainLayout = neededFields == 3 && !hasAppColumn
-        if !hasAppColumn {
-            let base = path.split(separator: "/").last.map(String.init) ?? path
-            let stem = base.split(separator: ".").first.map(String.init) ?? base
-            appNames = [stem.isEmpty ? "trace" : stem]
+        lineFields = columns.count
+        fieldsFromHeader = true
+    }
+
+    /// Columns given by position: skips a header row when there is one (or when `detect`
+    /// finds the first line's object or size field is not a number). Without a header, the
+    /// first data line fixes how many fields every line has.
+    private func readPositionalHeader(_ header: TextLayout.Header) throws(TraceError) {
+        guard header != .absent else { return }
+        guard let first = try peekLine() else { return }
+        if memchr(first.0, 0, first.1) != nil {
+            throw TraceError(file: fileName, line: 1, message: Self.binaryMessage)
+        }
+        let fields = fields(first)
+        let needed = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        guard fields.count >= needed else {
+            throw TraceError(file: fileName, line: 1, message: "\(header == .present ? "the header has" : "found") \(fields.count) field\(fields.count == 1 ? "" : "s"), but --columns names column \(needed)")
+        }
+        var isHeader = header == .present
+        if header == .detect {
+            isHeader = !(Self.unsigned(fields[objectColumn]) != nil && Self.unsigned(fields[sizeColumn]) != nil)
+        }
+        if isHeader {
+            lineFields = fields.count
+            fieldsFromHeader = true
+            _ = try nextLine()
         }
     }
 
@@ -145,7 +198,7 @@ public final class TraceReader {
                 i &+= 1
             }
             guard i - fieldStart > 0, i - fieldStart <= 18, i < available,
-                  line[i] == (field < 2 ? 0x2C : 0x0A) else { return nil }
+                  line[i] == (field < 2 ? delimiter : 0x0A) else { return nil }
             i += 1
             switch field {
             case 0: values.0 = number
@@ -184,6 +237,15 @@ public final class TraceReader {
             }
             try refill()
         }
+    }
+
+    /// The first line, left unread.
+    private func peekLine() throws(TraceError) -> (UnsafePointer<UInt8>, Int)? {
+        // Called before anything is consumed: `start` is 0, so a refill keeps the data in place.
+        let (savedStart, savedLine) = (start, lineNumber)
+        let line = try nextLine()
+        (start, lineNumber) = (savedStart, savedLine)
+        return line
     }
 
     /// The longest line a trace may have. Real traces' lines are tens of bytes; a longer one
@@ -230,16 +292,41 @@ public final class TraceReader {
 
     // MARK: Fields
 
-    /// Splits a line at commas, trimming spaces and surrounding quotes (for the header).
-    private static func fields(_ line: (UnsafePointer<UInt8>, Int)) -> [UnsafeBufferPointer<UInt8>] {
-        let (base, length) = line
+    /// Splits a line at its delimiters, trimming blanks and surrounding quotes (for a header).
+    private func fields(_ line: (UnsafePointer<UInt8>, Int)) -> [UnsafeBufferPointer<UInt8>] {
+        var (base, length) = line
+        if collapsesBlanks {
+            while length > 0 && Self.isBlank(base[0]) {
+                base += 1
+                length -= 1
+            }
+            while length > 0 && Self.isBlank(base[length - 1]) { length -= 1 }
+        }
         var result: [UnsafeBufferPointer<UInt8>] = []
         var fieldStart = 0
-        for i in 0...length where i == length || base[i] == 0x2C {
-            result.append(trim(base + fieldStart, i - fieldStart))
-            fieldStart = i + 1
+        var i = 0
+        while i <= length {
+            if i == length || isDelimiter(base[i]) {
+                result.append(Self.trim(base + fieldStart, i - fieldStart))
+                if collapsesBlanks { while i + 1 < length && Self.isBlank(base[i + 1]) { i += 1 } }
+                fieldStart = i + 1
+            }
+            i += 1
         }
         return result
+    }
+
+    @inline(__always)
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    @inline(__always)
+    private func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == delimiter || (collapsesBlanks && Self.isBlank(byte))
+    }
+
+    /// Whether lines may take ``nextPlain()``: exactly the three numeric columns.
+    private func updatePlainLayout() {
+        plainLayout = neededFields == 3 && appColumn < 0 && timeColumn >= 0 && lineFields == 3
     }
 
     @inline(__always)
@@ -256,6 +343,14 @@ public final class TraceReader {
     }
 
     private func parse(_ base: UnsafePointer<UInt8>, _ length: Int) throws(TraceError) -> TraceRecord {
+        var base = base, length = length
+        if collapsesBlanks {
+            while length > 0 && Self.isBlank(base[0]) {
+                base += 1
+                length -= 1
+            }
+            while length > 0 && Self.isBlank(base[length - 1]) { length -= 1 }
+        }
         var record = TraceRecord(line: lineNumber, time: 0, object: 0, size: 0, app: 0)
         let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
             (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
@@ -273,7 +368,7 @@ public final class TraceReader {
                 i += 1
             }
             let digits = i - fieldStart
-            let plain = digits > 0 && digits <= 18 && (i == length || base[i] == 0x2C) && field != appColumn
+            let plain = digits > 0 && digits <= 18 && (i == length || isDelimiter(base[i])) && field != appColumn
             if !plain { i = try fieldEnd(base, length, from: fieldStart) }
             if field < neededFields {
                 if plain {
@@ -291,9 +386,17 @@ public final class TraceReader {
             field += 1
             if i >= length { break }
             i += 1
+            if collapsesBlanks { while i < length && Self.isBlank(base[i]) { i += 1 } }
         }
-        guard field == headerFields else {
-            throw error("found \(field) field\(field == 1 ? "" : "s"), but the header names \(headerFields)")
+        if lineFields < 0 {
+            // No header: the first data line sets the number of fields.
+            guard field >= neededFields else {
+                throw error("found \(field) field\(field == 1 ? "" : "s"), but --columns names column \(neededFields)")
+            }
+            lineFields = field
+            updatePlainLayout()
+        } else if field != lineFields {
+            throw error("found \(field) field\(field == 1 ? "" : "s"), but \(fieldsFromHeader ? "the header names" : "the first line has") \(lineFields)")
         }
         return record
     }
@@ -304,7 +407,7 @@ public final class TraceReader {
         var i = start
         while i < length && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
         guard i < length, base[i] == 0x22 else {
-            while i < length && base[i] != 0x2C { i += 1 }
+            while i < length && !isDelimiter(base[i]) { i += 1 }
             return i
         }
         i += 1
@@ -322,8 +425,9 @@ public final class TraceReader {
             }
             i += 1
         }
+        if collapsesBlanks, i == length || Self.isBlank(base[i]) { return i }
         while i < length && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
-        guard i == length || base[i] == 0x2C else {
+        guard !collapsesBlanks, i == length || base[i] == delimiter else {
             throw error("text after a closing quote at byte \(i + 1); a quoted field must end at a comma or the line's end")
         }
         return i

@@ -3,7 +3,7 @@ import Foundation
 import ODRCore
 import ODRPolicies
 
-/// Replays a `time,obj_id,size[,app]` cache trace through the real ``ODRDevice``, one run
+/// Replays a cache trace (any ``TraceFormat``) through the real ``ODRDevice``, one run
 /// per purge policy, and counts hits and misses the way libCacheSim does.
 ///
 /// Every object is a single-resource tag (one asset pack) of its app (the `app` column, or
@@ -37,8 +37,12 @@ public struct TraceReplayer: Sendable {
     /// million requests of a trace with one-second times.
     public var streamBudget: Int
 
-    public init(path: String, streamBudget: Int = 256 << 20) {
+    /// How the file is laid out; by default, as its name implies (``TraceFormat/detect(path:)``).
+    public let format: TraceFormat
+
+    public init(path: String, format: TraceFormat? = nil, streamBudget: Int = 256 << 20) {
         self.path = path
+        self.format = format ?? .detect(path: path)
         self.streamBudget = streamBudget
     }
 
@@ -60,19 +64,32 @@ public struct TraceReplayer: Sendable {
     /// Replays the trace once per policy and capacity, reading it once: results per policy
     /// (in order), each at every capacity (in order), with the same counts as separate replays.
     /// Up to `jobs` runs go at once, on as many cores; results do not depend on it.
+    ///
+    /// An offline policy's future comes from the trace's own next-access field when the format
+    /// has one (oracleGeneral) and it agrees with the stream; otherwise from the stream, and
+    /// `warning` hears why the field was not used.
     public func replay(
         capacities: [Capacity], policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
-        jobs: Int = 1, progress: ((Double) -> Void)? = nil
+        jobs: Int = 1, warning: ((String) -> Void)? = nil, progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
         let needsFuture = policies.contains { $0.needsFuture }
-        var objects = try TraceObjects.scan(path: path, recordRequests: needsFuture, streamBudget: streamBudget)
+        var objects = try TraceObjects.scan(path: path, format: format, recordRequests: needsFuture, useNextAccess: needsFuture,
+                                            streamBudget: streamBudget)
         let catalogs = try objects.catalogs()
         let unique = objects.objects.reduce(Int64(0)) { $0 + $1.size }
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
         precondition(bytes.allSatisfy { $0 >= 0 }, "capacity must not be negative")
 
         var context = context
-        if needsFuture {
+        if let problem = objects.nextAccessProblem {
+            warning?("\(problem.description); belady's future is computed from the requests instead")
+        }
+        if needsFuture && objects.hasNextAccess {
+            context.future = objects.futureFromNextAccess()
+            objects.nextAccess = []
+            objects.firstRequest = []
+            if !objects.keepsStream { objects.requests = [] }
+        } else if needsFuture {
             var builder = FutureRequests.Builder()
             builder.reserveCapacity(objects.requests.count)
             for pack in objects.requests { builder.append(PackID(rawValue: pack)) }
@@ -144,7 +161,7 @@ public struct TraceReplayer: Sendable {
 
     /// Reads the file again and feeds it line by line.
     func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
-        let reader = try TraceInput(path: path)
+        let reader = try TraceInput(path: path, format: format)
         var count = 0
         while let record = try reader.next() {
             count += 1

@@ -53,4 +53,32 @@ struct LRUCurveTests {
         #expect(points.map(\.misses) == [94_956, 93_700, 92_200, 81_987])
         #expect(points.map(\.bytesMissed) == [4_280_799_744, 4_232_581_120, 4_157_572_608, 3_677_807_104])
     }
+
+    @Test("SHARDS: a quarter of CloudPhysics' objects gives the curve within 0.01 on average, each point within 3 of its standard errors")
+    func sampled() throws {
+        let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
+        // Byte capacities, so that the sampled and the exact curve are taken at the same sizes.
+        let capacities: [TraceReplayer.Capacity] = [20_297_697, 101_488_486, 202_976_972, 507_442_432, 1_014_884_864, 2_029_769_728].map { .bytes($0) }
+        let exact = try LRUCurve(path: trace).compute(capacities).points
+        let estimate = try LRUCurve(path: trace).computeSampled(capacities, rate: 0.25)
+        #expect(estimate.rate == 0.25)
+        #expect(estimate.requests == 113_872)
+        // About a quarter of the 48,974 objects, chosen by hash.
+        #expect(abs(Double(estimate.sampledObjects) / 48_974 - 0.25) < 0.02)
+        var objectErrors: [Double] = [], byteErrors: [Double] = []
+        for (j, (e, s)) in zip(exact, estimate.points).enumerated() {
+            let objectError = abs(e.objectMissRatio - s.objectMissRatio), byteError = abs(e.byteMissRatio - s.byteMissRatio)
+            objectErrors.append(objectError)
+            byteErrors.append(byteError)
+            #expect(estimate.objectMissRatioErrors[j] > 0 && estimate.byteMissRatioErrors[j] > 0)
+            #expect(objectError <= 3 * estimate.objectMissRatioErrors[j], "capacity \(e.capacity): off by \(objectError)")
+            #expect(byteError <= 3 * estimate.byteMissRatioErrors[j], "capacity \(e.capacity): off by \(byteError)")
+        }
+        // The order of error SHARDS reports for samples of thousands of objects.
+        #expect(objectErrors.reduce(0, +) / Double(objectErrors.count) <= 0.01, "\(objectErrors)")
+        #expect(byteErrors.reduce(0, +) / Double(byteErrors.count) <= 0.01, "\(byteErrors)")
+        // A rate of 1 keeps every object: the estimate is the exact count.
+        let whole = try LRUCurve(path: trace).computeSampled(capacities, rate: 1)
+        #expect(whole.points.map(\.misses) == exact.map(\.misses))
+    }
 }

@@ -18,15 +18,18 @@ struct TraceFormatTests {
         }
     }
 
-    /// The records in libCacheSim's layout: uint32 time, uint64 id, uint32 size, int64 next access (little-endian).
-    static func binary(_ records: [(UInt32, UInt64, UInt32)]) -> Data {
+    /// The records in libCacheSim's layout: uint32 time, uint64 id, uint32 size, int64 next
+    /// access (little-endian). As libCacheSim's traceConv writes it, the next access is the
+    /// number (from 1) of the object's next request, -1 for none. `nextAccess` replaces it.
+    static func binary(_ records: [(UInt32, UInt64, UInt32)], nextAccess: [Int64]? = nil) -> Data {
         var data = Data()
         var next = [Int64](repeating: -1, count: records.count)
         var seen: [UInt64: Int] = [:]
         for i in records.indices.reversed() {
-            next[i] = seen[records[i].1].map(Int64.init) ?? -1
+            next[i] = seen[records[i].1].map { Int64($0 + 1) } ?? -1
             seen[records[i].1] = i
         }
+        if let nextAccess { next = nextAccess }
         for (i, r) in records.enumerated() {
             withUnsafeBytes(of: r.0.littleEndian) { data.append(contentsOf: $0) }
             withUnsafeBytes(of: r.1.littleEndian) { data.append(contentsOf: $0) }
@@ -95,5 +98,103 @@ struct TraceFormatTests {
             #expect(error.description.hasPrefix("cut.oracleGeneral.zst: "), "\(error)")
             #expect(error.description.contains("records"), "\(error)")
         }
+    }
+
+    @Test("belady learns the future from next_access_vtime, and falls back to the stream when the field is wrong")
+    func nextAccessField() throws {
+        let records = Self.trace(seed: 11, count: 2_000)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("t.csv"), bin = dir.appendingPathComponent("t.oracleGeneral"),
+            blank = dir.appendingPathComponent("blank.oracleGeneral"), off = dir.appendingPathComponent("off.oracleGeneral")
+        try Data(("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()).utf8).write(to: csv)
+        try Self.binary(records).write(to: bin)
+        // Not filled in (every field -1), and 0-based (one less than libCacheSim's numbers).
+        try Self.binary(records, nextAccess: Array(repeating: -1, count: records.count)).write(to: blank)
+        var correct = [Int64](repeating: -1, count: records.count)
+        var seen: [UInt64: Int] = [:]
+        for i in records.indices.reversed() {
+            correct[i] = seen[records[i].1].map { Int64($0 + 1) } ?? -1
+            seen[records[i].1] = i
+        }
+        try Self.binary(records, nextAccess: correct.map { $0 < 0 ? $0 : $0 - 1 }).write(to: off)
+
+        let belady = [PolicyRegistry.descriptor(named: "belady")!]
+        let capacities: [TraceReplayer.Capacity] = [.percent(2), .percent(20)]
+        let reference = try TraceReplayer(path: csv.path).replay(capacities: capacities, policies: belady)
+        var warnings: [String] = []
+        let fromField = try TraceReplayer(path: bin.path).replay(capacities: capacities, policies: belady, warning: { warnings.append($0) })
+        #expect(warnings.isEmpty)
+        #expect(fromField.map(\.misses) == reference.map(\.misses))
+        #expect(fromField.map(\.bytesMissed) == reference.map(\.bytesMissed))
+        // Belady beats LRU here, so a wrong future would show in the counts.
+        let lru = try TraceReplayer(path: csv.path).replay(capacities: capacities, policies: [PolicyRegistry.descriptor(named: "lru")!])
+        #expect(zip(reference, lru).allSatisfy { $0.misses < $1.misses })
+
+        for (url, firstBad) in [(blank, "record "), (off, "record ")] {
+            warnings = []
+            let fallback = try TraceReplayer(path: url.path).replay(capacities: capacities, policies: belady, warning: { warnings.append($0) })
+            #expect(fallback.map(\.misses) == reference.map(\.misses))
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.hasPrefix("\(url.lastPathComponent): \(firstBad)") == true, "\(warnings)")
+            #expect(warnings.first?.hasSuffix("belady's future is computed from the requests instead") == true)
+        }
+    }
+
+    @Test("a text trace in other layouts (spaces, tabs, semicolons, columns by position, with or without header) reads as the CSV")
+    func textLayouts() throws {
+        let records = Self.trace(seed: 5, count: 1_500)
+        let policies = ["lru", "belady"].compactMap(PolicyRegistry.descriptor(named:))
+        let reference = try withTrace("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()) { path in
+            try TraceReplayer(path: path).replay(capacities: [.percent(5)], policies: policies)
+        }
+        typealias Columns = TextLayout.Columns
+        let layouts: [(String, TextLayout)] = [
+            // webcachesim: "time id size", no header.
+            (records.map { "\($0.0) \($0.1) \($0.2)\n" }.joined(),
+             TextLayout(delimiter: 0x20, header: .absent, columns: Columns(time: 0, object: 1, size: 2))),
+            // Aligned columns: runs of blanks, blanks at both ends, a header found by detection.
+            ("  id    size\ttime  \n" + records.map { "  \($0.1)   \($0.2)\t\($0.0)  \n" }.joined(),
+             TextLayout(delimiter: 0x20, header: .detect, columns: Columns(time: 2, object: 0, size: 1))),
+            // Tab-separated with an extra column and no time.
+            (records.map { "x\t\($0.1)\t\($0.2)\n" }.joined(),
+             TextLayout(delimiter: 0x09, header: .detect, columns: Columns(time: nil, object: 1, size: 2))),
+            // Semicolons, a header row that names columns itself.
+            ("size;time;obj_id\n" + records.map { "\($0.2);\($0.0);\($0.1)\n" }.joined(),
+             TextLayout(delimiter: UInt8(ascii: ";"))),
+        ]
+        for (text, layout) in layouts {
+            let results = try withTrace(text, name: "t.txt") { path in
+                try TraceReplayer(path: path, format: .text(layout)).replay(capacities: [.percent(5)], policies: policies)
+            }
+            #expect(results.map(\.misses) == reference.map(\.misses), "\(layout)")
+            #expect(results.map(\.bytesMissed) == reference.map(\.bytesMissed), "\(layout)")
+        }
+    }
+
+    @Test("text layouts refuse lines that do not fit them, naming the line")
+    func textLayoutErrors() {
+        let columns = TextLayout.Columns(time: 0, object: 1, size: 2)
+        func failure(_ text: String, _ layout: TextLayout) -> String? {
+            do {
+                try withTrace(text, name: "t.txt") { path in
+                    let reader = try TraceReader(path: path, layout: layout)
+                    while try reader.next() != nil {}
+                }
+                return nil
+            } catch {
+                return "\(error)".split(separator: "/").last.map(String.init)
+            }
+        }
+        let spaces = TextLayout(delimiter: 0x20, header: .absent, columns: columns)
+        #expect(failure("1 2 3\n4 5\n", spaces) == "t.txt:2: found 2 fields, but the first line has 3")
+        #expect(failure("1 2 3\n4 5 6 7\n", spaces) == "t.txt:2: found 4 fields, but the first line has 3")
+        #expect(failure("1 2\n", spaces) == "t.txt:1: found 2 fields, but --columns names column 3")
+        #expect(failure("1 2 x\n", spaces) == "t.txt:1: size 'x' is not a non-negative integer")
+        #expect(failure("a b c\n1 2 3\n", TextLayout(delimiter: 0x20, header: .detect, columns: columns)) == nil)
+        #expect(failure("a b\n1 2 3\n", TextLayout(delimiter: 0x20, header: .present, columns: columns))
+            == "t.txt:1: the header has 2 fields, but --columns names column 3")
+        #expect(failure("time obj_id size\n", TextLayout())?.hasPrefix("t.txt:1: header has no 'time' column; if the file is not comma-separated") == true)
     }
 }

@@ -134,6 +134,33 @@ struct HostileInputTests {
         #expect(one.status == 0, "\(one.stderr)")
     }
 
+    @Test("trace layout options: a space-separated trace reads with --columns; contradictory or malformed options are one-line errors")
+    func traceLayoutOptions() throws {
+        let (ok, _, dir) = try run(["replay", "t.txt", "--columns", "time=1,id=2,size=3", "--delimiter", "space", "--capacity", "100", "--out", "good", "--no-report"],
+                                   files: ["t.txt": "1 7 40\n2 8 40\n3 7 40\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(ok.status == 0, "\(ok.stderr)")
+        // 3 requests, the last one a hit: 2 misses.
+        let summary = try String(contentsOf: dir.appendingPathComponent("good/summary.csv"), encoding: .utf8)
+        #expect(summary.split(separator: "\n").last?.hasPrefix("lru,100,3,2,120,80,") == true, "\(summary)")
+        let cases: [([String], String)] = [
+            (["--no-header"], "Error: --no-header needs --columns"),
+            (["--columns", "id=1,size=0"], "Error: --columns: 'size=0': columns are counted from 1"),
+            (["--columns", "id=1,bytes=2"], "Error: --columns: 'bytes=2' is not NAME=N"),
+            (["--columns", "id=2,size=2"], "Error: --columns: id and size are both column 2"),
+            (["--columns", "time=1"], "Error: --columns: 'time=1' must give id and size"),
+            (["--delimiter", "ab"], "Error: --delimiter: 'ab' is not one character"),
+            (["--format", "parquet"], "Error: --format: 'parquet' is not a trace format"),
+            (["--format", "oracleGeneral", "--delimiter", "space"], "Error: --columns, --delimiter and --header describe text traces"),
+            (["--columns", "time=1,id=2,size=3", "--delimiter", ","], "t.txt:1: found 1 field, but --columns names column 3"),
+        ]
+        for (options, message) in cases {
+            let result = try CLI.run(["replay", "t.txt", "--capacity", "100", "--out", "bad"] + options, in: dir)
+            expectOneLineError(result, startingWith: message, in: dir)
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad").path))
+        }
+    }
+
     @Test("a 2 GB file of NUL bytes fails at line 1 at once")
     func nulBytes() throws {
         let (_, _, dir) = try run(["--version"])
