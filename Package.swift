@@ -32,12 +32,15 @@ let package = Package(
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
         // Zstandard (Debian: libzstd-dev): compressed traces (.oracleGeneral.zst), streamed.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        // The ODR state machine: sans-I/O; only swift-collections' Heap for the apple policy.
-        .target(name: "ODRCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+        // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
+        .target(name: "CPrefetch"),
+        // The ODR state machine: sans-I/O; swift-collections' Heap for the apple policy, and a
+        // prefetch hint for its records.
+        .target(name: "ODRCore", dependencies: ["CPrefetch", .product(name: "HeapModule", package: "swift-collections")]),
         // Seeded random streams and distributions over GSL.
         .target(name: "Stochastic", dependencies: ["CGSL"]),
         // Purge strategies, one file each, behind ODRCore's PurgePolicy.
-        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic"]),
+        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic", "CPrefetch"]),
         // Discrete-event kernel and the models that drive the core (network, disk, apps).
         .target(
             name: "Simulation",
@@ -62,7 +65,7 @@ let package = Package(
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
-        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd"]),
+        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [

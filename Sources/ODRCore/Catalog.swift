@@ -39,11 +39,75 @@ public struct Catalog: Sendable {
         public let category: TagCategory
     }
 
-    public let tags: [Tag]
-    public let packs: [Pack]
+    /// The tags, in order (tag `i` is ``TagID`` `i`).
+    public var tags: Tags { Tags(storage: storage) }
+    /// The asset packs, in order.
+    public var packs: Packs { Packs(storage: storage) }
     /// The profile the catalog was validated against.
     public let profile: PlatformProfile
-    private let tagIndexByName: [String: Int32]
+    let storage: Storage
+
+    /// How the catalog keeps its tags and packs.
+    ///
+    /// Performance: a trace replay's catalog has a tag, a pack and a resource per object, a
+    /// million or more; as lists of ``Tag`` and ``Pack`` values with their arrays, names and
+    /// a name index it took over 200 bytes an object. `numbered` keeps 8 bytes of size per
+    /// object and shares the object IDs, and makes each ``Tag`` or ``Pack`` when asked.
+    enum Storage: Sendable {
+        case listed(tags: [Tag], packs: [Pack], index: [String: Int32])
+        /// Tag, pack and resource `i` are one on-demand object named `names[i]` in decimal,
+        /// of `sizes[i]` bytes, with preservation 0.
+        case numbered(names: [UInt64], sizes: [Int64])
+    }
+
+    /// Whether tag `i` is exactly pack `i` for every `i` (single-resource tags).
+    public var tagsArePacks: Bool {
+        switch storage {
+        case .numbered: true
+        case .listed(let tags, let packs, _):
+            tags.count == packs.count && tags.indices.allSatisfy { tags[$0].packs.count == 1 && tags[$0].packs[0] == Int32($0) }
+        }
+    }
+
+    /// The catalog's tags as a collection of ``Tag`` values.
+    public struct Tags: RandomAccessCollection, Sendable {
+        let storage: Storage
+        public var startIndex: Int { 0 }
+        public var endIndex: Int {
+            switch storage {
+            case .listed(let tags, _, _): tags.count
+            case .numbered(_, let sizes): sizes.count
+            }
+        }
+        public subscript(position: Int) -> Tag {
+            switch storage {
+            case .listed(let tags, _, _): return tags[position]
+            case .numbered(let names, let sizes):
+                return Tag(name: String(names[position]), category: .onDemand, preservation: 0,
+                           packs: [Int32(position)], size: sizes[position])
+            }
+        }
+    }
+
+    /// The catalog's asset packs as a collection of ``Pack`` values.
+    public struct Packs: RandomAccessCollection, Sendable {
+        let storage: Storage
+        public var startIndex: Int { 0 }
+        public var endIndex: Int {
+            switch storage {
+            case .listed(_, let packs, _): packs.count
+            case .numbered(_, let sizes): sizes.count
+            }
+        }
+        public subscript(position: Int) -> Pack {
+            switch storage {
+            case .listed(_, let packs, _): return packs[position]
+            case .numbered(let names, let sizes):
+                let name = String(names[position])
+                return Pack(name: name, tags: [Int32(position)], resources: [name], size: sizes[position], category: .onDemand)
+            }
+        }
+    }
 
     /// Forms the packs and validates every limit of `profile`.
     /// - Throws: ``CatalogError`` naming the first offending resource, tag or pack.
@@ -120,13 +184,11 @@ public struct Catalog: Sendable {
                 category: set.map { tags[Int($0)].category }.min() ?? .onDemand)
         }
         try Self.validate(tags: tags, packs: packs, profile: profile)
-        self.tags = tags
-        self.packs = packs
+        self.storage = .listed(tags: tags, packs: packs, index: tagIndex)
         self.profile = profile
-        self.tagIndexByName = tagIndex
     }
 
-    private static func validate(tags: [Tag], packs: [Pack], profile: PlatformProfile) throws(CatalogError) {
+    private static func validate(tags: some Collection<Tag>, packs: some Collection<Pack>, profile: PlatformProfile) throws(CatalogError) {
         if let limit = profile.maxPackCount, packs.count > limit {
             throw .tooManyPacks(count: packs.count, limit: limit, profile: profile.name)
         }
@@ -151,19 +213,29 @@ public struct Catalog: Sendable {
     }
 
     /// The tag called `name`, if the catalog has it.
+    ///
+    /// A catalog of ``init(numberedTags:names:profile:)`` finds it by a scan of its names.
     public func tagID(named name: String) -> TagID? {
-        tagIndexByName[name].map(TagID.init(rawValue:))
+        switch storage {
+        case .listed(_, _, let index): return index[name].map(TagID.init(rawValue:))
+        case .numbered(let names, _):
+            // Only the decimal form without leading zeros names an object.
+            guard let number = UInt64(name), String(number) == name, let i = names.firstIndex(of: number) else { return nil }
+            return TagID(rawValue: Int32(i))
+        }
     }
 
     public func tag(_ id: TagID) -> Tag { tags[Int(id.rawValue)] }
 
     /// The packs downloaded at install, in pack order.
     public var initialInstallPacks: [Int32] {
-        packs.indices.filter { packs[$0].category == .initialInstall }.map(Int32.init)
+        if case .numbered = storage { return [] }
+        return packs.indices.filter { packs[$0].category == .initialInstall }.map(Int32.init)
     }
 
     /// The packs to prefetch after install: by tag order, then pack order, each pack once.
     public var prefetchPacks: [Int32] {
+        if case .numbered = storage { return [] }
         let ordered = tags.indices.compactMap { t -> (Int, Int)? in
             if case .prefetch(let order) = tags[t].category { return (order, t) }
             return nil
@@ -210,9 +282,49 @@ extension Catalog {
             packs.append(Pack(name: item.name, tags: own, resources: [item.name], size: item.size, category: .onDemand))
         }
         try Self.validate(tags: tags, packs: packs, profile: profile)
-        self.tags = tags
-        self.packs = packs
+        self.storage = .listed(tags: tags, packs: packs, index: index)
         self.profile = profile
-        self.tagIndexByName = index
+    }
+
+    /// The catalog of ``init(singleResourceTags:profile:)`` for items named by distinct
+    /// numbers (a cache trace's object IDs), kept in 8 bytes of size per item beside the
+    /// caller's array of names: what replaying a trace of millions of objects needs. Its
+    /// ``tags`` and ``packs`` are made when read, and ``tagID(named:)`` scans the names.
+    /// - Throws: ``CatalogError`` for a negative size, a total past `Int64.max` or a limit of
+    ///   `profile`; the names must be distinct (not checked: a trace's object table made them).
+    public init(numberedTags sizes: [Int64], names: [UInt64], profile: PlatformProfile = .unlimited) throws(CatalogError) {
+        precondition(sizes.count == names.count, "one name per size")
+        precondition(sizes.count < Int(Int32.max), "at most 2^31 - 1 tags")
+        var total: Int64 = 0
+        for (i, size) in sizes.enumerated() {
+            guard size >= 0 else { throw .negativeSize(resource: String(names[i]), size: size) }
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow else { throw .totalTooLarge(resource: String(names[i])) }
+            total = sum
+        }
+        // The checks of `validate`, in its order, on what they amount to here: every pack is
+        // one tag's, on-demand (so the initial-install and prefetch totals are 0).
+        if let limit = profile.maxPackCount, sizes.count > limit {
+            throw .tooManyPacks(count: sizes.count, limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxPackSize, let i = sizes.firstIndex(where: { $0 > limit }) {
+            throw .packTooLarge(pack: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxTagSize, let i = sizes.firstIndex(where: { $0 > limit }) {
+            throw .tagTooLarge(tag: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxHostedSize, total > limit {
+            throw .hostedTooLarge(size: total, limit: limit, profile: profile.name)
+        }
+        storage = .numbered(names: names, sizes: sizes)
+        self.profile = profile
+    }
+
+    /// Bytes of pack `index`, without making a ``Pack``.
+    func packSize(_ index: Int) -> Int64 {
+        switch storage {
+        case .listed(_, let packs, _): packs[index].size
+        case .numbered(_, let sizes): sizes[index]
+        }
     }
 }

@@ -31,8 +31,7 @@ struct AppRecord: BitwiseCopyable {
         self.firstPack = firstPack
         packCount = Int32(catalog.packs.count)
         tagCount = Int32(catalog.tags.count)
-        tagsArePacks = catalog.tags.count == catalog.packs.count
-            && catalog.tags.indices.allSatisfy { catalog.tags[$0].packs.count == 1 && catalog.tags[$0].packs[0] == Int32($0) }
+        tagsArePacks = catalog.tagsArePacks
         self.allowsCellular = allowsCellular
         self.lowDiskResponse = lowDiskResponse
     }
@@ -45,10 +44,13 @@ struct AppRecord: BitwiseCopyable {
 struct AppContent {
     let name: String
     let catalog: Catalog
-    /// Global pack indices of each tag, shared by single-tag requests without copying.
+    /// Global pack indices of each tag, shared by single-tag requests without copying; empty
+    /// for a numbered catalog (see ``packs(ofTag:)``).
     let tagPacks: [[Int32]]
-    /// For each tag made of exactly one pack, that pack's global index; -1 otherwise.
+    /// For each tag made of exactly one pack, that pack's global index; -1 otherwise. Empty
+    /// when ``AppRecord/tagsArePacks``.
     let singlePackOfTag: [Int32]
+    /// Each tag's preservation priority; empty for a numbered catalog, whose tag is its pack.
     var tagPreservation: [Double]
     var prefetchQueue: [Int32] = []
 }
@@ -58,14 +60,15 @@ enum PackPhase: UInt8 {
     case notDownloaded, partial, resident, purged
 }
 
-/// Internal per-pack record of an ``ODRDevice`` (plain data: see ``RecordTable``).
+/// Internal per-pack record of an ``ODRDevice`` (plain data: see ``RecordTable``): what a
+/// request reads or writes, and what purging a victim reads.
 ///
-/// Performance: the fields a request reads or writes for a pack already on the device come
-/// first and fit in one 64-byte cache line; the rest (download, purge and policy details)
-/// fill a second one. The table aligns records to cache lines and the padding makes the
-/// stride exactly 128 bytes, so a hit touches one line (a test pins this layout).
+/// Performance: it fills one 64-byte cache line exactly, and the table aligns records to
+/// cache lines, so a hit touches one line (a test pins this layout). The rest of a pack's
+/// state, which only downloads, admissions and purge episodes touch, is its ``PackDetail``
+/// in a table of its own: 104 bytes a pack in all, where one two-line record took 128, which
+/// counts when a trace replay holds a pack per object of millions.
 struct PackRecord: BitwiseCopyable {
-    // First cache line: what a request reads, and what purging a victim reads.
     let app: Int32
     var retain: Int32 = 0
     /// Requests waiting for their other packs hold this one so it is not purged under them.
@@ -85,24 +88,32 @@ struct PackRecord: BitwiseCopyable {
     var leftover = false
     /// `purgeCount > 0`, here so that counting re-downloaded bytes reads only this line.
     var purgedBefore = false
-    // Second cache line.
-    var storedTick: UInt64 = 0
-    var preservation: Double
-    var purgeCount: Int32 = 0
-    var mark: UInt32 = 0
-    var systemDownload = false
-    var stalled = false
-    let category: TagCategory
-    private var padding: (UInt64, UInt64) = (0, 0)
 
-    init(app: Int32, size: Int64, category: TagCategory, preservation: Double) {
+    init(app: Int32, size: Int64) {
         self.app = app
         self.size = size
-        self.category = category
-        self.preservation = preservation
     }
 
     var downloading: Bool { download >= 0 }
+}
+
+/// The rest of a pack's state beside its ``PackRecord`` (plain data, 40 bytes: the fields
+/// in this order leave no padding but the tail's).
+struct PackDetail: BitwiseCopyable {
+    /// Device-wide order of admission.
+    var storedTick: UInt64 = 0
+    var preservation: Double
+    let category: TagCategory
+    var purgeCount: Int32 = 0
+    /// The purge episode that last counted the pack (see `markEpoch`).
+    var mark: UInt32 = 0
+    var systemDownload = false
+    var stalled = false
+
+    init(category: TagCategory, preservation: Double) {
+        self.category = category
+        self.preservation = preservation
+    }
 }
 
 /// The packs of a request: one pack inline (the common case: a tag that is one pack), or an

@@ -64,7 +64,7 @@ extension ODRDevice {
         packs[p].bytesOnDisk = packs[p].size
         packs[p].phase = .resident
         touch(p)
-        packs[p].storedTick = useTick
+        packDetails[p].storedTick = useTick
         ledger.downloadsFinished += 1
         revision &+= 1
         policy.packStored(snapshot(p))

@@ -71,7 +71,7 @@ extension ODRDevice {
             packs[p].phase = .notDownloaded
             refresh(p)  // before zeroing: a leftover partial pack leaves leftoverBytes with its bytes
             packs[p].bytesOnDisk = 0
-            packs[p].purgeCount = 0
+            packDetails[p].purgeCount = 0
             packs[p].purgedBefore = false
             packs[p].requestCount = 0
             packs[p].lastRequestOrdinal = 0
@@ -107,7 +107,7 @@ extension ODRDevice {
     }
 
     func systemDownloadFinished(_ p: Int, app a: Int) {
-        if apps[a].installing && packs[p].category == .initialInstall {
+        if apps[a].installing && packDetails[p].category == .initialInstall {
             apps[a].pendingInitial -= 1
             if apps[a].pendingInitial == 0 { completeInstall(a) }
         } else if apps[a].prefetchActive == Int32(p) {

@@ -68,8 +68,8 @@ extension ODRDevice {
         downloadBase[Int(slot)] = packs[p].bytesOnDisk
         packs[p].download = slot
         if let waiter { downloadWaiters[Int(slot)].append(waiter) }
-        packs[p].systemDownload = system
-        packs[p].stalled = false
+        packDetails[p].systemDownload = system
+        packDetails[p].stalled = false
         reservedBytes += remaining
         downloadOrder.append(Int32(p))
         refresh(p)
@@ -85,11 +85,11 @@ extension ODRDevice {
         let download = Int(packs[p].download)
         packs[p].download = -1
         packs[p].phase = .resident
-        let wasSystem = packs[p].systemDownload
-        packs[p].systemDownload = false
+        let wasSystem = packDetails[p].systemDownload
+        packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         touch(p)
-        packs[p].storedTick = useTick
+        packDetails[p].storedTick = useTick
         refresh(p)
         ledger.downloadsFinished += 1
         revision &+= 1
@@ -118,7 +118,7 @@ extension ODRDevice {
         let fetched = packs[p].bytesOnDisk - downloadBase[Int(packs[p].download)]
         freeDownloadSlot(Int(packs[p].download))
         packs[p].download = -1
-        packs[p].systemDownload = false
+        packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         if packs[p].bytesOnDisk > 0 {
             packs[p].phase = .partial
@@ -149,7 +149,7 @@ extension ODRDevice {
         guard record.pointee.downloading else { return .paused }
         if link == .offline { return .offline }
         if link == .cellular && !apps[Int(record.pointee.app)].allowsCellular { return .cellularNotAllowed }
-        if record.pointee.systemDownload { return nil }
+        if packDetails[p].systemDownload { return nil }
         // Performance: by index, so the waiters' list is neither retained nor released.
         let download = Int(record.pointee.download)
         for w in downloadWaiters[download].indices {
@@ -160,7 +160,7 @@ extension ODRDevice {
 
     func effectivePriority(_ p: Int) -> LoadingPriority {
         let record = packs.address(p)
-        var best: LoadingPriority? = record.pointee.systemDownload ? .normal : nil
+        var best: LoadingPriority? = packDetails[p].systemDownload ? .normal : nil
         guard record.pointee.downloading else { return best ?? .normal }
         let download = Int(record.pointee.download)
         for w in downloadWaiters[download].indices {
@@ -186,8 +186,8 @@ extension ODRDevice {
             var cause = stallCause(p)
             if cause == nil, urgentRuns, !effectivePriority(p).isUrgent { cause = .suspendedByUrgent }
             let stalled = cause != nil
-            if stalled != packs[p].stalled {
-                packs[p].stalled = stalled
+            if stalled != packDetails[p].stalled {
+                packDetails[p].stalled = stalled
                 let pack = PackID(rawValue: p32)
                 let app = AppID(rawValue: packs[p].app)
                 emit(cause.map { .downloadStalled(pack, app, $0) } ?? .downloadContinued(pack, app))

@@ -121,16 +121,18 @@ extension ODRDevice {
         advance(to: time)
         let a = Int(app.rawValue)
         for tag in tags {
-            appContents[a].tagPreservation[Int(tag.rawValue)] = value
+            // A numbered catalog keeps no table: its tag's pack takes the value directly (below).
+            if !appContents[a].tagPreservation.isEmpty { appContents[a].tagPreservation[Int(tag.rawValue)] = value }
             emit(.preservationChanged(app, tag, value))
         }
         let catalog = appContents[a].catalog
         for tag in tags {
-            for p in appContents[a].tagPacks[Int(tag.rawValue)] {
+            for p in packs(ofTag: tag, app: a) {
                 let local = Int(p - apps[a].firstPack)
-                let preservation = catalog.packs[local].tags.map { appContents[a].tagPreservation[Int($0)] }.max() ?? 0
-                guard preservation != packs[Int(p)].preservation else { continue }
-                packs[Int(p)].preservation = preservation
+                let preservation = apps[a].tagsArePacks ? value
+                    : catalog.packs[local].tags.map { appContents[a].tagPreservation[Int($0)] }.max() ?? 0
+                guard preservation != packDetails[Int(p)].preservation else { continue }
+                packDetails[Int(p)].preservation = preservation
                 if packs[Int(p)].phase == .resident { policy.packPreservationChanged(snapshot(Int(p))) }
             }
         }
@@ -181,7 +183,7 @@ extension ODRDevice {
         for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
         var result: [Int32] = []
         for tag in tags {
-            for p in appContents[a].tagPacks[Int(tag.rawValue)] where !result.contains(p) { result.append(p) }
+            for p in packs(ofTag: tag, app: a) where !result.contains(p) { result.append(p) }
         }
         return PackList(result)
     }
@@ -192,6 +194,11 @@ extension ODRDevice {
         guard a >= 0, a < apps.count, apps[a].installed, tag.rawValue >= 0, tag.rawValue < apps[a].tagCount else { return nil }
         let single = singlePack(of: tag, app: a)
         return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tag.rawValue)])
+    }
+
+    /// The global packs of a valid `tag` of app `a`.
+    func packs(ofTag tag: TagID, app a: Int) -> PackList {
+        apps[a].tagsArePacks ? PackList(single: apps[a].firstPack + tag.rawValue) : PackList(appContents[a].tagPacks[Int(tag.rawValue)])
     }
 
     /// The only pack of a valid `tag` of app `a`, or -1 if the tag has several.
@@ -377,7 +384,7 @@ extension ODRDevice {
             let d = Int(packs[i].download)
             if d >= 0, let w = downloadWaiters[d].firstIndex(of: id) {
                 downloadWaiters[d].remove(at: w)
-                if downloadWaiters[d].isEmpty && !packs[i].systemDownload { abandon(i) }
+                if downloadWaiters[d].isEmpty && !packDetails[i].systemDownload { abandon(i) }
             }
             refresh(i)
         }

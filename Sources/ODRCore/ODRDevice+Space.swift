@@ -78,10 +78,10 @@ extension ODRDevice {
             guard isCandidate(p, tier: tier) else {
                 fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
-            guard packs[p].mark != markEpoch else {
+            guard packDetails[p].mark != markEpoch else {
                 fatalError("purge policy '\(policy.name)' chose \(victim) twice")
             }
-            packs[p].mark = markEpoch
+            packDetails[p].mark = markEpoch
             freed += packs[p].size
         }
         if freed < bytes && victims.count != candidateCount(in: tier) {
@@ -101,7 +101,7 @@ extension ODRDevice {
             packs[p].leftover = false
         }
         packs[p].phase = .purged
-        packs[p].purgeCount += 1
+        packDetails[p].purgeCount += 1
         packs[p].purgedBefore = true
         refresh(p)
         ledger.purges += 1

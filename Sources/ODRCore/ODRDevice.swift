@@ -1,3 +1,4 @@
+import CPrefetch
 /// One device running the On-Demand Resources machinery: a sans-I/O state machine.
 ///
 /// The device never reads a clock, a disk or a network. Every call carries the time it
@@ -62,6 +63,8 @@ public final class ODRDevice {
     @exclusivity(unchecked) var apps = RecordTable<AppRecord>()
     @exclusivity(unchecked) var appContents: [AppContent] = []
     @exclusivity(unchecked) var packs = RecordTable<PackRecord>(alignment: 64)
+    /// Per pack, beside ``packs``: what only downloads, admissions and purges touch.
+    @exclusivity(unchecked) var packDetails = RecordTable<PackDetail>()
     /// Per download slot (``PackRecord/download`` of a running download), the requests
     /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
     /// nothing, and these few lists stay in cache.
@@ -104,6 +107,7 @@ public final class ODRDevice {
 
     deinit {
         packs.deallocate()
+        packDetails.deallocate()
         requests.deallocate()
         apps.deallocate()
         freeSlots.deallocate()
@@ -132,20 +136,33 @@ public final class ODRDevice {
         // Performance: no temporary arrays per pack or tag, so that catalogs of a million
         // packs (trace replay) are added in a fraction of a second.
         packs.reserveCapacity(packs.count + catalog.packs.count)
-        for pack in catalog.packs {
-            var preservation = 0.0
-            for tag in pack.tags { preservation = max(preservation, catalog.tags[Int(tag)].preservation) }
-            packs.append(PackRecord(app: id, size: pack.size, category: pack.category, preservation: preservation))
+        packDetails.reserveCapacity(packs.count + catalog.packs.count)
+        let numbered: Bool
+        if case .numbered(_, let sizes) = catalog.storage {
+            numbered = true
+            for size in sizes {
+                packs.append(PackRecord(app: id, size: size))
+                packDetails.append(PackDetail(category: .onDemand, preservation: 0))
+            }
+        } else {
+            numbered = false
+            for pack in catalog.packs {
+                var preservation = 0.0
+                for tag in pack.tags { preservation = max(preservation, catalog.tags[Int(tag)].preservation) }
+                packs.append(PackRecord(app: id, size: pack.size))
+                packDetails.append(PackDetail(category: pack.category, preservation: preservation))
+            }
         }
         apps.append(AppRecord(
             firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
             lowDiskResponse: lowDiskResponse))
         appContents.append(AppContent(
             name: name, catalog: catalog,
-            // The first app's global pack indices equal its catalog's: share those arrays.
-            tagPacks: first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
-            singlePackOfTag: catalog.tags.map { $0.packs.count == 1 ? first + $0.packs[0] : -1 },
-            tagPreservation: catalog.tags.map(\.preservation)))
+            // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
+            // with no table. The first app's global pack indices equal its catalog's: share those arrays.
+            tagPacks: numbered ? [] : first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
+            singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first + $0.packs[0] : -1 },
+            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation)))
         return AppID(rawValue: id)
     }
 
@@ -165,6 +182,18 @@ public final class ODRDevice {
     }
     public func app(of pack: PackID) -> AppID { AppID(rawValue: packs[Int(pack.rawValue)].app) }
     public func size(of pack: PackID) -> Int64 { packs[Int(pack.rawValue)].size }
+
+    /// A hint that `pack` is about to be requested: starts loading its record into the cache.
+    /// Changes nothing; a replay that knows its next requests calls it a few ahead, so that
+    /// each request finds its record loaded (on traces of millions of objects every record
+    /// is a trip to memory otherwise).
+    @inline(__always)
+    public func prefetch(_ pack: PackID) {
+        let p = Int(pack.rawValue)
+        guard p >= 0 && p < packs.count else { return }
+        odr_prefetch(packs.base + p)
+        policy.prefetch(pack)
+    }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
         let app = Int(packs[Int(pack.rawValue)].app)

@@ -19,6 +19,10 @@ public struct PurgeCandidate {
 
     private var index: Int { Int(pack.rawValue) }
 
+    /// How many packs the device has (every pack ID is below it): a policy's per-pack table
+    /// grows to this once, rather than doubling as packs arrive one by one.
+    public var packCount: Int { device.packs.count }
+
     public var app: AppID { AppID(rawValue: device.packs[index].app) }
     /// Bytes purging it would free.
     public var size: Int64 { device.packs[index].size }
@@ -27,17 +31,17 @@ public struct PurgeCandidate {
     /// Device-wide order of that last use, to break ties between equal times.
     public var lastUseTick: UInt64 { device.packs[index].lastUseTick }
     /// Device-wide order in which packs finished downloading (admission order).
-    public var storedTick: UInt64 { device.packs[index].storedTick }
+    public var storedTick: UInt64 { device.packDetails[index].storedTick }
     /// Highest preservation priority among the pack's tags.
-    public var preservation: Double { device.packs[index].preservation }
+    public var preservation: Double { device.packDetails[index].preservation }
     public var appIsRunning: Bool { device.apps[Int(device.packs[index].app)].running }
-    public var category: TagCategory { device.packs[index].category }
+    public var category: TagCategory { device.packDetails[index].category }
     /// Requests that included the pack since its app was installed.
     public var requestCount: Int64 { Int64(device.packs[index].requestCount) }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
     public var lastRequestOrdinal: Int64 { device.packs[index].lastRequestOrdinal }
     /// How often the pack has been purged.
-    public var purgeCount: Int32 { device.packs[index].purgeCount }
+    public var purgeCount: Int32 { device.packDetails[index].purgeCount }
 }
 
 /// Which purgeable packs a purge step may choose from.

@@ -23,6 +23,9 @@ public protocol PurgePolicy: AnyObject {
     func packPreservationChanged(_ pack: PurgeCandidate)
     /// Victims, in purge order, to free at least `bytes` among the view's candidates.
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID]
+    /// A hint that the pack will be requested soon (``ODRDevice/prefetch(_:)``): a policy
+    /// with an entry per pack may start loading it into the cache. It must change nothing.
+    func prefetch(_ pack: PackID)
 }
 
 extension PurgePolicy {
@@ -31,4 +34,5 @@ extension PurgePolicy {
     public func packReleased(_ pack: PurgeCandidate) {}
     public func packRemoved(_ pack: PurgeCandidate) {}
     public func packPreservationChanged(_ pack: PurgeCandidate) {}
+    public func prefetch(_ pack: PackID) {}
 }

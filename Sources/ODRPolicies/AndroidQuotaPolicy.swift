@@ -41,7 +41,7 @@ public final class AndroidQuotaPolicy: PurgePolicy {
         let p = Int(pack.pack.rawValue)
         let a = Int(pack.app.rawValue)
         if p >= size.count {
-            let grown = Swift.max(p + 1, size.count * 2)
+            let grown = Swift.max(p + 1, pack.packCount)
             size.append(contentsOf: repeatElement(0, count: grown - size.count))
             lastTick.append(contentsOf: repeatElement(0, count: grown - lastTick.count))
         }

@@ -59,7 +59,7 @@ public final class BestFitPolicy: PurgePolicy {
     public func packStored(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
         if p >= size.count {
-            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count))
+            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - size.count))
         }
         size[p] = pack.size
         lists.pushBack(pack.pack.rawValue, list: sizeClass(pack.size))

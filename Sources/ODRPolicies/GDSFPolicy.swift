@@ -31,7 +31,7 @@ public final class GDSFPolicy: PurgePolicy {
     public func packStored(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
         if p >= frequency.count {
-            frequency.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, frequency.count * 2) - frequency.count))
+            frequency.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - frequency.count))
         }
         frequency[p] = 1
         tick += 1

@@ -22,6 +22,7 @@ public final class LRUPolicy: PurgePolicy {
     public func packRequested(_ pack: PurgeCandidate) { queue.moveToBack(pack) }
     public func packReleased(_ pack: PurgeCandidate) { queue.moveToBack(pack) }
     public func packRemoved(_ pack: PurgeCandidate) { queue.remove(pack) }
+    public func prefetch(_ pack: PackID) { queue.prefetch(pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         queue.victims(toFree: bytes, from: view)

@@ -1,3 +1,4 @@
+import CPrefetch
 import ODRCore
 
 /// Intrusive doubly linked lists of packs, several lists sharing one set of nodes.
@@ -54,6 +55,13 @@ final class PackLinks {
         listCount = list + 1
     }
 
+    /// Makes room for packs below `count` at once.
+    func reserve(_ count: Int) {
+        guard count > nodeCapacity else { return }
+        nodes = Self.regrow(nodes, from: nodeCapacity, to: count, filling: Node())
+        nodeCapacity = count
+    }
+
     private func ensureNode(_ p: Int) {
         guard p >= nodeCapacity else { return }
         let grown = Swift.max(p + 1, nodeCapacity * 2, 64)
@@ -68,6 +76,12 @@ final class PackLinks {
         (new + count).initialize(repeating: filler, count: grown - count)
         block.deallocate()
         return new
+    }
+
+    /// Starts loading `p`'s node into the cache (a hint; changes nothing).
+    @inline(__always)
+    func prefetch(_ p: Int32) {
+        if p >= 0 && Int(p) < nodeCapacity { odr_prefetch(nodes + Int(p)) }
     }
 
     func contains(_ p: Int32) -> Bool {

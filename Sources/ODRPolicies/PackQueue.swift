@@ -13,7 +13,10 @@ final class PackQueue {
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
-        if p >= size.count { size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, size.count * 2) - size.count)) }
+        if p >= size.count {
+            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - size.count))
+            order.reserve(size.count)
+        }
         size[p] = pack.size
         order.pushBack(pack.pack.rawValue)
     }
@@ -22,6 +25,9 @@ final class PackQueue {
     func moveToBack(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
 
     func remove(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
+
+    /// Starts loading the pack's list node, which its next request will move.
+    func prefetch(_ pack: PackID) { order.prefetch(pack.rawValue) }
 
     /// The last answer's array, kept so that its storage serves the next purge: by then the
     /// device has let go of it, so clearing it keeps the storage instead of allocating anew.

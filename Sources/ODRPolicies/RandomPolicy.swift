@@ -30,7 +30,7 @@ public final class RandomPolicy: PurgePolicy {
     public func packStored(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
         if p >= slot.count {
-            let grown = Swift.max(p + 1, slot.count * 2)
+            let grown = Swift.max(p + 1, pack.packCount)
             slot.append(contentsOf: repeatElement(-1, count: grown - slot.count))
             size.append(contentsOf: repeatElement(0, count: grown - size.count))
         }

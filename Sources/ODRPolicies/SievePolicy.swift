@@ -32,7 +32,7 @@ public final class SievePolicy: PurgePolicy {
     public func packStored(_ pack: PurgeCandidate) {
         let p = Int(pack.pack.rawValue)
         if p >= size.count {
-            let grown = Swift.max(p + 1, size.count * 2)
+            let grown = Swift.max(p + 1, pack.packCount)
             size.append(contentsOf: repeatElement(0, count: grown - size.count))
             visited.append(contentsOf: repeatElement(false, count: grown - visited.count))
         }

@@ -86,15 +86,37 @@ public struct LRUCurve {
         var lastUse = [Int32](repeating: -1, count: sizes.count)
         // Each tree's stack distance of the request, queried once for all its capacities.
         var distance = [Int64](repeating: 0, count: trees.count)
+        // Tree 0's capacities (all at least the largest object) in ascending order: a request
+        // misses at exactly those below the first whose threshold reaches its distance, so it
+        // is counted once, at that boundary (O(log points), not O(points)); the counts per
+        // capacity are the sums over boundaries above it.
+        let shared = bytes.indices.filter { treeOf[$0] == 0 }.sorted { thresholds[$0] < thresholds[$1] }
+        let sharedThresholds = shared.map { thresholds[$0] }
+        let others = bytes.indices.filter { treeOf[$0] != 0 }
+        var missesAt = [Int64](repeating: 0, count: shared.count + 1)
+        var bytesMissedAt = [Int64](repeating: 0, count: shared.count + 1)
+        var requestCount: Int64 = 0, requestedBytes: Int64 = 0
         for (t, pack) in requests.enumerated() {
             let size = sizes[Int(pack)]
             let last = Int(lastUse[Int(pack)])
             if last >= 0 {
                 for k in trees.indices where size <= limits[k] { distance[k] = trees[k].sum(from: last + 1, to: t) + size }
             }
-            for j in points.indices {
-                points[j].requests += 1
-                points[j].bytesRequested += size
+            requestCount += 1
+            requestedBytes += size
+            // The first of tree 0's capacities at which the request hits (all miss on a first use).
+            var boundary = shared.count
+            if last >= 0 {
+                var low = 0
+                let d = distance[0]
+                while low < boundary {
+                    let mid = (low + boundary) / 2
+                    if sharedThresholds[mid] >= d { boundary = mid } else { low = mid + 1 }
+                }
+            }
+            missesAt[boundary] += 1
+            bytesMissedAt[boundary] += size
+            for j in others {
                 let hit = last >= 0 && size <= bytes[j] && distance[treeOf[j]] <= thresholds[j]
                 if !hit {
                     points[j].misses += 1
@@ -107,6 +129,18 @@ public struct LRUCurve {
             }
             lastUse[Int(pack)] = Int32(t)
             if t & 0xFFFF == 0xFFFF, let progress { progress(Double(t + 1) / Double(max(1, n))) }
+        }
+        // A request with boundary b missed at the sorted capacities below b.
+        var misses: Int64 = 0, bytesMissed: Int64 = 0
+        for q in shared.indices.reversed() {
+            misses += missesAt[q + 1]
+            bytesMissed += bytesMissedAt[q + 1]
+            points[shared[q]].misses = misses
+            points[shared[q]].bytesMissed = bytesMissed
+        }
+        for j in points.indices {
+            points[j].requests = requestCount
+            points[j].bytesRequested = requestedBytes
         }
         return points
     }

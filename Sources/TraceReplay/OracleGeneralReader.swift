@@ -43,6 +43,15 @@ public final class OracleGeneralReader {
         output = [UInt8](repeating: 0, count: max(1 << 20, compressed ? Int(ZSTD_DStreamOutSize()) : 0))
     }
 
+    /// How many records the file holds, when that is known before reading it: its length
+    /// over 24 for a plain file; nil for a zstd stream.
+    public var recordCount: Int? {
+        guard stream == nil else { return nil }
+        var info = stat()
+        guard fstat(fileno(file), &info) == 0 else { return nil }
+        return Int(info.st_size) / Self.recordSize
+    }
+
     deinit {
         fclose(file)
         if let stream { ZSTD_freeDStream(stream) }

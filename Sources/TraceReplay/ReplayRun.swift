@@ -40,15 +40,15 @@ struct ReplayRun {
     }
 
     /// Reads the pack's size and app from the device's record of it.
-    ///
-    /// Performance: reading them one request ahead (``TraceReplayer``'s loop does) starts the
-    /// record's cache miss while the current request is being worked on, instead of stalling
-    /// on it at the start of the next one.
     @inline(__always)
     func facts(of pack: Int32) -> Facts {
         let id = PackID(rawValue: pack)
         return Facts(size: device.size(of: id), app: device.app(of: id).rawValue)
     }
+
+    /// Starts loading the record of a pack requested soon (``ODRDevice/prefetch(_:)``).
+    @inline(__always)
+    func prefetch(_ pack: Int32) { device.prefetch(PackID(rawValue: pack)) }
 
     /// ``request(pack:at:)`` with the pack's facts already read.
     @inline(__always)

@@ -57,14 +57,32 @@ struct TraceObjects {
     /// large traces); otherwise the bound requests × largest size rules overflow out, and
     /// only when it cannot does the scan start again with exact sums.
     ///
-    /// `useNextAccess`: keep the format's next-access field (see ``nextAccess``), which
-    /// needs `recordRequests`.
+    /// A format that carries each request's next access (oracleGeneral) is scanned by
+    /// following it (``scanLinked``); where the field disagrees with the stream, by hashing
+    /// the IDs, with ``nextAccessProblem`` saying why. `useNextAccess`: also keep the field
+    /// for the future (see ``nextAccess``), which needs `recordRequests`.
     static func scan(path: String, format: TraceFormat, recordRequests: Bool, useNextAccess: Bool = false,
                      streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+        guard format.carriesNextAccess else {
+            return try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
+                                   exactTotals: exactTotals)
+        }
+        switch try scanLinked(path: path, format: format, recordRequests: recordRequests,
+                              keepNextAccess: useNextAccess && recordRequests, streamBudget: streamBudget, exactTotals: exactTotals) {
+        case .scanned(let objects):
+            return objects
+        case .disagrees(let problem):
+            var objects = try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
+                                          exactTotals: exactTotals)
+            objects.nextAccessProblem = problem
+            return objects
+        }
+    }
+
+    /// The scan of any format: each request's object found by its ID in ``table``.
+    static func scanHashing(path: String, format: TraceFormat, recordRequests: Bool,
+                            streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
         let reader = try TraceInput(path: path, format: format)
-        var checksNext = useNextAccess && recordRequests && format.carriesNextAccess
-        // While checking: the latest request of each object, whose next-access must name the next one.
-        var latest: [Int32] = []
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
         var streamBytes = 0
@@ -72,7 +90,7 @@ struct TraceObjects {
         // bytes' total, so checking this one sum keeps them all from overflowing.
         var requestedBytes: Int64 = 0
         var largest: Int64 = 0
-        while let (record, next) = try reader.nextWithNextAccess() {
+        while let record = try reader.next() {
             let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
             if inserted {
@@ -96,45 +114,13 @@ struct TraceObjects {
             } else {
                 if inserted && record.size > largest { largest = record.size }
                 if largest > Int64.max / objects.requestCount {
-                    return try scan(path: path, format: format, recordRequests: recordRequests, useNextAccess: useNextAccess,
-                                    streamBudget: streamBudget, exactTotals: true)
+                    return try scanHashing(path: path, format: format, recordRequests: recordRequests,
+                                           streamBudget: streamBudget, exactTotals: true)
                 }
             }
-            if objects.keepsStream {
-                streamBytes += 4
-                if objects.timeValues.last != record.time {
-                    objects.timeStarts.append(Int32(truncatingIfNeeded: objects.requestCount - 1))
-                    objects.timeValues.append(record.time)
-                    streamBytes += 12
-                }
-                if streamBytes > streamBudget || objects.requestCount > Int64(Int32.max) {
-                    // Over budget: from here on, runs read the file again.
-                    objects.keepsStream = false
-                    objects.timeStarts = []
-                    objects.timeValues = []
-                    if !recordRequests { objects.requests = [] }
-                }
-            }
+            objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: recordRequests)
             if recordRequests || objects.keepsStream { objects.requests.append(index) }
-            if checksNext {
-                do {
-                    try objects.check(next: next, of: record, index: index, inserted: inserted, latest: &latest, file: reader.fileName)
-                } catch {
-                    // The field is wrong (or not filled in): the future comes from the stream instead.
-                    objects.nextAccessProblem = error
-                    checksNext = false
-                    (objects.nextAccess, objects.firstRequest, latest) = ([], [], [])
-                }
-            }
         }
-        if checksNext, let (object, last) = latest.enumerated().first(where: { objects.nextAccess[Int($0.element)] != 0 }) {
-            objects.nextAccessProblem = TraceError(
-                file: reader.fileName, line: nil,
-                message: "record \(last + 1): next_access_vtime is \(objects.nextAccess[Int(last)]), but object \(objects.objectID[object]) is not requested again (-1 means never)")
-            checksNext = false
-            (objects.nextAccess, objects.firstRequest) = ([], [])
-        }
-        objects.hasNextAccess = checksNext
         objects.appNames = reader.appNames
         while objects.objectsPerApp.count < objects.appNames.count { objects.objectsPerApp.append(0) }
         objects.assignPacks()
@@ -146,54 +132,38 @@ struct TraceObjects {
         return objects
     }
 
-    /// Records a request's next-access field and checks the one of the object's previous
-    /// request against it: libCacheSim numbers requests from 1, and -1 (or Int64.max) means never.
-    private mutating func check(next: Int64, of record: TraceRecord, index: Int32, inserted: Bool,
-                                latest: inout [Int32], file: String) throws(TraceError) {
-        let ordinal = requestCount
-        guard next == -1 || next == .max || (next > ordinal && next < Int64(UInt32.max)) else {
-            throw TraceError(file: file, line: nil,
-                             message: "record \(ordinal): next_access_vtime \(next) is not a later request (requests count from 1; -1 means never)")
-        }
-        nextAccess.append(next == -1 || next == .max ? 0 : UInt32(next))
-        if inserted {
-            latest.append(Int32(ordinal - 1))
-            firstRequest.append(Int32(ordinal - 1))
-        } else {
-            let previous = Int(latest[Int(index)])
-            guard nextAccess[previous] == UInt32(ordinal) else {
-                let said = nextAccess[previous] == 0 ? "says it is never requested again" : "says record \(nextAccess[previous])"
-                throw TraceError(file: file, line: nil,
-                                 message: "record \(previous + 1): next_access_vtime \(said), but object \(record.object) is requested next by record \(ordinal)")
-            }
-            latest[Int(index)] = Int32(ordinal - 1)
-        }
+    /// Frees what only a run that reads the file again needs (the object table and the
+    /// per-object records), and trims the kept stream's spare capacity.
+    mutating func dropLookup() {
+        table = ObjectTable(minimumCapacity: 1)
+        objects = []
+        objectID = []
+        requests = requests.withUnsafeBufferPointer { Array($0) }
     }
 
-    /// The future for offline policies from the trace's next-access field: each object's
-    /// requests are its first and the chain of next accesses from there, so the rows are
-    /// read off the chains without sorting the stream (the field was checked by the scan).
-    func futureFromNextAccess() -> FutureRequests {
-        precondition(hasNextAccess && objectsPerApp.count <= 1, "next accesses come from one-app binary traces")
-        var offsets = [Int](repeating: 0, count: objects.count + 1)
-        var ordinals: [UInt32] = []
-        ordinals.reserveCapacity(nextAccess.count)
-        // With one app an object's index is its pack, so the rows come in pack order.
-        for object in objects.indices {
-            offsets[object] = ordinals.count
-            var ordinal = UInt32(firstRequest[object] + 1)
-            while ordinal != 0 {
-                ordinals.append(ordinal)
-                ordinal = nextAccess[Int(ordinal) - 1]
-            }
+    /// Keeps a request's time in the stream (run-length encoded), and gives up keeping the
+    /// stream once it passes `budget` bytes.
+    @inline(__always)
+    mutating func keepTime(_ time: Double, _ streamBytes: inout Int, budget: Int, recordRequests: Bool) {
+        guard keepsStream else { return }
+        streamBytes += 4
+        if timeValues.last != time {
+            timeStarts.append(Int32(truncatingIfNeeded: requestCount - 1))
+            timeValues.append(time)
+            streamBytes += 12
         }
-        offsets[objects.count] = ordinals.count
-        return FutureRequests(offsets: offsets, ordinals: ordinals, requestCount: requestCount)
+        if streamBytes > budget || requestCount > Int64(Int32.max) {
+            // Over budget: from here on, runs read the file again.
+            keepsStream = false
+            timeStarts = []
+            timeValues = []
+            if !recordRequests { requests = [] }
+        }
     }
 
     /// Device-wide pack of each object: apps are added in order, their packs contiguous, so
     /// with one app an object's pack is its index.
-    private mutating func assignPacks() {
+    mutating func assignPacks() {
         var firstPack: [Int32] = []
         var next: Int32 = 0
         for count in objectsPerApp {
@@ -204,18 +174,23 @@ struct TraceObjects {
     }
 
     /// One catalog per app: each object is a single-resource tag, hence one pack, named by
-    /// its object ID; tag `i` and pack `i` of an app are its `i`-th object.
+    /// its object ID; tag `i` and pack `i` of an app are its `i`-th object. The catalogs are
+    /// numbered (``Catalog/init(numberedTags:names:profile:)``): 8 bytes an object, the IDs shared.
     func catalogs() throws(TraceError) -> [Catalog] {
-        var items = objectsPerApp.map { count -> [(name: String, size: Int64)] in
-            var list: [(name: String, size: Int64)] = []
+        var sizes = objectsPerApp.map { count -> [Int64] in
+            var list: [Int64] = []
             list.reserveCapacity(Int(count))
             return list
         }
-        for (i, object) in objects.enumerated() { items[Int(object.app)].append((String(objectID[i]), object.size)) }
+        var names = objectsPerApp.count == 1 ? [objectID] : objectsPerApp.map { _ in [UInt64]() }
+        for (i, object) in objects.enumerated() {
+            sizes[Int(object.app)].append(object.size)
+            if objectsPerApp.count > 1 { names[Int(object.app)].append(objectID[i]) }
+        }
         var catalogs: [Catalog] = []
-        for (a, list) in items.enumerated() {
+        for a in sizes.indices {
             do {
-                catalogs.append(try Catalog(singleResourceTags: list, profile: .unlimited))
+                catalogs.append(try Catalog(numberedTags: sizes[a], names: names[a], profile: .unlimited))
             } catch {
                 throw TraceError(file: fileName, line: nil, message: "app '\(appNames[a])': \(error)")
             }

@@ -65,9 +65,10 @@ public struct TraceReplayer: Sendable {
     /// (in order), each at every capacity (in order), with the same counts as separate replays.
     /// Up to `jobs` runs go at once, on as many cores; results do not depend on it.
     ///
-    /// An offline policy's future comes from the trace's own next-access field when the format
-    /// has one (oracleGeneral) and it agrees with the stream; otherwise from the stream, and
-    /// `warning` hears why the field was not used.
+    /// A trace whose format carries each request's next access (oracleGeneral) is read by
+    /// following that field, and an offline policy's future comes from it, when it agrees
+    /// with the stream; otherwise objects are found by hashing their IDs, the future comes
+    /// from the stream, and (if an offline policy is run) `warning` hears why.
     public func replay(
         capacities: [Capacity], policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
         jobs: Int = 1, warning: ((String) -> Void)? = nil, progress: ((Double) -> Void)? = nil
@@ -81,7 +82,8 @@ public struct TraceReplayer: Sendable {
         precondition(bytes.allSatisfy { $0 >= 0 }, "capacity must not be negative")
 
         var context = context
-        if let problem = objects.nextAccessProblem {
+        // Only an offline policy would have believed the field; the others' counts never depend on it.
+        if needsFuture, let problem = objects.nextAccessProblem {
             warning?("\(problem.description); belady's future is computed from the requests instead")
         }
         if needsFuture && objects.hasNextAccess {
@@ -97,6 +99,11 @@ public struct TraceReplayer: Sendable {
             context.future = FutureRequests(builder)
         }
 
+        if objects.keepsStream {
+            // The runs read the kept stream and the device's records: the object table and
+            // records are no longer needed, and the stream is trimmed to its length.
+            objects.dropLookup()
+        }
         let runs = policies.flatMap { p in bytes.map { (p, $0) } }
         let shared = SharedReplay(objects: objects, catalogs: catalogs, context: context, count: runs.count,
                                   requests: max(1, objects.requestCount), progress: progress)
@@ -137,20 +144,23 @@ public struct TraceReplayer: Sendable {
         return try replay(capacities: [.bytes(capacity)], policies: policies, context: context, progress: progress)
     }
 
+    /// How many requests ahead a replay of the kept stream loads the pack records: far enough
+    /// for a trip to memory to finish while the requests between are worked on.
+    static let prefetchDistance = 8
+
     /// Feeds the decoded stream the first pass kept.
     func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
-        // Each request's pack record is read one request ahead (see ``ReplayRun/facts(of:)``).
-        var ahead = requests.isEmpty ? nil : run.facts(of: requests[0])
         for (i, pack) in requests.enumerated() {
             if i >= nextStart {
                 k += 1
                 nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
             }
-            let facts = ahead!
-            if i + 1 < requests.count { ahead = run.facts(of: requests[i + 1]) }
+            // The record of the request a few ahead starts loading now (see ``ReplayRun/prefetch(_:)``).
+            if i + Self.prefetchDistance < requests.count { run.prefetch(requests[i + Self.prefetchDistance]) }
+            let facts = run.facts(of: pack)
             if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
             if let error = run.request(pack: pack, facts: facts, at: objects.timeValues[k]) {
                 throw TraceError(file: objects.fileName, line: nil,

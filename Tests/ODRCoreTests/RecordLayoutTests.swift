@@ -5,9 +5,10 @@ import Testing
 /// pack on the device must find everything it touches in the record's first cache line.
 @Suite("Pack record layout")
 struct RecordLayoutTests {
-    @Test("Records are two cache lines, the request path's fields in the first")
+    @Test("A pack record is one cache line, and the rest of a pack's state 40 bytes beside it")
     func packRecordLayout() {
-        #expect(MemoryLayout<PackRecord>.stride == 128)
+        #expect(MemoryLayout<PackRecord>.stride == 64)
+        #expect(MemoryLayout<PackDetail>.stride == 40)
         let hot: [PartialKeyPath<PackRecord>] = [
             \.app, \.retain, \.pins, \.download, \.size, \.bytesOnDisk, \.lastUse, \.lastUseTick, \.requestCount, \.purgedBefore,
             \.lastRequestOrdinal, \.phase, \.purgeable, \.leftover,
@@ -22,7 +23,7 @@ struct RecordLayoutTests {
     func tableAlignment() {
         var table = RecordTable<PackRecord>(alignment: 64)
         defer { table.deallocate() }
-        for i in 0..<100 { table.append(PackRecord(app: Int32(i), size: Int64(i), category: .onDemand, preservation: 0)) }
+        for i in 0..<100 { table.append(PackRecord(app: Int32(i), size: Int64(i))) }
         #expect(Int(bitPattern: table.base) % 64 == 0)
         #expect(table.map(\.size) == (0..<100).map(Int64.init))
         table[42].retain = 7

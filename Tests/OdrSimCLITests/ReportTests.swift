@@ -165,10 +165,20 @@ struct MRCCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOf: out.appendingPathComponent("mrc.csv"), encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 1 + 5)
-        #expect(csv[0] == "capacity_bytes,capacity_fraction,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio")
+        #expect(csv[0] == "capacity_bytes,capacity_fraction,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio,sample_rate,object_miss_ratio_stderr,byte_miss_ratio_stderr")
         let at10 = try CLI.run(["mrc", trace.path, "--capacity", "202976972", "--out", out.path])
         #expect(at10.stdout.contains("202976972") && at10.stdout.contains("92200"), "\(at10.stdout)")
         let both = try CLI.run(["mrc", trace.path, "--points", "5", "--capacity", "1%"])
         #expect(both.status != 0 && both.stderr.contains("not both"))
+        // Sampled: the estimate with its standard error, in the table and in mrc.csv.
+        let sampled = try CLI.run(["mrc", trace.path, "--capacity", "202976972", "--sample", "0.5", "--no-report", "--out", out.path])
+        #expect(sampled.status == 0, "\(sampled.stderr)")
+        #expect(sampled.stdout.contains(" ± ") && sampled.stdout.contains("Estimated from"), "\(sampled.stdout)")
+        let row = try String(contentsOf: out.appendingPathComponent("mrc.csv"), encoding: .utf8).split(separator: "\n")[1].split(separator: ",")
+        #expect(row[8] == "0.50000000" && Double(row[9])! > 0 && Double(row[10])! > 0, "\(row)")
+        // Half the objects: within 0.02 of the exact 0.809681.
+        #expect(abs(Double(row[6])! - 0.809681) < 0.02, "\(row)")
+        let zero = try CLI.run(["mrc", trace.path, "--sample", "0"])
+        #expect(zero.status != 0 && zero.stderr.contains("--sample must be a share of the objects"))
     }
 }

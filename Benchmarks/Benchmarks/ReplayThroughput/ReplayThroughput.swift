@@ -27,6 +27,34 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Issue 16's trace: 5 M requests over ~732k objects of 4 KiB–4 MiB, LRU at 25 % of the
+    // unique bytes, from CSV and from libCacheSim's oracleGeneral (plain and zstd): the case
+    // where every record is a trip to memory and bytes per object decide the peak.
+    for (name, path) in [("CSV", WideTrace.csvPath), ("oracleGeneral", WideTrace.binaryPath)] {
+        Benchmark(
+            "Replay lru (5M requests, 732k objects, 4 KiB-4 MiB) from \(name)",
+            configuration: .init(
+                metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
+                maxDuration: .seconds(30), maxIterations: 5)
+        ) { benchmark in
+            let descriptor = PolicyRegistry.descriptor(named: "lru")!
+            for _ in benchmark.scaledIterations {
+                blackHole(try TraceReplayer(path: path).replay(capacities: [.percent(25)], policies: [descriptor]))
+            }
+        }
+    }
+
+    // 100 points of the LRU curve in one pass (`odr-sim mrc --points 100`).
+    Benchmark(
+        "LRU curve, 100 points (5M requests, 732k objects)",
+        configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 5)
+    ) { benchmark in
+        let capacities = (0..<100).map { TraceReplayer.Capacity.percent(pow(10, -1 + 3 * Double($0) / 99)) }
+        for _ in benchmark.scaledIterations {
+            blackHole(try LRUCurve(path: WideTrace.binaryPath).compute(capacities))
+        }
+    }
+
     // Issue #4's target: at least 3.5 M requests/s on a 5 M-request trace, under 500 MB.
     Benchmark(
         "Replay lru (5M requests, 100k objects)",
@@ -85,5 +113,68 @@ struct GeneratedTrace: Sendable {
             out += "\(1_700_000_000 + i / 1000),\(10_000_000 + low * 7),\(sizes[low])\n"
         }
         return out
+    }
+}
+
+/// Issue 16's trace, generated on first use: 5,000,000 requests drawn Zipf(0.9) from a
+/// million objects (about 732k of them appear), each object 4 KiB to 4 MiB in 4 KiB steps;
+/// written as CSV and as oracleGeneral (with next accesses numbered from 1, as libCacheSim's
+/// traceConv writes them), so that `cachesim` can replay the same files.
+enum WideTrace {
+    static let requests = 5_000_000
+    static let universe = 1_000_000
+
+    static var csvPath: String { make().csv }
+    static var binaryPath: String { make().binary }
+
+    private static func make() -> (csv: String, binary: String) {
+        let dir = FileManager.default.temporaryDirectory
+        let csv = dir.appendingPathComponent("odr-sim-bench-wide-5m.csv"), binary = dir.appendingPathComponent("odr-sim-bench-wide-5m.oracleGeneral")
+        if FileManager.default.fileExists(atPath: csv.path) && FileManager.default.fileExists(atPath: binary.path) { return (csv.path, binary.path) }
+        var state: UInt64 = 16
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var cumulative = [Double](repeating: 0, count: universe)
+        var total = 0.0
+        for k in 0..<universe {
+            total += 1 / pow(Double(k + 1), 0.9)
+            cumulative[k] = total
+        }
+        let sizes = (0..<universe).map { _ in UInt32(4096 * (1 + Int(next() % 1024))) }
+        var ranks = [Int](repeating: 0, count: requests)
+        for i in 0..<requests {
+            let u = Double(next() >> 11) / Double(1 << 53) * total
+            var low = 0, high = universe - 1
+            while low < high {
+                let mid = (low + high) / 2
+                if cumulative[mid] < u { low = mid + 1 } else { high = mid }
+            }
+            ranks[i] = low
+        }
+        var nextAccess = [Int64](repeating: -1, count: requests)
+        var seen = [Int](repeating: -1, count: universe)
+        for i in (0..<requests).reversed() {
+            if seen[ranks[i]] >= 0 { nextAccess[i] = Int64(seen[ranks[i]] + 1) }
+            seen[ranks[i]] = i
+        }
+        var text = "time,obj_id,size\n"
+        text.reserveCapacity(requests * 28)
+        var data = Data(capacity: requests * 24)
+        for i in 0..<requests {
+            let time = UInt32(1_700_000_000 + i / 1000), id = UInt64(10_000_000 + ranks[i] * 7), size = sizes[ranks[i]]
+            text += "\(time),\(id),\(size)\n"
+            withUnsafeBytes(of: time.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: id.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: size.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: nextAccess[i].littleEndian) { data.append(contentsOf: $0) }
+        }
+        try! Data(text.utf8).write(to: csv, options: .atomic)
+        try! data.write(to: binary, options: .atomic)
+        return (csv.path, binary.path)
     }
 }
