@@ -108,6 +108,15 @@ public final class OracleGeneralReader {
         return end > before
     }
 
+    /// The object ID of the record `ahead` records after the one last read, if it is already
+    /// in the buffer (nil otherwise): for loading what it will need ahead of time.
+    @inline(__always)
+    public func object(ahead: Int) -> UInt64? {
+        let at = start + (ahead - 1) * Self.recordSize
+        guard ahead >= 1, at + Self.recordSize <= end else { return nil }
+        return output.withUnsafeBytes { UInt64(littleEndian: ($0.baseAddress! + at).loadUnaligned(fromByteOffset: 4, as: UInt64.self)) }
+    }
+
     /// The next record, or nil at the end of the trace; `next_access_vtime` is `nextAccess`.
     public func next() throws(TraceError) -> (record: TraceRecord, nextAccess: Int64)? {
         while end - start < Self.recordSize {

@@ -1,3 +1,4 @@
+import CPrefetch
 import ODRPolicies
 
 extension TraceObjects {
@@ -50,6 +51,14 @@ extension TraceObjects {
         while let (record, next) = try reader.next() {
             let k = Int(objects.requestCount)
             if requests.count == k { requests.append(-1) }
+            // What the request a few ahead will read: its object's ID if it is named, else
+            // (when that record is already in the reader's buffer) its slot in the table.
+            let ahead = k + TraceReplayer.prefetchDistance
+            if ahead < requests.count, requests[ahead] >= 0 {
+                objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests[ahead])) }
+            } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
+                objects.table.prefetch(id)
+            }
             var index = requests[k]
             if index >= 0 {
                 named += 1

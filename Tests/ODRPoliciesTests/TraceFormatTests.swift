@@ -142,6 +142,45 @@ struct TraceFormatTests {
         }
     }
 
+    @Test("every way next_access_vtime can disagree with the stream is found, and the counts are those of the stream")
+    func nextAccessDisagreements() throws {
+        // Objects 1, 2, 2 (sizes 10, 20): at capacity 25 the third request is a hit.
+        let records: [(UInt32, UInt64, UInt32)] = [(0, 1, 10), (0, 2, 20), (0, 2, 20)]
+        let cases: [([Int64], String)] = [
+            ([-1, 3, -1], ""),
+            // Record 1 names record 3 too, which is object 2's.
+            ([3, 3, -1], "t.oracleGeneral: 1 next_access_vtime fields name a record that another one names too"),
+            // A name past the end of the file.
+            ([4, 3, -1], "t.oracleGeneral: record 1: next_access_vtime 4 is not a later record (records count from 1; -1 means never)"),
+            // A name that points back.
+            ([-1, 1, -1], "t.oracleGeneral: record 2: next_access_vtime 1 is not a later record (records count from 1; -1 means never)"),
+            // Named for object 1, but record 3 is object 2's.
+            ([3, -1, -1], "t.oracleGeneral: record 3: next_access_vtime of an earlier record names this one for object 1, but it requests object 2"),
+            // Object 2 again with no one naming it.
+            ([-1, -1, -1], "t.oracleGeneral: record 3: object 2 was requested before, but no next_access_vtime names this record"),
+        ]
+        let policies = ["belady", "lru"].compactMap(PolicyRegistry.descriptor(named:))
+        for (next, expected) in cases {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formats-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let bin = dir.appendingPathComponent("t.oracleGeneral")
+            try Self.binary(records, nextAccess: next).write(to: bin)
+            var warnings: [String] = []
+            let results = try TraceReplayer(path: bin.path).replay(capacities: [.bytes(25)], policies: policies, warning: { warnings.append($0) })
+            #expect(results.map(\.misses) == [2, 2], "\(next)")
+            if expected.isEmpty {
+                #expect(warnings.isEmpty, "\(warnings)")
+            } else {
+                #expect(warnings == ["\(expected); belady's future is computed from the requests instead"], "\(next)")
+            }
+            // Without an offline policy the fallback is silent: the counts never depended on the field.
+            warnings = []
+            _ = try TraceReplayer(path: bin.path).replay(capacities: [.bytes(25)], policies: [policies[1]], warning: { warnings.append($0) })
+            #expect(warnings.isEmpty)
+        }
+    }
+
     @Test("a text trace in other layouts (spaces, tabs, semicolons, columns by position, with or without header) reads as the CSV")
     func textLayouts() throws {
         let records = Self.trace(seed: 5, count: 1_500)
