@@ -98,6 +98,17 @@ struct TraceFormatTests {
             #expect(error.description.hasPrefix("cut.oracleGeneral.zst: "), "\(error)")
             #expect(error.description.contains("records"), "\(error)")
         }
+        // Corrupt: the frame header's magic number broken.
+        var broken = packed
+        broken[1] ^= 0xFF
+        let bad = dir.appendingPathComponent("bad.oracleGeneral.zst")
+        try broken.write(to: bad)
+        do {
+            _ = try TraceReplayer(path: bad.path).replay(capacity: 1_000, policies: lru)
+            Issue.record("a corrupt zstd trace was accepted")
+        } catch {
+            #expect(error.description == "bad.oracleGeneral.zst: not a valid zstd stream (after 0 records)", "\(error)")
+        }
     }
 
     @Test("belady learns the future from next_access_vtime, and falls back to the stream when the field is wrong")
