@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
+        .library(name: "Bounds", targets: ["Bounds"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
     dependencies: [
@@ -32,6 +33,13 @@ let package = Package(
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
         // Zstandard (Debian: libzstd-dev): compressed traces (.oracleGeneral.zst), streamed.
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // Minimum-cost flow by LEMON's network simplex (Debian: liblemon-dev, headers only),
+        // behind a C interface: the solver of the offline bounds.
+        // Optimized in debug builds too: the network simplex at -O0 is 6× slower, too slow for
+        // the tests that check it against the authors' results.
+        .target(name: "CFlow", cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        // Offline bounds on misses (PFOO-L, FOO-L, FOO-U) for request sequences.
+        .target(name: "Bounds", dependencies: ["CFlow"]),
         // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
         .target(name: "CPrefetch"),
         // The ODR state machine: sans-I/O; swift-collections' Heap for the apple policy, and a
@@ -69,7 +77,7 @@ let package = Package(
         .target(
             name: "OdrSimCLI",
             dependencies: [
-                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Workload",
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Workload", "Bounds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +87,7 @@ let package = Package(
             name: "ODRCoreTests",
             dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd"]),
+        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd", "Bounds"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -89,5 +97,7 @@ let package = Package(
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
         .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRPolicies"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // LEMON 1.3 (CFlow) predates C++17.
+    cxxLanguageStandard: .cxx14
 )

@@ -18,7 +18,7 @@ public struct OdrSim: ParsableCommand {
           odr-sim policies
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, PoliciesCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self]
     )
 
     public init() {}

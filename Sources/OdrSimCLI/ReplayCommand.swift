@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bounds
 import Foundation
 import ODRPolicies
 import Reports
@@ -44,6 +45,12 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Skip report.html (the charts).")
     var noReport = false
 
+    @Flag(help: "Also compute the offline bounds (PFOO-L, FOO-L, FOO-U; see 'odr-sim bound') and each policy's gap to them, into DIR/bounds.csv.")
+    var bound = false
+
+    @Option(help: "With --bound: the longest trace FOO takes (PFOO-L has no limit).")
+    var fooMaxRequests: Int = FOO.maximumRequests
+
     @Option(help: "Runs (policy × capacity) in parallel. Default: all cores. Results are identical for any value.")
     var jobs: Int?
 
@@ -88,9 +95,18 @@ struct ReplayCommand: ParsableCommand {
             // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
             fail(error.description, prefixed: false)
         }
+        var bounds: [TraceBound] = []
+        if bound {
+            do {
+                bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
+            } catch let error as TraceError {
+                fail(error.description, prefixed: false)
+            }
+        }
         let out = outDirectory ?? "Reports/replay-\(URL(fileURLWithPath: trace).lastPathComponent)"
         do {
             var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]
+            if bound { files.append((name: "bounds.csv", contents: BoundGaps.csv(results, bounds))) }
             if !noReport {
                 let page = MissRatioReport(
                     title: "Replay of \(URL(fileURLWithPath: trace).lastPathComponent)",
@@ -105,7 +121,12 @@ struct ReplayCommand: ParsableCommand {
             throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
         }
         print(ReplayReport.table(results), terminator: "")
-        print("wrote \(out)/summary.csv" + (noReport ? "" : " and report.html"))
+        if bound {
+            print("\nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses than the lower bound):")
+            print(BoundGaps.table(results, bounds))
+            if let note = bounds.first?.fooNote { print(note + "; gaps are to PFOO-L") }
+        }
+        print("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (noReport ? "" : " and report.html"))
     }
 }
 

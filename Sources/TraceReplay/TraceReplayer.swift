@@ -132,6 +132,16 @@ public struct TraceReplayer: Sendable {
         return shared.results.map { $0! }
     }
 
+    /// The trace as the offline bounds take it: each request's object, numbered from 0 in order
+    /// of first appearance (device-wide packs when the trace has several apps), each object's
+    /// first-seen size, and the unique bytes (their sum).
+    public func requestSequence() throws(TraceError) -> (objects: [Int32], sizes: [Int64], uniqueBytes: Int64) {
+        let objects = try TraceObjects.scan(path: path, format: format, recordRequests: true, streamBudget: 0)
+        var sizes = [Int64](repeating: 0, count: objects.objects.count)
+        for object in objects.objects { sizes[Int(object.pack)] = object.size }
+        return (objects.requests, sizes, sizes.reduce(0, +))
+    }
+
     /// Replays the trace once per policy, in order. The first pass (distinct objects, the
     /// decoded stream within ``streamBudget``, and the future if a policy needs it) is shared
     /// by all policies. `progress` is called with the share of the policies' runs done (0…1)

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Bounds
+import Foundation
+import Metrics
+import TraceReplay
+
+/// `odr-sim bound`: how few misses any policy could have on a trace (offline bounds).
+struct BoundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bound",
+        abstract: "Offline bounds on a trace's misses: how far from optimal any policy is.",
+        discussion: """
+            With objects of different sizes, Belady (farthest next use) is not optimal. These
+            bounds come from Berger, Beckmann and Harchol-Balter, "Practical Bounds on Optimal
+            Caching with Variable Object Sizes" (SIGMETRICS 2018), counted as replay counts
+            (no warm-up: first requests miss):
+
+              PFOO-L  lower bounds on object and byte misses: the cheapest intervals
+                      between requests that fit in capacity × requests of space-time.
+                      O(n log n); millions of requests in seconds.
+              FOO-L   a lower bound on object misses: the min-cost flow's value (objects
+                      may be partly cached).
+              FOO-U   an upper bound on the optimum's object misses: the schedule that
+                      caches the intervals the flow keeps whole.
+
+            No policy misses fewer than the lower bounds; the optimum lies between FOO-L and
+            FOO-U. FOO solves a min-cost flow with LEMON's network simplex, as the authors'
+            tool does, and takes traces of up to --foo-max-requests requests (about 8 s per
+            capacity at 114k requests). The byte column 'pfoo_l_reference_byte_miss_ratio'
+            is what the authors' tool prints for bytes (it orders intervals by space-time,
+            which is not a bound for bytes; see the README).
+
+            Writes DIR/bounds.csv (default Reports/bound-<trace file name>/).
+
+            Examples:
+              odr-sim bound ../shared/traces/cloudphysics.csv --capacity 1%,5%,10%,25%
+              odr-sim bound big.oracleGeneral.zst --capacity 10% --no-foo
+            """)
+
+    @Argument(help: "The trace (CSV, other delimited text with --columns, or oracleGeneral[.zst]).")
+    var trace: String
+
+    @OptionGroup(title: "Trace format")
+    var traceFormat: TraceFormatOptions
+
+    @Option(help: ArgumentHelp("Capacities: sizes or percentages of the unique bytes, comma-separated.", valueName: "size[,size…]"))
+    var capacity: String
+
+    @Flag(help: "PFOO-L only (no min-cost flow).")
+    var noFoo = false
+
+    @Option(help: "The longest trace FOO takes. Default: \(FOO.maximumRequests).")
+    var fooMaxRequests: Int = FOO.maximumRequests
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/bound-<trace file name>).", valueName: "dir"))
+    var outDirectory: String?
+
+    func run() throws {
+        let capacities = try parseCapacities(capacity)
+        let format = try traceFormat.traceFormat(path: trace)
+        let bounds: [TraceBound]
+        do {
+            bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests)
+        } catch let error as TraceError {
+            fail(error.description, prefixed: false)
+        }
+        let out = outDirectory ?? "Reports/bound-\(URL(fileURLWithPath: trace).lastPathComponent)"
+        do {
+            try ReportDirectory(out).commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
+        } catch {
+            throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
+        }
+        var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
+        for b in bounds {
+            table.add([String(b.capacity), ratio(b.pfoo.counts.objectMissRatio), b.foo.map { ratio($0.lowerMisses / Double($0.requests)) } ?? "-",
+                       b.foo.map { ratio(Double($0.upperMisses) / Double($0.requests)) } ?? "-", ratio(b.pfoo.counts.byteMissRatio)])
+        }
+        print("Miss ratios no policy can go below (lower bounds) and the optimum's upper bound:")
+        print(table.rendered)
+        if let note = bounds.first?.fooNote { print(note) }
+        print("wrote \(out)/bounds.csv")
+    }
+}
+
+func ratio(_ value: Double) -> String { String(format: "%.6f", value) }
+
+/// The bounds of a trace at one capacity, as `bound` and `replay --bound` report them.
+struct TraceBound {
+    var capacity: Int64
+    var pfoo: PFOOL.Bound
+    var foo: FOO.Bound?
+    /// Why FOO is missing (too long a trace), for the terminal.
+    var fooNote: String?
+
+    static func compute(trace: String, format: TraceFormat, capacities: [TraceReplayer.Capacity], foo: Bool,
+                        fooMaxRequests: Int) throws -> [TraceBound] {
+        let (objects, sizes, unique) = try TraceReplayer(path: trace, format: format).requestSequence()
+        let sequence = RequestSequence(objects: objects, sizes: sizes)
+        let pfool = PFOOL(sequence)
+        var note: String?
+        var result: [TraceBound] = []
+        for capacity in capacities.map({ $0.bytes(uniqueBytes: unique) }) {
+            var flow: FOO.Bound?
+            if foo && note == nil {
+                do {
+                    flow = try FOO.bound(sequence, capacity: capacity, maximumRequests: fooMaxRequests)
+                } catch {
+                    note = "\(error)"
+                }
+            }
+            result.append(TraceBound(capacity: capacity, pfoo: pfool.bound(capacity: capacity), foo: flow, fooNote: note))
+        }
+        return result
+    }
+
+    static let columns = ["capacity_bytes", "requests", "pfoo_l_object_miss_ratio", "pfoo_l_byte_miss_ratio",
+                          "pfoo_l_reference_byte_miss_ratio", "foo_l_object_miss_ratio", "foo_u_object_miss_ratio",
+                          "foo_l_misses", "foo_u_misses"]
+
+    var fields: [String] {
+        let c = pfoo.counts
+        return [String(capacity), String(c.requests), ratio(c.objectMissRatio), ratio(c.byteMissRatio),
+                ratio(c.bytesRequested == 0 ? 0 : Double(pfoo.referenceByteMisses) / Double(c.bytesRequested)),
+                foo.map { ratio($0.lowerMisses / Double($0.requests)) } ?? "",
+                foo.map { ratio(Double($0.upperMisses) / Double($0.requests)) } ?? "",
+                foo.map { String(format: "%.3f", $0.lowerMisses) } ?? "", foo.map { String($0.upperMisses) } ?? ""]
+    }
+
+    static func csv(_ bounds: [TraceBound]) -> String {
+        CSV.row(columns) + bounds.map { CSV.row($0.fields) }.joined()
+    }
+}
+
+/// Each replayed policy next to the bounds at its capacity (`replay --bound`).
+enum BoundGaps {
+    static let columns = ["policy", "capacity_bytes", "object_miss_ratio", "byte_miss_ratio",
+                          "object_miss_lower_bound", "object_miss_upper_bound_of_optimum", "byte_miss_lower_bound",
+                          "object_gap", "byte_gap"]
+
+    /// The tightest lower bound on object misses: FOO-L where it was computed, else PFOO-L.
+    static func objectLower(_ b: TraceBound) -> Double { b.foo?.lowerMisses ?? b.pfoo.counts.misses }
+
+    static func rows(_ results: [ReplayResult], _ bounds: [TraceBound]) -> [[String]] {
+        results.compactMap { r in
+            guard let b = bounds.first(where: { $0.capacity == r.capacityBytes }) else { return nil }
+            let lower = objectLower(b), byteLower = b.pfoo.counts.bytesMissed
+            let gap = { (value: Double, bound: Double) in bound > 0 ? String(format: "%.4f", value / bound - 1) : "" }
+            return [r.policy, String(r.capacityBytes), ratio(r.objectMissRatio), ratio(r.byteMissRatio),
+                    ratio(lower / Double(max(1, r.requests))),
+                    b.foo.map { ratio(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
+                    ratio(byteLower / Double(max(1, r.bytesRequested))),
+                    gap(Double(r.misses), lower), gap(Double(r.bytesMissed), byteLower)]
+        }
+    }
+
+    static func csv(_ results: [ReplayResult], _ bounds: [TraceBound]) -> String {
+        CSV.row(columns) + rows(results, bounds).map(CSV.row).joined()
+    }
+
+    static func table(_ results: [ReplayResult], _ bounds: [TraceBound]) -> String {
+        var table = Table(["policy", "capacity", "objects", "lower", "optimum ≤", "gap", "bytes", "lower", "gap"])
+        for row in rows(results, bounds) {
+            let percent = { (g: String) in Double(g).map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }
+            table.add([row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percent(row[7]), row[3], row[6], percent(row[8])])
+        }
+        return table.rendered
+    }
+}
