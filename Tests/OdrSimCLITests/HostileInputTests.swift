@@ -161,6 +161,22 @@ struct HostileInputTests {
         }
     }
 
+    @Test("bound: a trace over FOO's limit gets PFOO-L and a one-line reason; bad capacities are one-line errors")
+    func boundLimits() throws {
+        let (ok, _, dir) = try run(["bound", "t.csv", "--capacity", "10,50%", "--foo-max-requests", "3", "--out", "good"],
+                                   files: ["t.csv": "time,obj_id,size\n1,1,5\n2,2,5\n3,1,5\n4,2,5\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("FOO: the trace has 4 requests, more than the 3 it takes"), "\(ok.stdout)")
+        let csv = try String(contentsOf: dir.appendingPathComponent("good/bounds.csv"), encoding: .utf8).split(separator: "\n")
+        // 10 bytes hold both objects: PFOO-L allows the 2 cold misses of 4; FOO left empty.
+        #expect(csv[1] == "10,4,0.500000,0.500000,0.500000,,,,", "\(csv)")
+        let bad = try CLI.run(["bound", "t.csv", "--capacity", "ten", "--out", "out"], in: dir)
+        expectOneLineError(bad, startingWith: "Error: --capacity:", in: dir)
+        let missing = try CLI.run(["bound", "missing.csv", "--capacity", "10", "--out", "out"], in: dir)
+        expectOneLineError(missing, startingWith: "missing.csv: cannot open", in: dir)
+    }
+
     @Test("a 2 GB file of NUL bytes fails at line 1 at once")
     func nulBytes() throws {
         let (_, _, dir) = try run(["--version"])
