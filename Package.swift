@@ -87,15 +87,21 @@ let package = Package(
             name: "ODRCoreTests",
             dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ODRPoliciesTests", dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd", "Bounds"]),
+        .testTarget(
+            name: "ODRPoliciesTests",
+            dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd", "Bounds", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore"]),
-        .testTarget(name: "WorkloadTests", dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore"]),
-        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "ODRCore"]),
-        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRPolicies"]),
+        .testTarget(
+            name: "WorkloadTests",
+            dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore"]),
+        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "ODRPolicies"]),
     ],
     swiftLanguageModes: [.v6],
     // LEMON 1.3 (CFlow) predates C++17.
