@@ -68,7 +68,7 @@ let package = Package(
         ),
         // Plans of runs (points × policies × replications), their scheduling on cores and on
         // shards, and the merge of shards: run, compare, check and sweep all go through it.
-        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics"]),
+        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),

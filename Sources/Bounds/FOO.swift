@@ -115,4 +115,50 @@ public enum FOO {
         return Bound(capacity: capacity, requests: n, lowerMisses: Double(n - zeroSizeHits) - fractional,
                      upperMisses: n - zeroSizeHits - whole)
     }
+
+    /// The fewest bytes that must be fetched again for repeated requests when the space
+    /// varies: `space[k]` is what the cache may hold from request `k` to request `k + 1`.
+    ///
+    /// The same flow with a node per request and its inner arc's capacity the space at that
+    /// step, and cost 1 per byte on the outer arcs (a byte not kept is a byte fetched
+    /// again); the LP optimum, rounded up, is a lower bound on any schedule's refetched bytes.
+    /// Requests of size-0 objects cost nothing and are left out.
+    public static func minimumRefetchedBytes(_ sequence: RequestSequence, space: [Int64],
+                                             maximumRequests: Int = FOO.maximumRequests) throws(Failure) -> Int64 {
+        precondition(space.count == sequence.requestCount, "one space per request")
+        guard sequence.requestCount <= maximumRequests else {
+            throw .tooLong(requests: sequence.requestCount, limit: maximumRequests)
+        }
+        let n = sequence.requestCount
+        guard n > 1 else { return 0 }
+        var from: [Int32] = [], to: [Int32] = [], arcCapacity: [Int64] = [], cost: [Double] = []
+        var supply = [Int64](repeating: 0, count: n)
+        for k in 0..<(n - 1) {
+            from.append(Int32(k))
+            to.append(Int32(k + 1))
+            arcCapacity.append(max(0, space[k]))
+            cost.append(0)
+        }
+        let next = sequence.nextRequests()
+        for i in 0..<n where next[i] >= 0 {
+            let size = sequence.sizes[Int(sequence.objects[i])]
+            guard size > 0 else { continue }
+            from.append(Int32(i))
+            to.append(next[i])
+            arcCapacity.append(size)
+            cost.append(1)
+            supply[i] += size
+            supply[Int(next[i])] -= size
+        }
+        var flow = [Int64](repeating: 0, count: from.count)
+        var total = 0.0
+        switch odr_min_cost_flow(Int64(n), Int64(from.count), from, to, arcCapacity, cost, supply, 4, &flow, &total) {
+        case ODR_FLOW_OPTIMAL: break
+        case ODR_FLOW_INFEASIBLE: throw .solver("found the problem infeasible")
+        case ODR_FLOW_UNBOUNDED: throw .solver("found the problem unbounded")
+        default: throw .solver("ran out of memory")
+        }
+        // Integral data give an integral optimum; the sum of flows is exact.
+        return (n - 1..<from.count).reduce(Int64(0)) { $0 + flow[$1] }
+    }
 }

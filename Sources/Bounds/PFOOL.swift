@@ -84,6 +84,17 @@ public struct PFOOL: Sendable {
         return prefixes.volume[low] <= budget ? low + 1 : low
     }
 
+    /// The fewest bytes that must be fetched again for repeated requests (every request but
+    /// each object's first) when the cache offers `spaceTime` in all (the sum over requests
+    /// of the space there is at each): the repeats' bytes minus the most an interval
+    /// selection within that budget keeps, cheapest per byte first. For budgets that vary
+    /// over time, where ``bound(capacity:)`` assumes a constant capacity.
+    public func repeatBytesMissed(spaceTime: UInt64) -> Int64 {
+        let intervals = byDistance.volume.count - 1
+        let kept = byDistance.bytes[min(intervals, Self.taken(byDistance, budget: spaceTime))]
+        return byDistance.bytes[intervals] - kept
+    }
+
     /// The bound at `capacity` bytes.
     public func bound(capacity: Int64) -> Bound {
         let n = UInt64(sequence.requestCount)

@@ -28,6 +28,8 @@ public struct ExperimentRunner {
     /// Most kernel events one run may process; a run that reaches it fails the whole
     /// experiment with ``RunError/eventLimit(policy:replication:events:time:)``.
     public var maxEvents: Int = ExperimentRunner.defaultMaxEvents
+    /// Whether each run also computes its ``RunResult/redownloadBound``.
+    public var computesRedownloadBound = false
 
     /// A billion kernel events per run: minutes of work, far beyond any shipped scenario
     /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
@@ -86,6 +88,9 @@ public struct ExperimentRunner {
         public var purgeEpisodes: [(time: Double, purged: Int64)] = []
         public var lowDiskWarnings: [Double] = []
         public var waitDistribution: [(seconds: Double, fraction: Double)] = []
+        /// With ``ExperimentRunner/computesRedownloadBound``: the fewest bytes any purge order
+        /// could have re-downloaded for this run's grants (``RedownloadBound``).
+        public var redownloadBound: Int64? = nil
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -144,6 +149,7 @@ public struct ExperimentRunner {
         // Belady's future depends only on the workload, so it is computed once per point and replication.
         let futures = FutureCache()
         let limit = maxEvents
+        let bound = computesRedownloadBound
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while !slots.stopped, let position = next.take(below: order.count) {
@@ -160,7 +166,7 @@ public struct ExperimentRunner {
                 let duration = scenario.duration
                 let result = Self.runOne(scenario, descriptor, replication: run.replication, seed: seed,
                                          future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
-                                         maxEvents: limit, slots: slots) { time in
+                                         maxEvents: limit, bound: bound, slots: slots) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
                 }
@@ -184,7 +190,7 @@ public struct ExperimentRunner {
     /// which case a run that reached the event limit is recorded in `slots`.
     static func runOne(_ scenario: Scenario, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
                        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
-                       eventsPart: URL? = nil, maxEvents: Int = .max, slots: ResultSlots? = nil,
+                       eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
                        progress: ((Double) -> Bool)? = nil) -> RunResult? {
         var quotas: [AppID: Int64] = [:]
         for (i, app) in scenario.apps.enumerated() {
@@ -201,7 +207,9 @@ public struct ExperimentRunner {
             if file == nil { openError = "cannot create \(eventsPart.path)" }
         }
         let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
-        let end = simulator.run(observer: recorder, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
+        let redownloads = bound ? RedownloadBound() : nil
+        let observer: SimulationObserver = redownloads.map { TeeObserver(recorder, $0) } ?? recorder
+        let end = simulator.run(observer: observer, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
         recorder.finish()
         try? file?.close()
         switch end {
@@ -224,6 +232,7 @@ public struct ExperimentRunner {
         result.purgeEpisodes = recorder.purgeEpisodes
         result.lowDiskWarnings = recorder.lowDiskWarnings
         result.waitDistribution = recorder.waits.distribution(points: 200)
+        result.redownloadBound = redownloads?.bytes
         if let eventsPart {
             result.eventsPart = eventsPart
             result.writeError = openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }

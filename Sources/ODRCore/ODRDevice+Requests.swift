@@ -138,6 +138,12 @@ extension ODRDevice {
         }
     }
 
+    /// The packs a live request includes (device-wide), or nil if it is not live.
+    public func packs(ofRequest request: RequestID) -> [PackID]? {
+        guard let slot = liveSlot(request) else { return nil }
+        return packList(of: slot).map { PackID(rawValue: $0) }
+    }
+
     /// Whether the request is live and granted.
     public func isGranted(_ request: RequestID) -> Bool {
         liveSlot(request).map { requests[$0].granted } ?? false

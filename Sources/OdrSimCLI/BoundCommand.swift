@@ -1,5 +1,7 @@
 import ArgumentParser
 import Bounds
+import Experiments
+import Reports
 import Foundation
 import Metrics
 import TraceReplay
@@ -162,6 +164,36 @@ enum BoundGaps {
         for row in rows(results, bounds) {
             let percent = { (g: String) in Double(g).map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }
             table.add([row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percent(row[7]), row[3], row[6], percent(row[8])])
+        }
+        return table.rendered
+    }
+}
+
+/// Each run's re-downloaded bytes next to its ``RedownloadBound`` (`compare --bound`).
+enum RedownloadGaps {
+    static let columns = ["policy", "replication", "redownload_bytes", "redownload_bound_bytes", "gap"]
+
+    static func gap(_ bytes: Double, _ bound: Double) -> String {
+        bound > 0 ? String(format: "%.4f", bytes / bound - 1) : ""
+    }
+
+    static func csv(_ results: [ExperimentRunner.RunResult]) -> String {
+        CSV.row(columns) + results.map { r in
+            let bound = r.redownloadBound ?? 0
+            return CSV.row([r.summary.policy, String(r.summary.replication), String(Int64(r.summary["redownload_bytes"])), String(bound),
+                            gap(Double(Int64(r.summary["redownload_bytes"])), Double(bound))])
+        }.joined()
+    }
+
+    static func table(_ results: [ExperimentRunner.RunResult], policies: [String]) -> String {
+        var table = Table(["policy", "re-downloaded", "bound", "gap"])
+        for policy in policies {
+            let runs = results.filter { $0.summary.policy == policy }
+            guard !runs.isEmpty else { continue }
+            let bytes = runs.map { $0.summary["redownload_bytes"] }.reduce(0, +) / Double(runs.count)
+            let bound = runs.map { Double($0.redownloadBound ?? 0) }.reduce(0, +) / Double(runs.count)
+            let g = gap(bytes, bound)
+            table.add([policy, Units.bytes(bytes), Units.bytes(bound), Double(g).map { String(format: "%+.1f %%", 100 * $0) } ?? "-"])
         }
         return table.rendered
     }

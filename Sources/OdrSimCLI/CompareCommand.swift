@@ -31,12 +31,16 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Skip report.html (the charts).")
     var noReport = false
 
+    @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
+    var bound = false
+
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: scenario)
         var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
+        runner.computesRedownloadBound = bound
         warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let started = Date()
         let results = runWithProgress(runner)
@@ -49,6 +53,7 @@ struct CompareCommand: ParsableCommand {
                 ("summary.csv", SummaryRow.header + rows.map(\.csvLine).joined()),
                 ("comparison.csv", comparison.csv),
             ]
+            if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if !noReport {
                 let page = CompareReport(
                     title: "\(scenario.name): \(policies.count) policies × \(runner.replications) replications",
@@ -61,6 +66,10 @@ struct CompareCommand: ParsableCommand {
             fail("cannot write reports to \(destination): \(error.localizedDescription)")
         }
         print(rankedTable(comparison))
+        if bound {
+            print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
+            print(RedownloadGaps.table(results, policies: policies))
+        }
         print(String(format: "\n%@: %d policies × %d replications in %.2f s; reports in %@/",
                      scenario.name, policies.count, runner.replications, elapsed, destination))
     }

@@ -40,6 +40,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip report.html (the charts).")
     var noReport = false
 
+    @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
+    var bound = false
+
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = try resolvePolicies(options.policies, scenario: scenario)
@@ -57,6 +60,7 @@ struct RunCommand: ParsableCommand {
         var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
+        runner.computesRedownloadBound = bound
         warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let destination = out ?? "Reports/\(scenario.name)"
         let report = ReportDirectory(destination)
@@ -79,6 +83,7 @@ struct RunCommand: ParsableCommand {
         ]
         if runner.replications > 1 { files.append(("comparison.csv", Comparison(rows: results.map(\.summary)).csv)) }
         if !noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
+        if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem])
@@ -93,6 +98,10 @@ struct RunCommand: ParsableCommand {
         }
 
         print(summaryTable(results.map(\.summary), replicated: runner.replications > 1))
+        if bound {
+            print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
+            print(RedownloadGaps.table(results, policies: policies))
+        }
         let events = results.reduce(0) { $0 + $1.kernelEvents }
         print(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/",
                      scenario.name, results.count, events, elapsed, destination))
