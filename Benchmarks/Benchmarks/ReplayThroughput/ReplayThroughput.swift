@@ -83,33 +83,13 @@ struct GeneratedTrace: Sendable {
         return url.path
     }
 
-    /// SplitMix64 draws through the inverse Zipf(0.9) CDF (binary search in a cumulative table).
     func text() -> String {
-        var state: UInt64 = 2026
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        var cumulative = [Double](repeating: 0, count: objects)
-        var total = 0.0
-        for k in 0..<objects {
-            total += 1 / pow(Double(k + 1), 0.9)
-            cumulative[k] = total
-        }
-        let sizes = (0..<objects).map { _ in 512 * (1 + Int(next() % 136)) }
+        var draws = ZipfDraws(objects: objects, seed: 2026)
+        let sizes = (0..<objects).map { _ in 512 * (1 + Int(draws.random() % 136)) }
         var out = "time,obj_id,size\n"
         out.reserveCapacity(requests * 26)
         for i in 0..<requests {
-            let u = Double(next() >> 11) / Double(1 << 53) * total
-            var low = 0
-            var high = objects - 1
-            while low < high {
-                let mid = (low + high) / 2
-                if cumulative[mid] < u { low = mid + 1 } else { high = mid }
-            }
+            let low = draws.rank()
             out += "\(1_700_000_000 + i / 1000),\(10_000_000 + low * 7),\(sizes[low])\n"
         }
         return out
@@ -131,31 +111,9 @@ enum WideTrace {
         let dir = FileManager.default.temporaryDirectory
         let csv = dir.appendingPathComponent("odr-sim-bench-wide-5m.csv"), binary = dir.appendingPathComponent("odr-sim-bench-wide-5m.oracleGeneral")
         if FileManager.default.fileExists(atPath: csv.path) && FileManager.default.fileExists(atPath: binary.path) { return (csv.path, binary.path) }
-        var state: UInt64 = 16
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        var cumulative = [Double](repeating: 0, count: universe)
-        var total = 0.0
-        for k in 0..<universe {
-            total += 1 / pow(Double(k + 1), 0.9)
-            cumulative[k] = total
-        }
-        let sizes = (0..<universe).map { _ in UInt32(4096 * (1 + Int(next() % 1024))) }
-        var ranks = [Int](repeating: 0, count: requests)
-        for i in 0..<requests {
-            let u = Double(next() >> 11) / Double(1 << 53) * total
-            var low = 0, high = universe - 1
-            while low < high {
-                let mid = (low + high) / 2
-                if cumulative[mid] < u { low = mid + 1 } else { high = mid }
-            }
-            ranks[i] = low
-        }
+        var draws = ZipfDraws(objects: universe, seed: 16)
+        let sizes = (0..<universe).map { _ in UInt32(4096 * (1 + Int(draws.random() % 1024))) }
+        let ranks = (0..<requests).map { _ in draws.rank() }
         var nextAccess = [Int64](repeating: -1, count: requests)
         var seen = [Int](repeating: -1, count: universe)
         for i in (0..<requests).reversed() {
@@ -176,5 +134,41 @@ enum WideTrace {
         try! Data(text.utf8).write(to: csv, options: .atomic)
         try! data.write(to: binary, options: .atomic)
         return (csv.path, binary.path)
+    }
+}
+
+/// SplitMix64 draws, and ranks drawn through the inverse Zipf(0.9) CDF (a binary search in a
+/// cumulative table): the benchmarks' traces.
+struct ZipfDraws {
+    private var state: UInt64
+    private var cumulative: [Double]
+
+    init(objects: Int, seed: UInt64) {
+        state = seed
+        cumulative = [Double](repeating: 0, count: objects)
+        var total = 0.0
+        for k in 0..<objects {
+            total += 1 / pow(Double(k + 1), 0.9)
+            cumulative[k] = total
+        }
+    }
+
+    mutating func random() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A rank (0 the most popular) with probability ∝ 1 / (rank + 1)^0.9.
+    mutating func rank() -> Int {
+        let u = Double(random() >> 11) / Double(1 << 53) * cumulative[cumulative.count - 1]
+        var low = 0, high = cumulative.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if cumulative[mid] < u { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
