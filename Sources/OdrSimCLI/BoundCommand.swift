@@ -12,25 +12,27 @@ struct BoundCommand: ParsableCommand {
         commandName: "bound",
         abstract: "Offline bounds on a trace's misses: how far from optimal any policy is.",
         discussion: """
-            With objects of different sizes, Belady (farthest next use) is not optimal. These
-            bounds come from Berger, Beckmann and Harchol-Balter, "Practical Bounds on Optimal
-            Caching with Variable Object Sizes" (SIGMETRICS 2018), counted as replay counts
-            (no warm-up: first requests miss):
+            With objects of different sizes, Belady (farthest next use) is not
+            optimal. These bounds come from Berger, Beckmann and Harchol-Balter,
+            "Practical Bounds on Optimal Caching with Variable Object Sizes"
+            (SIGMETRICS 2018), counted as replay counts (no warm-up: first requests
+            miss):
 
-              PFOO-L  lower bounds on object and byte misses: the cheapest intervals
-                      between requests that fit in capacity × requests of space-time.
-                      O(n log n); millions of requests in seconds.
-              FOO-L   a lower bound on object misses: the min-cost flow's value (objects
-                      may be partly cached).
-              FOO-U   an upper bound on the optimum's object misses: the schedule that
-                      caches the intervals the flow keeps whole.
+              PFOO-L  lower bounds on object and byte misses: the cheapest
+                      intervals between requests that fit in capacity × requests
+                      of space-time. O(n log n): millions of requests in seconds.
+              FOO-L   a lower bound on object misses: the min-cost flow's value
+                      (objects may be partly cached).
+              FOO-U   an upper bound on the optimum's object misses: the schedule
+                      that caches the intervals the flow keeps whole.
 
-            No policy misses fewer than the lower bounds; the optimum lies between FOO-L and
-            FOO-U. FOO solves a min-cost flow with LEMON's network simplex, as the authors'
-            tool does, and takes traces of up to --foo-max-requests requests (about 8 s per
-            capacity at 114k requests). The byte column 'pfoo_l_reference_byte_miss_ratio'
-            is what the authors' tool prints for bytes (it orders intervals by space-time,
-            which is not a bound for bytes; see the README).
+            No policy misses fewer than the lower bounds; the optimum lies between
+            FOO-L and FOO-U. FOO is solved by LEMON's network simplex, as the
+            authors' tool does, for traces of up to --foo-max-requests requests
+            (about 7 s per capacity at 114k requests). The column
+            'pfoo_l_reference_byte_miss_ratio' is what the authors' tool prints for
+            bytes (it orders intervals by space-time, which is not a bound for
+            bytes; see the README).
 
             Writes DIR/bounds.csv (default Reports/bound-<trace file name>/).
 

@@ -9,7 +9,7 @@ import TraceReplay
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a time,obj_id,size cache trace through the ODR device, once per purge policy.",
+        abstract: "Replay a cache trace (CSV, other delimited text, oracleGeneral) through the ODR device, once per purge policy.",
         discussion: """
             Every object of the trace becomes a single-resource tag (one asset pack); an
             optional 'app' column assigns objects to apps. Each line requests its object
@@ -20,17 +20,24 @@ struct ReplayCommand: ParsableCommand {
             SIZE is bytes (202976972) or a number with a unit: 512MB, 64MiB, 1.5GB
             (MB = 10^6 bytes, MiB = 2^20 bytes), or a percentage of the trace's unique
             bytes (the sum of each object's first-seen size, rounded down to whole bytes):
-            10%. Several, comma-separated, replay the trace once per capacity in one command
-            (it is read once): --capacity 1%,5%,10%,25%. With several capacities, report.html
-            shows the miss-ratio curves.
+            10%. Several, comma-separated, replay the trace once per capacity in one
+            command (it is read once): --capacity 1%,5%,10%,25%. With several
+            capacities, report.html shows the miss-ratio curves.
+
+            The trace's format follows its name (.oracleGeneral, .zst, else CSV with a
+            header) or --format; other text layouts are read with --columns and
+            --delimiter. --bound adds the offline bounds and each policy's gap to them.
 
             The results go to DIR/summary.csv (default Reports/replay-<trace file name>/)
             and to the terminal as a table. Nothing is written when anything fails.
 
-            Example:
-              odr-sim replay cloudphysics.csv --capacity 202976972 --policy lru --policy belady
-              odr-sim replay cloudphysics.csv --capacity 1%,5%,10%,25% --policy lru --policy gdsf
-              odr-sim replay apps.csv --capacity 1.5GB --policy android-quota --out Reports/a
+            Examples:
+              odr-sim replay cloudphysics.csv --capacity 202976972 --policy lru
+              odr-sim replay cloudphysics.csv --capacity 1%,5%,10%,25% --policy lru --bound
+              odr-sim replay w.oracleGeneral.zst --capacity 10% --policy belady
+              odr-sim replay web.tr --columns time=1,id=2,size=3 --delimiter space \\
+                --capacity 1GB
+              odr-sim replay apps.csv --capacity 1.5GB --policy android-quota
             """)
 
     @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited text (--columns), or libCacheSim's oracleGeneral (.zst).")
