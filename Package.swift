@@ -95,6 +95,7 @@ let package = Package(
             name: "SimulationTests",
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore"]),
         .testTarget(
             name: "WorkloadTests",

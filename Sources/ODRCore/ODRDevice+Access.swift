@@ -32,12 +32,12 @@ extension ODRDevice {
             // beginAccessing (a hit): the policy hears of the request; grant and end are uses.
             ledger.hits += 1
             touch(p)
-            policy.packRequested(snapshot(p))
+            policy.packRequested(candidate(at: p))
             let held = packs[p].retain > 0
             touch(p)
             ledger.grants += 1
             touch(p)
-            if !held { policy.packReleased(snapshot(p)) }
+            if !held { policy.packReleased(candidate(at: p)) }
             return .hit
         }
 
@@ -67,14 +67,14 @@ extension ODRDevice {
         packDetails[p].storedTick = useTick
         ledger.downloadsFinished += 1
         revision &+= 1
-        policy.packStored(snapshot(p))
+        policy.packStored(candidate(at: p))
         // Granted, then ended: two uses, and the pack is purgeable again.
         packs[p].pins -= 1
         touch(p)
         ledger.grants += 1
         touch(p)
         refresh(p)
-        policy.packReleased(snapshot(p))
+        policy.packReleased(candidate(at: p))
         return .miss
     }
 

@@ -65,7 +65,7 @@ extension ODRDevice {
         for p in apps[a].packRange {
             if packs[p].downloading { abandon(p) }
             let wasResident = packs[p].phase == .resident
-            if wasResident { policy.packRemoved(snapshot(p)) }
+            if wasResident { policy.packRemoved(candidate(at: p)) }
             removed += packs[p].bytesOnDisk
             odrBytes -= packs[p].bytesOnDisk
             packs[p].phase = .notDownloaded

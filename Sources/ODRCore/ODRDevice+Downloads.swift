@@ -95,7 +95,7 @@ extension ODRDevice {
         revision &+= 1
         let app = packs[p].app
         emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: packs[p].size - downloadBase[download]))
-        policy.packStored(snapshot(p))
+        policy.packStored(candidate(at: p))
         if wasSystem { systemDownloadFinished(p, app: Int(app)) }
         // By index: granting adds no waiter here (the pack is no longer downloading), and
         // the slot is freed only after the loop.

@@ -133,7 +133,7 @@ extension ODRDevice {
                     : catalog.packs[local].tags.map { appContents[a].tagPreservation[Int($0)] }.max() ?? 0
                 guard preservation != packDetails[Int(p)].preservation else { continue }
                 packDetails[Int(p)].preservation = preservation
-                if packs[Int(p)].phase == .resident { policy.packPreservationChanged(snapshot(Int(p))) }
+                if packs[Int(p)].phase == .resident { policy.packPreservationChanged(candidate(at: Int(p))) }
             }
         }
     }
@@ -278,7 +278,7 @@ extension ODRDevice {
             refresh(i)
             if packs[i].phase == .resident && !packs[i].downloading {
                 touch(i)
-                policy.packRequested(snapshot(i))
+                policy.packRequested(candidate(at: i))
             } else if !packs[i].downloading {
                 needed += packs[i].size - packs[i].bytesOnDisk
             }
@@ -337,7 +337,7 @@ extension ODRDevice {
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         for p in packList {
             touch(Int(p))
-            policy.packRequested(snapshot(Int(p)))
+            policy.packRequested(candidate(at: Int(p)))
         }
         grant(slot, hit: true)
         return .granted(id)
@@ -372,7 +372,7 @@ extension ODRDevice {
             if packs[i].retain == 0 {
                 apps[Int(app)].inUseBytes -= packs[i].size
                 refresh(i)
-                policy.packReleased(snapshot(i))
+                policy.packReleased(candidate(at: i))
             }
         }
         release(slot: slot)

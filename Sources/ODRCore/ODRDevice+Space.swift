@@ -106,7 +106,7 @@ extension ODRDevice {
         refresh(p)
         ledger.purges += 1
         ledger.purgedBytes += bytes
-        if wasResident { policy.packRemoved(snapshot(p)) }
+        if wasResident { policy.packRemoved(candidate(at: p)) }
         emit(.packPurged(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: bytes, episode: episode))
         return bytes
     }

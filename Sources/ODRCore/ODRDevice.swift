@@ -166,7 +166,6 @@ public final class ODRDevice {
         return AppID(rawValue: id)
     }
 
-    public var appCount: Int { apps.count }
     public func name(of app: AppID) -> String { appContents[Int(app.rawValue)].name }
     public func catalog(of app: AppID) -> Catalog { appContents[Int(app.rawValue)].catalog }
     public func isInstalled(_ app: AppID) -> Bool { apps[Int(app.rawValue)].installed }
@@ -220,7 +219,7 @@ public final class ODRDevice {
     public func isPurgeable(_ pack: PackID) -> Bool { packs[Int(pack.rawValue)].purgeable }
 
     /// The pack as a purge policy sees it (read its properties now: they follow the pack).
-    public func candidate(_ pack: PackID) -> PurgeCandidate { snapshot(Int(pack.rawValue)) }
+    public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: Int(pack.rawValue)) }
 
     // MARK: Internal helpers shared by the extensions
 
@@ -284,7 +283,8 @@ public final class ODRDevice {
         leftoverPacks.removeLast()
     }
 
-    func snapshot(_ p: Int) -> PurgeCandidate {
+    /// The pack as a policy sees it: a live view of its record, not a copy.
+    func candidate(at p: Int) -> PurgeCandidate {
         PurgeCandidate(device: self, pack: p)
     }
 

@@ -29,12 +29,12 @@ public struct PurgeView {
 
     /// Any pack of the device as a policy sees it, candidate or not (read it during the call).
     public func info(_ pack: PackID) -> PurgeCandidate {
-        device.snapshot(Int(pack.rawValue))
+        device.candidate(at: Int(pack.rawValue))
     }
 
     /// Every candidate of this step, in pack order.
     public var candidates: [PurgeCandidate] {
-        device.residentPackIndices().filter { device.isCandidate($0, tier: tier) }.map { device.snapshot($0) }
+        device.residentPackIndices().filter { device.isCandidate($0, tier: tier) }.map { device.candidate(at: $0) }
     }
 
     /// The number of requests begun on the device so far (the ordinal of the latest one).

@@ -49,10 +49,6 @@ public final class RandomStream {
         return lognormal(mu: mu, sigma: sigma)
     }
 
-    public func poisson(mean: Double) -> Int { Int(gsl_ran_poisson(pointer, mean)) }
-
-    public func bernoulli(_ p: Double) -> Bool { gsl_ran_bernoulli(pointer, p) == 1 }
-
     /// Mu and sigma of the normal underlying a lognormal with this mean and standard deviation.
     public static func lognormalParameters(mean: Double, sd: Double) -> (mu: Double, sigma: Double) {
         precondition(mean > 0 && sd >= 0, "lognormal needs mean > 0 and sd ≥ 0")

@@ -75,8 +75,8 @@ struct PolicyContractTests {
         #expect(policy.log.suffix(2) == ["removed 1", "removed 2"])
     }
 
-    @Test("The snapshot a policy sees: recency, request counts, admission order, running state")
-    func snapshot() throws {
+    @Test("The candidate a policy sees: recency, request counts, admission order, running state")
+    func candidateView() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)]), running: true)
         let a = device.pack("A", of: app), b = device.pack("B", of: app)
