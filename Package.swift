@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore"]),
-        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "ODRPolicies"]),
+        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies"]),
     ],
     swiftLanguageModes: [.v6],
     // LEMON 1.3 (CFlow) predates C++17.

@@ -247,10 +247,8 @@ final class Harness {
     func check() -> [String] {
         var found = problems
         let d = device
-        if d.usedBytes > d.capacity { found.append("disk overfull: \(d.usedBytes) > \(d.capacity)") }
-        if d.odrBytes < 0 || d.reservedBytes < 0 || d.otherBytes < 0 {
-            found.append("negative bytes: odr \(d.odrBytes), reserved \(d.reservedBytes), other \(d.otherBytes)")
-        }
+        // The device's own invariants (its state against the totals it keeps).
+        found += d.checkInvariants()
         let ledger = d.ledger
         if d.odrBytes != ledger.downloadedBytes - ledger.purgedBytes - ledger.removedBytes {
             found.append("odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − removed \(ledger.removedBytes)")
@@ -279,52 +277,17 @@ final class Harness {
                 found.append("\(download.pack) stalled \(stalled.contains(download.pack)), expected \(expected)")
             }
         }
-        // Each app's committed bytes (what its requests hold or await), recounted.
-        var committed: [Int32: Int64] = [:]
-        for i in 0..<d.packCount where d.packs[i].retain > 0 || d.packs[i].pins > 0 {
-            committed[d.packs[i].app, default: 0] += d.packs[i].size
-        }
-        for a in d.apps.indices where d.apps[a].committedBytes != committed[Int32(a), default: 0] {
-            found.append("app \(a) committed \(d.apps[a].committedBytes), recounted \(committed[Int32(a), default: 0])")
-        }
         if waiting != live.values.filter({ !$0.granted }).count {
             found.append("device has \(waiting) waiting requests, the model \(live.values.filter { !$0.granted }.count)")
         }
-        var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftoverPacks: [Int32] = []
-        var purgeable: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
         for i in 0..<d.packCount {
             let p = PackID(rawValue: Int32(i))
             let count = d.retainCount(of: p)
-            if count < 0 { found.append("\(p) retain \(count)") }
             if count != retain[p, default: 0] { found.append("\(p) retain \(count), model \(retain[p, default: 0])") }
             let state = d.state(of: p)
             if (count > 0) != (state == .inUse(retainCount: count)) { found.append("\(p) retain \(count) in state \(state)") }
             if count > 0 && d.isPurgeable(p) { found.append("\(p) in use and purgeable") }
-            // Internal bookkeeping, recomputed from the pack records.
-            let record = d.packs[i]
-            onDisk += record.bytesOnDisk
-            if record.downloading { reserved += record.size - record.bytesOnDisk }
-            if record.leftover {
-                leftover += record.bytesOnDisk
-                leftoverPacks.append(Int32(i))
-            }
-            if record.purgeable {
-                let running = d.apps[Int(record.app)].running
-                purgeable[running]!.bytes += record.size
-                purgeable[running]!.count += 1
-            }
         }
-        // The per-tier totals a purge reads are kept incrementally; recount them.
-        for tier in [PurgeTier.runningApps, .appsNotRunning] {
-            let expected = purgeable[tier == .runningApps]!
-            if d.purgeableBytes(in: tier) != expected.bytes || d.candidateCount(in: tier) != expected.count {
-                found.append("\(tier): purgeable \(d.purgeableBytes(in: tier)) bytes in \(d.candidateCount(in: tier)) packs, records say \(expected.bytes) in \(expected.count)")
-            }
-        }
-        if onDisk != d.odrBytes { found.append("packs hold \(onDisk) bytes, odrBytes \(d.odrBytes)") }
-        if reserved != d.reservedBytes { found.append("downloads need \(reserved), reserved \(d.reservedBytes)") }
-        if leftover != d.leftoverBytes { found.append("leftovers hold \(leftover), leftoverBytes \(d.leftoverBytes)") }
-        if leftoverPacks != d.leftoverPacks.sorted() { found.append("leftover packs \(leftoverPacks), list \(d.leftoverPacks.sorted())") }
         for app in apps {
             let held = (0..<d.catalog(of: app).packs.count).map { d.pack($0, of: app) }.filter { d.retainCount(of: $0) > 0 }
             let bytes = held.reduce(0) { $0 + d.size(of: $1) }

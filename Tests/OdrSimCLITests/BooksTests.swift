@@ -1,8 +1,10 @@
 import Foundation
 import Experiments
 import Metrics
+import ODRCore
 import ODRPolicies
 import ScenarioFile
+import Simulation
 import Testing
 
 /// Issue 18: summary.csv's books balance, and installs are not requests.
@@ -49,6 +51,29 @@ struct BooksTests {
         // first three there is room to keep every granted pack; from its fifth, there is not.)
         if name != "game" {
             #expect(results.allSatisfy { ($0.redownloadBound ?? 0) > 0 }, "\(name)")
+        }
+    }
+
+    /// Checks the device's invariants after every event it emits.
+    final class InvariantWatch: SimulationObserver {
+        var violations: [String] = []
+        var checked = 0
+        func simulator(_ simulator: Simulator, emitted event: ODREvent) {
+            checked += 1
+            if violations.count < 5 { violations += simulator.device.checkInvariants().map { "t=\(event.time): \($0)" } }
+        }
+    }
+
+    @Test("the device's invariants hold after every event of every shipped scenario, under every policy", arguments: shipped)
+    func invariantsAfterEveryEvent(name: String) throws {
+        let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        for descriptor in PolicyRegistry.names.compactMap(PolicyRegistry.descriptor(named:)) {
+            let future = descriptor.needsFuture ? FutureRequests(requests: Simulator.requestStream(of: scenario)) : nil
+            let watch = InvariantWatch()
+            _ = Simulator(scenario: scenario, policy: descriptor.make(PolicyContext(future: future))).run(observer: watch)
+            #expect(watch.checked > 100, "\(name) \(descriptor.name)")
+            #expect(watch.violations.isEmpty, "\(name) \(descriptor.name): \(watch.violations)")
         }
     }
 
