@@ -76,8 +76,8 @@ struct BoundCommand: ParsableCommand {
         }
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
         for b in bounds {
-            table.add([String(b.capacity), ratio(b.pfoo.counts.objectMissRatio), b.foo.map { ratio($0.lowerMisses / Double($0.requests)) } ?? "-",
-                       b.foo.map { ratio(Double($0.upperMisses) / Double($0.requests)) } ?? "-", ratio(b.pfoo.counts.byteMissRatio)])
+            table.add([String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio), b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",
+                       b.foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "-", CSV.decimal(b.pfoo.counts.byteMissRatio)])
         }
         print("Miss ratios no policy can go below (lower bounds) and the optimum's upper bound:")
         print(table.rendered)
@@ -85,8 +85,6 @@ struct BoundCommand: ParsableCommand {
         print("wrote \(out)/bounds.csv")
     }
 }
-
-func ratio(_ value: Double) -> String { String(format: "%.6f", value) }
 
 /// The bounds of a trace at one capacity, as `bound` and `replay --bound` report them.
 struct TraceBound {
@@ -123,10 +121,10 @@ struct TraceBound {
 
     var fields: [String] {
         let c = pfoo.counts
-        return [String(capacity), String(c.requests), ratio(c.objectMissRatio), ratio(c.byteMissRatio),
-                ratio(c.bytesRequested == 0 ? 0 : Double(pfoo.referenceByteMisses) / Double(c.bytesRequested)),
-                foo.map { ratio($0.lowerMisses / Double($0.requests)) } ?? "",
-                foo.map { ratio(Double($0.upperMisses) / Double($0.requests)) } ?? "",
+        return [String(capacity), String(c.requests), CSV.decimal(c.objectMissRatio), CSV.decimal(c.byteMissRatio),
+                CSV.decimal(c.bytesRequested == 0 ? 0 : Double(pfoo.referenceByteMisses) / Double(c.bytesRequested)),
+                foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "",
+                foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "",
                 foo.map { String(format: "%.3f", $0.lowerMisses) } ?? "", foo.map { String($0.upperMisses) } ?? ""]
     }
 
@@ -148,11 +146,11 @@ enum BoundGaps {
         results.compactMap { r in
             guard let b = bounds.first(where: { $0.capacity == r.capacityBytes }) else { return nil }
             let lower = objectLower(b), byteLower = b.pfoo.counts.bytesMissed
-            let gap = { (value: Double, bound: Double) in bound > 0 ? String(format: "%.4f", value / bound - 1) : "" }
-            return [r.policy, String(r.capacityBytes), ratio(r.objectMissRatio), ratio(r.byteMissRatio),
-                    ratio(lower / Double(max(1, r.requests))),
-                    b.foo.map { ratio(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
-                    ratio(byteLower / Double(max(1, r.bytesRequested))),
+            let gap = { (value: Double, bound: Double) in bound > 0 ? CSV.decimal(value / bound - 1, places: 4) : "" }
+            return [r.policy, String(r.capacityBytes), CSV.decimal(r.objectMissRatio), CSV.decimal(r.byteMissRatio),
+                    CSV.decimal(lower / Double(max(1, r.requests))),
+                    b.foo.map { CSV.decimal(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
+                    CSV.decimal(byteLower / Double(max(1, r.bytesRequested))),
                     gap(Double(r.misses), lower), gap(Double(r.bytesMissed), byteLower)]
         }
     }
@@ -164,8 +162,7 @@ enum BoundGaps {
     static func table(_ results: [ReplayResult], _ bounds: [TraceBound]) -> String {
         var table = Table(["policy", "capacity", "objects", "lower", "optimum ≤", "gap", "bytes", "lower", "gap"])
         for row in rows(results, bounds) {
-            let percent = { (g: String) in Double(g).map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }
-            table.add([row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percent(row[7]), row[3], row[6], percent(row[8])])
+            table.add([row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percentGap(row[7]), row[3], row[6], percentGap(row[8])])
         }
         return table.rendered
     }
@@ -176,7 +173,7 @@ enum RedownloadGaps {
     static let columns = ["policy", "replication", "redownload_bytes", "redownload_bound_bytes", "gap"]
 
     static func gap(_ bytes: Double, _ bound: Double) -> String {
-        bound > 0 ? String(format: "%.4f", bytes / bound - 1) : ""
+        bound > 0 ? CSV.decimal(bytes / bound - 1, places: 4) : ""
     }
 
     static func csv(_ results: [ExperimentRunner.RunResult]) -> String {
@@ -195,8 +192,13 @@ enum RedownloadGaps {
             let bytes = runs.map { $0.summary["redownload_bytes"] }.reduce(0, +) / Double(runs.count)
             let bound = runs.map { Double($0.redownloadBound ?? 0) }.reduce(0, +) / Double(runs.count)
             let g = gap(bytes, bound)
-            table.add([policy, Units.bytes(bytes), Units.bytes(bound), Double(g).map { String(format: "%+.1f %%", 100 * $0) } ?? "-"])
+            table.add([policy, Units.bytes(bytes), Units.bytes(bound), percentGap(g)])
         }
         return table.rendered
     }
+}
+
+/// A gap column's value (`0.3674`) as the terminal shows it (`+36.7 %`), or "-" without one.
+func percentGap(_ gap: String) -> String {
+    Double(gap).map { String(format: "%+.1f %%", 100 * $0) } ?? "-"
 }

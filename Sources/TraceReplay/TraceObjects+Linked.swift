@@ -34,9 +34,6 @@ extension TraceObjects {
         objects.objectsPerApp = [0]
         // The stream doubles as the map of announced requests: -1 where no one has named one.
         let known = reader.recordCount
-        // How far ahead a name may point: within the file when its length is known, else
-        // within 2^26 requests (256 MB of stream) of the current one (below).
-        let reach = known ?? Int(Int32.max)
         var requests: [Int32] = []
         requests.reserveCapacity(known ?? 1 << 16)
         var streamBytes = 0
@@ -80,7 +77,10 @@ extension TraceObjects {
             }
             objects.requestCount += 1
             if next != -1 && next != .max {
-                guard next > Int64(k + 1), next <= Int64(reach), next - Int64(k) <= 1 << 26 || known != nil else {
+                // A name points within the file when its length is known, else within 2^26
+                // requests (256 MB of stream) of the current one.
+                let reach = known.map(Int64.init) ?? Int64(k) + (1 << 26)
+                guard next > Int64(k + 1), next <= reach else {
                     return disagreement(record.line, "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
                 }
                 let at = Int(next) - 1

@@ -28,20 +28,10 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Issue 16's trace: 5 M requests over ~732k objects of 4 KiB–4 MiB, LRU at 25 % of the
-    // unique bytes, from CSV and from libCacheSim's oracleGeneral (plain and zstd): the case
+    // unique bytes, from CSV and from libCacheSim's oracleGeneral: the case
     // where every record is a trip to memory and bytes per object decide the peak.
     for (name, path) in [("CSV", WideTrace.csvPath), ("oracleGeneral", WideTrace.binaryPath)] {
-        Benchmark(
-            "Replay lru (5M requests, 732k objects, 4 KiB-4 MiB) from \(name)",
-            configuration: .init(
-                metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
-                maxDuration: .seconds(30), maxIterations: 5)
-        ) { benchmark in
-            let descriptor = PolicyRegistry.descriptor(named: "lru")!
-            for _ in benchmark.scaledIterations {
-                blackHole(try TraceReplayer(path: path).replay(capacities: [.percent(25)], policies: [descriptor]))
-            }
-        }
+        replayBenchmark("Replay lru (5M requests, 732k objects, 4 KiB-4 MiB) from \(name)", path: path, capacity: .percent(25))
     }
 
     // 100 points of the LRU curve in one pass (`odr-sim mrc --points 100`).
@@ -56,15 +46,21 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Issue #4's target: at least 3.5 M requests/s on a 5 M-request trace, under 500 MB.
+    replayBenchmark("Replay lru (5M requests, 100k objects)", path: GeneratedTrace.long.path, capacity: .bytes(capacity))
+}
+
+/// One LRU replay of the trace at `path` per iteration, with time, peak memory and allocations.
+func replayBenchmark(_ name: String, path: @autoclosure @escaping @Sendable () -> String, capacity: TraceReplayer.Capacity) {
     Benchmark(
-        "Replay lru (5M requests, 100k objects)",
+        name,
         configuration: .init(
             metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal],
             maxDuration: .seconds(30), maxIterations: 5)
     ) { benchmark in
         let descriptor = PolicyRegistry.descriptor(named: "lru")!
+        let trace = path()
         for _ in benchmark.scaledIterations {
-            blackHole(try TraceReplayer(path: GeneratedTrace.long.path).replay(capacity: capacity, policies: [descriptor]))
+            blackHole(try TraceReplayer(path: trace).replay(capacities: [capacity], policies: [descriptor]))
         }
     }
 }
