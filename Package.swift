@@ -102,7 +102,13 @@ let package = Package(
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore"]),
-        .testTarget(name: "OdrSimCLITests", dependencies: ["OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies"]),
+        .testTarget(
+            name: "OdrSimCLITests",
+            dependencies: [
+                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6],
     // LEMON 1.3 (CFlow) predates C++17.

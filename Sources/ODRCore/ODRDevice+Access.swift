@@ -14,64 +14,64 @@ extension ODRDevice {
     /// Otherwise it runs the three calls themselves.
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
         let a = Int(app.rawValue)
-        guard !recordsEvents, a >= 0, a < apps.count, apps[a].installed,
-              tag.rawValue >= 0, tag.rawValue < apps[a].tagCount
+        guard !state.recordsEvents, a >= 0, a < state.apps.count, state.apps[a].installed,
+              tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount
         else { return accessThroughRequest(app, tag: tag, at: time) }
         let single = singlePack(of: tag, app: a)
-        guard single >= 0, !packs[Int(single)].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
+        guard single >= 0, !state.packs[Int(single)].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
         let p = Int(single)
 
         advance(to: time)
-        ledger.requests += 1
-        requestOrdinal += 1
+        state.ledger.requests += 1
+        state.requestOrdinal += 1
         let packList = PackList(single: single)
         noteRequested(packList)
         if exceedsInUseLimit(app.rawValue, packList) { return outcome(of: fail(app.rawValue, .inUseLimit)) }
 
-        if packs[p].phase == .resident {
+        if state.packs[p].phase == .resident {
             // beginAccessing (a hit): the policy hears of the request; grant and end are uses.
-            ledger.hits += 1
+            state.ledger.hits += 1
             touch(p)
             policy.packRequested(candidate(at: p))
-            let held = packs[p].retain > 0
+            let held = state.packs[p].retain > 0
             touch(p)
-            ledger.grants += 1
+            state.ledger.grants += 1
             touch(p)
             if !held { policy.packReleased(candidate(at: p)) }
             return .hit
         }
 
-        if link == .offline { return outcome(of: fail(app.rawValue, .noNetwork)) }
-        if link == .cellular && !apps[a].allowsCellular { return outcome(of: fail(app.rawValue, .cellularNotAllowed)) }
+        if state.link == .offline { return outcome(of: fail(app.rawValue, .noNetwork)) }
+        if state.link == .cellular && !state.apps[a].allowsCellular { return outcome(of: fail(app.rawValue, .cellularNotAllowed)) }
         // The request pins the pack while the device makes room, so it is not purged (nor,
         // when partial, taken as a leftover) to make room for itself.
-        packs[p].pins += 1
+        state.packs[p].pins += 1
         refresh(p)
-        let needed = packs[p].size - packs[p].bytesOnDisk
+        let needed = state.packs[p].size - state.packs[p].bytesOnDisk
         guard makeRoom(needed, mayWarn: true) else {
-            packs[p].pins -= 1
+            state.packs[p].pins -= 1
             refresh(p)
             if settings.onSpaceExhausted == .terminateApp { terminate(app.rawValue, cause: .outOfSpace) }
             return outcome(of: fail(app.rawValue, .outOfSpace))
         }
         // The download: its reservation counts toward the peak, then every byte arrives.
-        ledger.downloadsStarted += 1
+        state.ledger.downloadsStarted += 1
         let used = usedBytes + needed
-        if used > ledger.peakUsedBytes { ledger.peakUsedBytes = used }
-        odrBytes += needed
-        ledger.downloadedBytes += needed
-        if packs[p].purgedBefore { ledger.redownloadBytes += needed }
-        packs[p].bytesOnDisk = packs[p].size
-        packs[p].phase = .resident
+        if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
+        state.odrBytes += needed
+        state.ledger.downloadedBytes += needed
+        if state.packs[p].purgedBefore { state.ledger.redownloadBytes += needed }
+        state.packs[p].bytesOnDisk = state.packs[p].size
+        state.packs[p].phase = .resident
         touch(p)
-        packDetails[p].storedTick = useTick
-        ledger.downloadsFinished += 1
-        revision &+= 1
+        state.packDetails[p].storedTick = state.useTick
+        state.ledger.downloadsFinished += 1
+        state.revision &+= 1
         policy.packStored(candidate(at: p))
         // Granted, then ended: two uses, and the pack is purgeable again.
-        packs[p].pins -= 1
+        state.packs[p].pins -= 1
         touch(p)
-        ledger.grants += 1
+        state.ledger.grants += 1
         touch(p)
         refresh(p)
         policy.packReleased(candidate(at: p))
@@ -86,8 +86,8 @@ extension ODRDevice {
             return .hit
         case .waiting(let request):
             if let slot = liveSlot(request) {
-                for p in packList(of: slot) where packs[Int(p)].downloading {
-                    let missing = packs[Int(p)].size - packs[Int(p)].bytesOnDisk
+                for p in packList(of: slot) where state.packs[Int(p)].downloading {
+                    let missing = state.packs[Int(p)].size - state.packs[Int(p)].bytesOnDisk
                     receive(missing, for: PackID(rawValue: p), at: time)
                 }
             }

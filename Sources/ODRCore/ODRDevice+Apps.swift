@@ -10,19 +10,19 @@ extension ODRDevice {
     public func install(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
         let a = Int(app.rawValue)
-        guard !apps[a].isPresent else { return false }
-        let initial = appContents[a].catalog.initialInstallPacks.map { apps[a].firstPack + $0 }
-        let needed = initial.reduce(Int64(0)) { $0 + packs[Int($1)].size }
-        apps[a].installing = true
+        guard !state.apps[a].isPresent else { return false }
+        let initial = state.appContents[a].catalog.initialInstallPacks.map { state.apps[a].firstPack + $0 }
+        let needed = initial.reduce(Int64(0)) { $0 + state.packs[Int($1)].size }
+        state.apps[a].installing = true
         guard makeRoom(needed, mayWarn: true) else {
-            apps[a].installing = false
-            ledger.installFailures += 1
+            state.apps[a].installing = false
+            state.ledger.installFailures += 1
             emit(.installFailed(app, .outOfSpace))
             return true
         }
-        apps[a].pendingInitial = initial.count
-        appContents[a].prefetchQueue = appContents[a].catalog.prefetchPacks.map { apps[a].firstPack + $0 }
-        apps[a].prefetchCursor = 0
+        state.apps[a].pendingInitial = initial.count
+        state.appContents[a].prefetchQueue = state.appContents[a].catalog.prefetchPacks.map { state.apps[a].firstPack + $0 }
+        state.apps[a].prefetchCursor = 0
         for p in initial { startDownload(Int(p), system: true) }
         refreshRunnability()
         if initial.isEmpty { completeInstall(a) }
@@ -35,11 +35,11 @@ extension ODRDevice {
     public func launch(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
         let a = Int(app.rawValue)
-        if apps[a].installing {
-            apps[a].launchPending = true
+        if state.apps[a].installing {
+            state.apps[a].launchPending = true
             return true
         }
-        guard apps[a].installed, !apps[a].running else { return false }
+        guard state.apps[a].installed, !state.apps[a].running else { return false }
         setRunning(a, true)
         emit(.appLaunched(app))
         return true
@@ -49,7 +49,7 @@ extension ODRDevice {
     @discardableResult
     public func terminate(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        guard apps[Int(app.rawValue)].isPresent else { return false }
+        guard state.apps[Int(app.rawValue)].isPresent else { return false }
         terminate(app.rawValue, cause: .user)
         return true
     }
@@ -59,29 +59,29 @@ extension ODRDevice {
     public func uninstall(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
         let a = Int(app.rawValue)
-        guard apps[a].isPresent else { return false }
+        guard state.apps[a].isPresent else { return false }
         dropRequests(of: app.rawValue)
         var removed: Int64 = 0
-        for p in apps[a].packRange {
-            if packs[p].downloading { abandon(p) }
-            let wasResident = packs[p].phase == .resident
+        for p in state.apps[a].packRange {
+            if state.packs[p].downloading { abandon(p) }
+            let wasResident = state.packs[p].phase == .resident
             if wasResident { policy.packRemoved(candidate(at: p)) }
-            removed += packs[p].bytesOnDisk
-            odrBytes -= packs[p].bytesOnDisk
-            packs[p].phase = .notDownloaded
-            refresh(p)  // before zeroing: a leftover partial pack leaves leftoverBytes with its bytes
-            packs[p].bytesOnDisk = 0
-            packDetails[p].purgeCount = 0
-            packs[p].purgedBefore = false
-            packs[p].requestCount = 0
-            packs[p].lastRequestOrdinal = 0
+            removed += state.packs[p].bytesOnDisk
+            state.odrBytes -= state.packs[p].bytesOnDisk
+            state.packs[p].phase = .notDownloaded
+            refresh(p)  // before zeroing: a leftover partial pack leaves state.leftoverBytes with its bytes
+            state.packs[p].bytesOnDisk = 0
+            state.packDetails[p].purgeCount = 0
+            state.packs[p].purgedBefore = false
+            state.packs[p].requestCount = 0
+            state.packs[p].lastRequestOrdinal = 0
         }
-        apps[a].installing = false
-        apps[a].installed = false
+        state.apps[a].installing = false
+        state.apps[a].installed = false
         setRunning(a, false)
-        apps[a].launchPending = false
-        for p in apps[a].packRange { refresh(p) }
-        ledger.removedBytes += removed
+        state.apps[a].launchPending = false
+        for p in state.apps[a].packRange { refresh(p) }
+        state.ledger.removedBytes += removed
         emit(.appUninstalled(app, removedBytes: removed))
         return true
     }
@@ -89,17 +89,17 @@ extension ODRDevice {
     func terminate(_ app: Int32, cause: ODREvent.TerminationCause) {
         dropRequests(of: app)
         setRunning(Int(app), false)
-        apps[Int(app)].launchPending = false
-        if cause == .outOfSpace { ledger.appTerminations += 1 }
+        state.apps[Int(app)].launchPending = false
+        if cause == .outOfSpace { state.ledger.appTerminations += 1 }
         emit(.appTerminated(AppID(rawValue: app), cause))
     }
 
     func completeInstall(_ a: Int) {
-        apps[a].installing = false
-        apps[a].installed = true
+        state.apps[a].installing = false
+        state.apps[a].installed = true
         emit(.appInstalled(AppID(rawValue: Int32(a))))
-        if apps[a].launchPending {
-            apps[a].launchPending = false
+        if state.apps[a].launchPending {
+            state.apps[a].launchPending = false
             setRunning(a, true)
             emit(.appLaunched(AppID(rawValue: Int32(a))))
         }
@@ -107,11 +107,11 @@ extension ODRDevice {
     }
 
     func systemDownloadFinished(_ p: Int, app a: Int) {
-        if apps[a].installing && packDetails[p].category == .initialInstall {
-            apps[a].pendingInitial -= 1
-            if apps[a].pendingInitial == 0 { completeInstall(a) }
-        } else if apps[a].prefetchActive == Int32(p) {
-            apps[a].prefetchActive = -1
+        if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
+            state.apps[a].pendingInitial -= 1
+            if state.apps[a].pendingInitial == 0 { completeInstall(a) }
+        } else if state.apps[a].prefetchActive == Int32(p) {
+            state.apps[a].prefetchActive = -1
             startNextPrefetch(a)
         }
     }
@@ -124,23 +124,23 @@ extension ODRDevice {
     /// They are shielded (pinned) while the device makes room, and remain candidates for
     /// every other space demand, the same app's requests included.
     func startNextPrefetch(_ a: Int) {
-        while apps[a].prefetchCursor < appContents[a].prefetchQueue.count {
-            let p = Int(appContents[a].prefetchQueue[apps[a].prefetchCursor])
-            apps[a].prefetchCursor += 1
-            if packs[p].phase == .resident || packs[p].downloading { continue }
-            let shielded = appContents[a].catalog.initialInstallPacks.map { Int(apps[a].firstPack + $0) }
+        while state.apps[a].prefetchCursor < state.appContents[a].prefetchQueue.count {
+            let p = Int(state.appContents[a].prefetchQueue[state.apps[a].prefetchCursor])
+            state.apps[a].prefetchCursor += 1
+            if state.packs[p].phase == .resident || state.packs[p].downloading { continue }
+            let shielded = state.appContents[a].catalog.initialInstallPacks.map { Int(state.apps[a].firstPack + $0) }
             for q in shielded {
-                packs[q].pins += 1
+                state.packs[q].pins += 1
                 refresh(q)
             }
-            let room = makeRoom(packs[p].size - packs[p].bytesOnDisk, mayWarn: false)
+            let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false)
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded {
-                packs[q].pins -= 1
+                state.packs[q].pins -= 1
                 refresh(q)
             }
             if room {
-                apps[a].prefetchActive = Int32(p)
+                state.apps[a].prefetchActive = Int32(p)
                 startDownload(p, system: true)
                 refreshRunnability()
                 return

@@ -16,15 +16,15 @@ extension ODRDevice {
     public func checkInvariants() -> [String] {
         var found: [String] = []
         if usedBytes > capacity { found.append("disk overfull: \(usedBytes) > \(capacity)") }
-        if odrBytes < 0 || reservedBytes < 0 || otherBytes < 0 {
-            found.append("negative bytes: odr \(odrBytes), reserved \(reservedBytes), other \(otherBytes)")
+        if state.odrBytes < 0 || state.reservedBytes < 0 || state.otherBytes < 0 {
+            found.append("negative bytes: odr \(state.odrBytes), reserved \(state.reservedBytes), other \(state.otherBytes)")
         }
         var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftovers: [Int32] = []
         var tiers: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
-        var perApp = [(bytes: Int64, count: Int)](repeating: (0, 0), count: apps.count)
-        var committed = [Int64](repeating: 0, count: apps.count)
-        for i in packs.indices {
-            let record = packs[i]
+        var perApp = [(bytes: Int64, count: Int)](repeating: (0, 0), count: state.apps.count)
+        var committed = [Int64](repeating: 0, count: state.apps.count)
+        for i in state.packs.indices {
+            let record = state.packs[i]
             let a = Int(record.app)
             onDisk += record.bytesOnDisk
             if record.downloading { reserved += record.size - record.bytesOnDisk }
@@ -33,12 +33,12 @@ extension ODRDevice {
                 leftovers.append(Int32(i))
             }
             let settled = record.pins == 0 && !record.downloading
-            let purgeable = settled && record.phase == .resident && record.retain == 0 && apps[a].isPresent
+            let purgeable = settled && record.phase == .resident && record.retain == 0 && state.apps[a].isPresent
             if purgeable != record.purgeable { found.append("pack \(i) purgeable \(record.purgeable), its state says \(purgeable)") }
             if record.leftover != (settled && record.phase == .partial) { found.append("pack \(i) leftover \(record.leftover) in phase \(record.phase)") }
             if record.purgeable {
-                tiers[apps[a].running]!.bytes += record.size
-                tiers[apps[a].running]!.count += 1
+                tiers[state.apps[a].running]!.bytes += record.size
+                tiers[state.apps[a].running]!.count += 1
                 perApp[a].bytes += record.size
                 perApp[a].count += 1
             }
@@ -49,22 +49,22 @@ extension ODRDevice {
             if record.retain < 0 || record.pins < 0 { found.append("pack \(i) retain \(record.retain), pins \(record.pins)") }
             if record.retain > 0 || record.pins > 0 { committed[a] += record.size }
         }
-        if onDisk != odrBytes { found.append("packs hold \(onDisk) bytes, odrBytes \(odrBytes)") }
-        if reserved != reservedBytes { found.append("downloads need \(reserved), reserved \(reservedBytes)") }
-        if leftover != leftoverBytes { found.append("leftovers hold \(leftover), leftoverBytes \(leftoverBytes)") }
-        if leftovers != leftoverPacks.sorted() { found.append("leftover packs \(leftovers), list \(leftoverPacks.sorted())") }
+        if onDisk != state.odrBytes { found.append("packs hold \(onDisk) bytes, odrBytes \(state.odrBytes)") }
+        if reserved != state.reservedBytes { found.append("downloads need \(reserved), reserved \(state.reservedBytes)") }
+        if leftover != state.leftoverBytes { found.append("leftovers hold \(leftover), leftoverBytes \(state.leftoverBytes)") }
+        if leftovers != state.leftoverPacks.sorted() { found.append("leftover packs \(leftovers), list \(state.leftoverPacks.sorted())") }
         for tier in [PurgeTier.runningApps, .appsNotRunning] {
             let expected = tiers[tier == .runningApps]!
             if purgeableBytes(in: tier) != expected.bytes || candidateCount(in: tier) != expected.count {
-                found.append("\(tier): purgeable \(purgeableBytes(in: tier)) bytes in \(candidateCount(in: tier)) packs, records say \(expected.bytes) in \(expected.count)")
+                found.append("\(tier): purgeable \(purgeableBytes(in: tier)) bytes in \(candidateCount(in: tier)) state.packs, records say \(expected.bytes) in \(expected.count)")
             }
         }
-        for a in apps.indices {
-            if apps[a].purgeableBytes != perApp[a].bytes || apps[a].purgeableCount != perApp[a].count {
-                found.append("app \(a) purgeable \(apps[a].purgeableBytes) in \(apps[a].purgeableCount), records say \(perApp[a].bytes) in \(perApp[a].count)")
+        for a in state.apps.indices {
+            if state.apps[a].purgeableBytes != perApp[a].bytes || state.apps[a].purgeableCount != perApp[a].count {
+                found.append("app \(a) purgeable \(state.apps[a].purgeableBytes) in \(state.apps[a].purgeableCount), records say \(perApp[a].bytes) in \(perApp[a].count)")
             }
-            if apps[a].committedBytes != committed[a] {
-                found.append("app \(a) committed \(apps[a].committedBytes), recounted \(committed[a])")
+            if state.apps[a].committedBytes != committed[a] {
+                found.append("app \(a) committed \(state.apps[a].committedBytes), recounted \(committed[a])")
             }
         }
         return found

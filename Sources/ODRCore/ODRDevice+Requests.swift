@@ -27,11 +27,11 @@ extension ODRDevice {
 
     /// Counts a request, then begins it, or fails it if its tags did not resolve.
     private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
-        ledger.requests += 1
-        requestOrdinal += 1
+        state.ledger.requests += 1
+        state.requestOrdinal += 1
         emit(.requestMade(app, conditional: false))
         guard let packList else {
-            return fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
+            return fail(app.rawValue, state.apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
         }
         return begin(app.rawValue, packList, priority: priority, optional: optional)
     }
@@ -41,16 +41,16 @@ extension ODRDevice {
     /// request, or `nil`.
     public func conditionallyBeginAccessing(_ app: AppID, tags: [TagID], at time: Double) -> RequestID? {
         advance(to: time)
-        ledger.requests += 1
-        requestOrdinal += 1
+        state.ledger.requests += 1
+        state.requestOrdinal += 1
         emit(.requestMade(app, conditional: true))
         guard let packList = resolve(app, tags) else {
-            _ = fail(app.rawValue, apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
+            _ = fail(app.rawValue, state.apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
             return nil
         }
         noteRequested(packList)
-        guard packList.allSatisfy({ packs[Int($0)].phase == .resident && !packs[Int($0)].downloading }) else {
-            ledger.conditionalMisses += 1
+        guard packList.allSatisfy({ state.packs[Int($0)].phase == .resident && !state.packs[Int($0)].downloading }) else {
+            state.ledger.conditionalMisses += 1
             emit(.conditionalMiss(app))
             return nil
         }
@@ -70,7 +70,7 @@ extension ODRDevice {
     public func endAccessing(_ request: RequestID, at time: Double) -> Bool {
         advance(to: time)
         guard let slot = liveSlot(request) else { return false }
-        if requests[slot].granted {
+        if state.requests[slot].granted {
             end(slot, cause: .app)
         } else {
             cancelWaiting(slot)
@@ -83,10 +83,10 @@ extension ODRDevice {
     public func setLoadingPriority(_ priority: LoadingPriority, for request: RequestID, at time: Double) -> Bool {
         advance(to: time)
         guard let slot = liveSlot(request) else { return false }
-        requests[slot].priority = priority
-        emit(.priorityChanged(request, AppID(rawValue: requests[slot].app), priority))
-        if !requests[slot].granted {
-            revision &+= 1
+        state.requests[slot].priority = priority
+        emit(.priorityChanged(request, AppID(rawValue: state.requests[slot].app), priority))
+        if !state.requests[slot].granted {
+            state.revision &+= 1
             refreshRunnability()
         }
         return true
@@ -110,7 +110,7 @@ extension ODRDevice {
     @discardableResult
     public func cancel(_ request: RequestID, at time: Double) -> Bool {
         advance(to: time)
-        guard let slot = liveSlot(request), !requests[slot].granted else { return false }
+        guard let slot = liveSlot(request), !state.requests[slot].granted else { return false }
         cancelWaiting(slot)
         return true
     }
@@ -122,18 +122,18 @@ extension ODRDevice {
         let a = Int(app.rawValue)
         for tag in tags {
             // A numbered catalog keeps no table: its tag's pack takes the value directly (below).
-            if !appContents[a].tagPreservation.isEmpty { appContents[a].tagPreservation[Int(tag.rawValue)] = value }
+            if !state.appContents[a].tagPreservation.isEmpty { state.appContents[a].tagPreservation[Int(tag.rawValue)] = value }
             emit(.preservationChanged(app, tag, value))
         }
-        let catalog = appContents[a].catalog
+        let catalog = state.appContents[a].catalog
         for tag in tags {
             for p in packs(ofTag: tag, app: a) {
-                let local = Int(p - apps[a].firstPack)
-                let preservation = apps[a].tagsArePacks ? value
-                    : catalog.packs[local].tags.map { appContents[a].tagPreservation[Int($0)] }.max() ?? 0
-                guard preservation != packDetails[Int(p)].preservation else { continue }
-                packDetails[Int(p)].preservation = preservation
-                if packs[Int(p)].phase == .resident { policy.packPreservationChanged(candidate(at: Int(p))) }
+                let local = Int(p - state.apps[a].firstPack)
+                let preservation = state.apps[a].tagsArePacks ? value
+                    : catalog.packs[local].tags.map { state.appContents[a].tagPreservation[Int($0)] }.max() ?? 0
+                guard preservation != state.packDetails[Int(p)].preservation else { continue }
+                state.packDetails[Int(p)].preservation = preservation
+                if state.packs[Int(p)].phase == .resident { policy.packPreservationChanged(candidate(at: Int(p))) }
             }
         }
     }
@@ -146,7 +146,7 @@ extension ODRDevice {
 
     /// Whether the request is live and granted.
     public func isGranted(_ request: RequestID) -> Bool {
-        liveSlot(request).map { requests[$0].granted } ?? false
+        liveSlot(request).map { state.requests[$0].granted } ?? false
     }
 
     /// Whether the request is still live (waiting or granted).
@@ -155,7 +155,7 @@ extension ODRDevice {
     /// Requests begun and still waiting for their downloads (neither granted nor ended);
     /// with the ledger's counts they balance the books (``Ledger``). O(requests ever live).
     public var waitingRequests: Int {
-        requests.indices.reduce(0) { $0 + (requests[$1].live && !requests[$1].granted ? 1 : 0) }
+        state.requests.indices.reduce(0) { $0 + (state.requests[$1].live && !state.requests[$1].granted ? 1 : 0) }
     }
 
     /// Bytes of the request's packs on the device, against their total.
@@ -164,7 +164,7 @@ extension ODRDevice {
         var done: Int64 = 0
         var total: Int64 = 0
         for p in packList(of: slot) {
-            let record = packs[Int(p)]
+            let record = state.packs[Int(p)]
             total += record.size
             done += record.phase == .resident ? record.size : record.bytesOnDisk
         }
@@ -175,8 +175,8 @@ extension ODRDevice {
 
     func liveSlot(_ id: RequestID) -> Int? {
         let slot = Int(id.slot)
-        guard slot >= 0, slot < requests.count, requests[slot].live,
-              requests[slot].generation == id.generation else { return nil }
+        guard slot >= 0, slot < state.requests.count, state.requests[slot].live,
+              state.requests[slot].generation == id.generation else { return nil }
         return slot
     }
 
@@ -184,8 +184,8 @@ extension ODRDevice {
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         if tags.count == 1 { return resolve(app, tag: tags[0]) }
         let a = Int(app.rawValue)
-        guard a >= 0, a < apps.count, apps[a].installed else { return nil }
-        let tagCount = apps[a].tagCount
+        guard a >= 0, a < state.apps.count, state.apps[a].installed else { return nil }
+        let tagCount = state.apps[a].tagCount
         for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
         var result: [Int32] = []
         for tag in tags {
@@ -197,96 +197,96 @@ extension ODRDevice {
     /// The packs of one tag, or nil for an unknown tag or absent app.
     func resolve(_ app: AppID, tag: TagID) -> PackList? {
         let a = Int(app.rawValue)
-        guard a >= 0, a < apps.count, apps[a].installed, tag.rawValue >= 0, tag.rawValue < apps[a].tagCount else { return nil }
+        guard a >= 0, a < state.apps.count, state.apps[a].installed, tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount else { return nil }
         let single = singlePack(of: tag, app: a)
-        return single >= 0 ? PackList(single: single) : PackList(appContents[a].tagPacks[Int(tag.rawValue)])
+        return single >= 0 ? PackList(single: single) : PackList(state.appContents[a].tagPacks[Int(tag.rawValue)])
     }
 
     /// The global packs of a valid `tag` of app `a`.
     func packs(ofTag tag: TagID, app a: Int) -> PackList {
-        apps[a].tagsArePacks ? PackList(single: apps[a].firstPack + tag.rawValue) : PackList(appContents[a].tagPacks[Int(tag.rawValue)])
+        state.apps[a].tagsArePacks ? PackList(single: state.apps[a].firstPack + tag.rawValue) : PackList(state.appContents[a].tagPacks[Int(tag.rawValue)])
     }
 
     /// The only pack of a valid `tag` of app `a`, or -1 if the tag has several.
     func singlePack(of tag: TagID, app a: Int) -> Int32 {
-        apps[a].tagsArePacks ? apps[a].firstPack + tag.rawValue : appContents[a].singlePackOfTag[Int(tag.rawValue)]
+        state.apps[a].tagsArePacks ? state.apps[a].firstPack + tag.rawValue : state.appContents[a].singlePackOfTag[Int(tag.rawValue)]
     }
 
     func noteRequested(_ packList: PackList) {
         for p in packList {
-            if packs[Int(p)].requestCount < Int32.max { packs[Int(p)].requestCount += 1 }
-            packs[Int(p)].lastRequestOrdinal = requestOrdinal
+            if state.packs[Int(p)].requestCount < Int32.max { state.packs[Int(p)].requestCount += 1 }
+            state.packs[Int(p)].lastRequestOrdinal = state.requestOrdinal
         }
     }
 
     func allocate(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
         let slot: Int
-        if let free = freeSlots.popLast() {
+        if let free = state.freeSlots.popLast() {
             slot = Int(free)
         } else {
-            slot = requests.count
-            requests.append(RequestRecord())
-            requestPackArrays.append([])
+            slot = state.requests.count
+            state.requests.append(RequestRecord())
+            state.requestPackArrays.append([])
         }
-        requests[slot].generation &+= 1
-        requests[slot].live = true
-        requests[slot].app = app
-        requests[slot].single = packList.single
-        if let many = packList.array { requestPackArrays[slot] = many }
-        requests[slot].granted = false
-        requests[slot].priority = priority
-        requests[slot].paused = false
-        requests[slot].optional = optional
-        requests[slot].begunAt = now
-        requests[slot].missing = 0
-        return (slot, RequestID(slot: Int32(slot), generation: requests[slot].generation))
+        state.requests[slot].generation &+= 1
+        state.requests[slot].live = true
+        state.requests[slot].app = app
+        state.requests[slot].single = packList.single
+        if let many = packList.array { state.requestPackArrays[slot] = many }
+        state.requests[slot].granted = false
+        state.requests[slot].priority = priority
+        state.requests[slot].paused = false
+        state.requests[slot].optional = optional
+        state.requests[slot].begunAt = state.now
+        state.requests[slot].missing = 0
+        return (slot, RequestID(slot: Int32(slot), generation: state.requests[slot].generation))
     }
 
     func release(slot: Int) {
-        requests[slot].live = false
-        if requests[slot].single < 0 { requestPackArrays[slot] = [] }
-        freeSlots.append(Int32(slot))
+        state.requests[slot].live = false
+        if state.requests[slot].single < 0 { state.requestPackArrays[slot] = [] }
+        state.freeSlots.append(Int32(slot))
     }
 
     /// The packs of the request in `slot`.
     func packList(of slot: Int) -> PackList {
-        let single = requests[slot].single
-        return single >= 0 ? PackList(single: single) : PackList(requestPackArrays[slot])
+        let single = state.requests[slot].single
+        return single >= 0 ? PackList(single: single) : PackList(state.requestPackArrays[slot])
     }
 
     func id(of slot: Int) -> RequestID {
-        RequestID(slot: Int32(slot), generation: requests[slot].generation)
+        RequestID(slot: Int32(slot), generation: state.requests[slot].generation)
     }
 
     func begin(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         noteRequested(packList)
         if exceedsInUseLimit(app, packList) { return fail(app, .inUseLimit) }
         var missing: Int32 = 0
-        for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading { missing += 1 }
+        for p in packList where state.packs[Int(p)].phase != .resident || state.packs[Int(p)].downloading { missing += 1 }
         if missing == 0 { return grantHit(app, packList, priority: priority, optional: optional) }
 
-        if link == .offline { return fail(app, .noNetwork) }
-        if link == .cellular && !apps[Int(app)].allowsCellular { return fail(app, .cellularNotAllowed) }
+        if state.link == .offline { return fail(app, .noNetwork) }
+        if state.link == .cellular && !state.apps[Int(app)].allowsCellular { return fail(app, .cellularNotAllowed) }
 
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         var needed: Int64 = 0
         for p in packList {
             let i = Int(p)
             let was = isCommitted(i)
-            packs[i].pins += 1
+            state.packs[i].pins += 1
             recommit(i, was: was)
             refresh(i)
-            if packs[i].phase == .resident && !packs[i].downloading {
+            if state.packs[i].phase == .resident && !state.packs[i].downloading {
                 touch(i)
                 policy.packRequested(candidate(at: i))
-            } else if !packs[i].downloading {
-                needed += packs[i].size - packs[i].bytesOnDisk
+            } else if !state.packs[i].downloading {
+                needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
         guard makeRoom(needed, mayWarn: true) else {
             for p in packList {
                 let was = isCommitted(Int(p))
-                packs[Int(p)].pins -= 1
+                state.packs[Int(p)].pins -= 1
                 recommit(Int(p), was: was)
                 refresh(Int(p))
             }
@@ -296,16 +296,16 @@ extension ODRDevice {
             }
             return fail(app, .outOfSpace)
         }
-        requests[slot].missing = missing
-        for p in packList where packs[Int(p)].phase != .resident || packs[Int(p)].downloading {
+        state.requests[slot].missing = missing
+        for p in packList where state.packs[Int(p)].phase != .resident || state.packs[Int(p)].downloading {
             let i = Int(p)
-            if packs[i].downloading {
-                downloadWaiters[Int(packs[i].download)].append(id)
+            if state.packs[i].downloading {
+                state.downloadWaiters[Int(state.packs[i].download)].append(id)
             } else {
                 startDownload(i, system: false, waiter: id)
             }
         }
-        revision &+= 1
+        state.revision &+= 1
         refreshRunnability()
         return .waiting(id)
     }
@@ -316,24 +316,24 @@ extension ODRDevice {
     func exceedsInUseLimit(_ app: Int32, _ packList: PackList) -> Bool {
         guard let limit = settings.profile.maxInUseSize else { return false }
         var added: Int64 = 0
-        for p in packList where !isCommitted(Int(p)) { added += packs[Int(p)].size }
-        return apps[Int(app)].committedBytes + added > limit
+        for p in packList where !isCommitted(Int(p)) { added += state.packs[Int(p)].size }
+        return state.apps[Int(app)].committedBytes + added > limit
     }
 
     /// Whether a request holds or awaits pack `i`.
     @inline(__always)
-    func isCommitted(_ i: Int) -> Bool { packs[i].retain > 0 || packs[i].pins > 0 }
+    func isCommitted(_ i: Int) -> Bool { state.packs[i].retain > 0 || state.packs[i].pins > 0 }
 
     /// Updates the app's committed bytes after pack `i`'s retain or pins changed.
     @inline(__always)
     func recommit(_ i: Int, was: Bool) {
-        let now = isCommitted(i)
-        guard now != was else { return }
-        apps[Int(packs[i].app)].committedBytes += now ? packs[i].size : -packs[i].size
+        let committed = isCommitted(i)
+        guard committed != was else { return }
+        state.apps[Int(state.packs[i].app)].committedBytes += committed ? state.packs[i].size : -state.packs[i].size
     }
 
     func grantHit(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
-        ledger.hits += 1
+        state.ledger.hits += 1
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         for p in packList {
             touch(Int(p))
@@ -344,33 +344,33 @@ extension ODRDevice {
     }
 
     func grant(_ slot: Int, hit: Bool) {
-        requests[slot].granted = true
-        let app = requests[slot].app
+        state.requests[slot].granted = true
+        let app = state.requests[slot].app
         for p in packList(of: slot) {
             let i = Int(p)
             let was = isCommitted(i)
-            if !hit { packs[i].pins -= 1 }
-            if packs[i].retain == 0 { apps[Int(app)].inUseBytes += packs[i].size }
-            packs[i].retain += 1
+            if !hit { state.packs[i].pins -= 1 }
+            if state.packs[i].retain == 0 { state.apps[Int(app)].inUseBytes += state.packs[i].size }
+            state.packs[i].retain += 1
             recommit(i, was: was)
             touch(i)
             refresh(i)
         }
-        ledger.grants += 1
-        emit(.requestGranted(id(of: slot), AppID(rawValue: app), waited: now - requests[slot].begunAt, hit: hit))
+        state.ledger.grants += 1
+        emit(.requestGranted(id(of: slot), AppID(rawValue: app), waited: state.now - state.requests[slot].begunAt, hit: hit))
     }
 
     func end(_ slot: Int, cause: ODREvent.EndCause) {
-        let app = requests[slot].app
+        let app = state.requests[slot].app
         let id = id(of: slot)
         for p in packList(of: slot) {
             let i = Int(p)
             let was = isCommitted(i)
-            packs[i].retain -= 1
+            state.packs[i].retain -= 1
             recommit(i, was: was)
             touch(i)
-            if packs[i].retain == 0 {
-                apps[Int(app)].inUseBytes -= packs[i].size
+            if state.packs[i].retain == 0 {
+                state.apps[Int(app)].inUseBytes -= state.packs[i].size
                 refresh(i)
                 policy.packReleased(candidate(at: i))
             }
@@ -380,44 +380,44 @@ extension ODRDevice {
     }
 
     func cancelWaiting(_ slot: Int) {
-        let app = requests[slot].app
+        let app = state.requests[slot].app
         let id = id(of: slot)
         for p in packList(of: slot) {
             let i = Int(p)
             let was = isCommitted(i)
-            packs[i].pins -= 1
+            state.packs[i].pins -= 1
             recommit(i, was: was)
-            let d = Int(packs[i].download)
-            if d >= 0, let w = downloadWaiters[d].firstIndex(of: id) {
-                downloadWaiters[d].remove(at: w)
-                if downloadWaiters[d].isEmpty && !packDetails[i].systemDownload { abandon(i) }
+            let d = Int(state.packs[i].download)
+            if d >= 0, let w = state.downloadWaiters[d].firstIndex(of: id) {
+                state.downloadWaiters[d].remove(at: w)
+                if state.downloadWaiters[d].isEmpty && !state.packDetails[i].systemDownload { abandon(i) }
             }
             refresh(i)
         }
         release(slot: slot)
-        revision &+= 1
-        ledger.cancelled += 1
+        state.revision &+= 1
+        state.ledger.cancelled += 1
         emit(.requestCancelled(id, AppID(rawValue: app)))
         refreshRunnability()
     }
 
     func setPaused(_ paused: Bool, _ request: RequestID, at time: Double) -> Bool {
         advance(to: time)
-        guard let slot = liveSlot(request), !requests[slot].granted, requests[slot].paused != paused else {
+        guard let slot = liveSlot(request), !state.requests[slot].granted, state.requests[slot].paused != paused else {
             return false
         }
-        requests[slot].paused = paused
-        let app = AppID(rawValue: requests[slot].app)
+        state.requests[slot].paused = paused
+        let app = AppID(rawValue: state.requests[slot].app)
         emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))
-        revision &+= 1
+        state.revision &+= 1
         refreshRunnability()
         return true
     }
 
     /// Ends (granted) or cancels (waiting) every request of `app`.
     func dropRequests(of app: Int32) {
-        for slot in requests.indices where requests[slot].live && requests[slot].app == app {
-            if requests[slot].granted { end(slot, cause: .appGone) } else { cancelWaiting(slot) }
+        for slot in state.requests.indices where state.requests[slot].live && state.requests[slot].app == app {
+            if state.requests[slot].granted { end(slot, cause: .appGone) } else { cancelWaiting(slot) }
         }
     }
 }

@@ -9,8 +9,8 @@ extension ODRDevice {
     public func changeOtherData(by delta: Int64, at time: Double) -> Int64 {
         advance(to: time)
         if delta <= 0 {
-            let applied = max(delta, -otherBytes)
-            otherBytes += applied
+            let applied = max(delta, -state.otherBytes)
+            state.otherBytes += applied
             emit(.otherDataChanged(requested: delta, applied: applied))
             return applied
         }
@@ -18,9 +18,9 @@ extension ODRDevice {
         if !makeRoom(delta, mayWarn: true) {
             applied = min(delta, freeBytes + reclaimableBytes)
             if applied > freeBytes { purge(applied - freeBytes) }
-            ledger.refusedOtherBytes += delta - applied
+            state.ledger.refusedOtherBytes += delta - applied
         }
-        otherBytes += applied
+        state.otherBytes += applied
         emit(.otherDataChanged(requested: delta, applied: applied))
         notePeak()
         return applied
@@ -48,41 +48,41 @@ extension ODRDevice {
 
     /// One purge episode freeing at least `deficit` bytes (the caller checked it can).
     func purge(_ deficit: Int64) {
-        episode += 1
+        state.episode += 1
         var purged: Int64 = 0
-        if !leftoverPacks.isEmpty {
+        if !state.leftoverPacks.isEmpty {
             // In pack order first, as a scan of the records would list them, so that the sort
             // by last use breaks ties (packs never used) as it always has.
-            let leftovers = leftoverPacks.map(Int.init).sorted().sorted { packs[$0].lastUseTick < packs[$1].lastUseTick }
+            let leftovers = state.leftoverPacks.map(Int.init).sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
         // Performance: a static list, not an array literal allocated on every purge.
         for tier in PurgeTier.purgeOrder where purged < deficit {
             guard purgeableBytes(in: tier) > 0 else { continue }
             let remaining = deficit - purged
-            let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: now))
+            let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: state.now))
             verify(victims, toFree: remaining, tier: tier)
             for victim in victims { purged += purgePack(Int(victim.rawValue)) }
         }
-        ledger.purgeEpisodes += 1
-        ledger.overPurgeBytes += purged - deficit
-        emit(.purgeEpisode(episode: episode, needed: deficit, purged: purged))
+        state.ledger.purgeEpisodes += 1
+        state.ledger.overPurgeBytes += purged - deficit
+        emit(.purgeEpisode(episode: state.episode, needed: deficit, purged: purged))
     }
 
     /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
     func verify(_ victims: [PackID], toFree bytes: Int64, tier: PurgeTier) {
-        markEpoch &+= 1
+        state.markEpoch &+= 1
         var freed: Int64 = 0
         for victim in victims {
             let p = Int(victim.rawValue)
             guard isCandidate(p, tier: tier) else {
                 fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
-            guard packDetails[p].mark != markEpoch else {
+            guard state.packDetails[p].mark != state.markEpoch else {
                 fatalError("purge policy '\(policy.name)' chose \(victim) twice")
             }
-            packDetails[p].mark = markEpoch
-            freed += packs[p].size
+            state.packDetails[p].mark = state.markEpoch
+            freed += state.packs[p].size
         }
         if freed < bytes && victims.count != candidateCount(in: tier) {
             fatalError("purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
@@ -91,35 +91,35 @@ extension ODRDevice {
 
     /// Removes pack `p`'s bytes from the disk; returns how many.
     func purgePack(_ p: Int) -> Int64 {
-        let bytes = packs[p].bytesOnDisk
-        let wasResident = packs[p].phase == .resident
-        odrBytes -= bytes
-        packs[p].bytesOnDisk = 0
-        if packs[p].leftover {
-            leftoverBytes -= bytes
+        let bytes = state.packs[p].bytesOnDisk
+        let wasResident = state.packs[p].phase == .resident
+        state.odrBytes -= bytes
+        state.packs[p].bytesOnDisk = 0
+        if state.packs[p].leftover {
+            state.leftoverBytes -= bytes
             removeLeftover(p)
-            packs[p].leftover = false
+            state.packs[p].leftover = false
         }
-        packs[p].phase = .purged
-        packDetails[p].purgeCount += 1
-        packs[p].purgedBefore = true
+        state.packs[p].phase = .purged
+        state.packDetails[p].purgeCount += 1
+        state.packs[p].purgedBefore = true
         refresh(p)
-        ledger.purges += 1
-        ledger.purgedBytes += bytes
+        state.ledger.purges += 1
+        state.ledger.purgedBytes += bytes
         if wasResident { policy.packRemoved(candidate(at: p)) }
-        emit(.packPurged(PackID(rawValue: Int32(p)), AppID(rawValue: packs[p].app), bytes: bytes, episode: episode))
+        emit(.packPurged(PackID(rawValue: Int32(p)), AppID(rawValue: state.packs[p].app), bytes: bytes, episode: state.episode))
         return bytes
     }
 
     /// Posts the warning and lets every app react as its ``LowDiskResponse`` says.
     func postLowDiskWarning(needed: Int64) {
-        ledger.lowDiskWarnings += 1
+        state.ledger.lowDiskWarnings += 1
         emit(.lowDiskWarning(needed: needed))
-        for a in apps.indices where apps[a].installed && apps[a].lowDiskResponse != .ignore {
-            let all = apps[a].lowDiskResponse == .releaseAll
-            for slot in requests.indices
-            where requests[slot].live && requests[slot].app == Int32(a) && requests[slot].granted
-                && (all || requests[slot].optional) {
+        for a in state.apps.indices where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
+            let all = state.apps[a].lowDiskResponse == .releaseAll
+            for slot in state.requests.indices
+            where state.requests[slot].live && state.requests[slot].app == Int32(a) && state.requests[slot].granted
+                && (all || state.requests[slot].optional) {
                 end(slot, cause: .lowDisk)
             }
         }

@@ -27,70 +27,37 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     public let policy: any PurgePolicy
-    // Performance: the mutable state below is marked `@exclusivity(unchecked)`. Swift checks
-    // exclusive access to a class's stored properties at run time (a thread-local access set
-    // updated on every `packs[i].x = …`), which cost more than half of a trace replay's time.
-    // The device is single-threaded, and it never keeps an access to these properties open
-    // across a call out (to a policy, say): every access is a single statement. So the
-    // dynamic check can never fire, and dropping it changes nothing but speed.
     /// Bytes of everything that is not ODR content.
-    @exclusivity(unchecked) public internal(set) var otherBytes: Int64
+    public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
-    @exclusivity(unchecked) public internal(set) var odrBytes: Int64 = 0
+    public var odrBytes: Int64 { state.odrBytes }
     /// Bytes reserved for the rest of running downloads.
-    @exclusivity(unchecked) public internal(set) var reservedBytes: Int64 = 0
-    @exclusivity(unchecked) public internal(set) var link: LinkState = .wifi
+    public var reservedBytes: Int64 { state.reservedBytes }
+    public var link: LinkState { state.link }
     /// The latest time the device was given.
-    @exclusivity(unchecked) public internal(set) var now: Double = 0
-    /// Everything that happened since the caller last cleared the list.
-    @exclusivity(unchecked) public internal(set) var events: [ODREvent] = []
+    public var now: Double { state.now }
+    /// Everything that happened since the caller last cleared the list (``removeAllEvents()``).
+    public var events: [ODREvent] { state.events }
     /// Turn off to skip building events when only the ``ledger`` matters (trace replay).
-    @exclusivity(unchecked) public var recordsEvents = true
+    public var recordsEvents: Bool {
+        get { state.recordsEvents }
+        set { state.recordsEvents = newValue }
+    }
     /// With ``recordsEvents``, keep only ``ODREvent/Kind/requestGranted(_:_:waited:hit:)``
     /// events: all that wait statistics need, at a fraction of the cost of the full record.
-    @exclusivity(unchecked) public var recordsOnlyGrants = false
-    @exclusivity(unchecked) public internal(set) var ledger = Ledger()
+    public var recordsOnlyGrants: Bool {
+        get { state.recordsOnlyGrants }
+        set { state.recordsOnlyGrants = newValue }
+    }
+    public var ledger: Ledger { state.ledger }
     /// Requests begun so far; the ordinal of the latest.
-    @exclusivity(unchecked) public internal(set) var requestOrdinal: Int64 = 0
+    public var requestOrdinal: Int64 { state.requestOrdinal }
     /// Changes whenever the set of downloads, their priorities or their runnability change,
     /// so a network model knows when to re-plan bandwidth shares.
-    public var downloadsRevision: UInt64 { revision }
-    // Performance: stored apart, and read by other modules through the computed property
-    // above: their direct reads of a stored property pay a dynamic exclusivity check (the
-    // attribute does not carry across modules), and a network model reads it after every event.
-    @exclusivity(unchecked) var revision: UInt64 = 0
+    public var downloadsRevision: UInt64 { state.revision }
 
-    @exclusivity(unchecked) var apps = RecordTable<AppRecord>()
-    @exclusivity(unchecked) var appContents: [AppContent] = []
-    @exclusivity(unchecked) var packs = RecordTable<PackRecord>(alignment: 64)
-    /// Per pack, beside ``packs``: what only downloads, admissions and purges touch.
-    @exclusivity(unchecked) var packDetails = RecordTable<PackDetail>()
-    /// Per download slot (``PackRecord/download`` of a running download), the requests
-    /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
-    /// nothing, and these few lists stay in cache.
-    @exclusivity(unchecked) var downloadWaiters: [[RequestID]] = []
-    @exclusivity(unchecked) var freeDownloadSlots: [Int32] = []
-    /// Per download slot, the pack's bytes on disk when its download started: what a
-    /// download fetched is its bytes on disk minus this.
-    @exclusivity(unchecked) var downloadBase: [Int64] = []
-    @exclusivity(unchecked) var requests = RecordTable<RequestRecord>()
-    /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
-    @exclusivity(unchecked) var requestPackArrays: [[Int32]] = []
-    @exclusivity(unchecked) var freeSlots = RecordTable<Int32>()
-    /// Packs with a download under way, in start order.
-    @exclusivity(unchecked) var downloadOrder: [Int32] = []
-    @exclusivity(unchecked) var useTick: UInt64 = 0
-    @exclusivity(unchecked) var episode = 0
-    @exclusivity(unchecked) var markEpoch: UInt32 = 0
-    /// Packs that are leftovers (partial, no longer downloading), in no order: a purge takes
-    /// them first, and reading them here rather than scanning every pack record matters
-    /// with ten thousand packs.
-    @exclusivity(unchecked) var leftoverPacks: [Int32] = []
-    @exclusivity(unchecked) var leftoverBytes: Int64 = 0
-    /// Purgeable packs of running apps and of the others, in bytes and in number: the sums
-    /// over apps, kept as they change, since a purge asks for them per tier.
-    @exclusivity(unchecked) var runningAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
-    @exclusivity(unchecked) var otherAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
+    /// Everything that changes (see ``DeviceState``).
+    @exclusivity(unchecked) var state = DeviceState()
 
     /// A device with `capacity` bytes, `otherData` of them taken by non-ODR data.
     public init(
@@ -99,30 +66,24 @@ public final class ODRDevice {
     ) {
         precondition(capacity >= 0 && otherData >= 0, "capacity and other data must not be negative")
         self.capacity = capacity
-        self.otherBytes = min(otherData, capacity)
+        state.otherBytes = min(otherData, capacity)
         self.policy = policy
         self.settings = settings
-        ledger.peakUsedBytes = usedBytes
+        state.ledger.peakUsedBytes = usedBytes
     }
 
-    deinit {
-        packs.deallocate()
-        packDetails.deallocate()
-        requests.deallocate()
-        apps.deallocate()
-        freeSlots.deallocate()
-    }
+    deinit { state.deallocate() }
 
     /// Other data, ODR content and reservations.
     public var usedBytes: Int64 { otherBytes + odrBytes + reservedBytes }
     public var freeBytes: Int64 { capacity - usedBytes }
     /// Bytes of packs held by granted requests, all apps together.
-    public var inUseBytes: Int64 { apps.reduce(0) { $0 + $1.inUseBytes } }
+    public var inUseBytes: Int64 { state.apps.reduce(0) { $0 + $1.inUseBytes } }
     /// Bytes still to download for running downloads.
     public var downloadingBytes: Int64 { reservedBytes }
 
     /// Empties ``events`` keeping its storage.
-    public func removeAllEvents() { events.removeAll(keepingCapacity: true) }
+    public func removeAllEvents() { state.events.removeAll(keepingCapacity: true) }
 
     // MARK: Apps
 
@@ -131,32 +92,32 @@ public final class ODRDevice {
         name: String, catalog: Catalog, allowsCellular: Bool = true,
         lowDiskResponse: LowDiskResponse = .ignore
     ) -> AppID {
-        let id = Int32(apps.count)
-        let first = Int32(packs.count)
+        let id = Int32(state.apps.count)
+        let first = Int32(state.packs.count)
         // Performance: no temporary arrays per pack or tag, so that catalogs of a million
         // packs (trace replay) are added in a fraction of a second.
-        packs.reserveCapacity(packs.count + catalog.packs.count)
-        packDetails.reserveCapacity(packs.count + catalog.packs.count)
+        state.packs.reserveCapacity(state.packs.count + catalog.packs.count)
+        state.packDetails.reserveCapacity(state.packs.count + catalog.packs.count)
         let numbered: Bool
         if case .numbered(_, let sizes) = catalog.storage {
             numbered = true
             for size in sizes {
-                packs.append(PackRecord(app: id, size: size))
-                packDetails.append(PackDetail(category: .onDemand, preservation: 0))
+                state.packs.append(PackRecord(app: id, size: size))
+                state.packDetails.append(PackDetail(category: .onDemand, preservation: 0))
             }
         } else {
             numbered = false
             for pack in catalog.packs {
                 var preservation = 0.0
                 for tag in pack.tags { preservation = max(preservation, catalog.tags[Int(tag)].preservation) }
-                packs.append(PackRecord(app: id, size: pack.size))
-                packDetails.append(PackDetail(category: pack.category, preservation: preservation))
+                state.packs.append(PackRecord(app: id, size: pack.size))
+                state.packDetails.append(PackDetail(category: pack.category, preservation: preservation))
             }
         }
-        apps.append(AppRecord(
+        state.apps.append(AppRecord(
             firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
             lowDiskResponse: lowDiskResponse))
-        appContents.append(AppContent(
+        state.appContents.append(AppContent(
             name: name, catalog: catalog,
             // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
             // with no table. The first app's global pack indices equal its catalog's: share those arrays.
@@ -166,21 +127,21 @@ public final class ODRDevice {
         return AppID(rawValue: id)
     }
 
-    public func name(of app: AppID) -> String { appContents[Int(app.rawValue)].name }
-    public func catalog(of app: AppID) -> Catalog { appContents[Int(app.rawValue)].catalog }
-    public func isInstalled(_ app: AppID) -> Bool { apps[Int(app.rawValue)].installed }
-    public func isRunning(_ app: AppID) -> Bool { apps[Int(app.rawValue)].running }
-    public func inUseBytes(of app: AppID) -> Int64 { apps[Int(app.rawValue)].inUseBytes }
+    public func name(of app: AppID) -> String { state.appContents[Int(app.rawValue)].name }
+    public func catalog(of app: AppID) -> Catalog { state.appContents[Int(app.rawValue)].catalog }
+    public func isInstalled(_ app: AppID) -> Bool { state.apps[Int(app.rawValue)].installed }
+    public func isRunning(_ app: AppID) -> Bool { state.apps[Int(app.rawValue)].running }
+    public func inUseBytes(of app: AppID) -> Int64 { state.apps[Int(app.rawValue)].inUseBytes }
 
     // MARK: Packs
 
-    public var packCount: Int { packs.count }
+    public var packCount: Int { state.packs.count }
     /// The device-wide ID of pack `index` of `app`'s catalog.
     public func pack(_ index: Int, of app: AppID) -> PackID {
-        PackID(rawValue: apps[Int(app.rawValue)].firstPack + Int32(index))
+        PackID(rawValue: state.apps[Int(app.rawValue)].firstPack + Int32(index))
     }
-    public func app(of pack: PackID) -> AppID { AppID(rawValue: packs[Int(pack.rawValue)].app) }
-    public func size(of pack: PackID) -> Int64 { packs[Int(pack.rawValue)].size }
+    public func app(of pack: PackID) -> AppID { AppID(rawValue: state.packs[Int(pack.rawValue)].app) }
+    public func size(of pack: PackID) -> Int64 { state.packs[Int(pack.rawValue)].size }
 
     /// A hint that `pack` is about to be requested: starts loading its record into the cache.
     /// Changes nothing; a replay that knows its next requests calls it a few ahead, so that
@@ -189,18 +150,18 @@ public final class ODRDevice {
     @inline(__always)
     public func prefetch(_ pack: PackID) {
         let p = Int(pack.rawValue)
-        guard p >= 0 && p < packs.count else { return }
-        odr_prefetch(packs.base + p)
+        guard p >= 0 && p < state.packs.count else { return }
+        odr_prefetch(state.packs.base + p)
         policy.prefetch(pack)
     }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
-        let app = Int(packs[Int(pack.rawValue)].app)
-        return appContents[app].catalog.packs[Int(pack.rawValue - apps[app].firstPack)].name
+        let app = Int(state.packs[Int(pack.rawValue)].app)
+        return state.appContents[app].catalog.packs[Int(pack.rawValue - state.apps[app].firstPack)].name
     }
 
     public func state(of pack: PackID) -> PackState {
-        let p = packs[Int(pack.rawValue)]
+        let p = state.packs[Int(pack.rawValue)]
         if p.downloading {
             return isRunnable(Int(pack.rawValue)) ? .downloading(bytes: p.bytesOnDisk) : .partiallyDownloaded(bytes: p.bytesOnDisk)
         }
@@ -213,10 +174,10 @@ public final class ODRDevice {
     }
 
     /// How many granted requests hold the pack.
-    public func retainCount(of pack: PackID) -> Int { Int(packs[Int(pack.rawValue)].retain) }
+    public func retainCount(of pack: PackID) -> Int { Int(state.packs[Int(pack.rawValue)].retain) }
 
     /// Whether the pack may be purged now (on the device, held and awaited by no request).
-    public func isPurgeable(_ pack: PackID) -> Bool { packs[Int(pack.rawValue)].purgeable }
+    public func isPurgeable(_ pack: PackID) -> Bool { state.packs[Int(pack.rawValue)].purgeable }
 
     /// The pack as a purge policy sees it (read its properties now: they follow the pack).
     public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: Int(pack.rawValue)) }
@@ -224,63 +185,60 @@ public final class ODRDevice {
     // MARK: Internal helpers shared by the extensions
 
     func emit(_ kind: ODREvent.Kind) {
-        guard recordsEvents else { return }
-        if recordsOnlyGrants { guard case .requestGranted = kind else { return } }
-        events.append(ODREvent(time: now, kind: kind))
+        guard state.recordsEvents else { return }
+        if state.recordsOnlyGrants { guard case .requestGranted = kind else { return } }
+        state.events.append(ODREvent(time: state.now, kind: kind))
     }
 
     func advance(to time: Double) {
-        precondition(time >= now, "time went backwards: \(time) < \(now)")
-        now = time
+        precondition(time >= state.now, "time went backwards: \(time) < \(state.now)")
+        state.now = time
     }
 
     func touch(_ p: Int) {
-        useTick &+= 1
-        let record = packs.address(p)
-        record.pointee.lastUse = now
-        record.pointee.lastUseTick = useTick
+        state.useTick &+= 1
+        state.packs[p].lastUse = state.now
+        state.packs[p].lastUseTick = state.useTick
     }
 
     func notePeak() {
         let used = usedBytes
-        if used > ledger.peakUsedBytes { ledger.peakUsedBytes = used }
+        if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
     }
 
     func fail(_ app: Int32, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
-        ledger.failures[error, default: 0] += 1
+        state.ledger.failures[error, default: 0] += 1
         emit(.requestFailed(request, AppID(rawValue: app), error))
         return .failed(error)
     }
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     func refresh(_ p: Int) {
-        // Performance: one bounds check and one load of the table's address, rather than a
-        // dozen: the compiler must assume a store to a record may change the table fields.
-        let record = packs.address(p)
-        let app = apps.address(Int(record.pointee.app))
-        let settled = record.pointee.pins == 0 && !record.pointee.downloading
-        let phase = record.pointee.phase
-        let purgeable = settled && phase == .resident && record.pointee.retain == 0 && app.pointee.isPresent
-        let leftover = settled && phase == .partial
-        if purgeable != record.pointee.purgeable {
-            record.pointee.purgeable = purgeable
-            let size = record.pointee.size
-            app.pointee.purgeableBytes += purgeable ? size : -size
-            app.pointee.purgeableCount += purgeable ? 1 : -1
-            addToTier(ofRunning: app.pointee.running, bytes: purgeable ? size : -size, count: purgeable ? 1 : -1)
+        let record = state.packs[p]
+        let a = Int(record.app)
+        let settled = record.pins == 0 && !record.downloading
+        let purgeable = settled && record.phase == .resident && record.retain == 0 && state.apps[a].isPresent
+        let leftover = settled && record.phase == .partial
+        if purgeable != record.purgeable {
+            state.packs[p].purgeable = purgeable
+            let bytes = purgeable ? record.size : -record.size
+            let count = purgeable ? 1 : -1
+            state.apps[a].purgeableBytes += bytes
+            state.apps[a].purgeableCount += count
+            addToTier(ofRunning: state.apps[a].running, bytes: bytes, count: count)
         }
-        if leftover != record.pointee.leftover {
-            record.pointee.leftover = leftover
-            let bytes = record.pointee.bytesOnDisk
-            if leftover { leftoverPacks.append(Int32(p)) } else { removeLeftover(p) }
-            leftoverBytes += leftover ? bytes : -bytes
+        if leftover != record.leftover {
+            state.packs[p].leftover = leftover
+            let bytes = record.bytesOnDisk
+            if leftover { state.leftoverPacks.append(Int32(p)) } else { removeLeftover(p) }
+            state.leftoverBytes += leftover ? bytes : -bytes
         }
     }
 
     func removeLeftover(_ p: Int) {
-        guard let i = leftoverPacks.firstIndex(of: Int32(p)) else { return }
-        leftoverPacks.swapAt(i, leftoverPacks.count - 1)
-        leftoverPacks.removeLast()
+        guard let i = state.leftoverPacks.firstIndex(of: Int32(p)) else { return }
+        state.leftoverPacks.swapAt(i, state.leftoverPacks.count - 1)
+        state.leftoverPacks.removeLast()
     }
 
     /// The pack as a policy sees it: a live view of its record, not a copy.
@@ -289,43 +247,43 @@ public final class ODRDevice {
     }
 
     func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {
-        guard p >= 0, p < packs.count, packs[p].purgeable else { return false }
-        return apps[Int(packs[p].app)].running == (tier == .runningApps)
+        guard p >= 0, p < state.packs.count, state.packs[p].purgeable else { return false }
+        return state.apps[Int(state.packs[p].app)].running == (tier == .runningApps)
     }
 
     func residentPackIndices() -> [Int] {
-        packs.indices.filter { packs[$0].phase == .resident }
+        state.packs.indices.filter { state.packs[$0].phase == .resident }
     }
 
     func purgeableBytes(in tier: PurgeTier) -> Int64 {
-        tier == .runningApps ? runningAppsPurgeable.bytes : otherAppsPurgeable.bytes
+        tier == .runningApps ? state.runningAppsPurgeable.bytes : state.otherAppsPurgeable.bytes
     }
 
     func candidateCount(in tier: PurgeTier) -> Int {
-        tier == .runningApps ? runningAppsPurgeable.count : otherAppsPurgeable.count
+        tier == .runningApps ? state.runningAppsPurgeable.count : state.otherAppsPurgeable.count
     }
 
     /// Everything the device could free by purging.
     var reclaimableBytes: Int64 {
-        leftoverBytes + runningAppsPurgeable.bytes + otherAppsPurgeable.bytes
+        state.leftoverBytes + state.runningAppsPurgeable.bytes + state.otherAppsPurgeable.bytes
     }
 
     /// Starts or stops app `a`, moving its purgeable packs to the other tier's totals.
     func setRunning(_ a: Int, _ running: Bool) {
-        guard apps[a].running != running else { return }
-        let bytes = apps[a].purgeableBytes, count = apps[a].purgeableCount
+        guard state.apps[a].running != running else { return }
+        let bytes = state.apps[a].purgeableBytes, count = state.apps[a].purgeableCount
         addToTier(ofRunning: !running, bytes: -bytes, count: -count)
         addToTier(ofRunning: running, bytes: bytes, count: count)
-        apps[a].running = running
+        state.apps[a].running = running
     }
 
     private func addToTier(ofRunning running: Bool, bytes: Int64, count: Int) {
         if running {
-            runningAppsPurgeable.bytes += bytes
-            runningAppsPurgeable.count += count
+            state.runningAppsPurgeable.bytes += bytes
+            state.runningAppsPurgeable.count += count
         } else {
-            otherAppsPurgeable.bytes += bytes
-            otherAppsPurgeable.count += count
+            state.otherAppsPurgeable.bytes += bytes
+            state.otherAppsPurgeable.count += count
         }
     }
 }

@@ -21,27 +21,27 @@ public struct PurgeCandidate {
 
     /// How many packs the device has (every pack ID is below it): a policy's per-pack table
     /// grows to this once, rather than doubling as packs arrive one by one.
-    public var packCount: Int { device.packs.count }
+    public var packCount: Int { device.state.packs.count }
 
-    public var app: AppID { AppID(rawValue: device.packs[index].app) }
+    public var app: AppID { AppID(rawValue: device.state.packs[index].app) }
     /// Bytes purging it would free.
-    public var size: Int64 { device.packs[index].size }
+    public var size: Int64 { device.state.packs[index].size }
     /// Time of the last request, grant or end touching the pack (or when it was stored).
-    public var lastUse: Double { device.packs[index].lastUse }
+    public var lastUse: Double { device.state.packs[index].lastUse }
     /// Device-wide order of that last use, to break ties between equal times.
-    public var lastUseTick: UInt64 { device.packs[index].lastUseTick }
+    public var lastUseTick: UInt64 { device.state.packs[index].lastUseTick }
     /// Device-wide order in which packs finished downloading (admission order).
-    public var storedTick: UInt64 { device.packDetails[index].storedTick }
+    public var storedTick: UInt64 { device.state.packDetails[index].storedTick }
     /// Highest preservation priority among the pack's tags.
-    public var preservation: Double { device.packDetails[index].preservation }
-    public var appIsRunning: Bool { device.apps[Int(device.packs[index].app)].running }
-    public var category: TagCategory { device.packDetails[index].category }
+    public var preservation: Double { device.state.packDetails[index].preservation }
+    public var appIsRunning: Bool { device.state.apps[Int(device.state.packs[index].app)].running }
+    public var category: TagCategory { device.state.packDetails[index].category }
     /// Requests that included the pack since its app was installed.
-    public var requestCount: Int64 { Int64(device.packs[index].requestCount) }
+    public var requestCount: Int64 { Int64(device.state.packs[index].requestCount) }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
-    public var lastRequestOrdinal: Int64 { device.packs[index].lastRequestOrdinal }
+    public var lastRequestOrdinal: Int64 { device.state.packs[index].lastRequestOrdinal }
     /// How often the pack has been purged.
-    public var purgeCount: Int32 { device.packDetails[index].purgeCount }
+    public var purgeCount: Int32 { device.state.packDetails[index].purgeCount }
 }
 
 /// Which purgeable packs a purge step may choose from.

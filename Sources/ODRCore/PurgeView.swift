@@ -24,7 +24,7 @@ public struct PurgeView {
 
     /// Whether `app`'s packs belong to this step's tier (running or not running).
     public func isInTier(_ app: AppID) -> Bool {
-        device.apps[Int(app.rawValue)].running == (tier == .runningApps)
+        device.state.apps[Int(app.rawValue)].running == (tier == .runningApps)
     }
 
     /// Any pack of the device as a policy sees it, candidate or not (read it during the call).

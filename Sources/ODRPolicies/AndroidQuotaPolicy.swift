@@ -18,10 +18,10 @@ public final class AndroidQuotaPolicy: PurgePolicy {
     private let context: PolicyContext
     /// One LRU list per app; list index = app raw value.
     private let lists = PackLinks(lists: 0)
-    @exclusivity(unchecked) private var usage: [Int64] = []
-    @exclusivity(unchecked) private var size: [Int64] = []
-    @exclusivity(unchecked) private var lastTick: [UInt64] = []
-    @exclusivity(unchecked) private var tick: UInt64 = 0
+    private var usage: [Int64] = []
+    private let size = PackColumn<Int64>(initial: 0)
+    private let lastTick = PackColumn<UInt64>(initial: 0)
+    private var tick: UInt64 = 0
 
     public init(context: PolicyContext = PolicyContext()) {
         self.context = context
@@ -33,22 +33,18 @@ public final class AndroidQuotaPolicy: PurgePolicy {
 
     private func touch(_ p: Int32, app: Int) {
         tick += 1
-        lastTick[Int(p)] = tick
+        lastTick[p] = tick
         lists.pushBack(p, list: app)
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
         let a = Int(pack.app.rawValue)
-        if p >= size.count {
-            let grown = Swift.max(p + 1, pack.packCount)
-            size.append(contentsOf: repeatElement(0, count: grown - size.count))
-            lastTick.append(contentsOf: repeatElement(0, count: grown - lastTick.count))
-        }
+        size.cover(pack)
+        lastTick.cover(pack)
         if a >= usage.count { usage.append(contentsOf: repeatElement(0, count: a + 1 - usage.count)) }
         lists.ensureList(a)
         if !lists.contains(pack.pack.rawValue) { usage[a] += pack.size }
-        size[p] = pack.size
+        size[pack.pack] = pack.size
         touch(pack.pack.rawValue, app: a)
     }
 
@@ -64,7 +60,7 @@ public final class AndroidQuotaPolicy: PurgePolicy {
         let p = pack.pack.rawValue
         guard let a = lists.list(of: p) else { return }
         lists.remove(p)
-        usage[a] -= size[Int(p)]
+        usage[a] -= size[p]
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -87,14 +83,14 @@ public final class AndroidQuotaPolicy: PurgePolicy {
                 guard let p = next[a] else { continue }
                 let quota = Swift.max(context.quota(of: AppID(rawValue: Int32(a))), 1)
                 let ratio = Double(used[a]) / Double(quota)
-                let t = lastTick[Int(p)]
+                let t = lastTick[p]
                 if let b = best, ratio < b.ratio || (ratio == b.ratio && t >= b.tick) { continue }
                 best = (a, ratio, t)
             }
             guard let a = best?.app, let p = next[a] else { break }
             victims.append(PackID(rawValue: p))
-            freed += size[Int(p)]
-            used[a] -= size[Int(p)]
+            freed += size[p]
+            used[a] -= size[p]
             next[a] = candidate(from: lists.after(p))
         }
         return victims

@@ -30,10 +30,9 @@ public final class BeladyPolicy: PurgePolicy {
     public let name = "belady"
     private let future: FutureRequests?
     /// Farthest next request first: rank is the negated next ordinal.
-    @exclusivity(unchecked) private var farthest = PackHeap<RankedKey<Int64>>()
+    private let farthest = PackHeap<Int64>()
     /// Soonest next request first, to find predictions that have passed.
-    @exclusivity(unchecked) private var soonest = PackHeap<RankedKey<Int64>>()
-    @exclusivity(unchecked) private var tick: UInt64 = 0
+    private let soonest = PackHeap<Int64>()
 
     public init(future: FutureRequests?) {
         self.future = future
@@ -46,12 +45,11 @@ public final class BeladyPolicy: PurgePolicy {
 
     private func plan(_ p: Int32, after ordinal: Int64) {
         let next = future?.nextRequest(of: PackID(rawValue: p), after: ordinal) ?? .max
-        tick += 1
-        farthest.set(p, RankedKey(rank: -next, tick: tick))
+        farthest.set(p, rank: -next)
         if next == .max {
             soonest.remove(p)
         } else {
-            soonest.set(p, RankedKey(rank: next, tick: tick))
+            soonest.set(p, rank: next)
         }
     }
 

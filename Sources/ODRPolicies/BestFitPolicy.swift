@@ -23,11 +23,11 @@ public final class BestFitPolicy: PurgePolicy {
     /// One list per size class; list index = class index.
     private let lists = PackLinks(lists: 0)
     /// Size of each class.
-    @exclusivity(unchecked) private var classSize: [Int64] = []
-    @exclusivity(unchecked) private var classOfSize: [Int64: Int] = [:]
+    private var classSize: [Int64] = []
+    private var classOfSize: [Int64: Int] = [:]
     /// Class indices sorted by size.
-    @exclusivity(unchecked) private var bySize: [Int] = []
-    @exclusivity(unchecked) private var size: [Int64] = []
+    private var bySize: [Int] = []
+    private let size = PackColumn<Int64>(initial: 0)
 
     public init() {}
 
@@ -57,11 +57,8 @@ public final class BestFitPolicy: PurgePolicy {
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
-        if p >= size.count {
-            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - size.count))
-        }
-        size[p] = pack.size
+        size.cover(pack)
+        size[pack.pack] = pack.size
         lists.pushBack(pack.pack.rawValue, list: sizeClass(pack.size))
     }
 
@@ -90,7 +87,7 @@ public final class BestFitPolicy: PurgePolicy {
         func take(_ p: Int32) {
             chosen.insert(p)
             victims.append(PackID(rawValue: p))
-            remaining -= size[Int(p)]
+            remaining -= size[p]
         }
 
         while remaining > 0 {

@@ -13,10 +13,9 @@ import ODRCore
 /// Cost: O(log n) per notification and per popped entry (an indexed heap).
 public final class GDSFPolicy: PurgePolicy {
     public let name = "gdsf"
-    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Double>>()
-    @exclusivity(unchecked) private var frequency: [Int64] = []
-    @exclusivity(unchecked) private var inflation: Double = 0
-    @exclusivity(unchecked) private var tick: UInt64 = 0
+    private let heap = PackHeap<Double>()
+    private let frequency = PackColumn<Int64>(initial: 0)
+    private var inflation: Double = 0
 
     public init() {}
 
@@ -29,26 +28,21 @@ public final class GDSFPolicy: PurgePolicy {
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
-        if p >= frequency.count {
-            frequency.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - frequency.count))
-        }
-        frequency[p] = 1
-        tick += 1
-        heap.set(pack.pack.rawValue, RankedKey(rank: priority(1, pack.size), tick: tick))
+        frequency.cover(pack)
+        frequency[pack.pack] = 1
+        heap.set(pack.pack.rawValue, rank: priority(1, pack.size))
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
         let p = pack.pack.rawValue
         guard heap.contains(p) else { return }
-        frequency[Int(p)] += 1
-        tick += 1
-        heap.set(p, RankedKey(rank: priority(frequency[Int(p)], pack.size), tick: tick))
+        frequency[p] += 1
+        heap.set(p, rank: priority(frequency[p], pack.size))
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
         heap.remove(pack.pack.rawValue)
-        if Int(pack.pack.rawValue) < frequency.count { frequency[Int(pack.pack.rawValue)] = 0 }
+        if frequency.covers(pack.pack.rawValue) { frequency[pack.pack] = 0 }
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {

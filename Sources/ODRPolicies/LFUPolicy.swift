@@ -11,8 +11,7 @@ import ODRCore
 /// policy-local tick); a purge pops O(victims + skipped) entries at O(log n) each.
 public final class LFUPolicy: PurgePolicy {
     public let name = "lfu"
-    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
-    @exclusivity(unchecked) private var tick: UInt64 = 0
+    private let heap = PackHeap<Int64>()
 
     public init() {}
 
@@ -21,15 +20,13 @@ public final class LFUPolicy: PurgePolicy {
     ) { _ in LFUPolicy() }
 
     public func packStored(_ pack: PurgeCandidate) {
-        tick += 1
-        heap.set(pack.pack.rawValue, RankedKey(rank: 1, tick: tick))
+        heap.set(pack.pack.rawValue, rank: 1)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
         let p = pack.pack.rawValue
         guard let key = heap.key(of: p) else { return }
-        tick += 1
-        heap.set(p, RankedKey(rank: key.rank + 1, tick: tick))
+        heap.set(p, rank: key.rank + 1)
     }
 
     public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack.rawValue) }

@@ -6,8 +6,7 @@ import ODRCore
 /// Cost: O(log n) per notification (an indexed heap keyed by size, then recency).
 public final class LargestFirstPolicy: PurgePolicy {
     public let name = "largest-first"
-    @exclusivity(unchecked) private var heap = PackHeap<RankedKey<Int64>>()
-    @exclusivity(unchecked) private var tick: UInt64 = 0
+    private let heap = PackHeap<Int64>()
 
     public init() {}
 
@@ -16,8 +15,7 @@ public final class LargestFirstPolicy: PurgePolicy {
     ) { _ in LargestFirstPolicy() }
 
     private func touch(_ pack: PurgeCandidate) {
-        tick += 1
-        heap.set(pack.pack.rawValue, RankedKey(rank: -pack.size, tick: tick))
+        heap.set(pack.pack.rawValue, rank: -pack.size)
     }
 
     public func packStored(_ pack: PurgeCandidate) { touch(pack) }

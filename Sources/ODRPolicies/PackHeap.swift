@@ -1,22 +1,43 @@
 import ODRCore
 
-/// An indexed binary min-heap of packs by `Key`: insert, change and remove any pack in
+/// An indexed binary min-heap of packs by rank: insert, change and remove any pack in
 /// O(log n), peek the minimum in O(1).
 ///
-/// Each pack's position is kept in a flat array indexed by its device-wide raw value, so a
-/// policy can update a pack's key when the device notifies it, with no lazy tombstones.
-/// Keys must be totally ordered and distinct where order matters (policies add a tick).
-struct PackHeap<Key: Comparable> {
-    private var keys: [Key] = []
-    private var items: [Int32] = []
+/// Each pack's position is kept in a flat block indexed by its device-wide raw value, so a
+/// policy can update a pack's rank when the device notifies it, with no lazy tombstones.
+/// Equal ranks leave in the order they were set (each ``set(_:rank:)`` takes the heap's next
+/// tick), which makes every key distinct and the order deterministic.
+///
+/// Performance: a class over manually managed blocks, so that a policy holds it in a `let`
+/// and a sift is loads and stores, with no copy-on-write uniqueness checks and no run-time
+/// exclusivity checks on the policy's stored properties.
+final class PackHeap<Rank: Comparable & BitwiseCopyable> {
+    typealias Key = RankedKey<Rank>
+    private var keys: UnsafeMutablePointer<Key>
+    private var items: UnsafeMutablePointer<Int32>
+    private var heapCapacity = 0
+    private(set) var count = 0
     /// Heap index of each pack, or -1.
-    private var position: [Int32] = []
+    private var position: UnsafeMutablePointer<Int32>
+    private var positionCapacity = 0
+    private var tick: UInt64 = 0
 
-    var count: Int { items.count }
-    var isEmpty: Bool { items.isEmpty }
+    init() {
+        keys = .allocate(capacity: 1)
+        items = .allocate(capacity: 1)
+        position = .allocate(capacity: 1)
+    }
+
+    deinit {
+        keys.deallocate()
+        items.deallocate()
+        position.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
 
     func contains(_ p: Int32) -> Bool {
-        Int(p) < position.count && position[Int(p)] >= 0
+        p >= 0 && Int(p) < positionCapacity && position[Int(p)] >= 0
     }
 
     func key(of p: Int32) -> Key? {
@@ -25,14 +46,22 @@ struct PackHeap<Key: Comparable> {
 
     /// The pack with the smallest key.
     var min: (pack: Int32, key: Key)? {
-        items.isEmpty ? nil : (items[0], keys[0])
+        count == 0 ? nil : (items[0], keys[0])
     }
 
-    /// Inserts `p` with `key`, or changes its key if it is already there.
-    mutating func set(_ p: Int32, _ key: Key) {
-        if p >= position.count {
-            let grown = Swift.max(Int(p) + 1, position.count * 2, 64)
-            position.append(contentsOf: repeatElement(-1, count: grown - position.count))
+    /// Inserts `p` with `rank`, or changes its rank if it is already there; either way it
+    /// goes after every pack of equal rank set before.
+    func set(_ p: Int32, rank: Rank) {
+        tick += 1
+        set(p, Key(rank: rank, tick: tick))
+    }
+
+    /// Inserts `p` with `key` as it was (a popped pack put back), or changes its key.
+    func set(_ p: Int32, _ key: Key) {
+        if Int(p) >= positionCapacity {
+            let grown = Swift.max(Int(p) + 1, positionCapacity * 2, 64)
+            position = Self.regrow(position, from: positionCapacity, to: grown, filling: -1)
+            positionCapacity = grown
         }
         let at = Int(position[Int(p)])
         if at >= 0 {
@@ -40,93 +69,91 @@ struct PackHeap<Key: Comparable> {
             keys[at] = key
             if key < old { siftUp(at) } else { siftDown(at) }
         } else {
-            keys.append(key)
-            items.append(p)
-            position[Int(p)] = Int32(items.count - 1)
-            siftUp(items.count - 1)
+            if count == heapCapacity {
+                let grown = Swift.max(16, heapCapacity * 2)
+                keys = Self.regrow(keys, from: count, to: grown, filling: nil)
+                items = Self.regrow(items, from: count, to: grown, filling: nil)
+                heapCapacity = grown
+            }
+            keys[count] = key
+            items[count] = p
+            position[Int(p)] = Int32(count)
+            count += 1
+            siftUp(count - 1)
         }
     }
 
     /// Removes `p` if present.
-    mutating func remove(_ p: Int32) {
+    func remove(_ p: Int32) {
         guard contains(p) else { return }
         let at = Int(position[Int(p)])
-        let last = items.count - 1
+        let last = count - 1
         position[Int(p)] = -1
-        if at == last {
-            keys.removeLast()
-            items.removeLast()
-            return
-        }
+        count -= 1
+        if at == last { return }
         keys[at] = keys[last]
         items[at] = items[last]
         position[Int(items[at])] = Int32(at)
-        keys.removeLast()
-        items.removeLast()
         if at > 0 && keys[at] < keys[(at - 1) / 2] { siftUp(at) } else { siftDown(at) }
     }
 
     /// Removes and returns the pack with the smallest key.
-    mutating func popMin() -> (pack: Int32, key: Key)? {
+    func popMin() -> (pack: Int32, key: Key)? {
         guard let top = min else { return nil }
         remove(top.pack)
         return top
     }
 
-    // The sifts work on unsafe buffers: one uniqueness check per sift instead of three per
-    // level (keys, items, positions), which dominated the heap policies' replay time.
-    private mutating func siftUp(_ start: Int) {
-        keys.withUnsafeMutableBufferPointer { keys in
-            items.withUnsafeMutableBufferPointer { items in
-                position.withUnsafeMutableBufferPointer { position in
-                    var i = start
-                    let key = keys[i]
-                    let item = items[i]
-                    while i > 0 {
-                        let parent = (i - 1) / 2
-                        guard key < keys[parent] else { break }
-                        keys[i] = keys[parent]
-                        items[i] = items[parent]
-                        position[Int(items[i])] = Int32(i)
-                        i = parent
-                    }
-                    keys[i] = key
-                    items[i] = item
-                    position[Int(item)] = Int32(i)
-                }
-            }
-        }
+    /// A block of `grown` elements: the `count` of `block` (which is freed), then `filler`
+    /// if there is one (slots above a heap's count are written before they are read).
+    private static func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T?) -> UnsafeMutablePointer<T> {
+        let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
+        new.moveInitialize(from: block, count: count)
+        if let filler { (new + count).initialize(repeating: filler, count: grown - count) }
+        block.deallocate()
+        return new
     }
 
-    private mutating func siftDown(_ start: Int) {
-        keys.withUnsafeMutableBufferPointer { keys in
-            items.withUnsafeMutableBufferPointer { items in
-                position.withUnsafeMutableBufferPointer { position in
-                    var i = start
-                    let n = items.count
-                    let key = keys[i]
-                    let item = items[i]
-                    while true {
-                        let left = 2 * i + 1
-                        guard left < n else { break }
-                        var child = left
-                        if left + 1 < n && keys[left + 1] < keys[left] { child = left + 1 }
-                        guard keys[child] < key else { break }
-                        keys[i] = keys[child]
-                        items[i] = items[child]
-                        position[Int(items[i])] = Int32(i)
-                        i = child
-                    }
-                    keys[i] = key
-                    items[i] = item
-                    position[Int(item)] = Int32(i)
-                }
-            }
+    private func siftUp(_ start: Int) {
+        var i = start
+        let key = keys[i]
+        let item = items[i]
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard key < keys[parent] else { break }
+            keys[i] = keys[parent]
+            items[i] = items[parent]
+            position[Int(items[i])] = Int32(i)
+            i = parent
         }
+        keys[i] = key
+        items[i] = item
+        position[Int(item)] = Int32(i)
+    }
+
+    private func siftDown(_ start: Int) {
+        var i = start
+        let n = count
+        let key = keys[i]
+        let item = items[i]
+        while true {
+            let left = 2 * i + 1
+            guard left < n else { break }
+            var child = left
+            if left + 1 < n && keys[left + 1] < keys[left] { child = left + 1 }
+            guard keys[child] < key else { break }
+            keys[i] = keys[child]
+            items[i] = items[child]
+            position[Int(items[i])] = Int32(i)
+            i = child
+        }
+        keys[i] = key
+        items[i] = item
+        position[Int(item)] = Int32(i)
     }
 }
 
-/// A heap key ordered by `rank`, then by `tick` (a policy-local sequence number that makes
+/// A heap key ordered by `rank`, then by `tick` (the heap's sequence number that makes
 /// every key distinct and breaks ties deterministically: smaller tick first).
 struct RankedKey<Rank: Comparable>: Comparable {
     var rank: Rank
@@ -144,7 +171,7 @@ extension PackHeap {
     ///
     /// The victims leave the heap now: the device purges every victim it is given (or stops
     /// the program), and its later ``PurgePolicy/packRemoved(_:)`` finds them gone.
-    mutating func popVictims(toFree bytes: Int64, from view: PurgeView) -> [(pack: PackID, key: Key)] {
+    func popVictims(toFree bytes: Int64, from view: PurgeView) -> [(pack: PackID, key: Key)] {
         var victims: [(pack: PackID, key: Key)] = []
         var skipped: [(Int32, Key)] = []
         var freed: Int64 = 0

@@ -144,8 +144,3 @@ final class PackLinks {
         ends[list].count -= 1
     }
 }
-
-// Policies keep their indexes (these lists, heaps and arrays) in stored properties marked
-// `@exclusivity(unchecked)`: Swift's run-time exclusivity check on class properties costs
-// more than the O(1) list operation it guards, and a policy is only ever called by its
-// device, one call at a time, never re-entering itself while it modifies its own state.

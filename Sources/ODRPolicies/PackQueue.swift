@@ -8,16 +8,15 @@ import ODRCore
 final class PackQueue {
     private let order = PackLinks()
     /// Pack sizes, kept here so a purge need not read each victim's record for its size.
-    @exclusivity(unchecked) private var size: [Int64] = []
+    private let size = PackColumn<Int64>(initial: 0)
 
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
-        if p >= size.count {
-            size.append(contentsOf: repeatElement(0, count: Swift.max(p + 1, pack.packCount) - size.count))
+        if Int(pack.pack.rawValue) >= size.count {
+            size.cover(pack)
             order.reserve(size.count)
         }
-        size[p] = pack.size
+        size[pack.pack] = pack.size
         order.pushBack(pack.pack.rawValue)
     }
 
@@ -31,7 +30,7 @@ final class PackQueue {
 
     /// The last answer's array, kept so that its storage serves the next purge: by then the
     /// device has let go of it, so clearing it keeps the storage instead of allocating anew.
-    @exclusivity(unchecked) private var answer: [PackID] = []
+    private var answer: [PackID] = []
 
     /// Candidates from the front until `bytes` are freed (or the queue ends).
     func victims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -42,7 +41,7 @@ final class PackQueue {
             let id = PackID(rawValue: p)
             if view.isCandidate(id) {
                 answer.append(id)
-                freed += size[Int(p)]
+                freed += size[p]
             }
             cursor = order.after(p)
         }

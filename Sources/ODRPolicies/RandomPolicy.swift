@@ -14,10 +14,10 @@ import Stochastic
 public final class RandomPolicy: PurgePolicy {
     public let name = "random"
     private let stream: RandomStream
-    @exclusivity(unchecked) private var members: [Int32] = []
+    private var members: [Int32] = []
     /// Index of each pack in ``members``, or -1.
-    @exclusivity(unchecked) private var slot: [Int32] = []
-    @exclusivity(unchecked) private var size: [Int64] = []
+    private let slot = PackColumn<Int32>(initial: -1)
+    private let size = PackColumn<Int64>(initial: 0)
 
     public init(seed: UInt64) {
         stream = RandomStream(seed: seed, purpose: "purge-random")
@@ -28,15 +28,11 @@ public final class RandomPolicy: PurgePolicy {
     ) { context in RandomPolicy(seed: context.seed) }
 
     public func packStored(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
-        if p >= slot.count {
-            let grown = Swift.max(p + 1, pack.packCount)
-            slot.append(contentsOf: repeatElement(-1, count: grown - slot.count))
-            size.append(contentsOf: repeatElement(0, count: grown - size.count))
-        }
-        size[p] = pack.size
-        if slot[p] < 0 {
-            slot[p] = Int32(members.count)
+        slot.cover(pack)
+        size.cover(pack)
+        size[pack.pack] = pack.size
+        if slot[pack.pack] < 0 {
+            slot[pack.pack] = Int32(members.count)
             members.append(pack.pack.rawValue)
         }
     }
@@ -44,14 +40,14 @@ public final class RandomPolicy: PurgePolicy {
     public func packRemoved(_ pack: PurgeCandidate) { drop(pack.pack.rawValue) }
 
     private func drop(_ p: Int32) {
-        guard Int(p) < slot.count, slot[Int(p)] >= 0 else { return }
-        let at = Int(slot[Int(p)])
+        guard slot.covers(p), slot[p] >= 0 else { return }
+        let at = Int(slot[p])
         let last = members.removeLast()
         if at < members.count {
             members[at] = last
-            slot[Int(last)] = Int32(at)
+            slot[last] = Int32(at)
         }
-        slot[Int(p)] = -1
+        slot[p] = -1
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -65,7 +61,7 @@ public final class RandomPolicy: PurgePolicy {
             if view.isCandidate(PackID(rawValue: p)) {
                 drop(p)
                 victims.append(PackID(rawValue: p))
-                freed += size[Int(p)]
+                freed += size[p]
                 misses = 0
             } else {
                 misses += 1
@@ -80,7 +76,7 @@ public final class RandomPolicy: PurgePolicy {
                 pool.removeLast()
                 drop(p)
                 victims.append(PackID(rawValue: p))
-                freed += size[Int(p)]
+                freed += size[p]
             }
         }
         return victims

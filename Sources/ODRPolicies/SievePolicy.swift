@@ -18,10 +18,10 @@ public final class SievePolicy: PurgePolicy {
     public let name = "sieve"
     /// Front: oldest arrival; back: newest.
     private let queue = PackLinks()
-    @exclusivity(unchecked) private var visited: [Bool] = []
-    @exclusivity(unchecked) private var size: [Int64] = []
+    private let visited = PackColumn<Bool>(initial: false)
+    private let size = PackColumn<Int64>(initial: 0)
     /// The next pack the hand examines; nil means the oldest.
-    @exclusivity(unchecked) private var hand: Int32?
+    private var hand: Int32?
 
     public init() {}
 
@@ -30,20 +30,16 @@ public final class SievePolicy: PurgePolicy {
     ) { _ in SievePolicy() }
 
     public func packStored(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue)
-        if p >= size.count {
-            let grown = Swift.max(p + 1, pack.packCount)
-            size.append(contentsOf: repeatElement(0, count: grown - size.count))
-            visited.append(contentsOf: repeatElement(false, count: grown - visited.count))
-        }
-        size[p] = pack.size
-        visited[p] = false
+        size.cover(pack)
+        visited.cover(pack)
+        size[pack.pack] = pack.size
+        visited[pack.pack] = false
         if hand == pack.pack.rawValue { hand = queue.after(pack.pack.rawValue) }
         queue.pushBack(pack.pack.rawValue)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        if queue.contains(pack.pack.rawValue) { visited[Int(pack.pack.rawValue)] = true }
+        if queue.contains(pack.pack.rawValue) { visited[pack.pack] = true }
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
@@ -61,7 +57,7 @@ public final class SievePolicy: PurgePolicy {
             // Out of the queue now so the next sweep cannot pick it again.
             queue.remove(victim)
             victims.append(PackID(rawValue: victim))
-            freed += size[Int(victim)]
+            freed += size[victim]
         }
         return victims
     }
@@ -74,8 +70,8 @@ public final class SievePolicy: PurgePolicy {
         while let p = cursor, steps <= limit {
             steps += 1
             if view.isCandidate(PackID(rawValue: p)) {
-                if !visited[Int(p)] { return p }
-                visited[Int(p)] = false
+                if !visited[p] { return p }
+                visited[p] = false
             }
             cursor = queue.after(p) ?? queue.first()
         }

@@ -66,13 +66,13 @@ struct BoundCommand: ParsableCommand {
         do {
             bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests)
         } catch let error as TraceError {
-            fail(error.description, prefixed: false)
+            throw CommandFailure(error.description, located: true)
         }
         let out = outDirectory ?? "Reports/bound-\(URL(fileURLWithPath: trace).lastPathComponent)"
         do {
             try ReportDirectory(out).commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
         } catch {
-            throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
+            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
         }
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
         for b in bounds {

@@ -68,7 +68,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let scenario = try loadScenario(file)
         guard let relative = Self.parseTolerance(tolerance) else {
-            fail("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
+            throw CommandFailure("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
         let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if update {
@@ -76,7 +76,7 @@ struct CheckCommand: ParsableCommand {
             var runner = ExperimentRunner(scenario: scenario, policies: names, replications: replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
-            let rows = runWithProgress(runner).map(\.summary)
+            let rows = try runWithProgress(runner).map(\.summary)
             try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
             print("\(baseline): baseline written (\(rows.count) rows)")
             return
@@ -85,21 +85,21 @@ struct CheckCommand: ParsableCommand {
         do {
             old = try BaselineFile.read(baseline)
         } catch {
-            fail("\(error)", prefixed: false)
+            throw CommandFailure("\(error)", located: true)
         }
         let plan = RegressionCheck.plan(of: old)
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
             for name in plan.policies where PolicyRegistry.descriptor(named: name) == nil {
-                fail("\(baseline): policy '\(name)' is not one odr-sim knows (\(PolicyRegistry.names.joined(separator: ", ")))", prefixed: false)
+                throw CommandFailure("\(baseline): policy '\(name)' is not one odr-sim knows (\(PolicyRegistry.names.joined(separator: ", ")))", located: true)
             }
             guard plan.replications <= maximumReplications else {
-                fail("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", prefixed: false)
+                throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
             }
             var runner = ExperimentRunner(scenario: scenario, policies: plan.policies, replications: plan.replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
-            rows = runWithProgress(runner).map(\.summary)
+            rows = try runWithProgress(runner).map(\.summary)
         }
         let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
                                     method: statistical ? .statistical : .pairwise)
@@ -107,7 +107,7 @@ struct CheckCommand: ParsableCommand {
             do {
                 try writeAtomically(JUnitReport.xml(check, name: scenario.name), to: junit)
             } catch {
-                fail("cannot write \(junit): \(error.localizedDescription)")
+                throw CommandFailure("cannot write \(junit): \(error.localizedDescription)")
             }
         }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
@@ -119,9 +119,9 @@ struct CheckCommand: ParsableCommand {
         for failure in check.failures { print(failure) }
         for mismatch in check.mismatches { print("\(baseline): \(mismatch)") }
         if !check.mismatches.isEmpty {
-            fail("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
+            throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
         }
-        fail("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
+        throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
     }
 
     static func parseTolerance(_ text: String) -> Double? {

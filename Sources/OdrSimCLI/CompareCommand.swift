@@ -43,7 +43,7 @@ struct CompareCommand: ParsableCommand {
         runner.computesRedownloadBound = bound
         warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let started = Date()
-        let results = runWithProgress(runner)
+        let results = try runWithProgress(runner)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows)
@@ -63,7 +63,7 @@ struct CompareCommand: ParsableCommand {
             }
             try ReportDirectory(destination).commit(files)
         } catch {
-            fail("cannot write reports to \(destination): \(error.localizedDescription)")
+            throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
         }
         print(rankedTable(comparison))
         if bound {

@@ -83,7 +83,7 @@ struct MRCCommand: ParsableCommand {
             bar.finish()
         } catch {
             bar.finish()
-            fail(error.description, prefixed: false)
+            throw CommandFailure(error.description, located: true)
         }
         let header = ["capacity_bytes", "capacity_fraction", "requests", "misses", "bytes_requested", "bytes_missed",
                       "object_miss_ratio", "byte_miss_ratio", "sample_rate", "object_miss_ratio_stderr", "byte_miss_ratio_stderr"]
@@ -109,7 +109,7 @@ struct MRCCommand: ParsableCommand {
         do {
             try ReportDirectory(out).commit(files)
         } catch {
-            throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
+            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
         }
         var table = Table(["capacity", "of unique", "misses", "object miss ratio", "byte miss ratio"])
         for (p, row) in zip(curve.points, rows) {

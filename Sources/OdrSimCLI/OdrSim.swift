@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
 public struct OdrSim: ParsableCommand {
@@ -22,4 +23,19 @@ public struct OdrSim: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the command line and runs the command. A ``CommandFailure`` is printed as its
+    /// one line on stderr, with exit status 1; usage errors and `--help` are ArgumentParser's.
+    /// This is the only place that exits: commands throw.
+    public static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data((failure.description + "\n").utf8))
+            exit(withError: ExitCode.failure)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -21,8 +21,8 @@ struct RunLimits: ParsableArguments {
 let maximumReplications = Scenario.maximumReplications
 
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
-/// calls `cleanUp` and exits with a one-line error.
-func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp: () -> Void = {}) -> [ExperimentRunner.RunResult] {
+/// calls `cleanUp` and throws its one-line reason.
+func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
@@ -38,7 +38,7 @@ func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp:
     } catch {
         bar.finish()
         cleanUp()
-        fail("\(error)")
+        throw CommandFailure("\(error)")
     }
 }
 

@@ -72,15 +72,15 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/replay-<trace file name>).", valueName: "dir"))
     var outDirectory: String?
 
-    // Problems are reported from `run` as a `CommandFailure`, which ArgumentParser prints as
-    // one line ("Error: …"), rather than as validation errors, which add the usage text.
+    // Problems are reported from `run` as a `CommandFailure`, one line ("odr-sim: …"),
+    // rather than as validation errors, which add the usage text.
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
         var chosen: [PolicyDescriptor] = []
         for name in policies.isEmpty ? ["lru"] : policies {
             guard let descriptor = PolicyRegistry.descriptor(named: name) else {
-                throw CommandFailure(message: "unknown policy '\(name)'; known: \(PolicyRegistry.names.joined(separator: ", "))")
+                throw CommandFailure("unknown policy '\(name)'; known: \(PolicyRegistry.names.joined(separator: ", "))")
             }
             chosen.append(descriptor)
         }
@@ -100,14 +100,14 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             bar.finish()
             // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
-            fail(error.description, prefixed: false)
+            throw CommandFailure(error.description, located: true)
         }
         var bounds: [TraceBound] = []
         if bound {
             do {
                 bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
             } catch let error as TraceError {
-                fail(error.description, prefixed: false)
+                throw CommandFailure(error.description, located: true)
             }
         }
         let out = outDirectory ?? "Reports/replay-\(URL(fileURLWithPath: trace).lastPathComponent)"
@@ -125,7 +125,7 @@ struct ReplayCommand: ParsableCommand {
             }
             try ReportDirectory(out).commit(files)
         } catch {
-            throw CommandFailure(message: "cannot write \(out): \(error.localizedDescription)")
+            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
         }
         print(ReplayReport.table(results), terminator: "")
         if bound {
@@ -138,10 +138,6 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// A failure reported as one line on standard error, with a non-zero exit status.
-struct CommandFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
 
 /// `--capacity` of replay and mrc: sizes and percentages of the trace's unique bytes,
 /// comma-separated, each once.
@@ -150,18 +146,18 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
     for item in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
         if item.hasSuffix("%") {
             guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
-                throw CommandFailure(message: "--capacity: '\(item)' is not a positive percentage such as 10%")
+                throw CommandFailure("--capacity: '\(item)' is not a positive percentage such as 10%")
             }
             capacities.append(.percent(percent))
             continue
         }
         switch SizeParser.parse(item) {
         case .success(let value): capacities.append(.bytes(value))
-        case .failure(let error): throw CommandFailure(message: "--capacity: \(error)")
+        case .failure(let error): throw CommandFailure("--capacity: \(error)")
         }
     }
     guard Set(capacities).count == capacities.count else {
-        throw CommandFailure(message: "--capacity: '\(text)' lists a capacity twice")
+        throw CommandFailure("--capacity: '\(text)' lists a capacity twice")
     }
     return capacities
 }

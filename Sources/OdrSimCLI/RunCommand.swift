@@ -49,11 +49,11 @@ struct RunCommand: ParsableCommand {
         var interval: Double?
         if let sample {
             guard let seconds = try? DurationSyntax.parse(sample), seconds > 0 else {
-                fail("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
+                throw CommandFailure("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
             }
             let samples = scenario.samples(every: seconds)
             guard samples <= Double(Scenario.maximumSamples) else {
-                fail("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
+                throw CommandFailure("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
             }
             interval = seconds
         }
@@ -70,11 +70,11 @@ struct RunCommand: ParsableCommand {
             do {
                 runner.eventsDirectory = try report.prepare()
             } catch {
-                fail("cannot write reports to \(destination): \(error.localizedDescription)")
+                throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
             }
         }
         let started = Date()
-        let results = runWithProgress(runner, cleanUp: report.abandon)
+        let results = try runWithProgress(runner, cleanUp: report.abandon)
         let elapsed = Date().timeIntervalSince(started)
 
         var files: [(name: String, contents: String)] = [
@@ -94,7 +94,7 @@ struct RunCommand: ParsableCommand {
             try report.commit(files, staged: !noEvents)
         } catch {
             report.abandon()
-            fail("cannot write reports to \(destination): \(error.localizedDescription)")
+            throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
         }
 
         print(summaryTable(results.map(\.summary), replicated: runner.replications > 1))

@@ -39,7 +39,7 @@ func loadScenario(_ path: String) throws -> Scenario {
         return try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
     } catch {
         // Exactly `FILE:LINE:COLUMN: reason`, so editors and CI annotations can jump to it.
-        fail("\(error)", prefixed: false)
+        throw CommandFailure("\(error)", located: true)
     }
 }
 
@@ -47,15 +47,9 @@ func loadScenario(_ path: String) throws -> Scenario {
 func resolvePolicies(_ requested: [String], scenario: Scenario) throws -> [String] {
     let names = requested.isEmpty ? scenario.policies : requested
     for name in names where PolicyRegistry.descriptor(named: name) == nil {
-        fail("unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))")
+        throw CommandFailure("unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))")
     }
     return names
-}
-
-/// Prints `message` as one line on stderr and exits with status 1.
-func fail(_ message: String, prefixed: Bool = true) -> Never {
-    FileHandle.standardError.write(Data("\(prefixed ? "odr-sim: " : "")\(message)\n".utf8))
-    Foundation.exit(1)
 }
 
 /// Prints a line on stderr.

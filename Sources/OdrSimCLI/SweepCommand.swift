@@ -71,7 +71,7 @@ struct SweepRunCommand: ParsableCommand {
         do {
             study = try StudyParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: file)
         } catch {
-            fail("\(error)", prefixed: false)
+            throw CommandFailure("\(error)", located: true)
         }
         let plan = ExperimentPlan(points: study.points.map(\.scenario), policies: study.policies, replications: study.replications)
         var runner = ExperimentRunner(plan: plan, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -79,7 +79,7 @@ struct SweepRunCommand: ParsableCommand {
         let shardPosition = shard.flatMap(parseShard)
         let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
         let started = Date()
-        let results = runWithProgress(runner, indices: indices)
+        let results = try runWithProgress(runner, indices: indices)
         let elapsed = Date().timeIntervalSince(started)
         let lines = zip(indices, results).map { index, result in
             SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary)
@@ -97,14 +97,14 @@ struct SweepRunCommand: ParsableCommand {
                 // Atomic: a temporary file beside it, renamed when complete.
                 try Data(file.text.utf8).write(to: target, options: .atomic)
             } catch {
-                fail("cannot write \(target.path): \(error.localizedDescription)")
+                throw CommandFailure("cannot write \(target.path): \(error.localizedDescription)")
             }
             print(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
         let destination = out ?? "Reports/\(study.name)-sweep"
-        write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
+        try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
               to: destination, report: !noReport)
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, destination))
     }
@@ -133,7 +133,7 @@ struct SweepMergeCommand: ParsableCommand {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            fail("\(directory): no such directory")
+            throw CommandFailure("\(directory): no such directory")
         }
         let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
@@ -142,12 +142,12 @@ struct SweepMergeCommand: ParsableCommand {
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                fail("\(path): cannot read it as UTF-8 text")
+                throw CommandFailure("\(path): cannot read it as UTF-8 text")
             }
             do {
                 shards.append(try ShardFile.parse(text, name: path))
             } catch {
-                fail("\(error)")
+                throw CommandFailure("\(error)")
             }
             paths.append(path)
         }
@@ -155,10 +155,10 @@ struct SweepMergeCommand: ParsableCommand {
         do {
             merged = try ShardFile.merge(shards, names: paths)
         } catch {
-            fail("\(directory): \(error)")
+            throw CommandFailure("\(directory): \(error)")
         }
         let destination = out ?? "Reports/\(shards[0].name)-sweep"
-        write(merged, name: shards[0].name, to: destination, report: !noReport)
+        try write(merged, name: shards[0].name, to: destination, report: !noReport)
         print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination)/")
     }
 }
@@ -172,7 +172,7 @@ func parseShard(_ text: String) -> (k: Int, n: Int)? {
 
 /// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
 /// the result lines, so a merge writes the same bytes as one machine.
-private func write(_ results: SweepResults, name: String, to destination: String, report: Bool) {
+private func write(_ results: SweepResults, name: String, to destination: String, report: Bool) throws {
     do {
         let comparisons = try results.comparisons()
         var files = [("results.csv", results.resultsCSV), ("comparison.csv", results.comparisonCSV(comparisons))]
@@ -190,6 +190,6 @@ private func write(_ results: SweepResults, name: String, to destination: String
         }
         try ReportDirectory(destination).commit(files)
     } catch {
-        fail("cannot write reports to \(destination): \(error)")
+        throw CommandFailure("cannot write reports to \(destination): \(error)")
     }
 }

@@ -27,8 +27,6 @@ struct NetworkModel {
     private var statuses: [DownloadStatus] = []
     private var planApps: [AppID] = []
     private var appWeights: [Double] = []
-    /// Bumped at every re-plan, to recognise stale wake-ups.
-    private(set) var version: UInt64 = 0
 
     init(packCount: Int) {
         exact = [Double](repeating: 0, count: packCount)
@@ -71,7 +69,6 @@ struct NetworkModel {
     mutating func replan(_ device: ODRDevice, at time: Double) -> Double? {
         planTime = time
         seenRevision = device.downloadsRevision
-        version &+= 1
         // Performance: scratch lists kept between plans, and apps' weights in two small
         // arrays (a handful of apps download at once), so a plan allocates nothing.
         flows.removeAllKeepingCapacity()

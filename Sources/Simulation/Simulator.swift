@@ -15,6 +15,13 @@ import ODRCore
 /// simulator.run(observer: collector, sampleInterval: 60)
 /// simulator.device.ledger.overPurgeBytes
 /// ```
+///
+/// Or one event at a time, as SimPy's `peek` and `step` (to look at the device in between):
+///
+/// ```swift
+/// simulator.start(observer: collector)
+/// while let time = simulator.peek(), time < 3600 { simulator.step() }
+/// ```
 public final class Simulator {
     public let scenario: Scenario
     public let device: ODRDevice
@@ -30,15 +37,16 @@ public final class Simulator {
     /// Entries of the kernel's queue. Scripted and generated events are not among them: the
     /// merger of their streams is a second agenda, read in step with the queue (see ``run``).
     private enum Item {
-        case completion(version: UInt64)
+        /// The moment the bandwidth plan has the next download finish.
+        case downloadDue
         case link(bandwidth: Double, kind: LinkKind, phase: Int?)
         case sample
     }
 
-    /// Among equal times: completions, then link changes, then scripted and generated events,
+    /// Among equal times: download completions, then link changes, then scripted and generated events,
     /// then samples.
     private enum Rank {
-        static let completion: UInt8 = 0
+        static let downloadDue: UInt8 = 0
         static let link: UInt8 = 1
         static let stream: UInt8 = 2
         static let sample: UInt8 = 3
@@ -66,6 +74,9 @@ public final class Simulator {
     /// Whether the core records events (only for an observer). A copy of the device's flag:
     /// reading a property of another module's class costs a dynamic exclusivity check.
     @exclusivity(unchecked) private var recording = true
+    /// Between samples, in seconds; 0 takes none.
+    private var sampleInterval: Double = 0
+    private var started = false
     private weak var observer: (any SimulationObserver)?
 
     /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default).
@@ -164,15 +175,44 @@ public final class Simulator {
     /// `maxEvents` bounds the kernel events of the run; `progress` is called with the
     /// virtual time every ``progressInterval`` events and stops the run by returning false.
     /// A run that stops early leaves the device as it was at that moment.
+    ///
+    /// It is ``start(observer:sampleInterval:)``, ``step()`` until none is left, and
+    /// ``finish()``, with the limit and the progress calls in between.
     @discardableResult
     public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil,
                     maxEvents: Int = .max, progress: ((Double) -> Bool)? = nil) -> End {
+        start(observer: observer, sampleInterval: sampleInterval)
+        // One comparison per event: the limit and the progress calls share a checkpoint.
+        var checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
+        while let next = upcoming() {
+            if processedEvents >= checkpoint {
+                if processedEvents >= maxEvents {
+                    self.observer = nil
+                    return .eventLimit(time: next.time)
+                }
+                if let progress, !progress(next.time) {
+                    self.observer = nil
+                    return .stopped(time: next.time)
+                }
+                checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
+            }
+            execute(next)
+        }
+        finish()
+        return .completed
+    }
+
+    /// Prepares the run: the observer, the sampling clock and the first link change are set
+    /// up, and nothing has happened yet. ``step()`` calls it (with no observer and no
+    /// samples) if it was not called first; calling it again does nothing.
+    public func start(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil) {
+        guard !started else { return }
+        started = true
         self.observer = observer
         // Performance: without an observer no one reads the core's events, so it keeps none.
         device.recordsEvents = observer != nil
         device.recordsOnlyGrants = !(observer?.observesAllEvents ?? true)
         recording = observer != nil
-        let duration = scenario.duration
         if let first = scenario.network.first {
             // Before the first phase the link is offline.
             if first.at > 0 { queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link) }
@@ -180,82 +220,108 @@ public final class Simulator {
         } else {
             queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link)
         }
-        let interval = sampleInterval ?? 0
-        if interval > 0 { queue.schedule(.sample, at: 0, priority: Rank.sample) }
-        // One comparison per event: the limit and the progress calls share a checkpoint.
-        var checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
+        self.sampleInterval = sampleInterval ?? 0
+        if self.sampleInterval > 0 { queue.schedule(.sample, at: 0, priority: Rank.sample) }
+    }
 
-        while true {
-            // Performance: the event streams' merger is consulted in step with the queue
-            // rather than through an entry of its own, which saves a push and a pop per event.
-            // The order is the one such an entry (rank 2) would give: its time, then rank.
-            let streamTime = events.nextTime ?? .infinity
-            let entry = queue.earliest
-            let fromStream: Bool
-            if let entry {
-                fromStream = streamTime < entry.time || (streamTime == entry.time && Rank.stream < entry.priority)
-            } else {
-                fromStream = true
-            }
-            let time = fromStream ? streamTime : entry!.time
-            guard time <= duration, time.isFinite else { break }
-            if processedEvents >= checkpoint {
-                if processedEvents >= maxEvents {
-                    self.observer = nil
-                    return .eventLimit(time: time)
-                }
-                if let progress, !progress(time) {
-                    self.observer = nil
-                    return .stopped(time: time)
-                }
-                checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
-            }
-            processedEvents += 1
-            network.advance(device, to: time)
-            if fromStream {
-                let action = events.take().action
-                if let scripted = events.lastScriptedIndex {
-                    applyScripted(action, index: scripted, at: time)
-                } else {
-                    apply(action, at: time)
-                }
-            } else {
-                _ = queue.pop()
-                switch entry!.payload {
-                case .completion(let version):
-                    if version != network.version { break }
-                case .link(let bandwidth, let kind, let phase):
-                    applyLink(bandwidth: bandwidth, kind: kind, at: time)
-                    if let phase, phase + 1 < scenario.network.count {
-                        let next = scenario.network[phase + 1]
-                        queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: Rank.link)
-                    }
-                case .sample:
-                    drainEvents()
-                    observer?.simulator(self, sampleAt: time)
-                    let next = time + interval
-                    if next <= duration { queue.schedule(.sample, at: next, priority: Rank.sample) }
-                }
-            }
-            if recording { drainEvents() }
-            replanIfNeeded(at: time)
-        }
+    /// The virtual time of the next event, or nil if none is left within the scenario's
+    /// duration. Nothing happens.
+    public func peek() -> Double? {
+        start()
+        return upcoming()?.time
+    }
+
+    /// Runs the next event: the device and the models are brought to its time, it happens,
+    /// and its consequences (grants, purges, a new bandwidth plan) are settled. Returns false,
+    /// doing nothing, if no event is left within the scenario's duration; then ``finish()``
+    /// closes the run.
+    @discardableResult
+    public func step() -> Bool {
+        start()
+        guard let next = upcoming() else { return false }
+        execute(next)
+        return true
+    }
+
+    /// Closes the run at the scenario's duration: downloads progress to it, the record closes
+    /// with what is still open (so its events account for every request and every byte
+    /// fetched), and the last sample is taken. Call it once, when ``step()`` returns false.
+    public func finish() {
+        let duration = scenario.duration
         network.advance(device, to: duration)
-        // The record closes with what is still open, so its events account for every request
-        // and every byte fetched.
         if recording && !device.recordsOnlyGrants { device.recordOutstanding(at: duration) }
         drainEvents()
-        if interval > 0, duration.truncatingRemainder(dividingBy: interval) != 0 {
+        if sampleInterval > 0, duration.truncatingRemainder(dividingBy: sampleInterval) != 0 {
             observer?.simulator(self, sampleAt: duration)
         }
         self.observer = nil
-        return .completed
+    }
+
+    /// The next event: from the merger of event streams, or the kernel's queue.
+    private struct Upcoming {
+        let time: Double
+        /// The queue's earliest entry, or nil if the event comes from the streams.
+        let entry: EventQueue<Item>.Entry?
+    }
+
+    @inline(__always)
+    private func upcoming() -> Upcoming? {
+        // Performance: the event streams' merger is consulted in step with the queue rather
+        // than through an entry of its own, which saves a push and a pop per event. The
+        // order is the one such an entry (rank 2) would give: its time, then rank.
+        let streamTime = events.nextTime ?? .infinity
+        let next: Upcoming
+        if let entry = queue.earliest,
+           entry.time < streamTime || (entry.time == streamTime && entry.priority < Rank.stream) {
+            next = Upcoming(time: entry.time, entry: entry)
+        } else {
+            next = Upcoming(time: streamTime, entry: nil)
+        }
+        guard next.time <= scenario.duration, next.time.isFinite else { return nil }
+        return next
+    }
+
+    @inline(__always)
+    private func execute(_ next: Upcoming) {
+        let time = next.time
+        processedEvents += 1
+        network.advance(device, to: time)
+        if let entry = next.entry {
+            _ = queue.pop()
+            switch entry.payload {
+            case .downloadDue:
+                // Nothing left to do: bringing the network to this time, as before every
+                // event, delivered the download's last bytes and the device finished it. If
+                // the plan changed since it was made, nothing is due now and the entry passes.
+                break
+            case .link(let bandwidth, let kind, let phase):
+                applyLink(bandwidth: bandwidth, kind: kind, at: time)
+                if let phase, phase + 1 < scenario.network.count {
+                    let next = scenario.network[phase + 1]
+                    queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: Rank.link)
+                }
+            case .sample:
+                drainEvents()
+                observer?.simulator(self, sampleAt: time)
+                let next = time + sampleInterval
+                if next <= scenario.duration { queue.schedule(.sample, at: next, priority: Rank.sample) }
+            }
+        } else {
+            let action = events.take().action
+            if let scripted = events.lastScriptedIndex {
+                applyScripted(action, index: scripted, at: time)
+            } else {
+                apply(action, at: time)
+            }
+        }
+        if recording { drainEvents() }
+        replanIfNeeded(at: time)
     }
 
     private func replanIfNeeded(at time: Double) {
         guard network.needsReplan(device) else { return }
         if let finish = network.replan(device, at: time) {
-            queue.schedule(.completion(version: network.version), at: finish, priority: Rank.completion)
+            queue.schedule(.downloadDue, at: finish, priority: Rank.downloadDue)
         }
     }
 

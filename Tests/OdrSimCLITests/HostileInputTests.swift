@@ -144,14 +144,14 @@ struct HostileInputTests {
         let summary = try String(contentsOf: dir.appendingPathComponent("good/summary.csv"), encoding: .utf8)
         #expect(summary.split(separator: "\n").last?.hasPrefix("lru,100,3,2,120,80,") == true, "\(summary)")
         let cases: [([String], String)] = [
-            (["--no-header"], "Error: --no-header needs --columns"),
-            (["--columns", "id=1,size=0"], "Error: --columns: 'size=0': columns are counted from 1"),
-            (["--columns", "id=1,bytes=2"], "Error: --columns: 'bytes=2' is not NAME=N"),
-            (["--columns", "id=2,size=2"], "Error: --columns: id and size are both column 2"),
-            (["--columns", "time=1"], "Error: --columns: 'time=1' must give id and size"),
-            (["--delimiter", "ab"], "Error: --delimiter: 'ab' is not one character"),
-            (["--format", "parquet"], "Error: --format: 'parquet' is not a trace format"),
-            (["--format", "oracleGeneral", "--delimiter", "space"], "Error: --columns, --delimiter and --header describe text traces"),
+            (["--no-header"], "odr-sim: --no-header needs --columns"),
+            (["--columns", "id=1,size=0"], "odr-sim: --columns: 'size=0': columns are counted from 1"),
+            (["--columns", "id=1,bytes=2"], "odr-sim: --columns: 'bytes=2' is not NAME=N"),
+            (["--columns", "id=2,size=2"], "odr-sim: --columns: id and size are both column 2"),
+            (["--columns", "time=1"], "odr-sim: --columns: 'time=1' must give id and size"),
+            (["--delimiter", "ab"], "odr-sim: --delimiter: 'ab' is not one character"),
+            (["--format", "parquet"], "odr-sim: --format: 'parquet' is not a trace format"),
+            (["--format", "oracleGeneral", "--delimiter", "space"], "odr-sim: --columns, --delimiter and --header describe text traces"),
             (["--columns", "time=1,id=2,size=3", "--delimiter", ","], "t.txt:1: found 1 field, but --columns names column 3"),
         ]
         for (options, message) in cases {
@@ -172,7 +172,7 @@ struct HostileInputTests {
         // 10 bytes hold both objects: PFOO-L allows the 2 cold misses of 4; FOO left empty.
         #expect(csv[1] == "10,4,0.500000,0.500000,0.500000,,,,", "\(csv)")
         let bad = try CLI.run(["bound", "t.csv", "--capacity", "ten", "--out", "out"], in: dir)
-        expectOneLineError(bad, startingWith: "Error: --capacity:", in: dir)
+        expectOneLineError(bad, startingWith: "odr-sim: --capacity:", in: dir)
         let missing = try CLI.run(["bound", "missing.csv", "--capacity", "10", "--out", "out"], in: dir)
         expectOneLineError(missing, startingWith: "missing.csv: cannot open", in: dir)
     }

@@ -52,4 +52,37 @@ struct ObserverIndependenceTests {
         }
         #expect(unwatched.device.events.isEmpty)
     }
+
+    @Test("Stepping one event at a time is the same run as run(), and peek() changes nothing")
+    func stepping() {
+        let whole = Simulator(scenario: scenario(), policy: ApplePolicy())
+        let wholeCounter = Counter()
+        whole.run(observer: wholeCounter, sampleInterval: 3600)
+
+        let stepped = Simulator(scenario: scenario(), policy: ApplePolicy())
+        let steppedCounter = Counter()
+        stepped.start(observer: steppedCounter, sampleInterval: 3600)
+        var lastTime = 0.0
+        var steps = 0
+        while let time = stepped.peek() {
+            // Peeking twice looks at the same event and runs nothing.
+            #expect(stepped.peek() == time)
+            #expect(stepped.processedEvents == steps)
+            #expect(time >= lastTime)
+            #expect(stepped.step())
+            steps += 1
+            lastTime = time
+            // The device is told of a time only when something happens to it (a sample is not).
+            #expect(stepped.device.now <= time)
+        }
+        #expect(!stepped.step())
+        stepped.finish()
+
+        #expect(steps == whole.processedEvents)
+        #expect(steps > 100)
+        #expect(stepped.device.ledger == whole.device.ledger)
+        #expect(stepped.device.usedBytes == whole.device.usedBytes)
+        #expect(steppedCounter.endedByDevice == wholeCounter.endedByDevice)
+        #expect(steppedCounter.labelled == wholeCounter.labelled)
+    }
 }

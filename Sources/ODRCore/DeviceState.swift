@@ -1,0 +1,80 @@
+/// The mutable state of an ``ODRDevice``: its record tables (apps, packs, requests), the
+/// clock and link, the byte accounts, download and request slots, counters, and what the
+/// device outputs (events and the ledger). The device's public properties read it.
+///
+/// Performance: the device holds all of it in one stored property, ``ODRDevice/state``, and
+/// that property is the one place where Swift's run-time exclusivity check is switched off.
+/// The check (a thread-local access set updated on every `state.odrBytes += …` of a class's
+/// stored property) cost a quarter of a scenario run's time when these were separate
+/// properties of the device. The device is single-threaded and never keeps an access to its
+/// state open across a call out (to a policy, say): every access is a single statement, so
+/// the check could never fire, and dropping it changes nothing but speed.
+struct DeviceState {
+    /// Per app, what changes as it is installed, launched and used.
+    var apps = RecordTable<AppRecord>()
+    /// Per pack, what a request touches: one cache line each.
+    var packs = RecordTable<PackRecord>(alignment: 64)
+    /// Per pack, beside ``packs``: what only downloads, admissions and purges touch.
+    var packDetails = RecordTable<PackDetail>()
+    /// Per request slot (slots are reused once a request ends).
+    var requests = RecordTable<RequestRecord>()
+    /// Request slots free for reuse.
+    var freeSlots = RecordTable<Int32>()
+    /// Bytes of everything that is not ODR content.
+    var otherBytes: Int64 = 0
+    /// Bytes of ODR content on disk, partial downloads included.
+    var odrBytes: Int64 = 0
+    /// Bytes reserved for the rest of running downloads.
+    var reservedBytes: Int64 = 0
+    var link: LinkState = .wifi
+    /// The latest time the device was given.
+    var now: Double = 0
+    /// Everything that happened since the caller last cleared the list (output).
+    var events: [ODREvent] = []
+    var recordsEvents = true
+    var recordsOnlyGrants = false
+    /// The counts the device keeps as it goes (output).
+    var ledger = Ledger()
+    /// Requests begun so far; the ordinal of the latest.
+    var requestOrdinal: Int64 = 0
+    /// Bumped whenever the set of downloads, their priorities or their runnability change.
+    var revision: UInt64 = 0
+    /// Per app, what is fixed at ``ODRDevice/addApp(name:catalog:)``: its catalog and packs.
+    var appContents: [AppContent] = []
+    /// Per download slot (``PackRecord/download`` of a running download), the requests
+    /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
+    /// nothing, and these few lists stay in cache.
+    var downloadWaiters: [[RequestID]] = []
+    var freeDownloadSlots: [Int32] = []
+    /// Per download slot, the pack's bytes on disk when its download started: what a
+    /// download fetched is its bytes on disk minus this.
+    var downloadBase: [Int64] = []
+    /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
+    var requestPackArrays: [[Int32]] = []
+    /// Packs with a download under way, in start order.
+    var downloadOrder: [Int32] = []
+    /// Device-wide order of pack uses (``PurgeCandidate/lastUseTick``).
+    var useTick: UInt64 = 0
+    /// Purge episodes so far.
+    var episode = 0
+    /// Bumped per checked purge answer, to find a victim named twice without a set.
+    var markEpoch: UInt32 = 0
+    /// Packs that are leftovers (partial, no longer downloading), in no order: a purge takes
+    /// them first, and reading them here rather than scanning every pack record matters
+    /// with ten thousand packs.
+    var leftoverPacks: [Int32] = []
+    var leftoverBytes: Int64 = 0
+    /// Purgeable packs of running apps and of the others, in bytes and in number: the sums
+    /// over apps, kept as they change, since a purge asks for them per tier.
+    var runningAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
+    var otherAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
+
+    /// Frees the record tables; called once, by the device's `deinit`.
+    func deallocate() {
+        packs.deallocate()
+        packDetails.deallocate()
+        requests.deallocate()
+        apps.deallocate()
+        freeSlots.deallocate()
+    }
+}
