@@ -192,11 +192,8 @@ public struct ExperimentRunner {
                        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
                        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
                        progress: ((Double) -> Bool)? = nil) -> RunResult? {
-        var quotas: [AppID: Int64] = [:]
-        for (i, app) in scenario.apps.enumerated() {
-            if let quota = app.cacheQuota { quotas[AppID(rawValue: Int32(i))] = quota }
-        }
-        let policy = descriptor.make(PolicyContext(seed: seed, future: future, quotas: quotas))
+        let options = scenario.policyOptions[descriptor.name] ?? PolicyOptions()
+        let policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
         let simulator = Simulator(scenario: scenario, policy: policy, seed: seed)
         var file: FileHandle?
         var openError: String?

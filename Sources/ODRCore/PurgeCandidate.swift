@@ -24,6 +24,8 @@ public struct PurgeCandidate {
     public var packCount: Int { device.state.packs.count }
 
     public var app: AppID { AppID(rawValue: device.state.packs[index].app) }
+    /// The app's name (its scenario id), for options given per app (``PolicyOptions``).
+    public var appName: String { device.state.appContents[Int(device.state.packs[index].app)].name }
     /// Bytes purging it would free.
     public var size: Int64 { device.state.packs[index].size }
     /// Time of the last request, grant or end touching the pack (or when it was stored).

@@ -7,29 +7,45 @@ import ODRCore
 /// an app at 3× its quota is cleared before one at 2×, whatever the absolute sizes, and apps
 /// under quota are cleared too if the space is still needed. An app's cache bytes are all its
 /// packs on the device, held ones included (they take space even though they cannot go).
-/// The quota is ``PolicyContext/quota(of:)``: 64 MiB unless set. Within an app, the least
+/// An app's quota is its `cache_quota` option, else the policy's `default_quota`, else 64 MiB
+/// (``PolicyContext/options``; a scenario gives them in `policy_options`). Within an app, the least
 /// recently used pack (request, arrival or release: Android looks at file times) goes first.
 /// Ties between apps: the app whose next victim is older, then the lower app ID.
 ///
 /// Cost: O(1) per notification (one LRU list per app); a purge costs O(apps) per victim plus
 /// the held packs it steps over.
-public final class AndroidQuotaPolicy: PurgePolicy {
-    public let name = "android-quota"
-    private let context: PolicyContext
+public final class AndroidQuotaPolicy: DescribedPolicy {
+    private let options: PolicyOptions
     /// One LRU list per app; list index = app raw value.
     private let lists = PackLinks(lists: 0)
     private var usage: [Int64] = []
+    /// Per app, its quota, looked up by its name when its first pack arrives; 0 until then.
+    private var quota: [Int64] = []
     private let size = PackColumn<Int64>(initial: 0)
     private let lastTick = PackColumn<UInt64>(initial: 0)
     private var tick: UInt64 = 0
 
-    public init(context: PolicyContext = PolicyContext()) {
-        self.context = context
+    /// Android's default cache quota.
+    public static let defaultQuota: Int64 = 64 << 20
+
+    public init(options: PolicyOptions = PolicyOptions()) {
+        self.options = options
     }
 
     public static let descriptor = PolicyDescriptor(
-        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (64 MiB default) first, oldest pack first"
-    ) { context in AndroidQuotaPolicy(context: context) }
+        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (64 MiB default) first, oldest pack first",
+        options: [
+            PolicyOption("default_quota", .size, summary: "the quota of an app without its own (default 64 MiB)", check: positive),
+            PolicyOption("cache_quota", .size, scope: .app, summary: "the app's cache quota", check: positive),
+        ]
+    ) { context in AndroidQuotaPolicy(options: context.options) }
+
+    private static func positive(_ bytes: Double) -> String? { bytes > 0 ? nil : "must be more than 0 bytes" }
+
+    /// The quota of the app named `name`.
+    public func quotaOfApp(named name: String) -> Int64 {
+        Int64(options.value("cache_quota", app: name) ?? options.value("default_quota") ?? Double(Self.defaultQuota))
+    }
 
     private func touch(_ p: Int32, app: Int) {
         tick += 1
@@ -41,7 +57,11 @@ public final class AndroidQuotaPolicy: PurgePolicy {
         let a = Int(pack.app.rawValue)
         size.cover(pack)
         lastTick.cover(pack)
-        if a >= usage.count { usage.append(contentsOf: repeatElement(0, count: a + 1 - usage.count)) }
+        if a >= usage.count {
+            usage.append(contentsOf: repeatElement(0, count: a + 1 - usage.count))
+            quota.append(contentsOf: repeatElement(0, count: a + 1 - quota.count))
+        }
+        if quota[a] == 0 { quota[a] = Swift.max(quotaOfApp(named: pack.appName), 1) }
         lists.ensureList(a)
         if !lists.contains(pack.pack.rawValue) { usage[a] += pack.size }
         size[pack.pack] = pack.size
@@ -81,8 +101,7 @@ public final class AndroidQuotaPolicy: PurgePolicy {
             var best: (app: Int, ratio: Double, tick: UInt64)?
             for a in 0..<apps {
                 guard let p = next[a] else { continue }
-                let quota = Swift.max(context.quota(of: AppID(rawValue: Int32(a))), 1)
-                let ratio = Double(used[a]) / Double(quota)
+                let ratio = Double(used[a]) / Double(quota[a])
                 let t = lastTick[p]
                 if let b = best, ratio < b.ratio || (ratio == b.ratio && t >= b.tick) { continue }
                 best = (a, ratio, t)

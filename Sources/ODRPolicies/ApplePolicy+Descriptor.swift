@@ -1,6 +1,6 @@
 import ODRCore
 
-extension ApplePolicy {
+extension ApplePolicy: DescribedPolicy {
     /// The registry entry of the documented iOS behaviour (defined in ODRCore).
     ///
     /// It reads ``PurgeView/candidates`` on every purge, so it costs time proportional to the

@@ -26,8 +26,7 @@ import ODRCore
 /// arrival and request.
 ///
 /// Cost: O(log n) per notification (two indexed heaps) plus one binary search in the future.
-public final class BeladyPolicy: PurgePolicy {
-    public let name = "belady"
+public final class BeladyPolicy: DescribedPolicy {
     private let future: FutureRequests?
     /// Farthest next request first: rank is the negated next ordinal.
     private let farthest = PackHeap<Int64>()

@@ -18,8 +18,7 @@ import ODRCore
 /// before (D = distinct sizes seen, inserted into the sorted array), O(1) otherwise. A purge
 /// costs O(log D) per victim for the binary search, plus the size classes and held packs it
 /// has to step over (O(D + skipped) in the worst case).
-public final class BestFitPolicy: PurgePolicy {
-    public let name = "best-fit"
+public final class BestFitPolicy: DescribedPolicy {
     /// One list per size class; list index = class index.
     private let lists = PackLinks(lists: 0)
     /// Size of each class.

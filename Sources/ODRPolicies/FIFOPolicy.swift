@@ -4,8 +4,7 @@ import ODRCore
 /// move it (libCacheSim's FIFO).
 ///
 /// Cost: O(1) per notification; a purge walks from the oldest, O(victims + skipped).
-public final class FIFOPolicy: PurgePolicy {
-    public let name = "fifo"
+public final class FIFOPolicy: DescribedPolicy {
     private let queue = PackQueue()
 
     public init() {}

@@ -11,8 +11,7 @@ import ODRCore
 /// one byte so its priority stays finite.
 ///
 /// Cost: O(log n) per notification and per popped entry (an indexed heap).
-public final class GDSFPolicy: PurgePolicy {
-    public let name = "gdsf"
+public final class GDSFPolicy: DescribedPolicy {
     private let heap = PackHeap<Double>()
     private let frequency = PackColumn<Int64>(initial: 0)
     private var inflation: Double = 0

@@ -9,8 +9,7 @@ import ODRCore
 ///
 /// Cost: O(log n) per arrival, request and removal (an indexed heap keyed by count and a
 /// policy-local tick); a purge pops O(victims + skipped) entries at O(log n) each.
-public final class LFUPolicy: PurgePolicy {
-    public let name = "lfu"
+public final class LFUPolicy: DescribedPolicy {
     private let heap = PackHeap<Int64>()
 
     public init() {}

@@ -8,8 +8,7 @@ import ODRCore
 ///
 /// Cost: O(1) per notification (an intrusive list over pack indices); a purge walks from
 /// the least recent end, O(victims + skipped packs that are held or of the other tier).
-public final class LRUPolicy: PurgePolicy {
-    public let name = "lru"
+public final class LRUPolicy: DescribedPolicy {
     private let queue = PackQueue()
 
     public init() {}

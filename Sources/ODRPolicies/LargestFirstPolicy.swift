@@ -4,8 +4,7 @@ import ODRCore
 /// equal sizes the least recently used (latest request, arrival or release) goes first.
 ///
 /// Cost: O(log n) per notification (an indexed heap keyed by size, then recency).
-public final class LargestFirstPolicy: PurgePolicy {
-    public let name = "largest-first"
+public final class LargestFirstPolicy: DescribedPolicy {
     private let heap = PackHeap<Int64>()
 
     public init() {}

@@ -1,7 +1,8 @@
 import ODRCore
 
 /// One purge policy as the command line and reports know it: its name, a one-line summary,
-/// whether it must see the future, and how to make a fresh instance for one run.
+/// whether it must see the future, the options it takes, and how to make a fresh instance
+/// for one run.
 public struct PolicyDescriptor: Sendable {
     /// The name used on the command line (`--policy lru`) and in reports.
     public let name: String
@@ -9,16 +10,30 @@ public struct PolicyDescriptor: Sendable {
     public let summary: String
     /// Offline policies need ``PolicyContext/future``; without it they cannot see ahead.
     public let needsFuture: Bool
+    /// What a scenario may set in `policy_options.<name>`; the scenario reader checks every
+    /// given option against these, and the policy reads them from ``PolicyContext/options``.
+    public let options: [PolicyOption]
     /// A new, independent policy instance (policies keep per-run state).
     public let make: @Sendable (PolicyContext) -> any PurgePolicy
 
     public init(
-        name: String, summary: String, needsFuture: Bool = false,
+        name: String, summary: String, needsFuture: Bool = false, options: [PolicyOption] = [],
         make: @escaping @Sendable (PolicyContext) -> any PurgePolicy
     ) {
         self.name = name
         self.summary = summary
         self.needsFuture = needsFuture
+        self.options = options
         self.make = make
     }
+}
+
+/// A policy registered with a ``PolicyDescriptor``: its ``PurgePolicy/name`` is the
+/// descriptor's, written once.
+public protocol DescribedPolicy: PurgePolicy {
+    static var descriptor: PolicyDescriptor { get }
+}
+
+extension DescribedPolicy {
+    public var name: String { Self.descriptor.name }
 }

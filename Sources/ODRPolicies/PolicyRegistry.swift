@@ -27,4 +27,10 @@ public enum PolicyRegistry {
 
     /// All names, in registry order.
     public static var names: [String] { all.map(\.name) }
+
+    /// The options each policy declares, by name: what a scenario parser checks
+    /// `policy_options:` against.
+    public static var options: [String: [PolicyOption]] {
+        Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.options) })
+    }
 }

@@ -11,8 +11,7 @@ import Stochastic
 /// purge never loops for long when most packs are held.
 ///
 /// Cost: O(1) per notification; O(victims) per purge in the usual case.
-public final class RandomPolicy: PurgePolicy {
-    public let name = "random"
+public final class RandomPolicy: DescribedPolicy {
     private let stream: RandomStream
     private var members: [Int32] = []
     /// Index of each pack in ``members``, or -1.

@@ -14,8 +14,7 @@ import ODRCore
 /// A walk gives up after two full turns without finding a candidate.
 ///
 /// Cost: O(1) per notification; a purge is O(victims) amortized, O(n) at worst.
-public final class SievePolicy: PurgePolicy {
-    public let name = "sieve"
+public final class SievePolicy: DescribedPolicy {
     /// Front: oldest arrival; back: newest.
     private let queue = PackLinks()
     private let visited = PackColumn<Bool>(initial: false)

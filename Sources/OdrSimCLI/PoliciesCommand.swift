@@ -1,25 +1,53 @@
 import ArgumentParser
+import ODRCore
 import ODRPolicies
 
-/// `odr-sim policies`: lists the purge policies, one line each.
+/// `odr-sim policies`: lists the purge policies, one line each, with their options.
 struct PoliciesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policies",
-        abstract: "List the purge policies odr-sim can compare.",
+        abstract: "List the purge policies odr-sim can compare, and the options they take.",
         discussion: """
             Each line gives a policy's name, as --policy takes it, and what it purges first.
             Policies marked (offline) need the future request stream; the simulator provides it.
+            Options are set in a scenario's policy_options (see the README).
 
-            Example:
+            Examples:
               odr-sim policies
+              odr-sim policies --markdown        # the README's table
               odr-sim replay trace.csv --capacity 200MB --policy lru --policy sieve
             """)
 
+    @Flag(help: "Print a Markdown table (the README's policy table is this output).")
+    var markdown = false
+
     func run() {
+        if markdown {
+            print(Self.markdownTable(), terminator: "")
+            return
+        }
         let width = PolicyRegistry.names.map(\.count).max() ?? 0
         for policy in PolicyRegistry.all {
             let pad = String(repeating: " ", count: width - policy.name.count)
             print("\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")")
+            for option in policy.options {
+                let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
+                print("\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)")
+            }
         }
+    }
+
+    /// Every registered policy as a Markdown table: name, rule, options.
+    static func markdownTable() -> String {
+        var lines = ["| name | rule | options |", "|---|---|---|"]
+        for policy in PolicyRegistry.all {
+            let options = policy.options.map { option in
+                let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
+                return "`\(key)` (\(option.kind.rawValue)): \(option.summary)"
+            }
+            let rule = policy.summary + (policy.needsFuture ? " (offline)" : "")
+            lines.append("| `\(policy.name)` | \(rule) | \(options.joined(separator: "; ")) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

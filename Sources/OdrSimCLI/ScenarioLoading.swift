@@ -36,7 +36,7 @@ func validateCounts(replications: Int?, jobs: Int?) throws {
 /// Loads a scenario or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
 func loadScenario(_ path: String) throws -> Scenario {
     do {
-        return try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        return try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: path)
     } catch {
         // Exactly `FILE:LINE:COLUMN: reason`, so editors and CI annotations can jump to it.
         throw CommandFailure("\(error)", located: true)

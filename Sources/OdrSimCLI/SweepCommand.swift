@@ -69,7 +69,7 @@ struct SweepRunCommand: ParsableCommand {
     func run() throws {
         let study: Study
         do {
-            study = try StudyParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: file)
+            study = try StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: file)
         } catch {
             throw CommandFailure("\(error)", located: true)
         }

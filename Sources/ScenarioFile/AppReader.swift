@@ -10,7 +10,7 @@ import Yams
 /// - id: game
 ///   cellular: false
 ///   on_low_disk: release-unused
-///   cache_quota: 128MB            # extension: the android-quota policy's quota
+///   cache_quota: 128MB            # extension: short for policy_options' android-quota cache_quota
 ///   resources:
 ///     - {name: level1-map, size: 40MB, tags: [level-1]}
 ///   tags:
@@ -24,8 +24,8 @@ struct AppReader {
 
     static let categories = ["initial-install", "prefetch", "on-demand"]
 
-    /// The app and the node of its id (for "app id used twice").
-    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node) {
+    /// The app, the node of its id (for "app id used twice"), and of its `cache_quota`.
+    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node, cacheQuota: Node?) {
         let fields = try reader.mapping(node, "each app", section: .app)
         let idNode = try fields.required("id")
         let id = try reader.name(idNode, "id")
@@ -33,7 +33,6 @@ struct AppReader {
         let onLowDisk = try fields.value("on_low_disk").map { node throws(ScenarioError) in
             LowDiskResponse(rawValue: try reader.choice(node, "on_low_disk", among: LowDiskResponse.allCases.map(\.rawValue)))!
         } ?? .ignore
-        let cacheQuota = try fields.value("cache_quota").map { node throws(ScenarioError) in try reader.size(node, "cache_quota") }
 
         var resources = try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
         if let generate = fields.value("generate") {
@@ -60,8 +59,8 @@ struct AppReader {
                 preservationNodes: preservationNodes, fallback: fields.keyNode("resources") ?? node)
             throw reader.error(at: locator.node(for: error), error.description)
         }
-        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, cacheQuota: cacheQuota)
-        return (app, idNode)
+        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk)
+        return (app, idNode, fields.value("cache_quota"))
     }
 
     private func readResources(_ node: Node) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {

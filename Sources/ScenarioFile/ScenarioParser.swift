@@ -17,10 +17,17 @@ public struct ScenarioParser: Sendable {
     /// The purge policies a scenario may name, from the policy registry (which this module
     /// does not import, so the registry stays the one place that knows them).
     public let knownPolicies: [String]
+    /// The options each policy declares (``PolicyOption``), by policy name, for
+    /// `policy_options:`; a policy not listed takes none.
+    public let policyOptions: [String: [PolicyOption]]
 
-    public init(knownPolicies: [String]) {
+    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:]) {
         self.knownPolicies = knownPolicies
+        self.policyOptions = policyOptions
     }
+
+    /// `apps[].cache_quota`, the older spelling of this policy option per app.
+    static let cacheQuota = (policy: "android-quota", key: "cache_quota")
 
     /// Reads and parses the file at `path`; a missing or unreadable file is a ``ScenarioError``
     /// at line 1, column 1.
@@ -56,7 +63,19 @@ public struct ScenarioParser: Sendable {
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let apps = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, seed, reader) } ?? []
+        let (apps, cacheQuotas) = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, seed, reader) } ?? ([], [])
+        let optionsReader = PolicyOptionsReader(reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
+                                                appIDs: apps.map(\.id))
+        var options = try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
+        for (app, node) in cacheQuotas {
+            let (policy, key) = Self.cacheQuota
+            let declared = policyOptions[policy]?.first { $0.key == key }
+                ?? PolicyOption(key, .size, scope: .app, summary: "")
+            guard options[policy]?.value(key, app: app) == nil else {
+                throw reader.error(at: node, "app '\(app)' has cache_quota here and in policy_options.\(policy); give it once")
+            }
+            options[policy, default: PolicyOptions()].apps[app, default: [:]][key] = try optionsReader.value(node, declared, policy: policy)
+        }
 
         var events: [ScenarioEvent] = []
         var eventLocations: [String] = []
@@ -77,6 +96,7 @@ public struct ScenarioParser: Sendable {
             name: name, description: description, seed: seed, duration: duration, platform: platform,
             policies: policies, replications: replications, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators, sampleInterval: sample)
+        scenario.policyOptions = options
         scenario.sourceDigest = SourceDigest.of(text)
         scenario.eventLocations = eventLocations
         return scenario
@@ -134,12 +154,16 @@ public struct ScenarioParser: Sendable {
         return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted)
     }
 
-    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader) throws(ScenarioError) -> [AppSpec] {
+    /// The apps, and the `cache_quota` nodes of those that have one.
+    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader)
+        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)]) {
         let appReader = AppReader(reader: reader, profile: platform, seed: seed)
         var apps: [AppSpec] = []
+        var cacheQuotas: [(app: String, node: Node)] = []
         var idNodes: [String: Node] = [:]
         for item in try reader.sequence(node, "apps", of: "apps such as {id: game, resources: [...]}") {
-            let (app, idNode) = try appReader.read(item)
+            let (app, idNode, cacheQuota) = try appReader.read(item)
+            if let cacheQuota { cacheQuotas.append((app.id, cacheQuota)) }
             if let earlier = idNodes[app.id] {
                 let line = earlier.mark.map { " (line \($0.line))" } ?? ""
                 throw reader.error(at: idNode, "app id '\(app.id)' is already used by another app\(line)")
@@ -147,6 +171,6 @@ public struct ScenarioParser: Sendable {
             idNodes[app.id] = idNode
             apps.append(app)
         }
-        return apps
+        return (apps, cacheQuotas)
     }
 }

@@ -10,7 +10,7 @@ enum Section: Sendable {
         switch self {
         case .topLevel:
             ["name", "description", "seed", "duration", "platform", "policies", "replications", "sample",
-             "device", "network", "apps", "events", "workload"]
+             "device", "network", "apps", "events", "workload", "policy_options"]
         case .device: ["capacity", "used", "on_space_exhausted"]
         case .platform:
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",

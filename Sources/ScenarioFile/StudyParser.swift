@@ -1,4 +1,5 @@
 import Foundation
+import ODRCore
 import Simulation
 import Yams
 
@@ -22,9 +23,12 @@ import Yams
 /// value (or a combination of values) the scenario would reject, naming the axis and value.
 public struct StudyParser: Sendable {
     public let knownPolicies: [String]
+    /// The options each policy declares, as ``ScenarioParser/policyOptions``.
+    public let policyOptions: [String: [PolicyOption]]
 
-    public init(knownPolicies: [String]) {
+    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:]) {
         self.knownPolicies = knownPolicies
+        self.policyOptions = policyOptions
     }
 
     /// Most points a study may have.
@@ -64,7 +68,7 @@ public struct StudyParser: Sendable {
             }
             baseNode = node
         }
-        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies)
+        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies, policyOptions: policyOptions)
         let base: Scenario
         do {
             base = try scenarioParser.parse(baseText, fileName: baseFile)

@@ -14,6 +14,9 @@ public struct Scenario: Sendable {
     public var platform: PlatformProfile
     /// Purge policies to run, each on the same workload.
     public var policies: [String]
+    /// Options of the policies that take some, by policy name (`policy_options:`), handed
+    /// to each policy when a run makes it.
+    public var policyOptions: [String: PolicyOptions] = [:]
     /// Independent workloads (seeds) per policy.
     public var replications: Int
     public var device: DeviceSpec
@@ -139,15 +142,12 @@ public struct AppSpec: Sendable {
     /// May it download over cellular?
     public var cellular: Bool
     public var onLowDisk: LowDiskResponse
-    /// Cache quota for the `android-quota` policy; nil means the policy's default (64 MiB).
-    public var cacheQuota: Int64?
 
-    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore, cacheQuota: Int64? = nil) {
+    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore) {
         self.id = id
         self.catalog = catalog
         self.cellular = cellular
         self.onLowDisk = onLowDisk
-        self.cacheQuota = cacheQuota
     }
 }
 

@@ -46,7 +46,7 @@ struct AccessEquivalenceTests {
             let (app, tag) = probe.target(step)
             builder.append(PackID(rawValue: probe.firstPack[app] + Int32(tag)))
         }
-        let context = PolicyContext(seed: 7, future: FutureRequests(builder), defaultQuota: 20 * MB)
+        let context = PolicyContext(seed: 7, future: FutureRequests(builder), options: PolicyOptions(values: ["default_quota": Double(20 * MB)]))
         let descriptor = PolicyRegistry.descriptor(named: name)!
         let short = Side(descriptor.make(context), capacity: capacity, other: other)
         let long = Side(descriptor.make(context), capacity: capacity, other: other)

@@ -64,9 +64,10 @@ import Testing
     @Test func androidQuotaClearsTheAppFurthestOverItsQuotaOldestFirst() {
         // Quotas: app0 and app1 100 bytes, app2 10 000. app0 holds 3×100 (ratio 3.0),
         // app1 3×50 (1.5). Capacity 450 is full.
-        let context = PolicyContext(quotas: [AppID(rawValue: 0): 100, AppID(rawValue: 1): 100, AppID(rawValue: 2): 10_000])
+        // By app name (the rig names its apps app0, app1, app2); app2's from the default.
+        let options = PolicyOptions(values: ["default_quota": 10_000], apps: ["app0": ["cache_quota": 100], "app1": ["cache_quota": 100]])
         let rig = Rig(capacity: 450, apps: [[100, 100, 100], [50, 50, 50], [100, 100, 100]],
-                      policy: AndroidQuotaPolicy(context: context))
+                      policy: AndroidQuotaPolicy(options: options))
         for p in 0..<3 { rig.access(p, app: 0) }
         for p in 0..<3 { rig.access(p, app: 1) }
         // app2's first pack needs 100: app0 (3.0) gives its oldest.
@@ -83,9 +84,12 @@ import Testing
     }
 
     @Test func androidQuotaDefaultsTo64MiB() {
-        let context = PolicyContext(quotas: [AppID(rawValue: 1): 5])
-        #expect(context.quota(of: AppID(rawValue: 0)) == 64 * 1024 * 1024)
-        #expect(context.quota(of: AppID(rawValue: 1)) == 5)
+        let given = AndroidQuotaPolicy(options: PolicyOptions(apps: ["game": ["cache_quota": 5]]))
+        #expect(given.quotaOfApp(named: "other") == 64 * 1024 * 1024)
+        #expect(given.quotaOfApp(named: "game") == 5)
+        let defaulted = AndroidQuotaPolicy(options: PolicyOptions(values: ["default_quota": 7], apps: ["game": ["cache_quota": 5]]))
+        #expect(defaulted.quotaOfApp(named: "other") == 7)
+        #expect(defaulted.quotaOfApp(named: "game") == 5)
     }
 
     @Test func sieveKeepsAVisitedPackAndMovesItsHand() {

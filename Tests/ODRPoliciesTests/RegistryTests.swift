@@ -7,18 +7,35 @@ import Testing
 /// are candidates, no duplicates, enough bytes or all candidates) and stops the program on a
 /// wrong one, so surviving the run is the assertion; the test adds its own space checks.
 @Suite struct RegistryTests {
-    @Test func registryListsEveryPolicyOnce() {
-        let expected = ["apple", "lru", "fifo", "lfu", "gdsf", "largest-first", "best-fit", "random",
-                        "android-quota", "belady", "sieve"]
-        #expect(PolicyRegistry.names == expected)
+    @Test("every registered policy: a unique command-line name, its own name, one line of summary, well-formed options")
+    func registryEntries() {
         #expect(Set(PolicyRegistry.names).count == PolicyRegistry.all.count)
-        #expect(PolicyRegistry.descriptor(named: "belady")?.needsFuture == true)
-        #expect(PolicyRegistry.descriptor(named: "lru")?.needsFuture == false)
-        #expect(PolicyRegistry.descriptor(named: "LRU") == nil)
+        // Scenarios without `policies:` run the default.
+        #expect(PolicyRegistry.names.contains("apple"))
         for descriptor in PolicyRegistry.all {
+            // A name --policy takes as written, in a shell and in a CSV cell.
+            #expect(!descriptor.name.isEmpty && descriptor.name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(descriptor.name)")
+            #expect(PolicyRegistry.descriptor(named: descriptor.name)?.name == descriptor.name)
+            #expect(PolicyRegistry.descriptor(named: descriptor.name.uppercased()) == nil)
+            // The policy's name comes from its descriptor: a fresh instance reports it.
             #expect(descriptor.make(PolicyContext()).name == descriptor.name)
             #expect(!descriptor.summary.isEmpty && !descriptor.summary.contains("\n"))
+            let keys = descriptor.options.map(\.key)
+            #expect(Set(keys).count == keys.count, "\(descriptor.name): an option declared twice")
+            for option in descriptor.options {
+                // Keys as scenario files write them; `apps` is where per-app options go.
+                #expect(option.key != "apps" && option.key.allSatisfy { $0.isLowercase || $0 == "_" }, "\(descriptor.name).\(option.key)")
+                #expect(!option.summary.isEmpty && !option.summary.contains("\n"))
+            }
+            #expect(PolicyRegistry.options[descriptor.name]?.map(\.key) == keys)
         }
+    }
+
+    @Test("offline policies, and only they, need the future: without it they still run")
+    func offlinePolicies() {
+        let offline = PolicyRegistry.all.filter(\.needsFuture)
+        #expect(offline.map(\.name) == ["belady"])
+        for descriptor in offline { #expect(descriptor.make(PolicyContext(future: nil)).name == descriptor.name) }
     }
 
     /// One step of the randomized workload, drawn before the run so the future is known.
@@ -70,7 +87,7 @@ import Testing
                 guard case .begin(let a, let tags) = step else { return nil }
                 return tags.flatMap { catalogs[a].tags[$0].packs.map { PackID(rawValue: firstPack[a] + $0) } }
             })
-            let context = PolicyContext(seed: seed, future: future, defaultQuota: 60)
+            let context = PolicyContext(seed: seed, future: future, options: PolicyOptions(values: ["default_quota": 60]))
             let device = ODRDevice(capacity: 400, otherData: 50, policy: PolicyRegistry.descriptor(named: name)!.make(context))
             device.recordsEvents = false
             let apps = catalogs.enumerated().map { device.addApp(name: "a\($0.offset)", catalog: $0.element) }

@@ -82,7 +82,7 @@ struct ContractExampleTests {
         #expect(app.id == "game")
         #expect(app.cellular == false)
         #expect(app.onLowDisk == .releaseUnused)
-        #expect(app.cacheQuota == nil)
+        #expect(scenario.policyOptions.isEmpty)
 
         let catalog = app.catalog
         #expect(catalog.profile == .ios17)

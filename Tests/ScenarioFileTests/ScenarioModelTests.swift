@@ -33,7 +33,7 @@ struct ScenarioModelTests {
         let app = scenario.apps[0]
         #expect(app.cellular == true)
         #expect(app.onLowDisk == .ignore)
-        #expect(app.cacheQuota == nil)
+        #expect(scenario.policyOptions.isEmpty)
         #expect(app.catalog.tags[0].category == .onDemand)
     }
 
@@ -69,7 +69,7 @@ struct ScenarioModelTests {
         expected.maxHostedSize = nil
         #expect(scenario.platform == expected)
         #expect(scenario.apps[0].catalog.profile == expected)
-        #expect(scenario.apps[0].cacheQuota == 134_217_728)
+        #expect(scenario.policyOptions["android-quota"]?.value("cache_quota", app: "game") == 134_217_728)
         #expect(scenario.apps[0].onLowDisk == .releaseAll)
     }
 
