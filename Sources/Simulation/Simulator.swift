@@ -3,11 +3,11 @@ import ODRCore
 /// Runs one scenario under one purge policy: a virtual clock, an event heap, and the models
 /// (network, disk, apps) that drive an ``ODRDevice``.
 ///
-/// Sources of events each keep one pending entry: the network phases, the sampling clock
-/// and download completions in the kernel's heap, the scripted list and each workload
-/// generator in the merger of event streams, read in step with it. So memory follows live
-/// state, not simulated time. Among equal times, download completions
-/// run first, then link changes, then scripted and generated events, then samples; within
+/// Sources of events each keep one pending entry: the sampling clock and download
+/// completions in the kernel's heap; the network phases, the scripted list and each workload
+/// generator in the merger of event streams (``StreamMerger``), read in step with it. So
+/// memory follows live state, not simulated time. Among equal times, download completions
+/// run first, then network phases, then scripted and generated events, then samples; within
 /// one kind, scheduling order (file order for scripted events).
 ///
 /// ```swift
@@ -39,15 +39,14 @@ public final class Simulator {
     private enum Item {
         /// The moment the bandwidth plan has the next download finish.
         case downloadDue
-        case link(bandwidth: Double, kind: LinkKind, phase: Int?)
         case sample
     }
 
-    /// Among equal times: download completions, then link changes, then scripted and generated events,
-    /// then samples.
+    /// Among equal times: download completions, then the merged streams (network phases, scripted
+    /// and generated events), then samples.
     private enum Rank {
         static let downloadDue: UInt8 = 0
-        static let link: UInt8 = 1
+        /// The merger of event streams, consulted in step with the queue (see ``upcoming()``).
         static let stream: UInt8 = 2
         static let sample: UInt8 = 3
     }
@@ -103,7 +102,17 @@ public final class Simulator {
             generator.makeStream(scenario: scenario, seed: seed,
                                  firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
         }
-        return StreamMerger([ArrayEventStream(scenario.events)] + generated)
+        return StreamMerger(network: networkEvents(scenario), scripted: scenario.events, generated: generated)
+    }
+
+    /// The scenario's network phases as link changes; before the first phase (or without
+    /// any) the link is offline.
+    static func networkEvents(_ scenario: Scenario) -> [ScenarioEvent] {
+        var events = scenario.network.map { ScenarioEvent(time: $0.at, action: .network(bandwidth: $0.bandwidth, kind: $0.kind)) }
+        if (scenario.network.first?.at ?? 1) > 0 {
+            events.insert(ScenarioEvent(time: 0, action: .network(bandwidth: 0, kind: .wifi)), at: 0)
+        }
+        return events
     }
 
     /// The scenario's scripted and generated events for a run with `seed` (the scenario's by
@@ -213,13 +222,6 @@ public final class Simulator {
         device.recordsEvents = observer != nil
         device.recordsOnlyGrants = !(observer?.observesAllEvents ?? true)
         recording = observer != nil
-        if let first = scenario.network.first {
-            // Before the first phase the link is offline.
-            if first.at > 0 { queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link) }
-            queue.schedule(.link(bandwidth: first.bandwidth, kind: first.kind, phase: 0), at: first.at, priority: Rank.link)
-        } else {
-            queue.schedule(.link(bandwidth: 0, kind: .wifi, phase: nil), at: 0, priority: Rank.link)
-        }
         self.sampleInterval = sampleInterval ?? 0
         if self.sampleInterval > 0 { queue.schedule(.sample, at: 0, priority: Rank.sample) }
     }
@@ -294,12 +296,6 @@ public final class Simulator {
                 // event, delivered the download's last bytes and the device finished it. If
                 // the plan changed since it was made, nothing is due now and the entry passes.
                 break
-            case .link(let bandwidth, let kind, let phase):
-                applyLink(bandwidth: bandwidth, kind: kind, at: time)
-                if let phase, phase + 1 < scenario.network.count {
-                    let next = scenario.network[phase + 1]
-                    queue.schedule(.link(bandwidth: next.bandwidth, kind: next.kind, phase: phase + 1), at: next.at, priority: Rank.link)
-                }
             case .sample:
                 drainEvents()
                 observer?.simulator(self, sampleAt: time)

@@ -1,7 +1,9 @@
-/// Merges the scripted events and every generator's stream into one time-ordered stream.
+/// Merges the scenario's network phases, its scripted events and every generator's stream
+/// into one time-ordered stream: every change of the link, scripted or generated, takes this
+/// one route to the run.
 ///
-/// Among equal times, every scripted event runs first (in file order), then the generators'
-/// events in the order they were scheduled (each stream's next event is scheduled when its
+/// Among equal times, network phases run first, then every scripted event (in file order),
+/// then the generators' events in the order they were scheduled (each stream's next event is scheduled when its
 /// previous one is taken; at the start, generators as listed). Both the run and the offline-policy pre-pass
 /// (``Simulator/requestStream(of:seed:)``) read events through this one type, so they see the
 /// same order by construction.
@@ -21,12 +23,19 @@ public final class StreamMerger: IteratorProtocol {
     /// Each stream's next event (a finished stream's entry is stale).
     private let heads: UnsafeMutablePointer<ScenarioEvent>
     private let agenda: StreamTournament
-    /// Scripted events (stream 0) taken so far.
+    /// The stream of the scripted events (after the network phases).
+    private static let scripted = 1
+    /// Scripted events taken so far.
     private var scriptedTaken = 0
     /// The index in ``Scenario/events`` of the event last taken, if it was a scripted one.
     public private(set) var lastScriptedIndex: Int?
 
-    init(_ sources: [any EventStream]) {
+    /// `network` (the link's phases), `scripted` (the scenario's events), then `generated`.
+    convenience init(network: [ScenarioEvent], scripted: [ScenarioEvent], generated: [any EventStream]) {
+        self.init([ArrayEventStream(network), ArrayEventStream(scripted)] + generated)
+    }
+
+    private init(_ sources: [any EventStream]) {
         count = sources.count
         streams = .allocate(capacity: max(count, 1))
         heads = .allocate(capacity: max(count, 1))
@@ -37,7 +46,7 @@ public final class StreamMerger: IteratorProtocol {
             (heads + i).initialize(to: head ?? ScenarioEvent(time: .infinity, action: .disk(0)))
             times.append(head?.time)
         }
-        agenda = StreamTournament(times: times)
+        agenda = StreamTournament(times: times, ranked: Self.scripted + 1)
     }
 
     deinit {
@@ -63,7 +72,7 @@ public final class StreamMerger: IteratorProtocol {
         // The earliest stream's event; its successor takes its place.
         let i = agenda.winner!
         let time = heads[i].time
-        if i == 0 {
+        if i == Self.scripted {
             lastScriptedIndex = scriptedTaken
             scriptedTaken += 1
         } else {

@@ -1,6 +1,6 @@
 /// The merger's agenda: a fixed set of streams, each with the time of its next event; the
-/// earliest wins, and among equal times stream 0 (the scripted events), then the one
-/// scheduled first.
+/// earliest wins, and among equal times the first `ranked` streams in index order (the
+/// network phases, then the scripted events), then the one scheduled first.
 ///
 /// A tournament (loser) tree: each inner node keeps the loser of the match played there, so
 /// giving the winner a new time replays only the matches on its path to the root, one
@@ -34,11 +34,14 @@ final class StreamTournament {
     /// whose children are nodes 2n and 2n+1; stream s is the leaf `count + s`.
     private let losers: UnsafeMutablePointer<Int32>
     private var nextSequence: UInt64
+    /// Streams below this index keep their index as their sequence, so they win ties.
+    private let ranked: Int
 
     /// Streams `0..<times.count` with their first times (nil: finished), scheduled in index
-    /// order.
-    init(times: [Double?]) {
+    /// order; the first `ranked` win every tie, in index order.
+    init(times: [Double?], ranked: Int = 1) {
         count = times.count
+        self.ranked = ranked
         keys = .allocate(capacity: max(count, 1))
         losers = .allocate(capacity: max(count, 1))
         for (s, time) in times.enumerated() {
@@ -72,12 +75,13 @@ final class StreamTournament {
         return keys[winner] == Self.finished ? nil : winner
     }
 
-    /// Gives the winning stream a new time (and a new place in scheduling order). Stream 0
-    /// keeps sequence 0, so it wins every tie: scripted events run before generated ones at
-    /// equal times, all of them, as the scenario lists them.
+    /// Gives the winning stream a new time (and a new place in scheduling order). A ranked
+    /// stream keeps its index as its sequence, so it wins every tie against the others:
+    /// network phases and scripted events run before generated ones at equal times, all of
+    /// them, as the scenario lists them.
     func replaceTop(at time: Double) {
         let winner = Int(losers[0])
-        keys[winner] = Self.key(time, winner == 0 ? 0 : nextSequence)
+        keys[winner] = Self.key(time, winner < ranked ? UInt64(winner) : nextSequence)
         nextSequence &+= 1
         replay(from: winner)
     }

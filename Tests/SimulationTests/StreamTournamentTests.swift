@@ -2,8 +2,8 @@ import PropertyBased
 import Testing
 @testable import Simulation
 
-/// The stream merger's tournament must hand out streams exactly in (time, stream 0 first,
-/// scheduling order), the order that makes runs reproducible; it is checked against a list
+/// The stream merger's tournament must hand out streams exactly in (time, ranked streams
+/// first, scheduling order), the order that makes runs reproducible; it is checked against a list
 /// searched by brute force.
 @Suite("Stream tournament")
 struct StreamTournamentTests {
@@ -14,7 +14,9 @@ struct StreamTournamentTests {
         let start = Gen.int(in: -1...3).array(of: 1...9)
         let op = zip(Gen.int(in: 0...3), Gen.int(in: 0...4))
         await propertyCheck(count: 300, input: zip(start, op.array(of: 0...200))) { first, ops in
-            let tournament = StreamTournament(times: first.map { $0 < 0 ? nil : Double($0) })
+            // 0, 1 or 2 ranked streams (the merger has 2: network phases, scripted events).
+            let ranked = first.count % 3
+            let tournament = StreamTournament(times: first.map { $0 < 0 ? nil : Double($0) }, ranked: ranked)
             // Live streams: (time, sequence); nil once finished.
             var model: [(time: Double, sequence: Int)?] = first.enumerated().map { s, t in t < 0 ? nil : (Double(t), s) }
             var sequence = first.count
@@ -35,8 +37,8 @@ struct StreamTournamentTests {
                 } else {
                     // A stream's next event is never earlier than the one just taken.
                     tournament.replaceTop(at: time + Double(dt))
-                    // Stream 0 (the scripted events) keeps sequence 0: it wins every tie.
-                    model[top] = (time + Double(dt), top == 0 ? 0 : sequence)
+                    // A ranked stream keeps its index as its sequence: it wins every tie.
+                    model[top] = (time + Double(dt), top < ranked ? top : sequence)
                     sequence += 1
                 }
             }
@@ -55,6 +57,18 @@ struct StreamTournamentTests {
             if rescheduled.insert(stream).inserted { tournament.replaceTop(at: 5) } else { tournament.finishTop() }
         }
         #expect(order == [0, 0, 1, 3, 4, 1, 3, 4])
+    }
+
+    @Test("Two ranked streams (network phases, scripted events): both ahead of the rest at equal times, in index order")
+    func rankedStreamsWinTies() {
+        let tournament = StreamTournament(times: [5, 5, 5, 5], ranked: 2)
+        var order: [Int] = []
+        var rescheduled: Set<Int> = []
+        while let stream = tournament.winner {
+            order.append(stream)
+            if rescheduled.insert(stream).inserted { tournament.replaceTop(at: 5) } else { tournament.finishTop() }
+        }
+        #expect(order == [0, 0, 1, 1, 2, 3, 2, 3])
     }
 
     @Test("Orders negative times, both zeros (equal) and infinity as numbers do")

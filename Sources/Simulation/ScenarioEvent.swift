@@ -1,0 +1,47 @@
+import ODRCore
+
+/// A scripted event: at `time`, do `action`.
+public struct ScenarioEvent: Sendable, Hashable {
+    public var time: Double
+    public var action: Action
+
+    public init(time: Double, action: Action) {
+        self.time = time
+        self.action = action
+    }
+
+    /// Every verb of the scenario contract.
+    public enum Action: Sendable, Hashable {
+        case install(AppIndex)
+        case launch(AppIndex)
+        case terminate(AppIndex)
+        case uninstall(AppIndex)
+        /// `beginAccessing`.
+        case request(AppIndex, tags: RequestTags, key: RequestKey, priority: LoadingPriority, optional: Bool)
+        /// `conditionallyBeginAccessing`; `key` names the request if granted.
+        case requestIfPresent(AppIndex, tags: RequestTags, key: RequestKey?)
+        case setPriority(AppIndex, key: RequestKey, LoadingPriority)
+        case pause(AppIndex, key: RequestKey)
+        case resume(AppIndex, key: RequestKey)
+        case cancel(AppIndex, key: RequestKey)
+        /// `endAccessing`.
+        case end(AppIndex, key: RequestKey)
+        /// `setPreservationPriority` for each listed tag.
+        case preserve(AppIndex, [TagPreservation])
+        /// Other data grows (positive) or shrinks (negative) by this many bytes.
+        case disk(Int64)
+        /// The link changes: a phase of ``Scenario/network``, or a generated network spell.
+        case network(bandwidth: Double, kind: LinkKind)
+    }
+}
+
+/// A preservation priority for one tag.
+public struct TagPreservation: Sendable, Hashable {
+    public var tag: TagID
+    public var priority: Double
+
+    public init(tag: TagID, priority: Double) {
+        self.tag = tag
+        self.priority = priority
+    }
+}
