@@ -247,8 +247,7 @@ public final class ODRDevice {
     }
 
     func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {
-        guard p >= 0, p < state.packs.count, state.packs[p].purgeable else { return false }
-        return state.apps[Int(state.packs[p].app)].running == (tier == .runningApps)
+        PurgeView.isCandidate(p, tier: tier, packs: state.packs, apps: state.apps)
     }
 
     func residentPackIndices() -> [Int] {

@@ -8,18 +8,30 @@ public struct PurgeView {
     public let tier: PurgeTier
     /// The time of the space demand.
     public let time: Double
+    // Performance: the device's pack and app tables as they are during this step (no pack or
+    // app is added while a policy chooses), so that ``isCandidate(_:)``, asked for every pack
+    // a policy passes over, reads two records and touches no reference count.
+    private let packs: RecordTable<PackRecord>
+    private let apps: RecordTable<AppRecord>
 
     init(device: ODRDevice, tier: PurgeTier, time: Double) {
         self.device = device
         self.tier = tier
         self.time = time
+        packs = device.state.packs
+        apps = device.state.apps
     }
 
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
-        // Performance: a method call on an unowned(unsafe) reference retains and releases
-        // it; a policy asks this for every pack it passes over.
-        Unmanaged.passUnretained(device)._withUnsafeGuaranteedRef { $0.isCandidate(Int(pack.rawValue), tier: tier) }
+        Self.isCandidate(Int(pack.rawValue), tier: tier, packs: packs, apps: apps)
+    }
+
+    /// Whether pack `p` is purgeable and of an app in `tier`.
+    @inline(__always)
+    static func isCandidate(_ p: Int, tier: PurgeTier, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
+        guard p >= 0, p < packs.count, packs[p].purgeable else { return false }
+        return apps[Int(packs[p].app)].running == (tier == .runningApps)
     }
 
     /// Whether `app`'s packs belong to this step's tier (running or not running).
