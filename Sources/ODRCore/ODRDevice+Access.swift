@@ -9,9 +9,9 @@ extension ODRDevice {
     /// made, so no ``RequestID`` is issued.
     ///
     /// Performance: when the device records no events and the tag is one pack that is not
-    /// downloading (every line of a trace replay), the steps are taken directly rather than
-    /// through a request record, a download and a grant: about a third of the work.
-    /// Otherwise it runs the three calls themselves.
+    /// downloading (every line of a trace replay), the pack's steps (`ODRDevice+PackSteps.swift`)
+    /// are taken directly, with no request record and no download slot: about a third of
+    /// the work. Otherwise it runs the three calls themselves.
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
         let a = Int(app.rawValue)
         guard !state.recordsEvents, a >= 0, a < state.apps.count, state.apps[a].installed,
@@ -29,15 +29,11 @@ extension ODRDevice {
         if exceedsInUseLimit(app.rawValue, packList) { return outcome(of: fail(app.rawValue, .inUseLimit)) }
 
         if state.packs[p].phase == .resident {
-            // beginAccessing (a hit): the policy hears of the request; grant and end are uses.
+            // A hit: found, held, let go.
             state.ledger.hits += 1
-            touch(p)
-            policy.packRequested(candidate(at: p))
-            let held = state.packs[p].retain > 0
-            touch(p)
+            use(p)
+            holdMomentarily(p, pinned: false)
             state.ledger.grants += 1
-            touch(p)
-            if !held { policy.packReleased(candidate(at: p)) }
             return .hit
         }
 
@@ -45,12 +41,10 @@ extension ODRDevice {
         if state.link == .cellular && !state.apps[a].allowsCellular { return outcome(of: fail(app.rawValue, .cellularNotAllowed)) }
         // The request pins the pack while the device makes room, so it is not purged (nor,
         // when partial, taken as a leftover) to make room for itself.
-        state.packs[p].pins += 1
-        refresh(p)
+        pin(p)
         let needed = state.packs[p].size - state.packs[p].bytesOnDisk
         guard makeRoom(needed, mayWarn: true) else {
-            state.packs[p].pins -= 1
-            refresh(p)
+            unpin(p)
             if settings.onSpaceExhausted == .terminateApp { terminate(app.rawValue, cause: .outOfSpace) }
             return outcome(of: fail(app.rawValue, .outOfSpace))
         }
@@ -62,19 +56,10 @@ extension ODRDevice {
         state.ledger.downloadedBytes += needed
         if state.packs[p].purgedBefore { state.ledger.redownloadBytes += needed }
         state.packs[p].bytesOnDisk = state.packs[p].size
-        state.packs[p].phase = .resident
-        touch(p)
-        state.packDetails[p].storedTick = state.useTick
-        state.ledger.downloadsFinished += 1
-        state.revision &+= 1
-        policy.packStored(candidate(at: p))
-        // Granted, then ended: two uses, and the pack is purgeable again.
-        state.packs[p].pins -= 1
-        touch(p)
+        store(p)
+        // Granted, then ended.
+        holdMomentarily(p, pinned: true)
         state.ledger.grants += 1
-        touch(p)
-        refresh(p)
-        policy.packReleased(candidate(at: p))
         return .miss
     }
 

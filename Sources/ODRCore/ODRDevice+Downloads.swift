@@ -84,18 +84,12 @@ extension ODRDevice {
     func finishDownload(_ p: Int) {
         let download = Int(state.packs[p].download)
         state.packs[p].download = -1
-        state.packs[p].phase = .resident
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
-        touch(p)
-        state.packDetails[p].storedTick = state.useTick
-        refresh(p)
-        state.ledger.downloadsFinished += 1
-        state.revision &+= 1
         let app = state.packs[p].app
         emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: state.packs[p].size - state.downloadBase[download]))
-        policy.packStored(candidate(at: p))
+        store(p)
         if wasSystem { systemDownloadFinished(p, app: Int(app)) }
         // By index: granting adds no waiter here (the pack is no longer downloading), and
         // the slot is freed only after the loop.

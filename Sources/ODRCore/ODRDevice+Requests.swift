@@ -272,24 +272,15 @@ extension ODRDevice {
         var needed: Int64 = 0
         for p in packList {
             let i = Int(p)
-            let was = isCommitted(i)
-            state.packs[i].pins += 1
-            recommit(i, was: was)
-            refresh(i)
+            pin(i)
             if state.packs[i].phase == .resident && !state.packs[i].downloading {
-                touch(i)
-                policy.packRequested(candidate(at: i))
+                use(i)
             } else if !state.packs[i].downloading {
                 needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
         guard makeRoom(needed, mayWarn: true) else {
-            for p in packList {
-                let was = isCommitted(Int(p))
-                state.packs[Int(p)].pins -= 1
-                recommit(Int(p), was: was)
-                refresh(Int(p))
-            }
+            for p in packList { unpin(Int(p)) }
             release(slot: slot)
             if settings.onSpaceExhausted == .terminateApp {
                 terminate(app, cause: .outOfSpace)
@@ -320,25 +311,10 @@ extension ODRDevice {
         return state.apps[Int(app)].committedBytes + added > limit
     }
 
-    /// Whether a request holds or awaits pack `i`.
-    @inline(__always)
-    func isCommitted(_ i: Int) -> Bool { state.packs[i].retain > 0 || state.packs[i].pins > 0 }
-
-    /// Updates the app's committed bytes after pack `i`'s retain or pins changed.
-    @inline(__always)
-    func recommit(_ i: Int, was: Bool) {
-        let committed = isCommitted(i)
-        guard committed != was else { return }
-        state.apps[Int(state.packs[i].app)].committedBytes += committed ? state.packs[i].size : -state.packs[i].size
-    }
-
     func grantHit(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         state.ledger.hits += 1
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
-        for p in packList {
-            touch(Int(p))
-            policy.packRequested(candidate(at: Int(p)))
-        }
+        for p in packList { use(Int(p)) }
         grant(slot, hit: true)
         return .granted(id)
     }
@@ -346,16 +322,7 @@ extension ODRDevice {
     func grant(_ slot: Int, hit: Bool) {
         state.requests[slot].granted = true
         let app = state.requests[slot].app
-        for p in packList(of: slot) {
-            let i = Int(p)
-            let was = isCommitted(i)
-            if !hit { state.packs[i].pins -= 1 }
-            if state.packs[i].retain == 0 { state.apps[Int(app)].inUseBytes += state.packs[i].size }
-            state.packs[i].retain += 1
-            recommit(i, was: was)
-            touch(i)
-            refresh(i)
-        }
+        for p in packList(of: slot) { hold(Int(p), app: app, pinned: !hit) }
         state.ledger.grants += 1
         emit(.requestGranted(id(of: slot), AppID(rawValue: app), waited: state.now - state.requests[slot].begunAt, hit: hit))
     }
@@ -363,18 +330,7 @@ extension ODRDevice {
     func end(_ slot: Int, cause: ODREvent.EndCause) {
         let app = state.requests[slot].app
         let id = id(of: slot)
-        for p in packList(of: slot) {
-            let i = Int(p)
-            let was = isCommitted(i)
-            state.packs[i].retain -= 1
-            recommit(i, was: was)
-            touch(i)
-            if state.packs[i].retain == 0 {
-                state.apps[Int(app)].inUseBytes -= state.packs[i].size
-                refresh(i)
-                policy.packReleased(candidate(at: i))
-            }
-        }
+        for p in packList(of: slot) { release(Int(p), app: app) }
         release(slot: slot)
         emit(.requestEnded(id, AppID(rawValue: app), cause))
     }

@@ -195,8 +195,9 @@ public final class ODRDevice {
         state.now = time
     }
 
-    func touch(_ p: Int) {
-        state.useTick &+= 1
+    /// `uses` uses of pack `p` now (each takes the next use tick).
+    func touch(_ p: Int, uses: UInt64 = 1) {
+        state.useTick &+= uses
         state.packs[p].lastUse = state.now
         state.packs[p].lastUseTick = state.useTick
     }
@@ -213,23 +214,20 @@ public final class ODRDevice {
     }
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
+    @inline(__always)
     func refresh(_ p: Int) {
-        let record = state.packs[p]
-        let a = Int(record.app)
-        let settled = record.pins == 0 && !record.downloading
-        let purgeable = settled && record.phase == .resident && record.retain == 0 && state.apps[a].isPresent
-        let leftover = settled && record.phase == .partial
-        if purgeable != record.purgeable {
-            state.packs[p].purgeable = purgeable
-            let bytes = purgeable ? record.size : -record.size
-            let count = purgeable ? 1 : -1
-            state.apps[a].purgeableBytes += bytes
-            state.apps[a].purgeableCount += count
-            addToTier(ofRunning: state.apps[a].running, bytes: bytes, count: count)
-        }
-        if leftover != record.leftover {
-            state.packs[p].leftover = leftover
-            let bytes = record.bytesOnDisk
+        // Performance: the tables' storage read once (a store to a record cannot move it),
+        // and fields read where they are, not the whole record copied.
+        let packs = state.packs, apps = state.apps
+        let a = Int(packs[p].app)
+        let settled = packs[p].pins == 0 && !packs[p].downloading
+        let phase = packs[p].phase
+        let purgeable = settled && phase == .resident && packs[p].retain == 0 && apps[a].isPresent
+        let leftover = settled && phase == .partial
+        setPurgeable(p, purgeable)
+        if leftover != packs[p].leftover {
+            packs[p].leftover = leftover
+            let bytes = packs[p].bytesOnDisk
             if leftover { state.leftoverPacks.append(Int32(p)) } else { removeLeftover(p) }
             state.leftoverBytes += leftover ? bytes : -bytes
         }
@@ -276,6 +274,21 @@ public final class ODRDevice {
         state.apps[a].running = running
     }
 
+    /// Sets pack `p`'s purgeable flag, and its app's and tier's totals with it.
+    @inline(__always)
+    func setPurgeable(_ p: Int, _ purgeable: Bool) {
+        let packs = state.packs, apps = state.apps
+        guard purgeable != packs[p].purgeable else { return }
+        packs[p].purgeable = purgeable
+        let a = Int(packs[p].app)
+        let bytes = purgeable ? packs[p].size : -packs[p].size
+        let count = purgeable ? 1 : -1
+        apps[a].purgeableBytes += bytes
+        apps[a].purgeableCount += count
+        addToTier(ofRunning: apps[a].running, bytes: bytes, count: count)
+    }
+
+    @inline(__always)
     private func addToTier(ofRunning running: Bool, bytes: Int64, count: Int) {
         if running {
             state.runningAppsPurgeable.bytes += bytes

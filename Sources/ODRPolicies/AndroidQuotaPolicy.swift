@@ -18,9 +18,9 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
     private let options: PolicyOptions
     /// One LRU list per app; list index = app raw value.
     private let lists = PackLinks(lists: 0)
-    private var usage: [Int64] = []
+    private let usage = PolicyState<[Int64]>([])
     /// Per app, its quota, looked up by its name when its first pack arrives; 0 until then.
-    private var quota: [Int64] = []
+    private let quota = PolicyState<[Int64]>([])
     private let size = PackColumn<Int64>(initial: 0)
     private let lastTick = PackColumn<UInt64>(initial: 0)
     private var tick: UInt64 = 0
@@ -57,13 +57,13 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         let a = Int(pack.app.rawValue)
         size.cover(pack)
         lastTick.cover(pack)
-        if a >= usage.count {
-            usage.append(contentsOf: repeatElement(0, count: a + 1 - usage.count))
-            quota.append(contentsOf: repeatElement(0, count: a + 1 - quota.count))
+        if a >= usage.value.count {
+            usage.value.append(contentsOf: repeatElement(0, count: a + 1 - usage.value.count))
+            quota.value.append(contentsOf: repeatElement(0, count: a + 1 - quota.value.count))
         }
-        if quota[a] == 0 { quota[a] = Swift.max(quotaOfApp(named: pack.appName), 1) }
+        if quota.value[a] == 0 { quota.value[a] = Swift.max(quotaOfApp(named: pack.appName), 1) }
         lists.ensureList(a)
-        if !lists.contains(pack.pack.rawValue) { usage[a] += pack.size }
+        if !lists.contains(pack.pack.rawValue) { usage.value[a] += pack.size }
         size[pack.pack] = pack.size
         touch(pack.pack.rawValue, app: a)
     }
@@ -80,7 +80,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         let p = pack.pack.rawValue
         guard let a = lists.list(of: p) else { return }
         lists.remove(p)
-        usage[a] -= size[p]
+        usage.value[a] -= size[p]
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -93,7 +93,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
             return nil
         }
         let apps = lists.listCount
-        var used = usage
+        var used = usage.value
         var next = (0..<apps).map { candidate(from: lists.first($0)) }
         var victims: [PackID] = []
         var freed: Int64 = 0
@@ -101,7 +101,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
             var best: (app: Int, ratio: Double, tick: UInt64)?
             for a in 0..<apps {
                 guard let p = next[a] else { continue }
-                let ratio = Double(used[a]) / Double(quota[a])
+                let ratio = Double(used[a]) / Double(quota.value[a])
                 let t = lastTick[p]
                 if let b = best, ratio < b.ratio || (ratio == b.ratio && t >= b.tick) { continue }
                 best = (a, ratio, t)

@@ -22,10 +22,10 @@ public final class BestFitPolicy: DescribedPolicy {
     /// One list per size class; list index = class index.
     private let lists = PackLinks(lists: 0)
     /// Size of each class.
-    private var classSize: [Int64] = []
-    private var classOfSize: [Int64: Int] = [:]
+    private let classSize = PolicyState<[Int64]>([])
+    private let classOfSize = PolicyState<[Int64: Int]>([:])
     /// Class indices sorted by size.
-    private var bySize: [Int] = []
+    private let bySize = PolicyState<[Int]>([])
     private let size = PackColumn<Int64>(initial: 0)
 
     public init() {}
@@ -35,22 +35,22 @@ public final class BestFitPolicy: DescribedPolicy {
     ) { _ in BestFitPolicy() }
 
     private func sizeClass(_ bytes: Int64) -> Int {
-        if let c = classOfSize[bytes] { return c }
-        let c = classSize.count
-        classSize.append(bytes)
-        classOfSize[bytes] = c
+        if let c = classOfSize.value[bytes] { return c }
+        let c = classSize.value.count
+        classSize.value.append(bytes)
+        classOfSize.value[bytes] = c
         lists.ensureList(c)
-        bySize.insert(c, at: lowerBound(bytes))
+        bySize.value.insert(c, at: lowerBound(bytes))
         return c
     }
 
     /// Position in ``bySize`` of the first class with size ≥ `bytes`.
     private func lowerBound(_ bytes: Int64) -> Int {
         var low = 0
-        var high = bySize.count
+        var high = bySize.value.count
         while low < high {
             let mid = (low + high) / 2
-            if classSize[bySize[mid]] < bytes { low = mid + 1 } else { high = mid }
+            if classSize.value[bySize.value[mid]] < bytes { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -91,11 +91,11 @@ public final class BestFitPolicy: DescribedPolicy {
 
         while remaining > 0 {
             let fit = lowerBound(remaining)
-            if let p = bySize[fit...].lazy.compactMap(available).first {
+            if let p = bySize.value[fit...].lazy.compactMap(available).first {
                 take(p)
                 break
             }
-            guard let p = bySize[..<fit].reversed().lazy.compactMap(available).first else { break }
+            guard let p = bySize.value[..<fit].reversed().lazy.compactMap(available).first else { break }
             take(p)
         }
         return victims

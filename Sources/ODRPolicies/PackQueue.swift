@@ -28,23 +28,22 @@ final class PackQueue {
     /// Starts loading the pack's list node, which its next request will move.
     func prefetch(_ pack: PackID) { order.prefetch(pack.rawValue) }
 
-    /// The last answer's array, kept so that its storage serves the next purge: by then the
-    /// device has let go of it, so clearing it keeps the storage instead of allocating anew.
-    private var answer: [PackID] = []
+    /// The last answer, kept so that its storage serves the next purge.
+    private let answer = PolicyState<[PackID]>([])
 
     /// Candidates from the front until `bytes` are freed (or the queue ends).
     func victims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        answer.removeAllKeepingCapacity()
+        answer.value.removeAllKeepingCapacity()
         var freed: Int64 = 0
         var cursor = order.first()
         while let p = cursor, freed < bytes {
             let id = PackID(rawValue: p)
             if view.isCandidate(id) {
-                answer.append(id)
+                answer.value.append(id)
                 freed += size[p]
             }
             cursor = order.after(p)
         }
-        return answer
+        return answer.value
     }
 }

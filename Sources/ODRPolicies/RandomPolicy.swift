@@ -13,7 +13,7 @@ import Stochastic
 /// Cost: O(1) per notification; O(victims) per purge in the usual case.
 public final class RandomPolicy: DescribedPolicy {
     private let stream: RandomStream
-    private var members: [Int32] = []
+    private let members = PolicyState<[Int32]>([])
     /// Index of each pack in ``members``, or -1.
     private let slot = PackColumn<Int32>(initial: -1)
     private let size = PackColumn<Int64>(initial: 0)
@@ -31,8 +31,8 @@ public final class RandomPolicy: DescribedPolicy {
         size.cover(pack)
         size[pack.pack] = pack.size
         if slot[pack.pack] < 0 {
-            slot[pack.pack] = Int32(members.count)
-            members.append(pack.pack.rawValue)
+            slot[pack.pack] = Int32(members.value.count)
+            members.value.append(pack.pack.rawValue)
         }
     }
 
@@ -41,9 +41,9 @@ public final class RandomPolicy: DescribedPolicy {
     private func drop(_ p: Int32) {
         guard slot.covers(p), slot[p] >= 0 else { return }
         let at = Int(slot[p])
-        let last = members.removeLast()
-        if at < members.count {
-            members[at] = last
+        let last = members.value.removeLast()
+        if at < members.value.count {
+            members.value[at] = last
             slot[last] = Int32(at)
         }
         slot[p] = -1
@@ -55,8 +55,8 @@ public final class RandomPolicy: DescribedPolicy {
         var misses = 0
         // Victims leave `members` at once so they are not drawn twice; the device's
         // packRemoved for them then finds nothing to do.
-        while freed < bytes && !members.isEmpty && misses < 32 {
-            let p = members[stream.uniformInt(below: members.count)]
+        while freed < bytes && !members.value.isEmpty && misses < 32 {
+            let p = members.value[stream.uniformInt(below: members.value.count)]
             if view.isCandidate(PackID(rawValue: p)) {
                 drop(p)
                 victims.append(PackID(rawValue: p))
@@ -67,7 +67,7 @@ public final class RandomPolicy: DescribedPolicy {
             }
         }
         if freed < bytes {
-            var pool = members.filter { view.isCandidate(PackID(rawValue: $0)) }
+            var pool = members.value.filter { view.isCandidate(PackID(rawValue: $0)) }
             while freed < bytes && !pool.isEmpty {
                 let i = stream.uniformInt(below: pool.count)
                 let p = pool[i]

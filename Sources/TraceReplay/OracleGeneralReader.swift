@@ -18,9 +18,12 @@ public final class OracleGeneralReader {
     public let appNames: [String]
     private let file: UnsafeMutablePointer<FILE>
     private let stream: OpaquePointer?
-    private var input: [UInt8]
+    // Performance: the buffers are plain blocks held in `let`s. Reaching an array property's
+    // bytes through `withUnsafeBytes` is an access of the property that spans a closure, so
+    // Swift checked its exclusivity at run time, twice per record: a tenth of a replay.
+    private let input: UnsafeMutableRawBufferPointer
     private var inputStart = 0, inputEnd = 0
-    private var output: [UInt8]
+    private let output: UnsafeMutableRawBufferPointer
     private var start = 0, end = 0
     private var finished = false
     /// Records handed out so far.
@@ -39,8 +42,8 @@ public final class OracleGeneralReader {
         file = handle
         stream = compressed ? ZSTD_createDStream() : nil
         if compressed { ZSTD_initDStream(stream) }
-        input = [UInt8](repeating: 0, count: compressed ? Int(ZSTD_DStreamInSize()) : 0)
-        output = [UInt8](repeating: 0, count: max(1 << 20, compressed ? Int(ZSTD_DStreamOutSize()) : 0))
+        input = .allocate(byteCount: compressed ? Int(ZSTD_DStreamInSize()) : 0, alignment: 16)
+        output = .allocate(byteCount: max(1 << 20, compressed ? Int(ZSTD_DStreamOutSize()) : 0), alignment: 16)
     }
 
     /// How many records the file holds, when that is known before reading it: its length
@@ -53,6 +56,8 @@ public final class OracleGeneralReader {
     }
 
     deinit {
+        input.deallocate()
+        output.deallocate()
         fclose(file)
         if let stream { ZSTD_freeDStream(stream) }
     }
@@ -61,10 +66,7 @@ public final class OracleGeneralReader {
     private func refill() throws(TraceError) -> Bool {
         if start > 0 {
             let left = end - start
-            output.withUnsafeMutableBytes { buffer in
-                let base = buffer.baseAddress!
-                if left > 0 { memmove(base, base + start, left) }
-            }
+            if left > 0 { memmove(output.baseAddress!, output.baseAddress! + start, left) }
             start = 0
             end = left
         }
@@ -73,7 +75,7 @@ public final class OracleGeneralReader {
         if let stream {
             while end == before && !finished {
                 if inputStart == inputEnd {
-                    let n = input.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, file) }
+                    let n = fread(input.baseAddress!, 1, input.count, file)
                     if n == 0 {
                         finished = true
                         if !frameComplete {
@@ -85,24 +87,19 @@ public final class OracleGeneralReader {
                     inputStart = 0
                     inputEnd = n
                 }
-                let result: Int = input.withUnsafeMutableBytes { inBuffer in
-                    output.withUnsafeMutableBytes { outBuffer in
-                        var inb = ZSTD_inBuffer(src: inBuffer.baseAddress!, size: inputEnd, pos: inputStart)
-                        var outb = ZSTD_outBuffer(dst: outBuffer.baseAddress!, size: outBuffer.count, pos: end)
-                        let code = ZSTD_decompressStream(stream, &outb, &inb)
-                        inputStart = inb.pos
-                        end = outb.pos
-                        if ZSTD_isError(code) != 0 { return -1 }
-                        return Int(code)
-                    }
-                }
+                var inb = ZSTD_inBuffer(src: input.baseAddress!, size: inputEnd, pos: inputStart)
+                var outb = ZSTD_outBuffer(dst: output.baseAddress!, size: output.count, pos: end)
+                let code = ZSTD_decompressStream(stream, &outb, &inb)
+                inputStart = inb.pos
+                end = outb.pos
+                let result = ZSTD_isError(code) != 0 ? -1 : Int(code)
                 if result < 0 {
                     throw TraceError(file: fileName, line: nil, message: "not a valid zstd stream (after \(records) records)")
                 }
                 frameComplete = result == 0
             }
         } else {
-            let n = output.withUnsafeMutableBytes { fread($0.baseAddress! + end, 1, $0.count - end, file) }
+            let n = fread(output.baseAddress! + end, 1, output.count - end, file)
             if n == 0 { finished = true } else { end += n }
         }
         return end > before
@@ -114,7 +111,7 @@ public final class OracleGeneralReader {
     public func object(ahead: Int) -> UInt64? {
         let at = start + (ahead - 1) * Self.recordSize
         guard ahead >= 1, at + Self.recordSize <= end else { return nil }
-        return output.withUnsafeBytes { UInt64(littleEndian: ($0.baseAddress! + at).loadUnaligned(fromByteOffset: 4, as: UInt64.self)) }
+        return UInt64(littleEndian: (output.baseAddress! + at).loadUnaligned(fromByteOffset: 4, as: UInt64.self))
     }
 
     /// The next record, or nil at the end of the trace; `next_access_vtime` is `nextAccess`.
@@ -128,13 +125,11 @@ public final class OracleGeneralReader {
                 return nil
             }
         }
-        let fields = output.withUnsafeBytes { b -> (UInt32, UInt64, UInt32, Int64) in
-            let p = b.baseAddress! + start
-            return (UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
-                    UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
-                    UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
-                    Int64(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: Int64.self)))
-        }
+        let p = UnsafeRawPointer(output.baseAddress! + start)
+        let fields = (UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
+                      UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
+                      UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
+                      Int64(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: Int64.self)))
         start += Self.recordSize
         records += 1
         return (TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: 0), fields.3)
