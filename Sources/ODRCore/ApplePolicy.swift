@@ -189,6 +189,10 @@ public final class ApplePolicy: PurgePolicy {
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         answer.removeAllKeepingCapacity()
         unpark(view)
+        // Whether an app's key was raised past packs that are not candidates now: a key
+        // above the app's oldest listed pack holds for this selection only (that pack may
+        // become a candidate without a note, as when a hold ends), so the order is rebuilt.
+        var raisedPastNonCandidates = false
         var freed: Int64 = 0
         while freed < bytes {
             // The app whose oldest candidate is oldest: keys are lower bounds, so an app whose
@@ -206,6 +210,7 @@ public final class ApplePolicy: PurgePolicy {
                 }
                 let tick = links[Int(candidate)].tick
                 if tick > top.tick {
+                    if candidate != apps[a].head { raisedPastNonCandidates = true }
                     appOrder.replaceMin(with: AppKey(tick: tick, app: top.app))
                     continue
                 }
@@ -234,6 +239,18 @@ public final class ApplePolicy: PurgePolicy {
             apps[Int(a)].scanned = false
         }
         scannedApps.removeAllKeepingCapacity()
+        if raisedPastNonCandidates {
+            var keys: [AppKey] = []
+            for a in apps.indices where apps[a].queued {
+                // An app whose list emptied leaves the order; its next note puts it back.
+                if apps[a].head >= 0 {
+                    keys.append(AppKey(tick: links[Int(apps[a].head)].tick, app: Int32(a)))
+                } else {
+                    apps[a].queued = false
+                }
+            }
+            appOrder = Heap(keys)
+        }
         return answer
     }
 

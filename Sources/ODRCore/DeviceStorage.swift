@@ -11,10 +11,8 @@ struct AppRecord: BitwiseCopyable {
     let allowsCellular: Bool
     var lowDiskResponse: LowDiskResponse
 
-    var installing = false
-    var installed = false
-    var running = false
-    var launchPending = false
+    /// Absent, installing or installed, and running (see ``AppPhase`` for what moves it).
+    var phase = AppPhase.absent
     var pendingInitial = 0
     var prefetchCursor = 0
     var prefetchActive: Int32 = -1
@@ -36,7 +34,10 @@ struct AppRecord: BitwiseCopyable {
         self.lowDiskResponse = lowDiskResponse
     }
 
-    var isPresent: Bool { installing || installed }
+    var isPresent: Bool { phase.isPresent }
+    var installing: Bool { phase.isInstalling }
+    var installed: Bool { phase.isInstalled }
+    var running: Bool { phase.isRunning }
     var packRange: Range<Int> { Int(firstPack)..<(Int(firstPack) + Int(packCount)) }
 }
 

@@ -13,9 +13,9 @@ extension ODRDevice {
         guard !state.apps[a].isPresent else { return false }
         let initial = state.appContents[a].catalog.initialInstallPacks.map { state.apps[a].firstPack + $0 }
         let needed = initial.reduce(Int64(0)) { $0 + state.packs[Int($1)].size }
-        state.apps[a].installing = true
+        move(a, .install)
         guard makeRoom(needed, mayWarn: true) else {
-            state.apps[a].installing = false
+            move(a, .installFailed)
             state.ledger.installFailures += 1
             emit(.installFailed(app, .outOfSpace))
             return true
@@ -35,13 +35,10 @@ extension ODRDevice {
     public func launch(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
         let a = Int(app.rawValue)
-        if state.apps[a].installing {
-            state.apps[a].launchPending = true
-            return true
-        }
-        guard state.apps[a].installed, !state.apps[a].running else { return false }
-        setRunning(a, true)
-        emit(.appLaunched(app))
+        let wasInstalling = state.apps[a].installing
+        guard move(a, .launch) else { return false }
+        // During the install the launch waits for the initial-install packs.
+        if !wasInstalling { emit(.appLaunched(app)) }
         return true
     }
 
@@ -76,10 +73,7 @@ extension ODRDevice {
             state.packs[p].requestCount = 0
             state.packs[p].lastRequestOrdinal = 0
         }
-        state.apps[a].installing = false
-        state.apps[a].installed = false
-        setRunning(a, false)
-        state.apps[a].launchPending = false
+        move(a, .uninstall)
         for p in state.apps[a].packRange { refresh(p) }
         state.ledger.removedBytes += removed
         emit(.appUninstalled(app, removedBytes: removed))
@@ -88,21 +82,16 @@ extension ODRDevice {
 
     func terminate(_ app: Int32, cause: ODREvent.TerminationCause) {
         dropRequests(of: app)
-        setRunning(Int(app), false)
-        state.apps[Int(app)].launchPending = false
+        move(Int(app), .terminate)
         if cause == .outOfSpace { state.ledger.appTerminations += 1 }
         emit(.appTerminated(AppID(rawValue: app), cause))
     }
 
     func completeInstall(_ a: Int) {
-        state.apps[a].installing = false
-        state.apps[a].installed = true
+        let launched = state.apps[a].phase.launchPending
+        move(a, .initialPacksStored)
         emit(.appInstalled(AppID(rawValue: Int32(a))))
-        if state.apps[a].launchPending {
-            state.apps[a].launchPending = false
-            setRunning(a, true)
-            emit(.appLaunched(AppID(rawValue: Int32(a))))
-        }
+        if launched { emit(.appLaunched(AppID(rawValue: Int32(a)))) }
         startNextPrefetch(a)
     }
 

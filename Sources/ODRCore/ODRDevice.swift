@@ -265,13 +265,20 @@ public final class ODRDevice {
         state.leftoverBytes + state.runningAppsPurgeable.bytes + state.otherAppsPurgeable.bytes
     }
 
-    /// Starts or stops app `a`, moving its purgeable packs to the other tier's totals.
-    func setRunning(_ a: Int, _ running: Bool) {
-        guard state.apps[a].running != running else { return }
-        let bytes = state.apps[a].purgeableBytes, count = state.apps[a].purgeableCount
-        addToTier(ofRunning: !running, bytes: -bytes, count: -count)
-        addToTier(ofRunning: running, bytes: bytes, count: count)
-        state.apps[a].running = running
+    /// Moves app `a` to its next phase on `event` (``AppPhase``); false if the event does
+    /// nothing in its phase. When the app starts or stops running, its purgeable packs move
+    /// to the other tier's totals.
+    @discardableResult
+    func move(_ a: Int, _ event: AppPhase.Event) -> Bool {
+        guard let next = state.apps[a].phase.after(event) else { return false }
+        let wasRunning = state.apps[a].running
+        state.apps[a].phase = next
+        if next.isRunning != wasRunning {
+            let bytes = state.apps[a].purgeableBytes, count = state.apps[a].purgeableCount
+            addToTier(ofRunning: wasRunning, bytes: -bytes, count: -count)
+            addToTier(ofRunning: next.isRunning, bytes: bytes, count: count)
+        }
+        return true
     }
 
     /// Sets pack `p`'s purgeable flag, and its app's and tier's totals with it.

@@ -18,6 +18,21 @@ struct ApplePolicyReferenceTests {
         }
     }
 
+    @Test("an app's place in the order counts a pack that became a candidate with no note (the install's hold on it ended)")
+    func candidateWithoutNote() {
+        // Found by the test above (shrunk). The game's intro pack (tick 1) is held by its install
+        // during the first purge, which takes the game's pack of tick 3 and so set the game's
+        // key to 3. The install then lets go of the intro pack, which tells the policy nothing.
+        // At the next purge the game's oldest candidate is the intro pack (tick 1), older than
+        // the news app's pack (tick 2): the game goes first.
+        func step(_ name: String, _ a: Int, _ b: Int) -> PropertyTests.Step {
+            PropertyTests.Step(code: Harness.opNames.firstIndex(of: name)!, a: a, b: b)
+        }
+        let steps = [step("launch", 4, 0), step("deliverAll", 0, 0), step("conditional", 0, 0), step("begin", 353, 1),
+                     step("conditional", 0, 0), step("terminate", 4, 0), step("begin", 0, 0), step("begin", 0, 0)]
+        Self.compare(steps, capacity: 205 * MB, other: 60 * MB, terminates: false)
+    }
+
     static func compare(_ steps: [PropertyTests.Step], capacity: Int64, other: Int64, terminates: Bool) {
         let fast = Recorder(ApplePolicy())
         let slow = Recorder(Reference())
