@@ -42,13 +42,13 @@ let package = Package(
         .target(name: "Bounds", dependencies: ["CFlow"]),
         // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
         .target(name: "CPrefetch"),
-        // The ODR state machine: sans-I/O; swift-collections' Heap for the apple policy, and a
-        // prefetch hint for its records.
-        .target(name: "ODRCore", dependencies: ["CPrefetch", .product(name: "HeapModule", package: "swift-collections")]),
+        // The ODR state machine: sans-I/O; a prefetch hint for its records.
+        .target(name: "ODRCore", dependencies: ["CPrefetch"]),
         // Seeded random streams and distributions over GSL.
         .target(name: "Stochastic", dependencies: ["CGSL"]),
         // Purge strategies, one file each, behind ODRCore's PurgePolicy.
-        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic", "CPrefetch"]),
+        // swift-collections' Heap for the apple policy.
+        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic", "CPrefetch", .product(name: "HeapModule", package: "swift-collections")]),
         // Discrete-event kernel and the models that drive the core (network, disk, apps).
         .target(
             name: "Simulation",
@@ -85,7 +85,7 @@ let package = Package(
 
         .testTarget(
             name: "ODRCoreTests",
-            dependencies: ["ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ODRCore", "ODRPolicies", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ODRPoliciesTests",
@@ -101,7 +101,7 @@ let package = Package(
             name: "WorkloadTests",
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore"]),
+        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies"]),
         .testTarget(
             name: "OdrSimCLITests",
             dependencies: [

@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ODRCore", package: root),
+                .product(name: "ODRPolicies", package: root),
                 .product(name: "Simulation", package: root),
                 .product(name: "Workload", package: root),
                 // For Metrics' RunRecorder (the report rows of `odr-sim run`).

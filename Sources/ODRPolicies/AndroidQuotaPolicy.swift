@@ -21,8 +21,8 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
     private let usage = PolicyState<[Int64]>([])
     /// Per app, its quota, looked up by its name when its first pack arrives; 0 until then.
     private let quota = PolicyState<[Int64]>([])
-    private let size = PackColumn<Int64>(initial: 0)
-    private let lastTick = PackColumn<UInt64>(initial: 0)
+    private let size = Column<Int64>(initial: 0)
+    private let lastTick = Column<UInt64>(initial: 0)
     private var tick: UInt64 = 0
 
     /// Android's default cache quota.

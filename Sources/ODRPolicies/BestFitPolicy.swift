@@ -26,7 +26,7 @@ public final class BestFitPolicy: DescribedPolicy {
     private let classOfSize = PolicyState<[Int64: Int]>([:])
     /// Class indices sorted by size.
     private let bySize = PolicyState<[Int]>([])
-    private let size = PackColumn<Int64>(initial: 0)
+    private let size = Column<Int64>(initial: 0)
 
     public init() {}
 

@@ -13,7 +13,7 @@ import ODRCore
 /// Cost: O(log n) per notification and per popped entry (an indexed heap).
 public final class GDSFPolicy: DescribedPolicy {
     private let heap = PackHeap<Double>()
-    private let frequency = PackColumn<Int64>(initial: 0)
+    private let frequency = Column<Int64>(initial: 0)
     private var inflation: Double = 0
 
     public init() {}

@@ -8,7 +8,7 @@ import ODRCore
 final class PackQueue {
     private let order = PackLinks()
     /// Pack sizes, kept here so a purge need not read each victim's record for its size.
-    private let size = PackColumn<Int64>(initial: 0)
+    private let size = Column<Int64>(initial: 0)
 
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {

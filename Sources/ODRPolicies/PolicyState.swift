@@ -5,7 +5,7 @@
 /// Performance: the value lives behind a pointer the container holds, and the policy holds
 /// the container in a `let`, so `members.value.append(x)` is not an access of a class's
 /// stored property, which Swift checks at run time (a call into the runtime per append or
-/// element write). With ``PackColumn`` for per-pack values, this is where policies keep their
+/// element write). With ``Column`` for per-pack values, this is where policies keep their
 /// state; they carry no performance annotations of their own.
 final class PolicyState<Value> {
     private let storage: UnsafeMutablePointer<Value>

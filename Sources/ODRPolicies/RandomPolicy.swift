@@ -15,8 +15,8 @@ public final class RandomPolicy: DescribedPolicy {
     private let stream: RandomStream
     private let members = PolicyState<[Int32]>([])
     /// Index of each pack in ``members``, or -1.
-    private let slot = PackColumn<Int32>(initial: -1)
-    private let size = PackColumn<Int64>(initial: 0)
+    private let slot = Column<Int32>(initial: -1)
+    private let size = Column<Int64>(initial: 0)
 
     public init(seed: UInt64) {
         stream = RandomStream(seed: seed, purpose: "purge-random")

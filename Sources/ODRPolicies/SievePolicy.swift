@@ -17,8 +17,8 @@ import ODRCore
 public final class SievePolicy: DescribedPolicy {
     /// Front: oldest arrival; back: newest.
     private let queue = PackLinks()
-    private let visited = PackColumn<Bool>(initial: false)
-    private let size = PackColumn<Int64>(initial: 0)
+    private let visited = Column<Bool>(initial: false)
+    private let size = Column<Int64>(initial: 0)
     /// The next pack the hand examines; nil means the oldest.
     private var hand: Int32?
 

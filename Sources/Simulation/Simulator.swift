@@ -126,7 +126,7 @@ public final class Simulator {
     /// offline policy such as Belady needs. Workloads depend only on the seed, never on the
     /// device's state, so this stream is exactly the one the run will see.
     public static func requestStream(of scenario: Scenario, seed: UInt64? = nil) -> [[PackID]] {
-        let probe = ODRDevice(capacity: 0, policy: ApplePolicy())
+        let probe = ODRDevice(capacity: 0, policy: NoPurges())
         let apps = scenario.apps.map { probe.addApp(name: $0.id, catalog: $0.catalog) }
         let merged = merger(scenario, seed: seed ?? scenario.seed)
         var result: [[PackID]] = []
@@ -427,4 +427,11 @@ public final class Simulator {
         device.removeAllEvents()
         currentKey = nil
     }
+}
+
+/// The policy of a device that never purges: the request-stream probe only adds apps to
+/// learn their pack numbering.
+private final class NoPurges: PurgePolicy {
+    let name = "none"
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] { [] }
 }

@@ -1,3 +1,4 @@
+import ODRPolicies
 import Testing
 @testable import ODRCore
 

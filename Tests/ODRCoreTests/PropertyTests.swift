@@ -1,4 +1,5 @@
 import PropertyBased
+import ODRPolicies
 import Testing
 @testable import ODRCore
 

@@ -1,6 +1,7 @@
 import ODRCore
 import ScenarioFile
 import Simulation
+import ODRPolicies
 import Testing
 
 /// Issue 18: at equal times, scripted events run before generated ones, all of them.

@@ -1,3 +1,4 @@
+import ODRPolicies
 import ODRCore
 @testable import Simulation
 

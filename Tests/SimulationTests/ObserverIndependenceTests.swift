@@ -1,4 +1,5 @@
 import ODRCore
+import ODRPolicies
 import Testing
 import Workload
 @testable import Simulation

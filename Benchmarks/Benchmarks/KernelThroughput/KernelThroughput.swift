@@ -1,6 +1,7 @@
 import Benchmark
 import Metrics
 import ODRCore
+import ODRPolicies
 import Simulation
 import Workload
 
