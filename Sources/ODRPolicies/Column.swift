@@ -36,11 +36,7 @@ final class Column<Value: BitwiseCopyable> {
     func grow(to minimum: Int) {
         guard minimum > count else { return }
         let grown = Swift.max(minimum, count * 2)
-        let block = UnsafeMutablePointer<Value>.allocate(capacity: grown)
-        block.moveInitialize(from: values, count: count)
-        (block + count).initialize(repeating: initial, count: grown - count)
-        values.deallocate()
-        values = block
+        values = regrow(values, from: count, to: grown, filling: initial)
         count = grown
     }
 

@@ -60,7 +60,7 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
     func set(_ p: Int32, _ key: Key) {
         if Int(p) >= positionCapacity {
             let grown = Swift.max(Int(p) + 1, positionCapacity * 2, 64)
-            position = Self.regrow(position, from: positionCapacity, to: grown, filling: -1)
+            position = regrow(position, from: positionCapacity, to: grown, filling: -1)
             positionCapacity = grown
         }
         let at = Int(position[Int(p)])
@@ -71,8 +71,8 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
         } else {
             if count == heapCapacity {
                 let grown = Swift.max(16, heapCapacity * 2)
-                keys = Self.regrow(keys, from: count, to: grown, filling: nil)
-                items = Self.regrow(items, from: count, to: grown, filling: nil)
+                keys = regrow(keys, from: count, to: grown, filling: nil)
+                items = regrow(items, from: count, to: grown, filling: nil)
                 heapCapacity = grown
             }
             keys[count] = key
@@ -102,16 +102,6 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
         guard let top = min else { return nil }
         remove(top.pack)
         return top
-    }
-
-    /// A block of `grown` elements: the `count` of `block` (which is freed), then `filler`
-    /// if there is one (slots above a heap's count are written before they are read).
-    private static func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T?) -> UnsafeMutablePointer<T> {
-        let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
-        new.moveInitialize(from: block, count: count)
-        if let filler { (new + count).initialize(repeating: filler, count: grown - count) }
-        block.deallocate()
-        return new
     }
 
     private func siftUp(_ start: Int) {

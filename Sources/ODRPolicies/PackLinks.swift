@@ -49,7 +49,7 @@ final class PackLinks {
         guard list >= listCount else { return }
         if list >= endsCapacity {
             let grown = Swift.max(list + 1, endsCapacity * 2)
-            ends = Self.regrow(ends, from: endsCapacity, to: grown, filling: Ends())
+            ends = regrow(ends, from: endsCapacity, to: grown, filling: Ends())
             endsCapacity = grown
         }
         listCount = list + 1
@@ -58,24 +58,15 @@ final class PackLinks {
     /// Makes room for packs below `count` at once.
     func reserve(_ count: Int) {
         guard count > nodeCapacity else { return }
-        nodes = Self.regrow(nodes, from: nodeCapacity, to: count, filling: Node())
+        nodes = regrow(nodes, from: nodeCapacity, to: count, filling: Node())
         nodeCapacity = count
     }
 
     private func ensureNode(_ p: Int) {
         guard p >= nodeCapacity else { return }
         let grown = Swift.max(p + 1, nodeCapacity * 2, 64)
-        nodes = Self.regrow(nodes, from: nodeCapacity, to: grown, filling: Node())
+        nodes = regrow(nodes, from: nodeCapacity, to: grown, filling: Node())
         nodeCapacity = grown
-    }
-
-    /// A block of `grown` elements: the `count` of `block` (which is freed), then `filler`.
-    private static func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T) -> UnsafeMutablePointer<T> {
-        let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
-        new.moveInitialize(from: block, count: count)
-        (new + count).initialize(repeating: filler, count: grown - count)
-        block.deallocate()
-        return new
     }
 
     /// Starts loading `p`'s node into the cache (a hint; changes nothing).
