@@ -42,9 +42,9 @@ struct DeviceState {
     /// Per app, what is fixed at ``ODRDevice/addApp(name:catalog:)``: its catalog and packs.
     var appContents: [AppContent] = []
     /// Per download slot (``PackRecord/download`` of a running download), the requests
-    /// waiting for it. Slots are reused and keep their list's storage, so a miss allocates
+    /// waiting for it. Slots are reused and keep their lists' storage, so a miss allocates
     /// nothing, and these few lists stay in cache.
-    var downloadWaiters: [[RequestID]] = []
+    var downloadWaiters: [DownloadWaiters] = []
     var freeDownloadSlots: [Int32] = []
     /// Per download slot, the pack's bytes on disk when its download started: what a
     /// download fetched is its bytes on disk minus this.

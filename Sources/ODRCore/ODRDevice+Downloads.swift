@@ -62,12 +62,12 @@ extension ODRDevice {
             slot = free
         } else {
             slot = Int32(state.downloadWaiters.count)
-            state.downloadWaiters.append([])
+            state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
         }
         state.downloadBase[Int(slot)] = state.packs[p].bytesOnDisk
         state.packs[p].download = slot
-        if let waiter { state.downloadWaiters[Int(slot)].append(waiter) }
+        if let waiter { state.downloadWaiters[Int(slot)].join(waiter, priority: state.requests[Int(waiter.slot)].priority) }
         state.packDetails[p].systemDownload = system
         state.packDetails[p].stalled = false
         state.reservedBytes += remaining
@@ -94,8 +94,8 @@ extension ODRDevice {
         // By index: granting adds no waiter here (the pack is no longer downloading), and
         // the slot is freed only after the loop.
         var w = 0
-        while w < state.downloadWaiters[download].count {
-            let waiter = state.downloadWaiters[download][w]
+        while w < state.downloadWaiters[download].joined.count {
+            let waiter = state.downloadWaiters[download].joined[w]
             w += 1
             guard let slot = liveSlot(waiter) else { continue }
             state.requests[slot].missing -= 1
@@ -125,7 +125,7 @@ extension ODRDevice {
     }
 
     func freeDownloadSlot(_ slot: Int) {
-        state.downloadWaiters[slot].removeAllKeepingCapacity()
+        state.downloadWaiters[slot].removeAll()
         state.freeDownloadSlots.append(Int32(slot))
     }
 
@@ -144,25 +144,32 @@ extension ODRDevice {
         if state.link == .offline { return .offline }
         if state.link == .cellular && !state.apps[Int(record.app)].allowsCellular { return .cellularNotAllowed }
         if state.packDetails[p].systemDownload { return nil }
-        // Performance: by index, so the waiters' list is neither retained nor released.
-        let download = Int(record.download)
-        for w in state.downloadWaiters[download].indices {
-            if let slot = liveSlot(state.downloadWaiters[download][w]), !state.requests[slot].paused { return nil }
-        }
-        return .paused
+        return highestWaitingPriority(Int(record.download)) == nil ? .paused : nil
     }
 
     func effectivePriority(_ p: Int) -> LoadingPriority {
         let record = state.packs[p]
-        var best: LoadingPriority? = state.packDetails[p].systemDownload ? .normal : nil
-        guard record.downloading else { return best ?? .normal }
-        let download = Int(record.download)
-        for w in state.downloadWaiters[download].indices {
-            guard let slot = liveSlot(state.downloadWaiters[download][w]), !state.requests[slot].paused else { continue }
-            let priority = state.requests[slot].priority
-            if best.map({ priority > $0 }) ?? true { best = priority }
+        let system: LoadingPriority? = state.packDetails[p].systemDownload ? .normal : nil
+        guard record.downloading else { return system ?? .normal }
+        guard let waiting = highestWaitingPriority(Int(record.download)) else { return system ?? .normal }
+        return system.map { Swift.max($0, waiting) } ?? waiting
+    }
+
+    /// The highest loading priority among the live, unpaused requests waiting for the
+    /// download in `slot`, or nil if every one has paused.
+    func highestWaitingPriority(_ slot: Int) -> LoadingPriority? {
+        state.downloadWaiters[slot].highest { entry in
+            guard let request = liveSlot(entry.request) else { return false }
+            return !state.requests[request].paused && state.requests[request].priority == entry.priority
         }
-        return best ?? .normal
+    }
+
+    /// Tells the downloads a waiting request awaits that it resumed or changed priority.
+    func noteWaiterChanged(_ slot: Int) {
+        let id = id(of: slot)
+        for p in packList(of: slot) where state.packs[Int(p)].downloading {
+            state.downloadWaiters[Int(state.packs[Int(p)].download)].push(state.requests[slot].priority, id)
+        }
     }
 
     /// Emits stall and continue events for downloads whose state changed: stalled for their

@@ -86,6 +86,7 @@ extension ODRDevice {
         state.requests[slot].priority = priority
         emit(.priorityChanged(request, AppID(rawValue: state.requests[slot].app), priority))
         if !state.requests[slot].granted {
+            noteWaiterChanged(slot)
             state.revision &+= 1
             refreshRunnability()
         }
@@ -291,7 +292,7 @@ extension ODRDevice {
         for p in packList where state.packs[Int(p)].phase != .resident || state.packs[Int(p)].downloading {
             let i = Int(p)
             if state.packs[i].downloading {
-                state.downloadWaiters[Int(state.packs[i].download)].append(id)
+                state.downloadWaiters[Int(state.packs[i].download)].join(id, priority: priority)
             } else {
                 startDownload(i, system: false, waiter: id)
             }
@@ -344,10 +345,8 @@ extension ODRDevice {
             state.packs[i].pins -= 1
             recommit(i, was: was)
             let d = Int(state.packs[i].download)
-            if d >= 0, let w = state.downloadWaiters[d].firstIndex(of: id) {
-                state.downloadWaiters[d].remove(at: w)
-                if state.downloadWaiters[d].isEmpty && !state.packDetails[i].systemDownload { abandon(i) }
-            }
+            // Every pack of a waiting request it does not hold yet is downloading for it.
+            if d >= 0, state.downloadWaiters[d].leave(), !state.packDetails[i].systemDownload { abandon(i) }
             refresh(i)
         }
         release(slot: slot)
@@ -363,6 +362,7 @@ extension ODRDevice {
             return false
         }
         state.requests[slot].paused = paused
+        if !paused { noteWaiterChanged(slot) }
         let app = AppID(rawValue: state.requests[slot].app)
         emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))
         state.revision &+= 1

@@ -62,18 +62,16 @@ struct BoundCommand: ParsableCommand {
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
+        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent),
+                                                   inputs: [trace])
+        let out = report.path
         let bounds: [TraceBound]
         do {
             bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests)
         } catch let error as TraceError {
             throw CommandFailure(error.description, located: true)
         }
-        let out = outDirectory ?? "Reports/bound-\(URL(fileURLWithPath: trace).lastPathComponent)"
-        do {
-            try ReportDirectory(out).commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
-        } catch {
-            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
-        }
+        try report.commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
         for b in bounds {
             table.add([String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio), b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",

@@ -68,9 +68,20 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let scenario = try loadScenario(file)
         guard let relative = Self.parseTolerance(tolerance) else {
-            throw CommandFailure("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
+            throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
         let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // Outputs are claimed before any work: each may replace only a file odr-sim wrote.
+        if update {
+            try OutputSafety.checkFile(baseline, label: "--baseline \(baseline)", inputs: [file]) { head in
+                head.hasPrefix(SummaryRow.header.prefix { $0 != "\n" })
+            }
+        }
+        if let junit {
+            try OutputSafety.checkFile(junit, label: "--junit \(junit)", inputs: [file, baseline]) { head in
+                head.hasPrefix("<?xml") && head.contains("<testsuites name=\"odr-sim check\"")
+            }
+        }
         if update {
             let names = try resolvePolicies(policies, scenario: scenario)
             var runner = ExperimentRunner(scenario: scenario, policies: names, replications: replications,
@@ -132,16 +143,21 @@ struct CheckCommand: ParsableCommand {
 
 /// Writes a file via a temporary name and a rename, so a reader never sees half of it.
 /// POSIX rename(2) replaces the old file atomically (Foundation's replaceItemAt does not
-/// work on Linux).
+/// work on Linux). The caller has checked that what it replaces is odr-sim's
+/// (``OutputSafety/checkFile(_:label:inputs:isOurs:)``).
 func writeAtomically(_ text: String, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     TemporaryFiles.removeStale(besides: url)
     let temporary = TemporaryFiles.staging(url)
+    defer { Interruption.unregister(temporary) }
+    Interruption.register(temporary)
     try Data(text.utf8).write(to: temporary)
-    guard rename(temporary.path, url.path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        try? FileManager.default.removeItem(at: temporary)
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace \(path): \(reason)"])
+    try Interruption.critical {
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace \(path): \(reason)"])
+        }
     }
 }

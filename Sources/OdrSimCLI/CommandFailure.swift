@@ -1,5 +1,6 @@
-/// Why a command failed, as the one line `odr-sim` prints on stderr before it exits with
-/// status 1 (``OdrSim/main()``).
+/// Why a command failed, as the one line `odr-sim` prints on stderr before it exits
+/// (``OdrSim/main()``): status 64 for a misuse of the command line (``usage(_:)``), 1 for bad
+/// input or a failed run.
 ///
 /// Commands throw it rather than exit, so that a test can run a command in the same process
 /// and read the reason. A reason that begins with where the problem is (a scenario's
@@ -9,11 +10,17 @@ public struct CommandFailure: Error, CustomStringConvertible, Equatable {
     public let message: String
     /// Whether ``message`` begins with a location.
     public let located: Bool
+    /// The exit status: 64 (EX_USAGE) for the command line, 1 for anything else.
+    public let status: Int32
 
-    init(_ message: String, located: Bool = false) {
+    init(_ message: String, located: Bool = false, status: Int32 = 1) {
         self.message = message
         self.located = located
+        self.status = status
     }
+
+    /// A misuse of the command line: an option's value, or a combination of options.
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(message, status: 64) }
 
     /// The line printed: ``message``, prefixed with `odr-sim: ` unless it is ``located``.
     public var description: String { located ? message : "odr-sim: " + message }

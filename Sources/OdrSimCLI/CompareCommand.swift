@@ -41,13 +41,15 @@ struct CompareCommand: ParsableCommand {
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
-        warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        let report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(scenario.name, suffix: "-compare"),
+                                                   inputs: [options.file])
+        let destination = report.path
         let started = Date()
         let results = try runWithProgress(runner)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows)
-        let destination = out ?? "Reports/\(scenario.name)-compare"
         do {
             var files = [
                 ("summary.csv", SummaryRow.header + rows.map(\.csvLine).joined()),
@@ -61,9 +63,7 @@ struct CompareCommand: ParsableCommand {
                     facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
                 files.append(("report.html", page.html))
             }
-            try ReportDirectory(destination).commit(files)
-        } catch {
-            throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
+            try report.commit(files)
         }
         print(rankedTable(comparison))
         if bound {

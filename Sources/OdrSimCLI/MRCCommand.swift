@@ -68,6 +68,9 @@ struct MRCCommand: ParsableCommand {
             capacities = (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
         }
         let format = try traceFormat.traceFormat(path: trace)
+        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent),
+                                                   inputs: [trace])
+        let out = report.path
         let bar = ProgressBar(unit: "requests")
         let curve: (points: [LRUCurve.Point], uniqueBytes: Int64)
         var sampled: SampledLRUCurve?
@@ -94,7 +97,6 @@ struct MRCCommand: ParsableCommand {
              sampled.map { String(format: "%.8f", $0.rate) } ?? "1",
              String(format: "%.6f", sampled?.objectMissRatioErrors[j] ?? 0), String(format: "%.6f", sampled?.byteMissRatioErrors[j] ?? 0)]
         }
-        let out = outDirectory ?? "Reports/mrc-\(URL(fileURLWithPath: trace).lastPathComponent)"
         var files = [(name: "mrc.csv", contents: CSV.row(header) + rows.map(CSV.row).joined())]
         if !noReport {
             let page = MissRatioReport(
@@ -106,11 +108,7 @@ struct MRCCommand: ParsableCommand {
                 palette: reportPalette)
             files.append((name: "report.html", contents: page.html))
         }
-        do {
-            try ReportDirectory(out).commit(files)
-        } catch {
-            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
-        }
+        try report.commit(files)
         var table = Table(["capacity", "of unique", "misses", "object miss ratio", "byte miss ratio"])
         for (p, row) in zip(curve.points, rows) {
             let plusMinus = { (r: String, e: String) in sampled == nil ? r : "\(r) ± \(e)" }

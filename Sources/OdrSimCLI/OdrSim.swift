@@ -24,18 +24,28 @@ public struct OdrSim: ParsableCommand {
 
     public init() {}
 
-    /// Parses the command line and runs the command. A ``CommandFailure`` is printed as its
-    /// one line on stderr, with exit status 1; usage errors and `--help` are ArgumentParser's.
+    /// Parses the command line and runs the command. Every failure is one line on stderr,
+    /// `odr-sim: …` or `FILE:LINE:COLUMN: …`: exit status 64 for a misuse of the command line
+    /// (ArgumentParser's checks included), 1 for bad input or a failed run, 128 + the signal
+    /// when interrupted (``Interruption``). `--help` and `--version` are ArgumentParser's.
     /// This is the only place that exits: commands throw.
     public static func main() {
+        Interruption.install()
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data((failure.description + "\n").utf8))
-            exit(withError: ExitCode.failure)
+            Foundation.exit(failure.status)
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }  // --help, --version
+            var text = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            let line = text.split(separator: "\n").first.map(String.init) ?? "failed"
+            let hint = code == .validationFailure ? " (see odr-sim help)" : ""
+            FileHandle.standardError.write(Data("odr-sim: \(line)\(hint)\n".utf8))
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -77,6 +77,18 @@ func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
     note("odr-sim: warning: \(file): \(text)")
 }
 
+/// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
+/// (a run would only stop there, minutes or years later); warns about a large one.
+/// `point` names a study's point (`used=61.5GB`).
+func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: String = "") throws {
+    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
+    let at = point.isEmpty ? file : "\(file) (\(point))"
+    guard scenario.expectedEvents <= Double(maxEvents) else {
+        throw CommandFailure("\(at): \(text)")
+    }
+    note("odr-sim: warning: \(at): \(text)")
+}
+
 func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
     let expected = scenario.expectedEvents
     guard expected > largeWorkloadEvents || expected > Double(maxEvents) else { return nil }
@@ -88,7 +100,7 @@ func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
     // About 2 M kernel events per second per core in a release build (Benchmarks/README.md).
     text += ", about \(humanDuration(expected / 2e6)) per run"
     if expected > Double(maxEvents) {
-        text += "; beyond --max-events \(maxEvents), a run will stop with an error"
+        text += "; beyond --max-events \(maxEvents), so it is refused before running (raise --max-events to run it anyway)"
     }
     return text
 }

@@ -77,6 +77,9 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
+        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
+                                                   inputs: [trace])
+        let out = report.path
         var chosen: [PolicyDescriptor] = []
         for name in policies.isEmpty ? ["lru"] : policies {
             guard let descriptor = PolicyRegistry.descriptor(named: name) else {
@@ -110,7 +113,6 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure(error.description, located: true)
             }
         }
-        let out = outDirectory ?? "Reports/replay-\(URL(fileURLWithPath: trace).lastPathComponent)"
         do {
             var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]
             if bound { files.append((name: "bounds.csv", contents: BoundGaps.csv(results, bounds))) }
@@ -123,9 +125,7 @@ struct ReplayCommand: ParsableCommand {
                     palette: reportPalette)
                 files.append((name: "report.html", contents: page.html))
             }
-            try ReportDirectory(out).commit(files)
-        } catch {
-            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
+            try report.commit(files)
         }
         print(ReplayReport.table(results), terminator: "")
         if bound {
@@ -146,18 +146,18 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
     for item in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
         if item.hasSuffix("%") {
             guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
-                throw CommandFailure("--capacity: '\(item)' is not a positive percentage such as 10%")
+                throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%")
             }
             capacities.append(.percent(percent))
             continue
         }
         switch SizeParser.parse(item) {
         case .success(let value): capacities.append(.bytes(value))
-        case .failure(let error): throw CommandFailure("--capacity: \(error)")
+        case .failure(let error): throw CommandFailure.usage("--capacity: \(error)")
         }
     }
     guard Set(capacities).count == capacities.count else {
-        throw CommandFailure("--capacity: '\(text)' lists a capacity twice")
+        throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice")
     }
     return capacities
 }

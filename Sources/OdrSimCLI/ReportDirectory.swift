@@ -1,17 +1,31 @@
 import Foundation
 
-/// Writes a run's report files so that a reader never sees a half-written report.
+/// Writes a run's report files so that a reader never sees a half-written report, and so that
+/// nothing odr-sim did not write is ever removed (``OutputSafety``).
 ///
-/// Files go into a sibling temporary directory; only when every file is complete does it
-/// replace the destination, so a failed or interrupted run leaves the previous report intact.
-/// Temporary directories that killed runs left beside it are removed (``TemporaryFiles``).
+/// Making one checks the destination (refused before any work starts). Files go into a sibling
+/// temporary directory; only when every file is complete, with the manifest that marks the
+/// folder as odr-sim's, does it replace the destination, so a failed or interrupted run leaves
+/// the previous report intact. The previous report is then removed file by file, by its
+/// manifest. Temporary directories that killed runs left beside it are removed
+/// (``TemporaryFiles``).
 public struct ReportDirectory {
     public let destination: URL
+    /// The destination as the user (or the default) gave it, for messages.
+    public let path: String
     private let staging: URL
+    private let label: String
+    private let inputs: [String]
 
-    public init(_ path: String) {
+    /// Claims `path` for a report. `label` names it in errors (`--out DIR`, or the default
+    /// path); `inputs` are the files the command reads, which the folder may not hold.
+    init(_ path: String, label: String? = nil, inputs: [String]) throws(CommandFailure) {
         destination = URL(fileURLWithPath: path).standardizedFileURL
+        self.path = path
         staging = TemporaryFiles.staging(destination)
+        self.label = label ?? path
+        self.inputs = inputs
+        try OutputSafety.checkReportFolder(path, label: self.label, inputs: inputs)
     }
 
     /// Creates the (empty) temporary directory now, for files written while a run goes on;
@@ -23,18 +37,27 @@ public struct ReportDirectory {
     }
 
     /// A fresh, empty temporary directory; leftovers of ended processes beside it go first.
+    /// It carries the manifest from the start, which is how a later run knows a leftover for
+    /// odr-sim's.
     private func makeStaging() throws {
         let fm = FileManager.default
         let parent = destination.deletingLastPathComponent()
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         TemporaryFiles.removeStale(besides: destination)
-        try? fm.removeItem(at: staging)
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        try Interruption.critical {
+            Interruption.register(staging)
+            if OutputSafety.manifestFiles(in: staging) != nil { try? fm.removeItem(at: staging) }
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            try Data(OutputSafety.manifest(files: []).utf8).write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+        }
     }
 
     /// Removes the temporary directory and whatever was written into it.
     public func abandon() {
-        try? FileManager.default.removeItem(at: staging)
+        Interruption.critical {
+            if OutputSafety.manifestFiles(in: staging) != nil { try? FileManager.default.removeItem(at: staging) }
+            Interruption.unregister(staging)
+        }
     }
 
     /// Writes `header` then the contents of `parts` (files in the prepared directory, which
@@ -59,32 +82,56 @@ public struct ReportDirectory {
 
     /// Writes `files` (name → contents) and swaps them in as the destination directory.
     /// `staged`: the directory was made by ``prepare()`` and may already hold files.
-    public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws {
+    public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws(CommandFailure) {
         let fm = FileManager.default
-        if !staged { try makeStaging() }
         do {
+            if !staged { try makeStaging() }
             for file in files {
                 try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))
             }
-            if fm.fileExists(atPath: destination.path) {
-                // swift-corelibs-foundation's replaceItemAt fails for directories (Cocoa error
-                // 512), so swap by renames: old report aside, new one in, old one deleted.
-                let old = TemporaryFiles.staging(destination, kind: "old")
-                try? fm.removeItem(at: old)
-                try fm.moveItem(at: destination, to: old)
-                do {
+            let written = try fm.contentsOfDirectory(atPath: staging.path).filter { $0 != OutputSafety.manifestName }
+            try Data(OutputSafety.manifest(files: written).utf8)
+                .write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+            try Interruption.critical {
+                // Checked again: the folder may have changed while the run went on.
+                try OutputSafety.checkReportFolder(destination.path, label: label, inputs: inputs)
+                if fm.fileExists(atPath: destination.path) {
+                    // swift-corelibs-foundation's replaceItemAt fails for directories (Cocoa
+                    // error 512), so swap by renames: old report aside, new one in.
+                    let old = TemporaryFiles.staging(destination, kind: "old")
+                    try fm.moveItem(at: destination, to: old)
+                    do {
+                        try fm.moveItem(at: staging, to: destination)
+                    } catch {
+                        try? fm.moveItem(at: old, to: destination)
+                        throw error
+                    }
+                    Interruption.unregister(staging)
+                    Self.removeReport(at: old)
+                } else {
                     try fm.moveItem(at: staging, to: destination)
-                } catch {
-                    try? fm.moveItem(at: old, to: destination)
-                    throw error
+                    Interruption.unregister(staging)
                 }
-                try? fm.removeItem(at: old)
-            } else {
-                try fm.moveItem(at: staging, to: destination)
             }
+        } catch let failure as CommandFailure {
+            abandon()
+            throw failure
         } catch {
-            try? fm.removeItem(at: staging)
-            throw error
+            abandon()
+            throw CommandFailure("cannot write reports to \(label): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes an earlier report folder file by file, as its manifest lists them; whatever it
+    /// does not list stays, in a folder that is then left in place with a warning.
+    static func removeReport(at folder: URL) {
+        let fm = FileManager.default
+        for name in OutputSafety.manifestFiles(in: folder) ?? [] {
+            try? fm.removeItem(at: folder.appendingPathComponent(name))
+        }
+        try? fm.removeItem(at: folder.appendingPathComponent(OutputSafety.manifestName))
+        if rmdir(folder.path) != 0 && fm.fileExists(atPath: folder.path) {
+            note("odr-sim: warning: kept \(folder.path): it holds files odr-sim did not write")
         }
     }
 }

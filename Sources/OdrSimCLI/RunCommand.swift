@@ -49,11 +49,11 @@ struct RunCommand: ParsableCommand {
         var interval: Double?
         if let sample {
             guard let seconds = try? DurationSyntax.parse(sample), seconds > 0 else {
-                throw CommandFailure("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
+                throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
             }
             let samples = scenario.samples(every: seconds)
             guard samples <= Double(Scenario.maximumSamples) else {
-                throw CommandFailure("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
+                throw CommandFailure.usage("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
             }
             interval = seconds
         }
@@ -61,9 +61,9 @@ struct RunCommand: ParsableCommand {
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
-        warnAboutWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
-        let destination = out ?? "Reports/\(scenario.name)"
-        let report = ReportDirectory(destination)
+        try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        let report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(scenario.name), inputs: [options.file])
+        let destination = report.path
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
         if !noEvents {
@@ -91,11 +91,11 @@ struct RunCommand: ParsableCommand {
             if !noEvents {
                 try report.concatenate(into: "events.csv", header: RunRecorder.eventsHeader, parts: results.compactMap(\.eventsPart))
             }
-            try report.commit(files, staged: !noEvents)
         } catch {
             report.abandon()
             throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
         }
+        try report.commit(files, staged: !noEvents)
 
         print(summaryTable(results.map(\.summary), replicated: runner.replications > 1))
         if bound {

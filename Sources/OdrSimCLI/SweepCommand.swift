@@ -77,6 +77,22 @@ struct SweepRunCommand: ParsableCommand {
         var runner = ExperimentRunner(plan: plan, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         runner.maxEvents = limits.maxEvents
         let shardPosition = shard.flatMap(parseShard)
+        if let (_, n) = shardPosition, n > plan.runs.count {
+            throw CommandFailure.usage("--shard \(shard!): the study has \(plan.runs.count) runs, so it splits into at most \(plan.runs.count) shards")
+        }
+        for (point, axisValues) in zip(study.points, study.points.map(\.values)) {
+            let label = zip(study.axes, axisValues).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+            try checkWorkload(point.scenario, file: file, maxEvents: limits.maxEvents, point: label)
+        }
+        // Outputs are claimed before any work: a shard file may replace only an earlier one.
+        var report: ReportDirectory?
+        if let (k, n) = shardPosition {
+            let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n)).path
+            try OutputSafety.checkFile(target, label: "--out \(out!)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
+        } else {
+            report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(study.name, suffix: "-sweep"),
+                                                   inputs: [file, study.baseFile])
+        }
         let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
         let started = Date()
         let results = try runWithProgress(runner, indices: indices)
@@ -90,12 +106,9 @@ struct SweepRunCommand: ParsableCommand {
             let file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
                                  baseline: study.baseline, name: study.name, axisNames: axisNames,
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
-            let directory = URL(fileURLWithPath: out!)
-            let target = directory.appendingPathComponent(ShardFile.fileName(shard: k, of: n))
+            let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                // Atomic: a temporary file beside it, renamed when complete.
-                try Data(file.text.utf8).write(to: target, options: .atomic)
+                try writeAtomically(file.text, to: target.path)
             } catch {
                 throw CommandFailure("cannot write \(target.path): \(error.localizedDescription)")
             }
@@ -103,10 +116,9 @@ struct SweepRunCommand: ParsableCommand {
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        let destination = out ?? "Reports/\(study.name)-sweep"
         try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
-              to: destination, report: !noReport)
-        print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, destination))
+                  to: report!, report: !noReport)
+        print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
 
@@ -157,9 +169,10 @@ struct SweepMergeCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(directory): \(error)")
         }
-        let destination = out ?? "Reports/\(shards[0].name)-sweep"
+        let destination = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"),
+                                                        inputs: paths)
         try write(merged, name: shards[0].name, to: destination, report: !noReport)
-        print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination)/")
+        print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination.path)/")
     }
 }
 
@@ -172,10 +185,11 @@ func parseShard(_ text: String) -> (k: Int, n: Int)? {
 
 /// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
 /// the result lines, so a merge writes the same bytes as one machine.
-private func write(_ results: SweepResults, name: String, to destination: String, report: Bool) throws {
+private func write(_ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool) throws {
+    let files: [(String, String)]
     do {
         let comparisons = try results.comparisons()
-        var files = [("results.csv", results.resultsCSV), ("comparison.csv", results.comparisonCSV(comparisons))]
+        var written = [("results.csv", results.resultsCSV), ("comparison.csv", results.comparisonCSV(comparisons))]
         if report {
             // Each axis's values in the order the points first show them.
             let axes = results.axisNames.indices.map { a in
@@ -185,11 +199,12 @@ private func write(_ results: SweepResults, name: String, to destination: String
             }
             let policies = comparisons.first?.comparison.policies ?? []
             let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
-            files.append(("report.html", SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons,
+            written.append(("report.html", SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons,
                                                      palette: reportPalette).html))
         }
-        try ReportDirectory(destination).commit(files)
+        files = written
     } catch {
-        throw CommandFailure("cannot write reports to \(destination): \(error)")
+        throw CommandFailure("cannot write reports to \(destination.path): \(error)")
     }
+    try destination.commit(files)
 }

@@ -35,7 +35,18 @@ enum TemporaryFiles {
             guard let (owner, pid) = owner(of: name), pid != getpid() else { continue }
             let ours = owner == host || (owner.isEmpty && legacy.contains { name == $0 + String(pid) })
             guard ours, !isRunning(pid) else { continue }
-            try? fm.removeItem(at: directory.appendingPathComponent(name))
+            let path = directory.appendingPathComponent(name)
+            var status = stat()
+            guard lstat(path.path, &status) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: try? fm.removeItem(at: path)   // a single file's temporary name
+            case S_IFDIR:
+                // Only a folder that carries odr-sim's manifest, and only what it lists.
+                if OutputSafety.manifestFiles(in: path) != nil {
+                    if name.contains(".old-") { ReportDirectory.removeReport(at: path) } else { try? fm.removeItem(at: path) }
+                }
+            default: continue
+            }
         }
     }
 

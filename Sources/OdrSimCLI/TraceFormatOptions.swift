@@ -31,19 +31,19 @@ struct TraceFormatOptions: ParsableArguments {
             case "oraclegeneral", "oraclegeneral.bin", "bin": chosen = .oracleGeneral(compressed: false)
             case "oraclegeneral.zst", "zst": chosen = .oracleGeneral(compressed: true)
             default:
-                throw CommandFailure("--format: '\(format)' is not a trace format; use csv, oracleGeneral or oracleGeneral.zst")
+                throw CommandFailure.usage("--format: '\(format)' is not a trace format; use csv, oracleGeneral or oracleGeneral.zst")
             }
         }
         guard case .text = chosen else {
             if textOptions {
                 let named = format == nil ? "; its name makes it oracleGeneral (give --format csv if it is text)" : ""
-                throw CommandFailure("--columns, --delimiter and --header describe text traces, not \(path)\(named)")
+                throw CommandFailure.usage("--columns, --delimiter and --header describe text traces, not \(path)\(named)")
             }
             return chosen
         }
         let mapping = try columns.map(Self.parseColumns)
         if header == false && mapping == nil {
-            throw CommandFailure("--no-header needs --columns (time=1,id=2,size=3): without a header nothing names the columns")
+            throw CommandFailure.usage("--no-header needs --columns (time=1,id=2,size=3): without a header nothing names the columns")
         }
         let header: TextLayout.Header = switch header {
         case true?: .present
@@ -62,7 +62,7 @@ struct TraceFormatOptions: ParsableArguments {
         default:
             guard text.utf8.count == 1, let byte = text.utf8.first, byte != 0x0A, byte != 0x0D, byte != 0x22,
                   !(0x30...0x39).contains(byte) else {
-                throw CommandFailure("--delimiter: '\(text)' is not one character other than a digit, a quote or a line end (or tab, space)")
+                throw CommandFailure.usage("--delimiter: '\(text)' is not one character other than a digit, a quote or a line end (or tab, space)")
             }
             return byte
         }
@@ -75,19 +75,19 @@ struct TraceFormatOptions: ParsableArguments {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let name = names[parts[0].lowercased()] else {
-                throw CommandFailure("--columns: '\(item)' is not NAME=N with NAME one of time, id, size, app (e.g. time=1,id=2,size=3)")
+                throw CommandFailure.usage("--columns: '\(item)' is not NAME=N with NAME one of time, id, size, app (e.g. time=1,id=2,size=3)")
             }
             guard let column = Int(parts[1]), column >= 1, column <= 1_000 else {
-                throw CommandFailure("--columns: '\(item)': columns are counted from 1")
+                throw CommandFailure.usage("--columns: '\(item)': columns are counted from 1")
             }
-            guard found[name] == nil else { throw CommandFailure("--columns: '\(name)' is given twice") }
+            guard found[name] == nil else { throw CommandFailure.usage("--columns: '\(name)' is given twice") }
             if let other = found.first(where: { $0.value == column - 1 }) {
-                throw CommandFailure("--columns: \(other.key) and \(name) are both column \(column)")
+                throw CommandFailure.usage("--columns: \(other.key) and \(name) are both column \(column)")
             }
             found[name] = column - 1
         }
         guard let id = found["id"], let size = found["size"] else {
-            throw CommandFailure("--columns: '\(text)' must give id and size (time and app are optional)")
+            throw CommandFailure.usage("--columns: '\(text)' must give id and size (time and app are optional)")
         }
         return TextLayout.Columns(time: found["time"], object: id, size: size, app: found["app"])
     }

@@ -1,3 +1,5 @@
+import Simulation
+
 /// Link bandwidths: `300Mbps`, `40Kbps`, `1Gbps`, `0` (offline), or a bare number, in bits
 /// per second with decimal prefixes (1 Mbps = 10^6 bit/s, ODR-SPEC §5).
 ///
@@ -12,7 +14,7 @@ public enum BandwidthSyntax {
 
     static let expected = "use bits per second with a unit (bps, Kbps, Mbps, Gbps), such as 40Mbps, or 0 for offline"
 
-    /// Bits per second, at least 0.
+    /// Bits per second, 0 … 100 Gbps (``ModelLimits/bitsPerSecond``).
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Double {
         let (numberText, unitText) = DecimalNumber.split(Substring(text).trimmingBlanks())
         let number: DecimalNumber
@@ -32,6 +34,10 @@ public enum BandwidthSyntax {
         guard !number.isNegative || number.isZero else {
             throw ValueSyntaxError(text: text, problem: .negative(kind: "bandwidth"))
         }
-        return number.doubleValue * scale
+        let bitsPerSecond = number.doubleValue * scale
+        guard bitsPerSecond <= ModelLimits.bitsPerSecond else {
+            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "bandwidth", maximum: ModelLimits.bitsPerSecondText))
+        }
+        return bitsPerSecond
     }
 }

@@ -1,3 +1,5 @@
+import Simulation
+
 /// Virtual times and durations: `0`, `90s`, `1.5s`, `250ms`, `2m`, `3h`, `14d`, or a bare
 /// number (seconds). The result is in seconds. As an odr-sim extension, units may be
 /// chained from largest to smallest: `1d8h`, `2h30m`, `5d16h30m` (so a two-week script can
@@ -17,12 +19,15 @@ public enum DurationSyntax {
 
     static let expected = "use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h"
 
-    /// Seconds, at least 0.
+    /// Seconds, 0 … ten years (``ModelLimits/seconds``).
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Double {
         let trimmed = Substring(text).trimmingBlanks()
         if let parts = compoundParts(trimmed) {
             var total = 0.0
             for part in parts { total += try parse(String(part)) }
+            guard total <= ModelLimits.seconds else {
+                throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "time", maximum: ModelLimits.secondsText))
+            }
             return total
         }
         let (numberText, unitText) = DecimalNumber.split(trimmed)
@@ -44,7 +49,11 @@ public enum DurationSyntax {
         guard !number.isNegative || number.isZero else {
             throw ValueSyntaxError(text: text, problem: .negative(kind: "time"))
         }
-        return number.doubleValue * seconds
+        let total = number.doubleValue * seconds
+        guard total <= ModelLimits.seconds else {
+            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "time", maximum: ModelLimits.secondsText))
+        }
+        return total
     }
 
     /// Splits `1d8h30m` into `1d`, `8h`, `30m` when it has several unit-suffixed numbers,

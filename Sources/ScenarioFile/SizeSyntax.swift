@@ -1,8 +1,11 @@
+import Simulation
+
 /// Byte sizes as scenario files write them: `512MB`, `1.5GB`, `64MiB`, `700KB`, `123B`, or a
 /// bare integer (bytes).
 ///
 /// `KB/MB/GB/TB` are powers of 10 and `KiB/MiB/GiB/TiB` powers of 2 (ODR-SPEC §5). A blank
-/// between number and unit is allowed; fractions are rounded to the nearest byte.
+/// between number and unit is allowed; fractions are rounded to the nearest byte. A size is
+/// at most 1 PiB (``ModelLimits/bytes``).
 ///
 /// ```swift
 /// try SizeSyntax.parse("1.5GB")        // 1_500_000_000
@@ -14,10 +17,11 @@ public enum SizeSyntax {
     public static let units: [(suffix: String, bytes: UInt64)] = [
         ("B", 1),
         ("KB", 1_000), ("kB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("TB", 1_000_000_000_000),
-        ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40),
+        ("PB", 1_000_000_000_000_000),
+        ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40), ("PiB", 1 << 50),
     ]
 
-    static let expected = "use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB"
+    static let expected = "use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB"
 
     /// A size of at least 0 bytes.
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Int64 {
@@ -42,7 +46,7 @@ public enum SizeSyntax {
         do {
             number = try DecimalNumber(numberText)
         } catch .tooManyDigits {
-            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "size"))
+            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "size", maximum: ModelLimits.bytesText))
         } catch {
             throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: expected))
         }
@@ -54,8 +58,8 @@ public enum SizeSyntax {
         } else {
             throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: expected))
         }
-        guard let bytes = number.magnitude(times: multiplier) else {
-            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "size"))
+        guard let bytes = number.magnitude(times: multiplier), bytes <= ModelLimits.bytes else {
+            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "size", maximum: ModelLimits.bytesText))
         }
         return (number, bytes)
     }

@@ -33,4 +33,7 @@ public struct Study: Sendable {
     /// A digest of the study file and of its base scenario's text (16 hex digits): shards of
     /// one study carry it, so a shard of another study, or of an edited one, is recognised.
     public let digest: String
+    /// The base scenario's file (the study's own when the base is inline): an input that no
+    /// output may replace.
+    public var baseFile: String = ""
 }

@@ -153,8 +153,10 @@ public struct StudyParser: Sendable {
         let name = try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
             ?? ScenarioParser.defaultName(fileName: fileName)
         let description = try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
-        return Study(name: name, description: description, axes: axes, points: points, policies: policies,
-                     replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
+        var study = Study(name: name, description: description, axes: axes, points: points, policies: policies,
+                          replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
+        study.baseFile = baseFile
+        return study
     }
 
     /// A list of values, or a range `{from, to, steps, scale}`; with the node of each value

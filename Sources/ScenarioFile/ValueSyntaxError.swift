@@ -10,8 +10,8 @@ public struct ValueSyntaxError: Error, Hashable, Sendable, CustomStringConvertib
         case unparsable(kind: String, expected: String)
         /// Below zero where only 0 and up make sense.
         case negative(kind: String)
-        /// Beyond what the model can hold (more than 2^63 − 1 bytes, say).
-        case tooLarge(kind: String)
+        /// Beyond what the model takes (``ModelLimits``): `maximum` as a file writes it.
+        case tooLarge(kind: String, maximum: String)
         /// A number outside the closed range `range` (written like `0…1`).
         case outOfRange(range: String)
     }
@@ -33,8 +33,8 @@ public struct ValueSyntaxError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(subject) must be \(Self.article(kind)) \(kind), not '\(text)'; \(expected)"
         case .negative(let kind):
             return "\(subject) '\(text)' is negative; a \(kind) cannot be below 0"
-        case .tooLarge(let kind):
-            return "\(subject) '\(text)' is too large for a \(kind)"
+        case .tooLarge(let kind, let maximum):
+            return "\(subject) '\(text)' is too large for a \(kind) (at most \(maximum))"
         case .outOfRange(let range):
             return "\(subject) is \(text), outside \(range)"
         }

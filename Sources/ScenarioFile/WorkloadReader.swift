@@ -58,8 +58,7 @@ struct WorkloadReader {
             let list = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
                 ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
             let alphaNode = try fields.required("alpha")
-            let alpha = try number(alphaNode, "alpha")
-            guard alpha >= 0 else { throw reader.error(at: alphaNode, "alpha must be 0 or more, not \(alpha)") }
+            let alpha = try number(alphaNode, "alpha", atMost: ModelLimits.zipfAlpha)
             return PopularityGenerator(
                 app: a, tags: list, rate: try rate(try fields.required("rate"), "rate"), alpha: alpha,
                 hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
@@ -117,12 +116,18 @@ struct WorkloadReader {
               let unit = units[String(parts[1].trimmingBlanks())] else {
             throw reader.error(at: node, "\(subject) must be a rate such as 3/d, 2/h or 1/w (events per s, m, h, d or w), not '\(text)'")
         }
+        guard count / unit <= ModelLimits.eventsPerSecond else {
+            throw reader.error(at: node, "\(subject) '\(text)' is too high (at most \(Int(ModelLimits.eventsPerSecond))/s)")
+        }
         return count / unit
     }
 
-    private func number(_ node: Node, _ subject: String) throws(ScenarioError) -> Double {
+    /// A number in 0 … `maximum`.
+    private func number(_ node: Node, _ subject: String, atMost maximum: Double) throws(ScenarioError) -> Double {
         let text = try reader.scalar(node, subject)
         guard let value = Double(text), value.isFinite else { throw reader.error(at: node, "\(subject) must be a number, not '\(text)'") }
+        guard value >= 0 else { throw reader.error(at: node, "\(subject) must be 0 or more, not \(text)") }
+        guard value <= maximum else { throw reader.error(at: node, "\(subject) must be at most \(Int(maximum)), not \(text)") }
         return value
     }
 
@@ -133,8 +138,7 @@ struct WorkloadReader {
         let median = ofDurations ? try reader.duration(medianNode, "median") : Double(try reader.size(medianNode, "median"))
         guard median > 0 else { throw reader.error(at: medianNode, "median must be more than 0") }
         let sigmaNode = try fields.required("sigma")
-        let sigma = try number(sigmaNode, "sigma")
-        guard sigma >= 0 else { throw reader.error(at: sigmaNode, "sigma must be 0 or more, not \(sigma)") }
+        let sigma = try number(sigmaNode, "sigma", atMost: ModelLimits.sigma)
         return Lognormal(median: median, sigma: sigma)
     }
 

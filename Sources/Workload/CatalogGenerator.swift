@@ -1,3 +1,4 @@
+import Simulation
 import ODRCore
 import Stochastic
 
@@ -17,7 +18,7 @@ public enum CatalogGenerator {
     public static func resources(count: Int, size: Lognormal, prefix: String, seed: UInt64, app: String) -> [Resource] {
         let stream = RandomStream(seed: seed, purpose: "catalog/\(app)")
         return (1...max(count, 1)).prefix(count).map { i in
-            let bytes = max(1, Int64(stream.lognormal(mu: size.mu, sigma: size.sigma).rounded()))
+            let bytes = max(1, ModelLimits.drawnBytes(stream.lognormal(mu: size.mu, sigma: size.sigma)))
             return Resource(name: "\(prefix)\(i)", size: bytes, tags: ["\(prefix)\(i)"])
         }
     }

@@ -55,7 +55,7 @@ public struct DiskPressureGenerator: WorkloadGenerator {
             if nextGrowth <= nextCleanup, nextGrowth.isFinite {
                 let time = nextGrowth
                 nextGrowth = growth.next()
-                let bytes = Int64(sizes.lognormal(mu: spec.size.mu, sigma: spec.size.sigma).rounded())
+                let bytes = ModelLimits.drawnBytes(sizes.lognormal(mu: spec.size.mu, sigma: spec.size.sigma))
                 added += bytes
                 return ScenarioEvent(time: time, action: .disk(bytes))
             }

@@ -76,7 +76,7 @@ public struct PopularityGenerator: WorkloadGenerator {
             let tags = RequestTags(single: spec.tags[popularity.sample(from: choices)])
             let key = nextKey
             nextKey += 1
-            pending.add(key, at: time + holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma))
+            pending.add(key, at: time + ModelLimits.drawnSeconds(holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma)))
             return ScenarioEvent(time: time, action: .request(spec.app, tags: tags, key: key, priority: spec.priority, optional: false))
         }
     }

@@ -53,7 +53,7 @@ public struct SessionsGenerator: WorkloadGenerator {
             if let end = pending.pop() { return ScenarioEvent(time: end.time, action: .terminate(spec.app)) }
             let start = arrivals.next()
             guard start.isFinite else { return nil }
-            let end = start + lengths.lognormal(mu: spec.length.mu, sigma: spec.length.sigma)
+            let end = start + ModelLimits.drawnSeconds(lengths.lognormal(mu: spec.length.mu, sigma: spec.length.sigma))
             pending.add((), at: end)
             arrivals.restart(at: end)
             return ScenarioEvent(time: start, action: .launch(spec.app))

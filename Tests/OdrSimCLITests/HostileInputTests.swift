@@ -20,10 +20,11 @@ struct HostileInputTests {
         return (result, Date().timeIntervalSince(start), dir)
     }
 
-    /// Exit 1, one line on stderr that starts with `prefix`, nothing on stdout, no report.
+    /// Exit 1 (64 for a command-line option's value, `--capacity ten`), one line on stderr
+    /// that starts with `prefix`, nothing on stdout, no report.
     func expectOneLineError(_ result: CLI.Result, startingWith prefix: String, in dir: URL,
                             sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(result.status == 1, sourceLocation: sourceLocation)
+        #expect(result.status == (prefix.hasPrefix("odr-sim: --") ? 64 : 1), sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -219,7 +220,7 @@ struct HostileInputTests {
 
         """
 
-    @Test("a workload of 10^14 events: validate warns, run shows progress and stops at --max-events with no report")
+    @Test("a workload of 10^14 events: validate warns, run refuses it before running, at once, with no report")
     func runawayWorkload() throws {
         let (validate, seconds, dir) = try run(["validate", "flood.scn"], files: ["flood.scn": Self.flood])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -228,14 +229,14 @@ struct HostileInputTests {
         // 10^6/s × 3650 d × (request + end) = 6.3 × 10^14.
         #expect(validate.stdout.contains("about 6.3e+14 workload events per run"))
         #expect(validate.stderr.hasPrefix("odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14)"))
-        #expect(validate.stderr.contains("beyond --max-events 1000000000, a run will stop with an error"))
+        #expect(validate.stderr.contains("beyond --max-events 1000000000, so it is refused before running (raise --max-events to run it anyway)"))
 
-        let run = try CLI.run(["run", "flood.scn", "--max-events", "5000", "--out", "out"], in: dir,
-                              environment: ["ODR_SIM_PROGRESS": "always"])
+        // Issue 24: refused up front (the main before it ran until --max-events stopped it).
+        let start = Date()
+        let run = try CLI.run(["run", "flood.scn", "--out", "out"], in: dir, environment: ["ODR_SIM_PROGRESS": "always"])
+        #expect(Date().timeIntervalSince(start) < 1)
         #expect(run.status == 1)
-        #expect(run.stderr.contains("odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run"))
-        #expect(run.stderr.contains("% · 0/1 runs · "))
-        #expect(run.stderr.contains("odr-sim: the run of apple, replication 1, reached the limit of 5000 kernel events"))
+        #expect(run.stderr == "odr-sim: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14), about 10 years per run; beyond --max-events 1000000000, so it is refused before running (raise --max-events to run it anyway)\n")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
@@ -264,7 +265,7 @@ struct HostileInputTests {
         #expect(try CLI.run(["replay", "q.csv", "--capacity", "1GB", "--out", "out"], in: dir).status == 0)
     }
 
-    @Test("temporary report directories of ended processes are removed, never one of a live process")
+    @Test("temporary report directories of ended processes are removed, never one of a live process nor one without odr-sim's manifest")
     func staleTemporaryDirectories() throws {
         let scenario = smallScenario
         let (_, _, dir) = try run(["--version"], files: ["s.scn": scenario])
@@ -284,13 +285,20 @@ struct HostileInputTests {
         let names = [".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(hostName)-\(dead)", ".out.tmp-\(dead)",
                      ".out.old-\(hostName)-\(dead)", ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)",
                      ".cache.tmp-\(dead)"]
-        for name in names {
+        for name in names + [".unmarked.tmp-\(hostName)-\(dead)"] {
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
             try Data(repeating: 7, count: 1000).write(to: dir.appendingPathComponent(name).appendingPathComponent("events.csv"))
+            // odr-sim's staging folders carry its manifest from the start; the unmarked one
+            // has the name of one but is not, and is kept.
+            if !name.hasPrefix(".unmarked") {
+                try Data("# odr-sim report: files odr-sim wrote; its next run into this folder replaces them\nfile: events.csv\n".utf8)
+                    .write(to: dir.appendingPathComponent(name).appendingPathComponent(".odr-sim-report"))
+            }
         }
         let result = try CLI.run(["run", "s.scn", "--out", "out"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") })
-        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)", ".cache.tmp-\(dead)"])
+        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)", ".cache.tmp-\(dead)",
+                         ".unmarked.tmp-\(hostName)-\(dead)"])
     }
 }

@@ -176,7 +176,7 @@ struct MalformedScenarioTests {
             device:
               capacity: 64 gigs
             """, line: 3, column: 13,
-            message: "capacity must be a size, not '64 gigs'; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB"),
+            message: "capacity must be a size, not '64 gigs'; use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB"),
 
         MalformedCase(name: "priority 1.5", text: """
             duration: 1d

@@ -40,20 +40,24 @@ struct SizeSyntaxTests {
         }
     }
 
-    @Test(arguments: ["9999999TB", "99999999999999999999", "9223372036854775808"])
+    @Test(arguments: ["9999999TB", "99999999999999999999", "9223372036854775808", "9223372036854775807", "1125899906842625", "1.0000001PiB"])
     func tooLarge(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .tooLarge(kind: "size"))) { try SizeSyntax.parse(text) }
+        #expect(throws: ValueSyntaxError(text: text, problem: .tooLarge(kind: "size", maximum: "1PiB"))) { try SizeSyntax.parse(text) }
     }
 
+    /// The model's limit, 1 PiB (ModelLimits.bytes): nothing derived from sizes up to it
+    /// can overflow (issue 24).
     @Test func largestSizeFits() throws {
-        #expect(try SizeSyntax.parse("9223372036854775807") == Int64.max)
+        #expect(try SizeSyntax.parse("1PiB") == 1 << 50)
+        #expect(try SizeSyntax.parse("1125899906842624") == 1_125_899_906_842_624)
+        #expect(try SizeSyntax.parseSigned("-1PiB") == -(1 << 50))
     }
 
     @Test func messages() {
         #expect(ValueSyntaxError(text: "-1GB", problem: .negative(kind: "size")).message(subject: "size")
             == "size '-1GB' is negative; a size cannot be below 0")
         #expect(ValueSyntaxError(text: "12XB", problem: .unparsable(kind: "size", expected: SizeSyntax.expected)).description
-            == "value must be a size, not '12XB'; use a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), such as 512MB or 1.5GB")
+            == "value must be a size, not '12XB'; use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB")
     }
 }
 

@@ -13,6 +13,7 @@ import Workload
 /// scenario's free space holds 30 % of all content, so about one request in four purges.
 let benchmarks: @Sendable () -> Void = {
     queueOnly()
+    sharedDownload()
     workloadOnly()
     withReports()
     for days in [30.0, 365.0] {
@@ -94,5 +95,50 @@ let workloadOnly: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         benchmark.measurement(.custom("workload events", polarity: .prefersLarger), count)
+    }
+}
+
+/// Many requests waiting on one shared download (issue 24): `n` requests of one 1 GB tag join
+/// its download, every tenth pauses, resumes and changes priority, and the network model's
+/// question (``ODRDevice/downloads(into:)``) is asked after every change, as the kernel does;
+/// then the pack arrives in 1,000 pieces and every request ends. Time should grow linearly
+/// with `n` (it grew quadratically when each change scanned every waiter).
+let sharedDownload: @Sendable () -> Void = {
+    for n in [1_000, 10_000, 100_000] {
+        Benchmark(
+            "Shared download: \(n) waiters on one pack",
+            configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 5)
+        ) { benchmark in
+            let device = ODRDevice(capacity: 64_000_000_000, otherData: 0, policy: LRUPolicy())
+            let catalog = try! Catalog(singleResourceTags: [(name: "level", size: 1_000_000_000)])
+            let app = device.addApp(name: "game", catalog: catalog)
+            _ = device.install(app, at: 0)
+            _ = device.launch(app, at: 0)
+            var statuses: [DownloadStatus] = []
+            var requests: [RequestID] = []
+            requests.reserveCapacity(n)
+            benchmark.startMeasurement()
+            for i in 0..<n {
+                let time = Double(i) * 0.001
+                if case .waiting(let id) = device.beginAccessing(app, tag: TagID(rawValue: 0), at: time) { requests.append(id) }
+                if i % 10 == 9 {
+                    let id = requests[i / 2]
+                    device.pause(id, at: time)
+                    device.downloads(into: &statuses)
+                    device.resume(id, at: time)
+                    device.setLoadingPriority(LoadingPriority(Double(i % 100) / 100)!, for: id, at: time)
+                }
+                device.downloads(into: &statuses)
+            }
+            let pack = device.pack(0, of: app)
+            for piece in 0..<1_000 {
+                device.receive(1_000_000, for: pack, at: Double(n) * 0.001 + Double(piece))
+                device.downloads(into: &statuses)
+            }
+            for id in requests { device.endAccessing(id, at: Double(n) + 1_000) }
+            benchmark.stopMeasurement()
+            blackHole(statuses.count)
+            precondition(device.isGranted(requests[0]) == false && device.downloadCount == 0)
+        }
     }
 }

@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+
+/// What odr-sim does when SIGINT, SIGTERM or SIGHUP arrives (Ctrl-C, a cluster's or CI's time
+/// limit, a closed terminal): it removes the temporary files and folders it was writing,
+/// leaves every finished output as it was, and exits with status 128 + the signal's number.
+///
+/// Writers register a temporary path while it exists (``register(_:)``) and do the renames
+/// that publish an output inside ``critical(_:)``: the signal is handled on a thread of its
+/// own, which waits for a rename under way to finish, so an output is never caught half
+/// swapped.
+enum Interruption {
+    private final class Registry: @unchecked Sendable {
+        let lock = NSRecursiveLock()
+        var paths: Set<String> = []
+        var sources: [DispatchSourceSignal] = []
+    }
+    private static let registry = Registry()
+
+    /// Handles SIGINT, SIGTERM and SIGHUP from now on (the command-line tool calls it once).
+    static func install() {
+        let queue = DispatchQueue(label: "odr-sim.signals")
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { interrupted(by: number) }
+            source.resume()
+            registry.sources.append(source)
+        }
+    }
+
+    /// Removes what is registered and exits; the lock waits for a rename under way.
+    private static func interrupted(by number: Int32) -> Never {
+        registry.lock.lock()
+        for path in registry.paths { try? FileManager.default.removeItem(atPath: path) }
+        let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
+        FileHandle.standardError.write(Data("\nodr-sim: stopped by \(name); no output written\n".utf8))
+        _exit(128 + number)
+    }
+
+    /// A temporary path to remove if the process is interrupted.
+    static func register(_ url: URL) {
+        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.paths.insert(url.path)
+    }
+
+    /// A temporary path that no longer needs removing (renamed into place, or removed).
+    static func unregister(_ url: URL) {
+        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.paths.remove(url.path)
+    }
+
+    /// Runs `body` with interruption held off until it returns.
+    static func critical<T>(_ body: () throws -> T) rethrows -> T {
+        registry.lock.lock(); defer { registry.lock.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// The one rule for where odr-sim may write: **it never removes or overwrites a file it did
+/// not write**, whatever path it is given and whatever an input file says.
+///
+/// A report folder is odr-sim's when it carries a manifest (``manifestName``) listing the
+/// files odr-sim wrote there. A report may go to a folder that does not exist, an empty
+/// folder, or such a report folder holding nothing but what its manifest lists; anything
+/// else is refused before any work starts. Also refused, empty or not: `/`, the home folder,
+/// the current folder and its ancestors, and any folder holding an input file. A single-file
+/// output (`--junit`, `check --update`, a shard file) may replace only a file odr-sim wrote,
+/// recognised by its first line.
+///
+/// A name read from a file (a scenario's or study's `name:`) becomes one path component by
+/// ``safeComponent(_:)``, so no input can choose a path outside the folder the user named.
+enum OutputSafety {
+    /// The manifest a report folder carries: its first line, then `command:`, `version:`
+    /// and one `file:` line per file written.
+    static let manifestName = ".odr-sim-report"
+    static let manifestHeading = "# odr-sim report: files odr-sim wrote; its next run into this folder replaces them"
+
+    /// `name` as one path component: no `/`, `\`, control characters, `..` or leading dot;
+    /// at most 100 bytes; `fallback` when nothing is left.
+    static func safeComponent(_ name: String, fallback: String = "scenario") -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            let unsafe = scalar == "/" || scalar == "\\" || scalar == ":" || scalar.properties.generalCategory == .control
+            scalars.append(unsafe ? "-" : scalar)
+        }
+        var component = String(scalars).trimmingCharacters(in: .whitespaces)
+        while component.hasPrefix(".") || component.hasPrefix("-") { component.removeFirst() }
+        while component.utf8.count > 100 { component.removeLast() }
+        return component.isEmpty ? fallback : component
+    }
+
+    /// The default report folder `Reports/<name><suffix>` for a name read from an input.
+    static func defaultReport(_ name: String, suffix: String = "") -> String {
+        "Reports/" + safeComponent(name) + suffix
+    }
+
+    /// The report folder `out` (from `--out`) or, without it, `fallback`: claimed now, before
+    /// any work starts.
+    static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
+        try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
+    }
+
+    /// Refuses `path` as a report folder unless writing there can lose nothing (see the type's
+    /// rule). `label` says where the path came from (`--out .`, or the default path).
+    static func checkReportFolder(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let fm = FileManager.default
+        let resolved = resolve(url)
+        if resolved == "/" { throw CommandFailure("\(label): is the root folder; choose a new or empty folder") }
+        if resolved == resolve(URL(fileURLWithPath: NSHomeDirectory())) {
+            throw CommandFailure("\(label): is your home folder; choose a new or empty folder")
+        }
+        let here = resolve(URL(fileURLWithPath: fm.currentDirectoryPath))
+        if here == resolved || here.hasPrefix(resolved + "/") {
+            throw CommandFailure("\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new or empty folder")
+        }
+        for input in inputs {
+            let file = resolve(URL(fileURLWithPath: input).standardizedFileURL)
+            if file.hasPrefix(resolved + "/") {
+                throw CommandFailure("\(label): holds the input file \(input); choose a new or empty folder")
+            }
+        }
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return }  // nothing there: ours to make
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK: throw CommandFailure("\(label): is a symbolic link; name a new or empty folder")
+        default: throw CommandFailure("\(label): is a file, not a folder; odr-sim writes a folder of reports, so choose a new or empty folder")
+        }
+        let foreign = try foreignEntries(of: url, label: label)
+        guard !foreign.isEmpty else { return }
+        let shown = foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
+        let what = foreign.count == 1 ? "1 file" : "\(foreign.count) files"
+        throw CommandFailure("\(label): the folder holds \(what) odr-sim did not write (\(shown)); choose a new or empty folder")
+    }
+
+    /// What is in the folder `url` that its manifest does not list (everything, without one).
+    static func foreignEntries(of url: URL, label: String) throws(CommandFailure) -> [String] {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+        } catch {
+            throw CommandFailure("\(label): cannot read the folder: \(error.localizedDescription)")
+        }
+        let listed = Set(manifestFiles(in: url) ?? [])
+        return entries.filter { $0 != manifestName && !listed.contains($0) }
+    }
+
+    /// The files a report folder's manifest lists, or nil if it has none (or not ours).
+    static func manifestFiles(in folder: URL) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path),
+              let text = String(data: data, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n")
+        guard lines.first.map(String.init) == manifestHeading else { return nil }
+        return lines.compactMap { line in
+            guard line.hasPrefix("file: ") else { return nil }
+            let name = String(line.dropFirst(6))
+            // A hand-edited manifest cannot reach outside its folder.
+            return name.contains("/") || name == ".." || name == "." ? nil : name
+        }
+    }
+
+    /// The manifest's text for a report of `files`.
+    static func manifest(files: [String]) -> String {
+        let command = (["odr-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            .replacingOccurrences(of: "\n", with: " ")
+        return manifestHeading + "\ncommand: \(command)\nversion: \(OdrSim.configuration.version)\n"
+            + files.sorted().map { "file: \($0)\n" }.joined()
+    }
+
+    /// Refuses `path` as a single-file output unless nothing is there or the file there is
+    /// one odr-sim wrote, as `isOurs` tells from its beginning (its first 4 KiB).
+    static func checkFile(_ path: String, label: String, inputs: [String] = [], isOurs: (String) -> Bool) throws(CommandFailure) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let resolved = resolve(url)
+        for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL) == resolved {
+            throw CommandFailure("\(label): is the input file \(input); choose another name")
+        }
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CommandFailure("\(label): is a folder or a link, not a file odr-sim wrote; choose another name")
+        }
+        guard let head = head(of: url), isOurs(head) else {
+            throw CommandFailure("\(label): holds a file odr-sim did not write; choose another name, or remove it yourself")
+        }
+    }
+
+    /// The first 4 KiB of a file, or nil if unreadable.
+    private static func head(of url: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: 4096)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The path with symbolic links resolved, for the existing part of it (a folder yet to be
+    /// made resolves through its nearest existing ancestor).
+    static func resolve(_ url: URL) -> String {
+        var missing: [String] = []
+        var current = url.standardizedFileURL
+        while true {
+            if let real = realpath(current.path, nil) {
+                defer { free(real) }
+                var path = String(cString: real)
+                for component in missing.reversed() { path = (path == "/" ? "" : path) + "/" + component }
+                return path
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return url.path }
+            missing.append(current.lastPathComponent)
+            current = parent
+        }
+    }
+}
