@@ -22,7 +22,8 @@ let maximumReplications = Scenario.maximumReplications
 
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
 /// calls `cleanUp` and throws its one-line reason.
-func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
+/// `points` names a study's points (`used=61.5GB`), for the warnings.
+func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, points: [String] = [], cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
@@ -33,7 +34,7 @@ func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp:
         }
         let results = try runner.run(indices: indices, progress: progress)
         bar.finish()
-        for line in noticeLines(results, locations: runner.scenario.eventLocations) { note(line) }
+        for line in noticeLines(results, locations: runner.scenario.eventLocations, points: points) { note(line) }
         return results
     } catch {
         bar.finish()
@@ -44,15 +45,17 @@ func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp:
 
 /// The runs' notices as `FILE:LINE:COLUMN: warning: message` lines, one per scripted event
 /// in file order; an event that only some runs (policies, replications) trip says how many
-/// and the first of them.
-func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String]) -> [String] {
+/// and the first of them (and, in a study, its point).
+func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String], points: [String] = []) -> [String] {
     var byEvent: [Int: (first: RunNotice, run: SummaryRow, runs: Int)] = [:]
+    var firstPoint: [Int: Int] = [:]
     for result in results {
         for notice in result.notices {
             if let seen = byEvent[notice.event] {
                 byEvent[notice.event]!.runs = seen.runs + 1
             } else {
                 byEvent[notice.event] = (notice, result.summary, 1)
+                firstPoint[notice.event] = result.point
             }
         }
     }
@@ -61,7 +64,8 @@ func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String]) -
         let location = event < locations.count ? locations[event] : "event \(event + 1)"
         var line = "\(location): warning: \(notice.message)"
         if runs < results.count {
-            line += " (in \(runs) of \(results.count) runs, first \(run.policy) replication \(run.replication))"
+            let point = points.indices.contains(firstPoint[event] ?? -1) ? " at \(points[firstPoint[event]!])" : ""
+            line += " (in \(runs) of \(results.count) runs, first \(run.policy) replication \(run.replication)\(point))"
         }
         return line
     }

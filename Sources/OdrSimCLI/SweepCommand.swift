@@ -80,8 +80,8 @@ struct SweepRunCommand: ParsableCommand {
         if let (_, n) = shardPosition, n > plan.runs.count {
             throw CommandFailure.usage("--shard \(shard!): the study has \(plan.runs.count) runs, so it splits into at most \(plan.runs.count) shards")
         }
-        for (point, axisValues) in zip(study.points, study.points.map(\.values)) {
-            let label = zip(study.axes, axisValues).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+        for point in study.points {
+            let label = zip(study.axes, point.values).map { "\($0.name)=\($1)" }.joined(separator: ", ")
             try checkWorkload(point.scenario, file: file, maxEvents: limits.maxEvents, point: label)
         }
         // Outputs are claimed before any work: a shard file may replace only an earlier one.
@@ -95,7 +95,8 @@ struct SweepRunCommand: ParsableCommand {
         }
         let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
         let started = Date()
-        let results = try runWithProgress(runner, indices: indices)
+        let pointLabels = study.points.map { zip(study.axes, $0.values).map { "\($0.name)=\($1)" }.joined(separator: ", ") }
+        let results = try runWithProgress(runner, indices: indices, points: pointLabels)
         let elapsed = Date().timeIntervalSince(started)
         let lines = zip(indices, results).map { index, result in
             SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary)

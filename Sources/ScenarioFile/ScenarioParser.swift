@@ -38,11 +38,18 @@ public struct ScenarioParser: Sendable {
     /// Parses the text of a scenario; `fileName` is what errors name, and its last path
     /// component without extension is the default scenario `name`.
     public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Scenario {
-        let reader = NodeReader(file: fileName)
         let root = try SourceText.compose(text, fileName: fileName)
         guard let root else {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is empty; a scenario needs at least duration and device")
         }
+        return try parse(root: root, fileName: fileName, text: text)
+    }
+
+    /// Parses a composed scenario whose nodes carry their places in `fileName` (a study's
+    /// point: the base scenario's nodes with an axis value put in), so that errors and
+    /// warnings name real lines. `text` is what ``Scenario/sourceDigest`` is taken of.
+    func parse(root: Node, fileName: String, text: String) throws(ScenarioError) -> Scenario {
+        let reader = NodeReader(file: fileName)
         guard case .mapping = root else {
             throw reader.error(at: root, "a scenario must be a mapping of keys such as duration, device, apps and events, not \(NodeReader.describe(root))")
         }

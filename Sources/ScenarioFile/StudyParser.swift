@@ -123,11 +123,14 @@ public struct StudyParser: Sendable {
         func scenario(_ values: [String]) throws(ScenarioError) -> Scenario {
             var node = baseNode
             for (steps, value) in zip(targets, values) { node = Self.replacing(steps[...], in: node, with: value) }
+            // The nodes keep their marks: a point's errors and warnings name the base
+            // scenario's real lines (an axis value, the line of the value it replaces).
+            // The digest is of the point's text, as each point's scenario_hash has always been.
             let text: String
             do { text = try Yams.serialize(node: node) } catch {
                 throw reader.error(at: axesNode, "cannot write the point's scenario: \(error)")
             }
-            return try scenarioParser.parse(text, fileName: baseFile)
+            return try scenarioParser.parse(root: node, fileName: baseFile, text: text)
         }
         var points: [Study.Point] = []
         for index in 0..<count {
@@ -285,10 +288,10 @@ public struct StudyParser: Sendable {
 
     /// `node` with the value at `steps` replaced by (or, for a missing last key, set to) `value`.
     static func replacing(_ steps: ArraySlice<PathStep>, in node: Node, with value: String) -> Node {
-        guard let step = steps.first else { return Node(value) }
+        guard let step = steps.first else { return .scalar(Node.Scalar(value, .implicit, .any, node.mark)) }
         switch (step, node) {
         case (.key(let key), .mapping(var mapping)):
-            let child = mapping[key] ?? Node("")
+            let child = mapping[key] ?? .scalar(Node.Scalar("", .implicit, .any, node.mark))
             mapping[key] = replacing(steps.dropFirst(), in: child, with: value)
             return .mapping(mapping)
         case (.item(let i), .sequence(var sequence)):
