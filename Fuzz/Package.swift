@@ -21,6 +21,12 @@ let package = Package(
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // Study files: the study parser and every point's scenario (issue 24).
+        .executableTarget(
+            name: "FuzzStudy",
+            dependencies: [.product(name: "ScenarioFile", package: root), .product(name: "ODRPolicies", package: root)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         // Cache traces: the CSV reader and, for small traces, a replay.
         .executableTarget(
             name: "FuzzTrace",

@@ -17,6 +17,11 @@ public struct OdrSim: ParsableCommand {
           odr-sim sweep Scenarios/studies/tag-size.study
           odr-sim replay ../shared/traces/cloudphysics.csv --capacity 202976972 --policy lru
           odr-sim policies
+
+        Exit status: 0 on success; 1 for bad input or a failed run (one line, \
+        FILE:LINE:COLUMN: … or odr-sim: …); 64 for a misuse of the command line; 128 + N when \
+        stopped by signal N (143 for SIGTERM), with nothing half-written left behind. Reports \
+        go only to a new or empty folder or to one odr-sim wrote (README: "Where reports go").
         """,
         version: "0.1.0",
         subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self]

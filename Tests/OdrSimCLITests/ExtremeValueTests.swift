@@ -135,6 +135,40 @@ struct ExtremeValueTests {
         }
     }
 
+    /// Every numeric field of the study grammar (its axis values are scenario fields, above).
+    static let studyTemplate = """
+    name: extreme-study
+    scenario: s.scn
+    replications: ⟨replications⟩
+    axes:
+      - {name: used, path: device.used, values: {from: ⟨from⟩, to: ⟨to⟩, steps: ⟨steps⟩, scale: log}}
+
+    """
+    static let studyFields: [(key: String, ordinary: String)] = [("replications", "1"), ("from", "900MB"), ("to", "950MB"), ("steps", "2")]
+
+    @Test("each value in each numeric field of a study: success, or exit 1 with one line at the study's FILE:LINE:COLUMN")
+    func studyFieldsAtExtremes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        for field in Self.studyFields {
+            for value in Self.values {
+                var text = Self.studyTemplate
+                for other in Self.studyFields { text = text.replacingOccurrences(of: "⟨\(other.key)⟩", with: other.key == field.key ? value : other.ordinary) }
+                try Data(text.utf8).write(to: dir.appendingPathComponent("x.study"))
+                let line = Self.studyTemplate.split(separator: "\n", omittingEmptySubsequences: false)
+                    .firstIndex { $0.contains("⟨\(field.key)⟩") }.map { $0 + 1 } ?? 0
+                let result = try CLI.run(["sweep", "x.study", "--no-report", "--out", "out"], in: dir)
+                #expect(result.status == 0 || result.status == 1, "\(field.key) = \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
+                if result.status == 1 {
+                    let lines = result.stderr.split(separator: "\n").filter { !$0.contains(": warning: ") }
+                    #expect(lines.count == 1 && lines[0].hasPrefix("x.study:\(line):"), "\(field.key) = \(value): \(result.stderr)")
+                }
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent("out"))
+            }
+        }
+    }
+
     /// Every numeric option of every command, with the same values.
     static let options: [(command: [String], option: String)] = [
         (["run", "s.scn"], "--replications"), (["run", "s.scn"], "--jobs"), (["run", "s.scn"], "--sample"),

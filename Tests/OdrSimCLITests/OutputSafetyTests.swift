@@ -224,3 +224,34 @@ struct SignalTests {
         #expect(try contents() == before)
     }
 }
+
+/// Issue 24: one voice. ArgumentParser's own checks read like every other error: one line
+/// `odr-sim: …`, exit 64. On the main before issue 24 they read `Error: …` with a usage
+/// block.
+@Suite("One voice for command-line errors")
+struct CommandLineErrorTests {
+    @Test("misuse of the command line: one line `odr-sim: …`, exit 64",
+          arguments: [(["run"], "odr-sim: Missing expected argument '<file>'"),
+                      (["run", "s.scn", "--jobs", "0"], "odr-sim: --jobs must be at least 1"),
+                      (["run", "s.scn", "--frobnicate"], "odr-sim: Unknown option '--frobnicate'"),
+                      (["sweep", "s.study", "--shard", "0/4", "--out", "x"], "odr-sim: --shard must be K/N with 1 ≤ K ≤ N"),
+                      (["run", "s.scn", "--sample", "soon"], "odr-sim: --sample: 'soon' is not a positive duration"),
+                      (["frobnicate"], "odr-sim: ")])
+    func usage(arguments: [String], prefix: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let result = try CLI.run(arguments, in: dir)
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+        #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("--help still teaches, with exit 0 and the exit statuses")
+    func help() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("64 for a misuse of the command line"))
+    }
+}
