@@ -56,27 +56,14 @@ struct AppContent {
     var prefetchQueue: [Int32] = []
 }
 
-/// Whether a pack's bytes are on the device; a running download is flagged separately.
-/// Where a pack's bytes are: the stored part of its life cycle. The rest is in its
-/// ``PackRecord``: a running download (`download` ≥ 0, with `stalled` in its ``PackDetail``),
-/// requests awaiting it (`pins`) or holding it (`retain`), and the two flags derived from all
-/// of these by `refresh` (`purgeable`, `leftover`). What each combination is, as the public
-/// ``PackState`` says it, and what moves a pack on:
-///
-/// | phase | not downloading | downloading | moved on by |
-/// |---|---|---|---|
-/// | `notDownloaded` | not downloaded | downloading (or, stalled, partially downloaded) | `startDownload` |
-/// | `partial` | partially downloaded; a *leftover* unless pinned: purged first | as above, from its bytes | `startDownload`, `purgePack` |
-/// | `resident` | downloaded; in use while `retain` > 0; purgeable when neither held nor awaited and its app is on the device | — | `purgePack`, `uninstall` |
-/// | `purged` | purged (must be fetched again: a re-download) | downloading again | `startDownload` |
-///
-/// - `store` (``ODRDevice`` pack steps) makes a downloading pack `resident` when its last byte
-///   arrives; `abandon` stops a download nobody awaits, leaving `partial` if it has bytes
-///   (else the phase it had).
-/// - `purgePack` makes a `resident` or leftover pack `purged`; `uninstall` makes every pack of
-///   the app `notDownloaded` (not a purge: not counted, and no re-download later).
-/// - Requests never change the phase: `pin`/`unpin`, `hold`/`release` change `pins` and
-///   `retain`, which only decide whether a pack may be purged.
+/// Where a pack's bytes rest: the stored part of its life (``PackLife``, where the table of
+/// what moves it is). The rest is in its ``PackRecord``: a running download (`download` ≥ 0,
+/// with `stalled` in its ``PackDetail``), requests awaiting it (`pins`) or holding it
+/// (`retain`), and the two flags derived from all of these by `refresh` (`purgeable`,
+/// `leftover`). As the public ``PackState`` says it: `notDownloaded` and `purged` (must be
+/// fetched again: a re-download) are not on the device; `partial` is partially downloaded,
+/// a *leftover* unless pinned, purged first; `resident` is downloaded, in use while
+/// `retain` > 0, purgeable when neither held nor awaited and its app is on the device.
 enum PackPhase: UInt8 {
     case notDownloaded, partial, resident, purged
 }
@@ -176,14 +163,17 @@ struct PackList: RandomAccessCollection {
 /// of a multi-pack request live beside it, in the device's `requestPackArrays`.
 struct RequestRecord: BitwiseCopyable {
     var generation: UInt32 = 0
-    var live = false
+    /// Written only by ``ODRDevice/move(request:_:)`` (``RequestLife``).
+    var life = RequestLife.free
     var app: Int32 = 0
     /// The request's only pack, or -1 when it has several (or none).
     var single: Int32 = -1
-    var granted = false
     var priority = LoadingPriority.normal
-    var paused = false
     var optional = false
     var begunAt: Double = 0
     var missing: Int32 = 0
+
+    var live: Bool { life.isLive }
+    var granted: Bool { life.isGranted }
+    var paused: Bool { life.isPaused }
 }

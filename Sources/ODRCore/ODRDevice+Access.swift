@@ -9,7 +9,7 @@ extension ODRDevice {
     /// made, so no ``RequestID`` is issued.
     ///
     /// Performance: when the device records no events and the tag is one pack that is not
-    /// downloading (every line of a trace replay), the pack's steps (`ODRDevice+PackSteps.swift`)
+    /// downloading (every line of a trace replay), the pack's steps (`PackLife.swift`)
     /// are taken directly, with no request record and no download slot: about a third of
     /// the work. Otherwise it runs the three calls themselves.
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
@@ -56,7 +56,7 @@ extension ODRDevice {
         state.ledger.downloadedBytes += needed
         if state.packs[p].purgedBefore { state.ledger.redownloadBytes += needed }
         state.packs[p].bytesOnDisk = state.packs[p].size
-        store(p)
+        store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: true)
         state.ledger.grants += 1

@@ -65,7 +65,7 @@ extension ODRDevice {
             if wasResident { policy.packRemoved(candidate(at: p)) }
             removed += state.packs[p].bytesOnDisk
             state.odrBytes -= state.packs[p].bytesOnDisk
-            state.packs[p].phase = .notDownloaded
+            move(pack: p, .uninstall)
             refresh(p)  // before zeroing: a leftover partial pack leaves state.leftoverBytes with its bytes
             state.packs[p].bytesOnDisk = 0
             state.packDetails[p].purgeCount = 0
@@ -118,16 +118,10 @@ extension ODRDevice {
             state.apps[a].prefetchCursor += 1
             if state.packs[p].phase == .resident || state.packs[p].downloading { continue }
             let shielded = state.appContents[a].catalog.initialInstallPacks.map { Int(state.apps[a].firstPack + $0) }
-            for q in shielded {
-                state.packs[q].pins += 1
-                refresh(q)
-            }
+            for q in shielded { shield(q) }
             let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false)
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
-            for q in shielded {
-                state.packs[q].pins -= 1
-                refresh(q)
-            }
+            for q in shielded { unshield(q) }
             if room {
                 state.apps[a].prefetchActive = Int32(p)
                 startDownload(p, system: true)

@@ -66,7 +66,7 @@ extension ODRDevice {
             state.downloadBase.append(0)
         }
         state.downloadBase[Int(slot)] = state.packs[p].bytesOnDisk
-        state.packs[p].download = slot
+        move(pack: p, .startDownload, slot: slot)
         if let waiter { state.downloadWaiters[Int(slot)].join(waiter, priority: state.requests[Int(waiter.slot)].priority) }
         state.packDetails[p].systemDownload = system
         state.packDetails[p].stalled = false
@@ -83,7 +83,6 @@ extension ODRDevice {
 
     func finishDownload(_ p: Int) {
         let download = Int(state.packs[p].download)
-        state.packs[p].download = -1
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
@@ -111,14 +110,9 @@ extension ODRDevice {
         state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk
         let fetched = state.packs[p].bytesOnDisk - state.downloadBase[Int(state.packs[p].download)]
         freeDownloadSlot(Int(state.packs[p].download))
-        state.packs[p].download = -1
+        move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
-        if state.packs[p].bytesOnDisk > 0 {
-            state.packs[p].phase = .partial
-        } else {
-            state.packs[p].phase = state.packs[p].purgedBefore ? .purged : .notDownloaded
-        }
         refresh(p)
         state.revision &+= 1
         emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: state.packs[p].app), bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))

@@ -230,21 +230,20 @@ extension ODRDevice {
             state.requestPackArrays.append([])
         }
         state.requests[slot].generation &+= 1
-        state.requests[slot].live = true
+        move(request: slot, .begin)
         state.requests[slot].app = app
         state.requests[slot].single = packList.single
         if let many = packList.array { state.requestPackArrays[slot] = many }
-        state.requests[slot].granted = false
         state.requests[slot].priority = priority
-        state.requests[slot].paused = false
         state.requests[slot].optional = optional
         state.requests[slot].begunAt = state.now
         state.requests[slot].missing = 0
         return (slot, RequestID(slot: Int32(slot), generation: state.requests[slot].generation))
     }
 
-    func release(slot: Int) {
-        state.requests[slot].live = false
+    /// Frees the request in `slot` (`event`: it ended granted, or was cancelled waiting).
+    func release(slot: Int, _ event: RequestLife.Event) {
+        move(request: slot, event)
         if state.requests[slot].single < 0 { state.requestPackArrays[slot] = [] }
         state.freeSlots.append(Int32(slot))
     }
@@ -282,7 +281,7 @@ extension ODRDevice {
         }
         guard makeRoom(needed, mayWarn: true) else {
             for p in packList { unpin(Int(p)) }
-            release(slot: slot)
+            release(slot: slot, .cancel)
             if settings.onSpaceExhausted == .terminateApp {
                 terminate(app, cause: .outOfSpace)
             }
@@ -321,7 +320,7 @@ extension ODRDevice {
     }
 
     func grant(_ slot: Int, hit: Bool) {
-        state.requests[slot].granted = true
+        move(request: slot, .grant)
         let app = state.requests[slot].app
         for p in packList(of: slot) { hold(Int(p), app: app, pinned: !hit) }
         state.ledger.grants += 1
@@ -332,7 +331,7 @@ extension ODRDevice {
         let app = state.requests[slot].app
         let id = id(of: slot)
         for p in packList(of: slot) { release(Int(p), app: app) }
-        release(slot: slot)
+        release(slot: slot, .end)
         emit(.requestEnded(id, AppID(rawValue: app), cause))
     }
 
@@ -341,15 +340,13 @@ extension ODRDevice {
         let id = id(of: slot)
         for p in packList(of: slot) {
             let i = Int(p)
-            let was = isCommitted(i)
-            state.packs[i].pins -= 1
-            recommit(i, was: was)
+            unpin(i)
             let d = Int(state.packs[i].download)
             // Every pack of a waiting request it does not hold yet is downloading for it.
             if d >= 0, state.downloadWaiters[d].leave(), !state.packDetails[i].systemDownload { abandon(i) }
             refresh(i)
         }
-        release(slot: slot)
+        release(slot: slot, .cancel)
         state.revision &+= 1
         state.ledger.cancelled += 1
         emit(.requestCancelled(id, AppID(rawValue: app)))
@@ -361,7 +358,7 @@ extension ODRDevice {
         guard let slot = liveSlot(request), !state.requests[slot].granted, state.requests[slot].paused != paused else {
             return false
         }
-        state.requests[slot].paused = paused
+        move(request: slot, paused ? .pause : .resume)
         if !paused { noteWaiterChanged(slot) }
         let app = AppID(rawValue: state.requests[slot].app)
         emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))

@@ -100,7 +100,7 @@ extension ODRDevice {
             removeLeftover(p)
             state.packs[p].leftover = false
         }
-        state.packs[p].phase = .purged
+        move(pack: p, .purge)
         state.packDetails[p].purgeCount += 1
         state.packs[p].purgedBefore = true
         refresh(p)
