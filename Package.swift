@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "OdrSimCLI",
             dependencies: [
-                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Workload", "Bounds",
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -94,13 +94,12 @@ public struct ExperimentRunner {
     }
 
     public enum RunError: Error, CustomStringConvertible {
-        case unknownPolicy(String, known: [String])
+        case unknownPolicy(UnknownPolicy)
         /// A run processed ``ExperimentRunner/maxEvents`` kernel events before its end.
         case eventLimit(policy: String, replication: Int, events: Int, time: Double)
         public var description: String {
             switch self {
-            case .unknownPolicy(let name, let known):
-                "unknown policy '\(name)'; known policies: \(known.joined(separator: ", "))"
+            case .unknownPolicy(let unknown): unknown.description
             case .eventLimit(let policy, let replication, let events, let time):
                 "the run of \(policy), replication \(replication), reached the limit of \(events) kernel events "
                     + "at \(String(format: "%.6g", time)) s of virtual time; nothing was written. "
@@ -131,10 +130,11 @@ public struct ExperimentRunner {
         let plan = self.plan
         var found: [String: PolicyDescriptor] = [:]
         for name in policies {
-            guard let d = PolicyRegistry.descriptor(named: name) else {
-                throw RunError.unknownPolicy(name, known: PolicyRegistry.names)
+            do {
+                found[name] = try PolicyRegistry.resolve(name)
+            } catch {
+                throw RunError.unknownPolicy(error)
             }
-            found[name] = d
         }
         let descriptors = found
         let chosen = indices ?? Array(plan.runs.indices)

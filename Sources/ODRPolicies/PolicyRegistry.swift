@@ -25,6 +25,20 @@ public enum PolicyRegistry {
         all.first { $0.name == name }
     }
 
+    /// A name given on a command line or in a file, resolved where it comes in: the
+    /// descriptor, or the one wording every command uses for a name it does not know.
+    public static func resolve(_ name: String) throws(UnknownPolicy) -> PolicyDescriptor {
+        guard let descriptor = descriptor(named: name) else { throw UnknownPolicy(name: name) }
+        return descriptor
+    }
+
+    /// ``resolve(_:)`` for each name, in order.
+    public static func resolve(_ names: [String]) throws(UnknownPolicy) -> [PolicyDescriptor] {
+        var descriptors: [PolicyDescriptor] = []
+        for name in names { descriptors.append(try resolve(name)) }
+        return descriptors
+    }
+
     /// All names, in registry order.
     public static var names: [String] { all.map(\.name) }
 
@@ -32,5 +46,13 @@ public enum PolicyRegistry {
     /// `policy_options:` against.
     public static var options: [String: [PolicyOption]] {
         Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.options) })
+    }
+}
+
+/// A policy name odr-sim does not know: `unknown policy 'lur'; known policies: apple, lru, …`.
+public struct UnknownPolicy: Error, Equatable, CustomStringConvertible {
+    public let name: String
+    public var description: String {
+        "unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))"
     }
 }

@@ -101,8 +101,10 @@ struct CheckCommand: ParsableCommand {
         let plan = RegressionCheck.plan(of: old)
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
-            for name in plan.policies where PolicyRegistry.descriptor(named: name) == nil {
-                throw CommandFailure("\(baseline): policy '\(name)' is not one odr-sim knows (\(PolicyRegistry.names.joined(separator: ", ")))", located: true)
+            do {
+                _ = try PolicyRegistry.resolve(plan.policies)
+            } catch {
+                throw CommandFailure("\(baseline): \(error)", located: true)
             }
             guard plan.replications <= maximumReplications else {
                 throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)

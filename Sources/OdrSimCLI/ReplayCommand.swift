@@ -80,13 +80,7 @@ struct ReplayCommand: ParsableCommand {
         let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
                                                    inputs: [trace])
         let out = report.path
-        var chosen: [PolicyDescriptor] = []
-        for name in policies.isEmpty ? ["lru"] : policies {
-            guard let descriptor = PolicyRegistry.descriptor(named: name) else {
-                throw CommandFailure("unknown policy '\(name)'; known: \(PolicyRegistry.names.joined(separator: ", "))")
-            }
-            chosen.append(descriptor)
-        }
+        let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies)
         let results: [ReplayResult]
         let bar = ProgressBar(unit: "policies")
         do {

@@ -43,13 +43,19 @@ func loadScenario(_ path: String) throws -> Scenario {
     }
 }
 
-/// Checks policy names given on the command line.
+/// Resolves policy names given on the command line (`--policy`), or the scenario's; an
+/// unknown one is a misuse of the command line.
 func resolvePolicies(_ requested: [String], scenario: Scenario) throws -> [String] {
-    let names = requested.isEmpty ? scenario.policies : requested
-    for name in names where PolicyRegistry.descriptor(named: name) == nil {
-        throw CommandFailure("unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))")
+    try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested).map(\.name)
+}
+
+/// ``PolicyRegistry/resolve(_:)-([String])`` for `--policy` flags: one wording, exit 64.
+func resolvePolicyFlags(_ names: [String]) throws -> [PolicyDescriptor] {
+    do {
+        return try PolicyRegistry.resolve(names)
+    } catch {
+        throw CommandFailure.usage("--policy: \(error)")
     }
-    return names
 }
 
 /// Prints a line on stderr.

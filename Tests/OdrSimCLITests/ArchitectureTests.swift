@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Issue 28: the README's architecture is the code's. The diagram is what
+/// `scripts/architecture` makes of Package.swift, and every dependency a target declares on
+/// another target of the package is imported by one of its files (the build's explicit
+/// import check holds the other direction: nothing imported undeclared).
+@Suite("Architecture")
+struct ArchitectureTests {
+    static let root = CLI.repository
+
+    @Test("the README's diagram is the one Package.swift makes")
+    func diagram() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/architecture").path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let generated = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(generated.hasPrefix("```text\nodr-sim      → OdrSimCLI\n"), "\(generated)")
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- architecture:begin -->\n"))
+        let end = try #require(readme.range(of: "<!-- architecture:end -->"))
+        #expect(String(readme[begin.upperBound..<end.lowerBound]) == generated,
+                "README.md's architecture differs from Package.swift's: run scripts/architecture --update")
+    }
+
+    @Test("every dependency a target declares on another of the package's targets is imported")
+    func declaredIsImported() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/architecture").path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let diagram = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var checked = 0
+        for line in diagram.split(separator: "\n") where line.contains(" → ") {
+            let parts = line.components(separatedBy: " → ")
+            let target = parts[0].trimmingCharacters(in: .whitespaces)
+            let dependsOn = parts[1].components(separatedBy: "  [")[0]
+            guard dependsOn != "—" else { continue }
+            let folder = Self.root.appendingPathComponent("Sources/\(target)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            guard !files.isEmpty else { continue }  // a C target's headers name their own includes
+            let text = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+            for dependency in dependsOn.components(separatedBy: ", ") {
+                #expect(text.contains("import \(dependency)\n"), "\(target) declares \(dependency) but no file of it imports it")
+                checked += 1
+            }
+        }
+        #expect(checked > 20)
+    }
+}
