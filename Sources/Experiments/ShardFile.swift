@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Simulation
 
 /// One shard's share of a study's runs, as `shard-K-of-N.csv`: a first line naming the
 /// study (its digest), the shard, the baseline and the axes; then `results.csv`'s header
@@ -64,6 +65,11 @@ public struct ShardFile: Sendable, Equatable {
         public var description: String { message }
     }
 
+    /// The most runs a study may have (points × policies × replications): a merge keeps a
+    /// line per run, and a shard file's numbers are checked against it before anything is
+    /// allocated.
+    public static let maximumRuns = ModelLimits.studyRuns
+
     /// Reads a shard file's text; `name` is what errors name.
     public static func parse(_ text: String, name: String) throws(Error) -> ShardFile {
         func bad(_ why: String) -> Error { Error(message: "\(name): \(why)") }
@@ -87,6 +93,9 @@ public struct ShardFile: Sendable, Equatable {
               let digest = fields["study"], let runCount = fields["runs"].flatMap(Int.init),
               let total = fields["total"].flatMap(Int.init), let baseline = fields["baseline"] else {
             throw bad("its first line is malformed: '\(first)'")
+        }
+        guard (1...maximumRuns).contains(total), (0...total).contains(runCount), count <= total else {
+            throw bad("its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), 0 ≤ runs ≤ total): '\(first)'")
         }
         guard lines.count >= 2 else { throw bad("it has no header line") }
         let header = lines[1].split(separator: ",").map(String.init)

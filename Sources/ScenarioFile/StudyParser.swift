@@ -119,6 +119,9 @@ public struct StudyParser: Sendable {
         guard count <= Self.maximumPoints, axes.allSatisfy({ $0.values.count <= Self.maximumPoints }) else {
             throw reader.error(at: axesNode, "the axes make more than \(Self.maximumPoints) points; split the study")
         }
+        guard count * policies.count * replications <= ModelLimits.studyRuns else {
+            throw reader.error(at: axesNode, "\(count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
+        }
 
         func scenario(_ values: [String]) throws(ScenarioError) -> Scenario {
             var node = baseNode

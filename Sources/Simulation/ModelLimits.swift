@@ -21,6 +21,9 @@ public enum ModelLimits {
     public static let eventsPerSecond: Double = 1_000_000
     /// 10: a lognormal's sigma (e^10 ≈ 22,000 between the median and one sigma).
     public static let sigma: Double = 10
+    /// Ten million: the runs of a study (points × policies × replications); a merge of its
+    /// shards keeps a line per run.
+    public static let studyRuns = 10_000_000
     /// 100: a Zipf exponent.
     public static let zipfAlpha: Double = 100
 

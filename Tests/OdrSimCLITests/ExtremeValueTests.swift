@@ -169,6 +169,41 @@ struct ExtremeValueTests {
         }
     }
 
+    @Test("each number of a shard file (K, N, runs, total, a run's index): the merge succeeds or fails in one line, never traps")
+    func shardFileNumbers() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        try Data("scenario: s.scn\naxes:\n  - {path: device.used, values: [900MB, 950MB]}\nreplications: 1\n".utf8)
+            .write(to: dir.appendingPathComponent("s.study"))
+        for k in 1...2 { #expect(try CLI.run(["sweep", "s.study", "--shard", "\(k)/2", "--out", "shards"], in: dir).status == 0) }
+        let file = dir.appendingPathComponent("shards/shard-0001-of-0002.csv")
+        let original = try String(contentsOf: file, encoding: .utf8)
+        let first = original.prefix { $0 != "\n" }
+        // Each number's place in the first line, and the first run's index on line 3.
+        let places: [(String, (String) -> String)] = [
+            ("K", { original.replacingOccurrences(of: "shard 1/2", with: "shard \($0)/2") }),
+            ("N", { original.replacingOccurrences(of: "shard 1/2", with: "shard 1/\($0)") }),
+            ("runs", { original.replacingOccurrences(of: " runs=1 ", with: " runs=\($0) ") }),
+            ("total", { original.replacingOccurrences(of: " total=2 ", with: " total=\($0) ") }),
+            ("run index", { v in
+                var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines[2] = v + lines[2].drop { $0 != "," }
+                return lines.joined(separator: "\n")
+            }),
+        ]
+        #expect(first.contains(" runs=1 ") && first.contains(" total=2 "))
+        for (place, edit) in places {
+            for value in Self.values {
+                try Data(edit(value).utf8).write(to: file)
+                let result = try CLI.run(["sweep", "merge", "shards", "--out", "merged", "--no-report"], in: dir)
+                #expect([0, 1].contains(result.status), "\(place) = \(value): exit \(result.status)\n\(result.stderr.prefix(400))")
+                if result.status == 1 { #expect(result.stderr.split(separator: "\n").count == 1, "\(place) = \(value): \(result.stderr)") }
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent("merged"))
+            }
+        }
+    }
+
     /// Every numeric option of every command, with the same values.
     static let options: [(command: [String], option: String)] = [
         (["run", "s.scn"], "--replications"), (["run", "s.scn"], "--jobs"), (["run", "s.scn"], "--sample"),
