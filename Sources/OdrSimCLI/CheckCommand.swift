@@ -52,8 +52,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
 
-    @Option(help: "Runs in parallel. Default: all cores.")
-    var jobs: Int?
+    @OptionGroup var jobs: JobOptions
 
     @Option(name: .customLong("policy"), help: "With --update: policies for a new baseline (default: the scenario's).")
     var policies: [String] = []
@@ -63,14 +62,14 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws { try validateCounts(replications: replications, jobs: jobs) }
+    func validate() throws { try validateReplications(replications) }
 
     func run() throws {
         let scenario = try loadScenario(file)
         guard let relative = Self.parseTolerance(tolerance) else {
             throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
-        let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobCount = jobs.count
         // Outputs are claimed before any work: each may replace only a file odr-sim wrote.
         if update {
             try OutputSafety.checkFile(baseline, label: "--baseline \(baseline)", inputs: [file]) { head in

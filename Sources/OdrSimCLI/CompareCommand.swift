@@ -25,11 +25,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var options: ScenarioRunOptions
 
-    @Option(help: "Output directory. Default: Reports/<scenario name>-compare/.")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
 
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
@@ -42,7 +39,7 @@ struct CompareCommand: ParsableCommand {
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
-        let report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(scenario.name, suffix: "-compare"),
+        let report = try output.claim(default: OutputSafety.defaultReport(scenario.name, suffix: "-compare"),
                                                    inputs: [options.file])
         let destination = report.path
         let started = Date()
@@ -56,7 +53,7 @@ struct CompareCommand: ParsableCommand {
                 ("comparison.csv", comparison.csv),
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
-            if !noReport {
+            if !output.noReport {
                 let page = CompareReport(
                     title: "\(scenario.name): \(policies.count) policies × \(runner.replications) replications",
                     lede: scenario.description.isEmpty ? "odr-sim compare of \(options.file)" : scenario.description,

@@ -46,11 +46,8 @@ struct MRCCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Estimate the curve from this share of the objects (SHARDS spatial sampling, e.g. 0.01), for traces too large to replay whole; reports each point's standard error.", valueName: "rate"))
     var sample: Double?
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/mrc-<trace file name>).", valueName: "dir"))
-    var outDirectory: String?
+    @OptionGroup var output: OutputOptions
 
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
 
     func validate() throws {
         if points != nil && capacity != nil { throw ValidationError("give --points or --capacity, not both") }
@@ -68,7 +65,7 @@ struct MRCCommand: ParsableCommand {
             capacities = (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
         }
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent),
+        let report = try output.claim(default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent),
                                                    inputs: [trace])
         let out = report.path
         let bar = ProgressBar(unit: "requests")
@@ -98,7 +95,7 @@ struct MRCCommand: ParsableCommand {
              String(format: "%.6f", sampled?.objectMissRatioErrors[j] ?? 0), String(format: "%.6f", sampled?.byteMissRatioErrors[j] ?? 0)]
         }
         var files = [(name: "mrc.csv", contents: CSV.row(header) + rows.map(CSV.row).joined())]
-        if !noReport {
+        if !output.noReport {
             let page = MissRatioReport(
                 title: "LRU miss-ratio curve of \(URL(fileURLWithPath: trace).lastPathComponent)",
                 lede: sampled.map { "\($0.requests) requests, about \(Units.bytes(Double($0.estimatedUniqueBytes))) of unique objects; estimated from \(String(format: "%.3g", 100 * $0.rate)) % of the objects (SHARDS)." }
@@ -119,6 +116,6 @@ struct MRCCommand: ParsableCommand {
         if let sampled {
             print("Estimated from \(sampled.sampledObjects) objects (\(String(format: "%.4g", 100 * sampled.rate)) % of them by hash) and their \(sampled.sampledRequests) of \(sampled.requests) requests; ± is one standard error, from 8 sub-samples.")
         }
-        print("wrote \(out)/mrc.csv" + (noReport ? "" : " and report.html"))
+        print("wrote \(out)/mrc.csv" + (output.noReport ? "" : " and report.html"))
     }
 }

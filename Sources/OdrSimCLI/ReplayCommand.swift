@@ -49,8 +49,6 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several comma-separated: 1%,5%,10%,25%.", valueName: "size[,size…]"))
     var capacity: String
 
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
 
     @Flag(help: "Also compute the offline bounds (PFOO-L, FOO-L, FOO-U; see 'odr-sim bound') and each policy's gap to them, into DIR/bounds.csv.")
     var bound = false
@@ -58,10 +56,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "With --bound: the longest trace FOO takes (PFOO-L has no limit).")
     var fooMaxRequests: Int = FOO.maximumRequests
 
-    @Option(help: "Runs (policy × capacity) in parallel. Default: all cores. Results are identical for any value.")
-    var jobs: Int?
+    @OptionGroup var jobs: JobOptions
 
-    func validate() throws { try validateCounts(replications: nil, jobs: jobs) }
 
     @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
@@ -69,15 +65,14 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Seed for stochastic policies such as 'random'.")
     var seed: UInt64 = 0
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/replay-<trace file name>).", valueName: "dir"))
-    var outDirectory: String?
+    @OptionGroup var output: OutputOptions
 
     // Problems are reported from `run` as a `CommandFailure`, one line ("odr-sim: …"),
     // rather than as validation errors, which add the usage text.
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
+        let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
                                                    inputs: [trace])
         let out = report.path
         let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies)
@@ -91,7 +86,7 @@ struct ReplayCommand: ParsableCommand {
             }
             results = try TraceReplayer(path: trace, format: format).replay(
                 capacities: capacities, policies: chosen, context: PolicyContext(seed: seed),
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                jobs: jobs.count,
                 warning: { note("odr-sim: warning: \($0)") }, progress: progress)
             bar.finish()
         } catch {
@@ -110,7 +105,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]
             if bound { files.append((name: "bounds.csv", contents: BoundGaps.csv(results, bounds))) }
-            if !noReport {
+            if !output.noReport {
                 let page = MissRatioReport(
                     title: "Replay of \(URL(fileURLWithPath: trace).lastPathComponent)",
                     lede: "\(results.first?.requests ?? 0) requests under \(chosen.count) polic\(chosen.count == 1 ? "y" : "ies") at \(capacities.count) capacit\(capacities.count == 1 ? "y" : "ies").",
@@ -127,7 +122,7 @@ struct ReplayCommand: ParsableCommand {
             print(BoundGaps.table(results, bounds))
             if let note = bounds.first?.fooNote { print(note + "; gaps are to PFOO-L") }
         }
-        print("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (noReport ? "" : " and report.html"))
+        print("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (output.noReport ? "" : " and report.html"))
     }
 }
 

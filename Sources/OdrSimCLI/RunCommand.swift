@@ -28,8 +28,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var options: ScenarioRunOptions
 
-    @Option(help: "Output directory. Default: Reports/<scenario name>/.")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "Time-series sampling interval (e.g. 1m, 30s, 1h). Default: about 500 samples per run.")
     var sample: String?
@@ -37,8 +36,6 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip events.csv (faster on long runs).")
     var noEvents = false
 
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
 
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
@@ -62,7 +59,7 @@ struct RunCommand: ParsableCommand {
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
-        let report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(scenario.name), inputs: [options.file])
+        let report = try output.claim(default: OutputSafety.defaultReport(scenario.name), inputs: [options.file])
         let destination = report.path
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
@@ -82,7 +79,7 @@ struct RunCommand: ParsableCommand {
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
         if runner.replications > 1 { files.append(("comparison.csv", Comparison(rows: results.map(\.summary)).csv)) }
-        if !noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
+        if !output.noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {

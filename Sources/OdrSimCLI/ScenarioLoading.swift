@@ -15,22 +15,21 @@ struct ScenarioRunOptions: ParsableArguments {
     @Option(help: "Replications: independent seeded workloads per policy. Default: the scenario's `replications`.")
     var replications: Int?
 
-    @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
-    var jobs: Int?
+
+    @OptionGroup var jobs: JobOptions
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws { try validateCounts(replications: replications, jobs: jobs) }
+    func validate() throws { try validateReplications(replications) }
 
-    var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    var jobCount: Int { jobs.count }
 }
 
-/// The bounds of --replications and --jobs, for every command that takes them.
-func validateCounts(replications: Int?, jobs: Int?) throws {
+/// The bounds of --replications, for every command that takes it.
+func validateReplications(_ replications: Int?) throws {
     if let replications, !(1...maximumReplications).contains(replications) {
         throw ValidationError("--replications must be between 1 and \(maximumReplications)")
     }
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
 }
 
 /// Loads a scenario or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.

@@ -42,22 +42,18 @@ struct SweepRunCommand: ParsableCommand {
     @Argument(help: "The study file (.study).")
     var file: String
 
-    @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
-    var jobs: Int?
+    @OptionGroup var jobs: JobOptions
 
-    @Option(help: "Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR`.")
+    @Option(help: "Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR` (needs --out DIR).")
     var shard: String?
 
-    @Option(help: "Output directory. Default: Reports/<study name>-sweep/ (for a shard: required).")
-    var out: String?
-
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var limits: RunLimits
 
+    var out: String? { output.folder }
+
     func validate() throws {
-        try validateCounts(replications: nil, jobs: jobs)
         if let shard {
             guard parseShard(shard) != nil else {
                 throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/4, not '\(shard)'")
@@ -74,7 +70,7 @@ struct SweepRunCommand: ParsableCommand {
             throw CommandFailure("\(error)", located: true)
         }
         let plan = ExperimentPlan(points: study.points.map(\.scenario), policies: study.policies, replications: study.replications)
-        var runner = ExperimentRunner(plan: plan, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         let shardPosition = shard.flatMap(parseShard)
         if let (_, n) = shardPosition, n > plan.runs.count {
@@ -90,8 +86,7 @@ struct SweepRunCommand: ParsableCommand {
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n)).path
             try OutputSafety.checkFile(target, label: "--out \(out!)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
         } else {
-            report = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(study.name, suffix: "-sweep"),
-                                                   inputs: [file, study.baseFile])
+            report = try output.claim(default: OutputSafety.defaultReport(study.name, suffix: "-sweep"), inputs: [file, study.baseFile])
         }
         let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
         let started = Date()
@@ -118,7 +113,7 @@ struct SweepRunCommand: ParsableCommand {
             return
         }
         try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
-                  to: report!, report: !noReport)
+                  to: report!, report: !output.noReport)
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
@@ -136,11 +131,7 @@ struct SweepMergeCommand: ParsableCommand {
     @Argument(help: "The directory the shards wrote into.")
     var directory: String
 
-    @Option(help: "Output directory. Default: Reports/<study name>-sweep/.")
-    var out: String?
-
-    @Flag(help: "Skip report.html (the charts).")
-    var noReport = false
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let fm = FileManager.default
@@ -170,9 +161,8 @@ struct SweepMergeCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(directory): \(error)")
         }
-        let destination = try OutputSafety.reportFolder(out: out, default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"),
-                                                        inputs: paths)
-        try write(merged, name: shards[0].name, to: destination, report: !noReport)
+        let destination = try output.claim(default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"), inputs: paths)
+        try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
         print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination.path)/")
     }
 }
