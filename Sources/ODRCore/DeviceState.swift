@@ -19,7 +19,7 @@ struct DeviceState {
     /// Per request slot (slots are reused once a request ends).
     var requests = RecordTable<RequestRecord>()
     /// Request slots free for reuse.
-    var freeSlots = RecordTable<Int32>()
+    var freeSlots = RecordTable<Int>()
     /// Bytes of everything that is not ODR content.
     var otherBytes: Int64 = 0
     /// Bytes of ODR content on disk, partial downloads included.
@@ -45,14 +45,14 @@ struct DeviceState {
     /// waiting for it. Slots are reused and keep their lists' storage, so a miss allocates
     /// nothing, and these few lists stay in cache.
     var downloadWaiters: [DownloadWaiters] = []
-    var freeDownloadSlots: [Int32] = []
+    var freeDownloadSlots: [Int] = []
     /// Per download slot, the pack's bytes on disk when its download started: what a
     /// download fetched is its bytes on disk minus this.
     var downloadBase: [Int64] = []
     /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
-    var requestPackArrays: [[Int32]] = []
+    var requestPackArrays: [[PackID]] = []
     /// Packs with a download under way, in start order.
-    var downloadOrder: [Int32] = []
+    var downloadOrder: [PackID] = []
     /// Device-wide order of pack uses (``PurgeCandidate/lastUseTick``).
     var useTick: UInt64 = 0
     /// Purge episodes so far.
@@ -62,7 +62,7 @@ struct DeviceState {
     /// Packs that are leftovers (partial, no longer downloading), in no order: a purge takes
     /// them first, and reading them here rather than scanning every pack record matters
     /// with ten thousand packs.
-    var leftoverPacks: [Int32] = []
+    var leftoverPacks: [PackID] = []
     var leftoverBytes: Int64 = 0
     /// Purgeable packs of running apps and of the others, in bytes and in number: the sums
     /// over apps, kept as they change, since a purge asks for them per tier.

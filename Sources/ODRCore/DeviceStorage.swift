@@ -1,8 +1,8 @@
 /// Internal per-app state of an ``ODRDevice`` that changes as it runs (plain data: see
 /// ``RecordTable``); what is fixed per app lives in ``AppContent``.
 struct AppRecord: BitwiseCopyable {
-    /// Global index of the app's first pack; its packs are contiguous.
-    let firstPack: Int32
+    /// The app's first pack; its packs are contiguous.
+    let firstPack: PackID
     let packCount: Int32
     let tagCount: Int32
     /// Tag `i` is exactly pack `i` (a catalog of single-resource tags, as in trace replay),
@@ -15,7 +15,7 @@ struct AppRecord: BitwiseCopyable {
     var phase = AppPhase.absent
     var pendingInitial = 0
     var prefetchCursor = 0
-    var prefetchActive: Int32 = -1
+    var prefetchActive = PackID.none
     /// Bytes of the app's packs held by granted requests.
     var inUseBytes: Int64 = 0
     /// Bytes of the app's packs held or awaited by its requests (retain or pins above 0):
@@ -25,7 +25,7 @@ struct AppRecord: BitwiseCopyable {
     var purgeableBytes: Int64 = 0
     var purgeableCount = 0
 
-    init(firstPack: Int32, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
+    init(firstPack: PackID, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
         self.firstPack = firstPack
         packCount = Int32(catalog.packs.count)
         tagCount = Int32(catalog.tags.count)
@@ -38,7 +38,10 @@ struct AppRecord: BitwiseCopyable {
     var installing: Bool { phase.isInstalling }
     var installed: Bool { phase.isInstalled }
     var running: Bool { phase.isRunning }
-    var packRange: Range<Int> { Int(firstPack)..<(Int(firstPack) + Int(packCount)) }
+    /// The app's packs, in order.
+    var packs: PackRange { PackRange(first: firstPack.rawValue, count: packCount) }
+    /// The app's pack that is its catalog's pack `local`.
+    func pack(_ local: Int32) -> PackID { firstPack.advanced(by: local) }
 }
 
 /// Internal per-app content of an ``ODRDevice``: its catalog and what is derived from it.
@@ -47,13 +50,13 @@ struct AppContent {
     let catalog: Catalog
     /// Global pack indices of each tag, shared by single-tag requests without copying; empty
     /// for a numbered catalog (see ``packs(ofTag:)``).
-    let tagPacks: [[Int32]]
+    let tagPacks: [[PackID]]
     /// For each tag made of exactly one pack, that pack's global index; -1 otherwise. Empty
     /// when ``AppRecord/tagsArePacks``.
-    let singlePackOfTag: [Int32]
+    let singlePackOfTag: [PackID]
     /// Each tag's preservation priority; empty for a numbered catalog, whose tag is its pack.
     var tagPreservation: [Double]
-    var prefetchQueue: [Int32] = []
+    var prefetchQueue: [PackID] = []
 }
 
 /// Where a pack's bytes rest: the stored part of its life (``PackLife``, where the table of
@@ -77,7 +80,7 @@ enum PackPhase: UInt8 {
 /// in a table of its own: 104 bytes a pack in all, where one two-line record took 128, which
 /// counts when a trace replay holds a pack per object of millions.
 struct PackRecord: BitwiseCopyable {
-    let app: Int32
+    let app: AppID
     var retain: Int32 = 0
     /// Requests waiting for their other packs hold this one so it is not purged under them.
     var pins: Int32 = 0
@@ -97,12 +100,14 @@ struct PackRecord: BitwiseCopyable {
     /// `purgeCount > 0`, here so that counting re-downloaded bytes reads only this line.
     var purgedBefore = false
 
-    init(app: Int32, size: Int64) {
+    init(app: AppID, size: Int64) {
         self.app = app
         self.size = size
     }
 
     var downloading: Bool { download >= 0 }
+    /// The download slot, as the per-download tables index it (valid while downloading).
+    var downloadSlot: Int { Int(download) }
 }
 
 /// The rest of a pack's state beside its ``PackRecord`` (plain data, 40 bytes: the fields
@@ -127,36 +132,45 @@ struct PackDetail: BitwiseCopyable {
 /// The packs of a request: one pack inline (the common case: a tag that is one pack), or an
 /// array. Performance: a single-pack request then touches no array at all.
 struct PackList: RandomAccessCollection {
-    /// The only pack when there is one, else -1.
-    let single: Int32
-    private let many: [Int32]?
+    /// The only pack when there is one, else ``PackID/none``.
+    let single: PackID
+    private let many: [PackID]?
 
     init() {
-        single = -1
+        single = .none
         many = nil
     }
 
-    init(single pack: Int32) {
+    init(single pack: PackID) {
         single = pack
         many = nil
     }
 
-    init(_ packs: [Int32]) {
+    init(_ packs: [PackID]) {
         if packs.count == 1 {
             single = packs[0]
             many = nil
         } else {
-            single = -1
+            single = .none
             many = packs
         }
     }
 
     /// The packs when there are several (or none), else nil.
-    var array: [Int32]? { many }
+    var array: [PackID]? { many }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { single >= 0 ? 1 : many?.count ?? 0 }
-    subscript(position: Int) -> Int32 { single >= 0 ? single : many![position] }
+    var endIndex: Int { single.isNone ? many?.count ?? 0 : 1 }
+    subscript(position: Int) -> PackID { single.isNone ? many![position] : single }
+}
+
+/// An app's packs: consecutive identities, iterated without an array.
+struct PackRange: RandomAccessCollection {
+    let first: Int32
+    let count: Int32
+    var startIndex: Int { 0 }
+    var endIndex: Int { Int(count) }
+    subscript(position: Int) -> PackID { PackID(rawValue: first + Int32(truncatingIfNeeded: position)) }
 }
 
 /// Internal per-request record of an ``ODRDevice``; slots are reused. Plain data: the packs
@@ -165,9 +179,9 @@ struct RequestRecord: BitwiseCopyable {
     var generation: UInt32 = 0
     /// Written only by ``ODRDevice/move(request:_:)`` (``RequestLife``).
     var life = RequestLife.free
-    var app: Int32 = 0
-    /// The request's only pack, or -1 when it has several (or none).
-    var single: Int32 = -1
+    var app = AppID(rawValue: 0)
+    /// The request's only pack, or ``PackID/none`` when it has several (or none).
+    var single = PackID.none
     var priority = LoadingPriority.normal
     var optional = false
     var begunAt: Double = 0
@@ -176,4 +190,12 @@ struct RequestRecord: BitwiseCopyable {
     var live: Bool { life.isLive }
     var granted: Bool { life.isGranted }
     var paused: Bool { life.isPaused }
+}
+
+extension Array where Element == AppContent {
+    /// The content of `app`: the device's per-app tables are indexed by ``AppID``.
+    subscript(app: AppID) -> AppContent {
+        get { self[app.index] }
+        set { self[app.index] = newValue }
+    }
 }

@@ -55,17 +55,12 @@ struct DownloadWaiters {
         }
     }
 
-    /// The highest priority among waiters for which `holds` is true (live, not paused, at
-    /// that priority), dropping the entries above it that no longer hold; nil if none.
-    mutating func highest(where holds: (Entry) -> Bool) -> LoadingPriority? {
-        while let top = heap.first {
-            if holds(top) { return top.priority }
-            popTop()
-        }
-        return nil
-    }
+    /// The entry of the highest priority, which may no longer hold (``dropTop()`` drops it).
+    /// Read without mutating: asked after every change, it should cost a load.
+    var top: Entry? { heap.first }
 
-    private mutating func popTop() {
+    /// Drops ``top``, an entry that no longer holds.
+    mutating func dropTop() {
         let last = heap.removeLast()
         guard !heap.isEmpty else { return }
         heap[0] = last

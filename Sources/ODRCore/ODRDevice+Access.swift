@@ -13,20 +13,18 @@ extension ODRDevice {
     /// are taken directly, with no request record and no download slot: about a third of
     /// the work. Otherwise it runs the three calls themselves.
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
-        let a = Int(app.rawValue)
-        guard !state.recordsEvents, a >= 0, a < state.apps.count, state.apps[a].installed,
-              tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount
+        guard !state.recordsEvents, app.index >= 0, app.index < state.apps.count, state.apps[app].installed,
+              tag.rawValue >= 0, tag.rawValue < state.apps[app].tagCount
         else { return accessThroughRequest(app, tag: tag, at: time) }
-        let single = singlePack(of: tag, app: a)
-        guard single >= 0, !state.packs[Int(single)].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
-        let p = Int(single)
+        let p = singlePack(of: tag, app: app)
+        guard !p.isNone, !state.packs[p].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
 
         advance(to: time)
         state.ledger.requests += 1
         state.requestOrdinal += 1
-        let packList = PackList(single: single)
+        let packList = PackList(single: p)
         noteRequested(packList)
-        if exceedsInUseLimit(app.rawValue, packList) { return outcome(of: fail(app.rawValue, .inUseLimit)) }
+        if exceedsInUseLimit(app, packList) { return outcome(of: fail(app, .inUseLimit)) }
 
         if state.packs[p].phase == .resident {
             // A hit: found, held, let go.
@@ -37,16 +35,16 @@ extension ODRDevice {
             return .hit
         }
 
-        if state.link == .offline { return outcome(of: fail(app.rawValue, .noNetwork)) }
-        if state.link == .cellular && !state.apps[a].allowsCellular { return outcome(of: fail(app.rawValue, .cellularNotAllowed)) }
+        if state.link == .offline { return outcome(of: fail(app, .noNetwork)) }
+        if state.link == .cellular && !state.apps[app].allowsCellular { return outcome(of: fail(app, .cellularNotAllowed)) }
         // The request pins the pack while the device makes room, so it is not purged (nor,
         // when partial, taken as a leftover) to make room for itself.
         pin(p)
         let needed = state.packs[p].size - state.packs[p].bytesOnDisk
         guard makeRoom(needed, mayWarn: true) else {
             unpin(p)
-            if settings.onSpaceExhausted == .terminateApp { terminate(app.rawValue, cause: .outOfSpace) }
-            return outcome(of: fail(app.rawValue, .outOfSpace))
+            if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }
+            return outcome(of: fail(app, .outOfSpace))
         }
         // The download: its reservation counts toward the peak, then every byte arrives.
         state.ledger.downloadsStarted += 1
@@ -71,9 +69,9 @@ extension ODRDevice {
             return .hit
         case .waiting(let request):
             if let slot = liveSlot(request) {
-                for p in packList(of: slot) where state.packs[Int(p)].downloading {
-                    let missing = state.packs[Int(p)].size - state.packs[Int(p)].bytesOnDisk
-                    receive(missing, for: PackID(rawValue: p), at: time)
+                for p in packList(of: slot) where state.packs[p].downloading {
+                    let missing = state.packs[p].size - state.packs[p].bytesOnDisk
+                    receive(missing, for: p, at: time)
                 }
             }
             endAccessing(request, at: time)

@@ -9,10 +9,10 @@ extension ODRDevice {
     @discardableResult
     public func install(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        let a = Int(app.rawValue)
+        let a = app
         guard !state.apps[a].isPresent else { return false }
-        let initial = state.appContents[a].catalog.initialInstallPacks.map { state.apps[a].firstPack + $0 }
-        let needed = initial.reduce(Int64(0)) { $0 + state.packs[Int($1)].size }
+        let initial = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
+        let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size }
         move(a, .install)
         guard makeRoom(needed, mayWarn: true) else {
             move(a, .installFailed)
@@ -21,9 +21,9 @@ extension ODRDevice {
             return true
         }
         state.apps[a].pendingInitial = initial.count
-        state.appContents[a].prefetchQueue = state.appContents[a].catalog.prefetchPacks.map { state.apps[a].firstPack + $0 }
+        state.appContents[a].prefetchQueue = state.appContents[a].catalog.prefetchPacks.map(state.apps[a].pack)
         state.apps[a].prefetchCursor = 0
-        for p in initial { startDownload(Int(p), system: true) }
+        for p in initial { startDownload(p, system: true) }
         refreshRunnability()
         if initial.isEmpty { completeInstall(a) }
         return true
@@ -34,7 +34,7 @@ extension ODRDevice {
     @discardableResult
     public func launch(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        let a = Int(app.rawValue)
+        let a = app
         let wasInstalling = state.apps[a].installing
         guard move(a, .launch) else { return false }
         // During the install the launch waits for the initial-install packs.
@@ -46,8 +46,8 @@ extension ODRDevice {
     @discardableResult
     public func terminate(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        guard state.apps[Int(app.rawValue)].isPresent else { return false }
-        terminate(app.rawValue, cause: .user)
+        guard state.apps[app].isPresent else { return false }
+        terminate(app, cause: .user)
         return true
     }
 
@@ -55,11 +55,11 @@ extension ODRDevice {
     @discardableResult
     public func uninstall(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        let a = Int(app.rawValue)
+        let a = app
         guard state.apps[a].isPresent else { return false }
-        dropRequests(of: app.rawValue)
+        dropRequests(of: app)
         var removed: Int64 = 0
-        for p in state.apps[a].packRange {
+        for p in state.apps[a].packs {
             if state.packs[p].downloading { abandon(p) }
             let wasResident = state.packs[p].phase == .resident
             if wasResident { policy.packRemoved(candidate(at: p)) }
@@ -74,33 +74,33 @@ extension ODRDevice {
             state.packs[p].lastRequestOrdinal = 0
         }
         move(a, .uninstall)
-        for p in state.apps[a].packRange { refresh(p) }
+        for p in state.apps[a].packs { refresh(p) }
         state.ledger.removedBytes += removed
         emit(.appUninstalled(app, removedBytes: removed))
         return true
     }
 
-    func terminate(_ app: Int32, cause: ODREvent.TerminationCause) {
+    func terminate(_ app: AppID, cause: ODREvent.TerminationCause) {
         dropRequests(of: app)
-        move(Int(app), .terminate)
+        move(app, .terminate)
         if cause == .outOfSpace { state.ledger.appTerminations += 1 }
-        emit(.appTerminated(AppID(rawValue: app), cause))
+        emit(.appTerminated(app, cause))
     }
 
-    func completeInstall(_ a: Int) {
+    func completeInstall(_ a: AppID) {
         let launched = state.apps[a].phase.launchPending
         move(a, .initialPacksStored)
-        emit(.appInstalled(AppID(rawValue: Int32(a))))
-        if launched { emit(.appLaunched(AppID(rawValue: Int32(a)))) }
+        emit(.appInstalled(a))
+        if launched { emit(.appLaunched(a)) }
         startNextPrefetch(a)
     }
 
-    func systemDownloadFinished(_ p: Int, app a: Int) {
+    func systemDownloadFinished(_ p: PackID, app a: AppID) {
         if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
             state.apps[a].pendingInitial -= 1
             if state.apps[a].pendingInitial == 0 { completeInstall(a) }
-        } else if state.apps[a].prefetchActive == Int32(p) {
-            state.apps[a].prefetchActive = -1
+        } else if state.apps[a].prefetchActive == p {
+            state.apps[a].prefetchActive = .none
             startNextPrefetch(a)
         }
     }
@@ -112,23 +112,23 @@ extension ODRDevice {
     /// expected to be needed would make the app download them again at its first request.
     /// They are shielded (pinned) while the device makes room, and remain candidates for
     /// every other space demand, the same app's requests included.
-    func startNextPrefetch(_ a: Int) {
+    func startNextPrefetch(_ a: AppID) {
         while state.apps[a].prefetchCursor < state.appContents[a].prefetchQueue.count {
-            let p = Int(state.appContents[a].prefetchQueue[state.apps[a].prefetchCursor])
+            let p = state.appContents[a].prefetchQueue[state.apps[a].prefetchCursor]
             state.apps[a].prefetchCursor += 1
             if state.packs[p].phase == .resident || state.packs[p].downloading { continue }
-            let shielded = state.appContents[a].catalog.initialInstallPacks.map { Int(state.apps[a].firstPack + $0) }
+            let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
             let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false)
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded { unshield(q) }
             if room {
-                state.apps[a].prefetchActive = Int32(p)
+                state.apps[a].prefetchActive = p
                 startDownload(p, system: true)
                 refreshRunnability()
                 return
             }
-            emit(.prefetchSkipped(PackID(rawValue: Int32(p)), AppID(rawValue: Int32(a)), .outOfSpace))
+            emit(.prefetchSkipped(p, a, .outOfSpace))
         }
     }
 }

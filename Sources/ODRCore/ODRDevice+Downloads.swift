@@ -24,8 +24,8 @@ extension ODRDevice {
         list.removeAllKeepingCapacity()
         for p in state.downloadOrder {
             list.append(DownloadStatus(
-                pack: PackID(rawValue: p), app: AppID(rawValue: state.packs[Int(p)].app), size: state.packs[Int(p)].size,
-                received: state.packs[Int(p)].bytesOnDisk, priority: effectivePriority(Int(p)), isRunnable: isRunnable(Int(p))))
+                pack: p, app: state.packs[p].app, size: state.packs[p].size,
+                received: state.packs[p].bytesOnDisk, priority: effectivePriority(p), isRunnable: isRunnable(p)))
         }
     }
 
@@ -39,7 +39,7 @@ extension ODRDevice {
     /// completes, and moves install and prefetch along.
     public func receive(_ bytes: Int64, for pack: PackID, at time: Double) {
         advance(to: time)
-        let p = Int(pack.rawValue)
+        let p = pack
         precondition(state.packs[p].downloading, "\(pack) is not downloading")
         precondition(bytes >= 0 && bytes <= state.packs[p].size - state.packs[p].bytesOnDisk, "\(bytes) bytes overrun \(pack)")
         state.packs[p].bytesOnDisk += bytes
@@ -55,41 +55,41 @@ extension ODRDevice {
 
     /// Starts pack `p`'s download, `waiter` (if any) waiting for it. A pack with nothing left
     /// to fetch finishes at once, granting the waiter if that was all it missed.
-    func startDownload(_ p: Int, system: Bool, waiter: RequestID? = nil) {
+    func startDownload(_ p: PackID, system: Bool, waiter: RequestID? = nil) {
         let remaining = state.packs[p].size - state.packs[p].bytesOnDisk
-        let slot: Int32
+        let slot: Int
         if let free = state.freeDownloadSlots.popLast() {
             slot = free
         } else {
-            slot = Int32(state.downloadWaiters.count)
+            slot = state.downloadWaiters.count
             state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
         }
-        state.downloadBase[Int(slot)] = state.packs[p].bytesOnDisk
+        state.downloadBase[slot] = state.packs[p].bytesOnDisk
         move(pack: p, .startDownload, slot: slot)
-        if let waiter { state.downloadWaiters[Int(slot)].join(waiter, priority: state.requests[Int(waiter.slot)].priority) }
+        if let waiter { state.downloadWaiters[slot].join(waiter, priority: state.requests[waiter.index].priority) }
         state.packDetails[p].systemDownload = system
         state.packDetails[p].stalled = false
         state.reservedBytes += remaining
-        state.downloadOrder.append(Int32(p))
+        state.downloadOrder.append(p)
         refresh(p)
         state.ledger.downloadsStarted += 1
         state.revision &+= 1
-        emit(.downloadStarted(PackID(rawValue: Int32(p)), AppID(rawValue: state.packs[p].app), request: waiter,
+        emit(.downloadStarted(p, state.packs[p].app, request: waiter,
                               bytes: remaining, redownload: state.packs[p].purgedBefore))
         notePeak()
         if remaining == 0 { finishDownload(p) }
     }
 
-    func finishDownload(_ p: Int) {
-        let download = Int(state.packs[p].download)
+    func finishDownload(_ p: PackID) {
+        let download = state.packs[p].downloadSlot
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         let app = state.packs[p].app
-        emit(.downloadFinished(PackID(rawValue: Int32(p)), AppID(rawValue: app), bytes: state.packs[p].size - state.downloadBase[download]))
+        emit(.downloadFinished(p, app, bytes: state.packs[p].size - state.downloadBase[download]))
         store(p)
-        if wasSystem { systemDownloadFinished(p, app: Int(app)) }
+        if wasSystem { systemDownloadFinished(p, app: app) }
         // By index: granting adds no waiter here (the pack is no longer downloading), and
         // the slot is freed only after the loop.
         var w = 0
@@ -106,63 +106,69 @@ extension ODRDevice {
     }
 
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
-    func abandon(_ p: Int) {
+    func abandon(_ p: PackID) {
         state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk
-        let fetched = state.packs[p].bytesOnDisk - state.downloadBase[Int(state.packs[p].download)]
-        freeDownloadSlot(Int(state.packs[p].download))
+        let fetched = state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]
+        freeDownloadSlot(state.packs[p].downloadSlot)
         move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         refresh(p)
         state.revision &+= 1
-        emit(.downloadAbandoned(PackID(rawValue: Int32(p)), AppID(rawValue: state.packs[p].app), bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
+        emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
     }
 
     func freeDownloadSlot(_ slot: Int) {
         state.downloadWaiters[slot].removeAll()
-        state.freeDownloadSlots.append(Int32(slot))
+        state.freeDownloadSlots.append(slot)
     }
 
-    func removeFromDownloadOrder(_ p: Int) {
-        if let at = state.downloadOrder.firstIndex(of: Int32(p)) { state.downloadOrder.remove(at: at) }
+    func removeFromDownloadOrder(_ p: PackID) {
+        if let at = state.downloadOrder.firstIndex(of: p) { state.downloadOrder.remove(at: at) }
     }
 
-    func isRunnable(_ p: Int) -> Bool { stallCause(p) == nil }
+    func isRunnable(_ p: PackID) -> Bool { stallCause(p) == nil }
 
     /// Why pack `p`'s download cannot progress on its own account (offline, cellular, every
     /// waiter paused), or nil; suspension by an urgent download is decided across downloads
     /// (``refreshRunnability()``).
-    func stallCause(_ p: Int) -> ODREvent.StallCause? {
+    func stallCause(_ p: PackID) -> ODREvent.StallCause? {
         let record = state.packs[p]
         guard record.downloading else { return .paused }
         if state.link == .offline { return .offline }
-        if state.link == .cellular && !state.apps[Int(record.app)].allowsCellular { return .cellularNotAllowed }
+        if state.link == .cellular && !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
         if state.packDetails[p].systemDownload { return nil }
-        return highestWaitingPriority(Int(record.download)) == nil ? .paused : nil
+        return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
     }
 
-    func effectivePriority(_ p: Int) -> LoadingPriority {
+    func effectivePriority(_ p: PackID) -> LoadingPriority {
         let record = state.packs[p]
         let system: LoadingPriority? = state.packDetails[p].systemDownload ? .normal : nil
         guard record.downloading else { return system ?? .normal }
-        guard let waiting = highestWaitingPriority(Int(record.download)) else { return system ?? .normal }
+        guard let waiting = highestWaitingPriority(record.downloadSlot) else { return system ?? .normal }
         return system.map { Swift.max($0, waiting) } ?? waiting
     }
 
     /// The highest loading priority among the live, unpaused requests waiting for the
     /// download in `slot`, or nil if every one has paused.
     func highestWaitingPriority(_ slot: Int) -> LoadingPriority? {
-        state.downloadWaiters[slot].highest { entry in
-            guard let request = liveSlot(entry.request) else { return false }
-            return !state.requests[request].paused && state.requests[request].priority == entry.priority
+        // Stale entries (ended, paused or re-prioritised requests) are dropped as they reach
+        // the top; the common case, a current top, reads and writes nothing.
+        while let top = state.downloadWaiters[slot].top {
+            if let request = liveSlot(top.request), !state.requests[request].paused,
+               state.requests[request].priority == top.priority {
+                return top.priority
+            }
+            state.downloadWaiters[slot].dropTop()
         }
+        return nil
     }
 
     /// Tells the downloads a waiting request awaits that it resumed or changed priority.
     func noteWaiterChanged(_ slot: Int) {
         let id = id(of: slot)
-        for p in packList(of: slot) where state.packs[Int(p)].downloading {
-            state.downloadWaiters[Int(state.packs[Int(p)].download)].push(state.requests[slot].priority, id)
+        for p in packList(of: slot) where state.packs[p].downloading {
+            state.downloadWaiters[state.packs[p].downloadSlot].push(state.requests[slot].priority, id)
         }
     }
 
@@ -173,19 +179,18 @@ extension ODRDevice {
         // By index: a for-in loop retains the array, and this runs after every change.
         var urgentRuns = false
         for i in state.downloadOrder.indices where !urgentRuns {
-            let p = Int(state.downloadOrder[i])
+            let p = state.downloadOrder[i]
             urgentRuns = stallCause(p) == nil && effectivePriority(p).isUrgent
         }
         for i in state.downloadOrder.indices {
-            let p32 = state.downloadOrder[i], p = Int(p32)
+            let p = state.downloadOrder[i]
             var cause = stallCause(p)
             if cause == nil, urgentRuns, !effectivePriority(p).isUrgent { cause = .suspendedByUrgent }
             let stalled = cause != nil
             if stalled != state.packDetails[p].stalled {
                 state.packDetails[p].stalled = stalled
-                let pack = PackID(rawValue: p32)
-                let app = AppID(rawValue: state.packs[p].app)
-                emit(cause.map { .downloadStalled(pack, app, $0) } ?? .downloadContinued(pack, app))
+                let app = state.packs[p].app
+                emit(cause.map { .downloadStalled(p, app, $0) } ?? .downloadContinued(p, app))
             }
         }
     }
@@ -196,13 +201,12 @@ extension ODRDevice {
     /// of events that ends here accounts for every byte fetched and every request made.
     public func recordOutstanding(at time: Double) {
         advance(to: time)
-        for p32 in state.downloadOrder {
-            let p = Int(p32)
-            emit(.downloadOutstanding(PackID(rawValue: p32), AppID(rawValue: state.packs[p].app),
-                                      bytes: state.packs[p].bytesOnDisk - state.downloadBase[Int(state.packs[p].download)]))
+        for p in state.downloadOrder {
+            emit(.downloadOutstanding(p, state.packs[p].app,
+                                      bytes: state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]))
         }
         for slot in state.requests.indices where state.requests[slot].live && !state.requests[slot].granted {
-            emit(.requestOutstanding(id(of: slot), AppID(rawValue: state.requests[slot].app)))
+            emit(.requestOutstanding(id(of: slot), state.requests[slot].app))
         }
     }
 }

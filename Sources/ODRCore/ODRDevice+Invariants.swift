@@ -19,26 +19,26 @@ extension ODRDevice {
         if state.odrBytes < 0 || state.reservedBytes < 0 || state.otherBytes < 0 {
             found.append("negative bytes: odr \(state.odrBytes), reserved \(state.reservedBytes), other \(state.otherBytes)")
         }
-        var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftovers: [Int32] = []
+        var onDisk: Int64 = 0, reserved: Int64 = 0, leftover: Int64 = 0, leftovers: [PackID] = []
         var tiers: [Bool: (bytes: Int64, count: Int)] = [true: (0, 0), false: (0, 0)]
         var perApp = [(bytes: Int64, count: Int)](repeating: (0, 0), count: state.apps.count)
         var committed = [Int64](repeating: 0, count: state.apps.count)
         for i in state.packs.indices {
             let record = state.packs[i]
-            let a = Int(record.app)
+            let a = record.app.index
             onDisk += record.bytesOnDisk
             if record.downloading { reserved += record.size - record.bytesOnDisk }
             if record.leftover {
                 leftover += record.bytesOnDisk
-                leftovers.append(Int32(i))
+                leftovers.append(PackID(i))
             }
             let settled = record.pins == 0 && !record.downloading
-            let purgeable = settled && record.phase == .resident && record.retain == 0 && state.apps[a].isPresent
+            let purgeable = settled && record.phase == .resident && record.retain == 0 && state.apps[record.app].isPresent
             if purgeable != record.purgeable { found.append("pack \(i) purgeable \(record.purgeable), its state says \(purgeable)") }
             if record.leftover != (settled && record.phase == .partial) { found.append("pack \(i) leftover \(record.leftover) in phase \(record.phase)") }
             if record.purgeable {
-                tiers[state.apps[a].running]!.bytes += record.size
-                tiers[state.apps[a].running]!.count += 1
+                tiers[state.apps[record.app].running]!.bytes += record.size
+                tiers[state.apps[record.app].running]!.count += 1
                 perApp[a].bytes += record.size
                 perApp[a].count += 1
             }

@@ -31,9 +31,9 @@ extension ODRDevice {
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: false))
         guard let packList else {
-            return fail(app.rawValue, state.apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
+            return fail(app, state.apps[app].installed ? .invalidTag : .appNotInstalled)
         }
-        return begin(app.rawValue, packList, priority: priority, optional: optional)
+        return begin(app, packList, priority: priority, optional: optional)
     }
 
     /// `conditionallyBeginAccessingResources`: grants only if every pack of `tags` is already
@@ -45,20 +45,20 @@ extension ODRDevice {
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: true))
         guard let packList = resolve(app, tags) else {
-            _ = fail(app.rawValue, state.apps[Int(app.rawValue)].installed ? .invalidTag : .appNotInstalled)
+            _ = fail(app, state.apps[app].installed ? .invalidTag : .appNotInstalled)
             return nil
         }
         noteRequested(packList)
-        guard packList.allSatisfy({ state.packs[Int($0)].phase == .resident && !state.packs[Int($0)].downloading }) else {
+        guard packList.allSatisfy({ state.packs[$0].phase == .resident && !state.packs[$0].downloading }) else {
             state.ledger.conditionalMisses += 1
             emit(.conditionalMiss(app))
             return nil
         }
-        if exceedsInUseLimit(app.rawValue, packList) {
-            _ = fail(app.rawValue, .inUseLimit)
+        if exceedsInUseLimit(app, packList) {
+            _ = fail(app, .inUseLimit)
             return nil
         }
-        if case .granted(let id) = grantHit(app.rawValue, packList, priority: .normal, optional: false) {
+        if case .granted(let id) = grantHit(app, packList, priority: .normal, optional: false) {
             return id
         }
         return nil
@@ -84,7 +84,7 @@ extension ODRDevice {
         advance(to: time)
         guard let slot = liveSlot(request) else { return false }
         state.requests[slot].priority = priority
-        emit(.priorityChanged(request, AppID(rawValue: state.requests[slot].app), priority))
+        emit(.priorityChanged(request, state.requests[slot].app, priority))
         if !state.requests[slot].granted {
             noteWaiterChanged(slot)
             state.revision &+= 1
@@ -120,21 +120,21 @@ extension ODRDevice {
     public func setPreservationPriority(_ value: Double, for tags: [TagID], of app: AppID, at time: Double) {
         precondition((0...1).contains(value), "preservation priority \(value) is outside 0…1")
         advance(to: time)
-        let a = Int(app.rawValue)
+        let a = app
         for tag in tags {
             // A numbered catalog keeps no table: its tag's pack takes the value directly (below).
-            if !state.appContents[a].tagPreservation.isEmpty { state.appContents[a].tagPreservation[Int(tag.rawValue)] = value }
+            if !state.appContents[a].tagPreservation.isEmpty { state.appContents[a].tagPreservation[tag.index] = value }
             emit(.preservationChanged(app, tag, value))
         }
         let catalog = state.appContents[a].catalog
         for tag in tags {
             for p in packs(ofTag: tag, app: a) {
-                let local = Int(p - state.apps[a].firstPack)
+                let local = Int(p.rawValue - state.apps[a].firstPack.rawValue)
                 let preservation = state.apps[a].tagsArePacks ? value
                     : catalog.packs[local].tags.map { state.appContents[a].tagPreservation[Int($0)] }.max() ?? 0
-                guard preservation != state.packDetails[Int(p)].preservation else { continue }
-                state.packDetails[Int(p)].preservation = preservation
-                if state.packs[Int(p)].phase == .resident { policy.packPreservationChanged(candidate(at: Int(p))) }
+                guard preservation != state.packDetails[p].preservation else { continue }
+                state.packDetails[p].preservation = preservation
+                if state.packs[p].phase == .resident { policy.packPreservationChanged(candidate(at: p)) }
             }
         }
     }
@@ -142,7 +142,7 @@ extension ODRDevice {
     /// The packs a live request includes (device-wide), or nil if it is not live.
     public func packs(ofRequest request: RequestID) -> [PackID]? {
         guard let slot = liveSlot(request) else { return nil }
-        return packList(of: slot).map { PackID(rawValue: $0) }
+        return Array(packList(of: slot))
     }
 
     /// Whether the request is live and granted.
@@ -165,7 +165,7 @@ extension ODRDevice {
         var done: Int64 = 0
         var total: Int64 = 0
         for p in packList(of: slot) {
-            let record = state.packs[Int(p)]
+            let record = state.packs[p]
             total += record.size
             done += record.phase == .resident ? record.size : record.bytesOnDisk
         }
@@ -175,7 +175,7 @@ extension ODRDevice {
     // MARK: Internals
 
     func liveSlot(_ id: RequestID) -> Int? {
-        let slot = Int(id.slot)
+        let slot = id.index
         guard slot >= 0, slot < state.requests.count, state.requests[slot].live,
               state.requests[slot].generation == id.generation else { return nil }
         return slot
@@ -184,11 +184,11 @@ extension ODRDevice {
     /// The union of the packs of `tags` in tag order, or nil for an unknown tag or absent app.
     func resolve(_ app: AppID, _ tags: [TagID]) -> PackList? {
         if tags.count == 1 { return resolve(app, tag: tags[0]) }
-        let a = Int(app.rawValue)
-        guard a >= 0, a < state.apps.count, state.apps[a].installed else { return nil }
+        let a = app
+        guard a.index >= 0, a.index < state.apps.count, state.apps[a].installed else { return nil }
         let tagCount = state.apps[a].tagCount
         for tag in tags where tag.rawValue < 0 || tag.rawValue >= tagCount { return nil }
-        var result: [Int32] = []
+        var result: [PackID] = []
         for tag in tags {
             for p in packs(ofTag: tag, app: a) where !result.contains(p) { result.append(p) }
         }
@@ -197,33 +197,34 @@ extension ODRDevice {
 
     /// The packs of one tag, or nil for an unknown tag or absent app.
     func resolve(_ app: AppID, tag: TagID) -> PackList? {
-        let a = Int(app.rawValue)
-        guard a >= 0, a < state.apps.count, state.apps[a].installed, tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount else { return nil }
+        let a = app
+        guard a.index >= 0, a.index < state.apps.count, state.apps[a].installed, tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount else { return nil }
         let single = singlePack(of: tag, app: a)
-        return single >= 0 ? PackList(single: single) : PackList(state.appContents[a].tagPacks[Int(tag.rawValue)])
+        return single.isNone ? PackList(state.appContents[a].tagPacks[tag.index]) : PackList(single: single)
     }
 
     /// The global packs of a valid `tag` of app `a`.
-    func packs(ofTag tag: TagID, app a: Int) -> PackList {
-        state.apps[a].tagsArePacks ? PackList(single: state.apps[a].firstPack + tag.rawValue) : PackList(state.appContents[a].tagPacks[Int(tag.rawValue)])
+    func packs(ofTag tag: TagID, app a: AppID) -> PackList {
+        state.apps[a].tagsArePacks ? PackList(single: state.apps[a].pack(tag.rawValue)) : PackList(state.appContents[a].tagPacks[tag.index])
     }
 
-    /// The only pack of a valid `tag` of app `a`, or -1 if the tag has several.
-    func singlePack(of tag: TagID, app a: Int) -> Int32 {
-        state.apps[a].tagsArePacks ? state.apps[a].firstPack + tag.rawValue : state.appContents[a].singlePackOfTag[Int(tag.rawValue)]
+    /// The only pack of a valid `tag` of app `a`, or ``PackID/none`` if the tag has several.
+    @inline(__always)
+    func singlePack(of tag: TagID, app a: AppID) -> PackID {
+        state.apps[a].tagsArePacks ? state.apps[a].pack(tag.rawValue) : state.appContents[a].singlePackOfTag[tag.index]
     }
 
     func noteRequested(_ packList: PackList) {
         for p in packList {
-            if state.packs[Int(p)].requestCount < Int32.max { state.packs[Int(p)].requestCount += 1 }
-            state.packs[Int(p)].lastRequestOrdinal = state.requestOrdinal
+            if state.packs[p].requestCount < Int32.max { state.packs[p].requestCount += 1 }
+            state.packs[p].lastRequestOrdinal = state.requestOrdinal
         }
     }
 
-    func allocate(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
+    func allocate(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
         let slot: Int
         if let free = state.freeSlots.popLast() {
-            slot = Int(free)
+            slot = free
         } else {
             slot = state.requests.count
             state.requests.append(RequestRecord())
@@ -238,40 +239,39 @@ extension ODRDevice {
         state.requests[slot].optional = optional
         state.requests[slot].begunAt = state.now
         state.requests[slot].missing = 0
-        return (slot, RequestID(slot: Int32(slot), generation: state.requests[slot].generation))
+        return (slot, id(of: slot))
     }
 
     /// Frees the request in `slot` (`event`: it ended granted, or was cancelled waiting).
     func release(slot: Int, _ event: RequestLife.Event) {
         move(request: slot, event)
-        if state.requests[slot].single < 0 { state.requestPackArrays[slot] = [] }
-        state.freeSlots.append(Int32(slot))
+        if state.requests[slot].single.isNone { state.requestPackArrays[slot] = [] }
+        state.freeSlots.append(slot)
     }
 
     /// The packs of the request in `slot`.
     func packList(of slot: Int) -> PackList {
         let single = state.requests[slot].single
-        return single >= 0 ? PackList(single: single) : PackList(state.requestPackArrays[slot])
+        return single.isNone ? PackList(state.requestPackArrays[slot]) : PackList(single: single)
     }
 
     func id(of slot: Int) -> RequestID {
-        RequestID(slot: Int32(slot), generation: state.requests[slot].generation)
+        RequestID(slot: slot, generation: state.requests[slot].generation)
     }
 
-    func begin(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+    func begin(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         noteRequested(packList)
         if exceedsInUseLimit(app, packList) { return fail(app, .inUseLimit) }
         var missing: Int32 = 0
-        for p in packList where state.packs[Int(p)].phase != .resident || state.packs[Int(p)].downloading { missing += 1 }
+        for p in packList where state.packs[p].phase != .resident || state.packs[p].downloading { missing += 1 }
         if missing == 0 { return grantHit(app, packList, priority: priority, optional: optional) }
 
         if state.link == .offline { return fail(app, .noNetwork) }
-        if state.link == .cellular && !state.apps[Int(app)].allowsCellular { return fail(app, .cellularNotAllowed) }
+        if state.link == .cellular && !state.apps[app].allowsCellular { return fail(app, .cellularNotAllowed) }
 
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         var needed: Int64 = 0
-        for p in packList {
-            let i = Int(p)
+        for i in packList {
             pin(i)
             if state.packs[i].phase == .resident && !state.packs[i].downloading {
                 use(i)
@@ -280,7 +280,7 @@ extension ODRDevice {
             }
         }
         guard makeRoom(needed, mayWarn: true) else {
-            for p in packList { unpin(Int(p)) }
+            for p in packList { unpin(p) }
             release(slot: slot, .cancel)
             if settings.onSpaceExhausted == .terminateApp {
                 terminate(app, cause: .outOfSpace)
@@ -288,10 +288,9 @@ extension ODRDevice {
             return fail(app, .outOfSpace)
         }
         state.requests[slot].missing = missing
-        for p in packList where state.packs[Int(p)].phase != .resident || state.packs[Int(p)].downloading {
-            let i = Int(p)
+        for i in packList where state.packs[i].phase != .resident || state.packs[i].downloading {
             if state.packs[i].downloading {
-                state.downloadWaiters[Int(state.packs[i].download)].join(id, priority: priority)
+                state.downloadWaiters[state.packs[i].downloadSlot].join(id, priority: priority)
             } else {
                 startDownload(i, system: false, waiter: id)
             }
@@ -304,17 +303,17 @@ extension ODRDevice {
     /// Whether granting `packList` would put more bytes in use than the profile allows the app,
     /// counting what its requests hold and what its waiting requests will hold once granted:
     /// requests that begin together cannot pass the limit between them.
-    func exceedsInUseLimit(_ app: Int32, _ packList: PackList) -> Bool {
+    func exceedsInUseLimit(_ app: AppID, _ packList: PackList) -> Bool {
         guard let limit = settings.profile.maxInUseSize else { return false }
         var added: Int64 = 0
-        for p in packList where !isCommitted(Int(p)) { added += state.packs[Int(p)].size }
-        return state.apps[Int(app)].committedBytes + added > limit
+        for p in packList where !isCommitted(p) { added += state.packs[p].size }
+        return state.apps[app].committedBytes + added > limit
     }
 
-    func grantHit(_ app: Int32, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+    func grantHit(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         state.ledger.hits += 1
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
-        for p in packList { use(Int(p)) }
+        for p in packList { use(p) }
         grant(slot, hit: true)
         return .granted(id)
     }
@@ -322,34 +321,32 @@ extension ODRDevice {
     func grant(_ slot: Int, hit: Bool) {
         move(request: slot, .grant)
         let app = state.requests[slot].app
-        for p in packList(of: slot) { hold(Int(p), app: app, pinned: !hit) }
+        for p in packList(of: slot) { hold(p, app: app, pinned: !hit) }
         state.ledger.grants += 1
-        emit(.requestGranted(id(of: slot), AppID(rawValue: app), waited: state.now - state.requests[slot].begunAt, hit: hit))
+        emit(.requestGranted(id(of: slot), app, waited: state.now - state.requests[slot].begunAt, hit: hit))
     }
 
     func end(_ slot: Int, cause: ODREvent.EndCause) {
         let app = state.requests[slot].app
         let id = id(of: slot)
-        for p in packList(of: slot) { release(Int(p), app: app) }
+        for p in packList(of: slot) { release(p, app: app) }
         release(slot: slot, .end)
-        emit(.requestEnded(id, AppID(rawValue: app), cause))
+        emit(.requestEnded(id, app, cause))
     }
 
     func cancelWaiting(_ slot: Int) {
         let app = state.requests[slot].app
         let id = id(of: slot)
-        for p in packList(of: slot) {
-            let i = Int(p)
+        for i in packList(of: slot) {
             unpin(i)
-            let d = Int(state.packs[i].download)
             // Every pack of a waiting request it does not hold yet is downloading for it.
-            if d >= 0, state.downloadWaiters[d].leave(), !state.packDetails[i].systemDownload { abandon(i) }
+            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(), !state.packDetails[i].systemDownload { abandon(i) }
             refresh(i)
         }
         release(slot: slot, .cancel)
         state.revision &+= 1
         state.ledger.cancelled += 1
-        emit(.requestCancelled(id, AppID(rawValue: app)))
+        emit(.requestCancelled(id, app))
         refreshRunnability()
     }
 
@@ -360,7 +357,7 @@ extension ODRDevice {
         }
         move(request: slot, paused ? .pause : .resume)
         if !paused { noteWaiterChanged(slot) }
-        let app = AppID(rawValue: state.requests[slot].app)
+        let app = state.requests[slot].app
         emit(paused ? .requestPaused(request, app) : .requestResumed(request, app))
         state.revision &+= 1
         refreshRunnability()
@@ -368,7 +365,7 @@ extension ODRDevice {
     }
 
     /// Ends (granted) or cancels (waiting) every request of `app`.
-    func dropRequests(of app: Int32) {
+    func dropRequests(of app: AppID) {
         for slot in state.requests.indices where state.requests[slot].live && state.requests[slot].app == app {
             if state.requests[slot].granted { end(slot, cause: .appGone) } else { cancelWaiting(slot) }
         }

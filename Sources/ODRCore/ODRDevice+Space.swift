@@ -53,7 +53,7 @@ extension ODRDevice {
         if !state.leftoverPacks.isEmpty {
             // In pack order first, as a scan of the records would list them, so that the sort
             // by last use breaks ties (packs never used) as it always has.
-            let leftovers = state.leftoverPacks.map(Int.init).sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
+            let leftovers = state.leftoverPacks.sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
         // Performance: a static list, not an array literal allocated on every purge.
@@ -62,7 +62,7 @@ extension ODRDevice {
             let remaining = deficit - purged
             let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: state.now))
             verify(victims, toFree: remaining, tier: tier)
-            for victim in victims { purged += purgePack(Int(victim.rawValue)) }
+            for victim in victims { purged += purgePack(victim) }
         }
         state.ledger.purgeEpisodes += 1
         state.ledger.overPurgeBytes += purged - deficit
@@ -74,7 +74,7 @@ extension ODRDevice {
         state.markEpoch &+= 1
         var freed: Int64 = 0
         for victim in victims {
-            let p = Int(victim.rawValue)
+            let p = victim
             guard isCandidate(p, tier: tier) else {
                 fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
@@ -90,7 +90,7 @@ extension ODRDevice {
     }
 
     /// Removes pack `p`'s bytes from the disk; returns how many.
-    func purgePack(_ p: Int) -> Int64 {
+    func purgePack(_ p: PackID) -> Int64 {
         let bytes = state.packs[p].bytesOnDisk
         let wasResident = state.packs[p].phase == .resident
         state.odrBytes -= bytes
@@ -107,7 +107,7 @@ extension ODRDevice {
         state.ledger.purges += 1
         state.ledger.purgedBytes += bytes
         if wasResident { policy.packRemoved(candidate(at: p)) }
-        emit(.packPurged(PackID(rawValue: Int32(p)), AppID(rawValue: state.packs[p].app), bytes: bytes, episode: state.episode))
+        emit(.packPurged(p, state.packs[p].app, bytes: bytes, episode: state.episode))
         return bytes
     }
 
@@ -115,10 +115,10 @@ extension ODRDevice {
     func postLowDiskWarning(needed: Int64) {
         state.ledger.lowDiskWarnings += 1
         emit(.lowDiskWarning(needed: needed))
-        for a in state.apps.indices where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
+        for a in state.apps.indices.map(AppID.init) where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
             let all = state.apps[a].lowDiskResponse == .releaseAll
             for slot in state.requests.indices
-            where state.requests[slot].live && state.requests[slot].app == Int32(a) && state.requests[slot].granted
+            where state.requests[slot].live && state.requests[slot].app == a && state.requests[slot].granted
                 && (all || state.requests[slot].optional) {
                 end(slot, cause: .lowDisk)
             }

@@ -92,8 +92,8 @@ public final class ODRDevice {
         name: String, catalog: Catalog, allowsCellular: Bool = true,
         lowDiskResponse: LowDiskResponse = .ignore
     ) -> AppID {
-        let id = Int32(state.apps.count)
-        let first = Int32(state.packs.count)
+        let id = AppID(state.apps.count)
+        let first = PackID(state.packs.count)
         // Performance: no temporary arrays per pack or tag, so that catalogs of a million
         // packs (trace replay) are added in a fraction of a second.
         state.packs.reserveCapacity(state.packs.count + catalog.packs.count)
@@ -121,27 +121,27 @@ public final class ODRDevice {
             name: name, catalog: catalog,
             // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
             // with no table. The first app's global pack indices equal its catalog's: share those arrays.
-            tagPacks: numbered ? [] : first == 0 ? catalog.tags.map(\.packs) : catalog.tags.map { $0.packs.map { first + $0 } },
-            singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first + $0.packs[0] : -1 },
+            tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
+            singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
             tagPreservation: numbered ? [] : catalog.tags.map(\.preservation)))
-        return AppID(rawValue: id)
+        return id
     }
 
-    public func name(of app: AppID) -> String { state.appContents[Int(app.rawValue)].name }
-    public func catalog(of app: AppID) -> Catalog { state.appContents[Int(app.rawValue)].catalog }
-    public func isInstalled(_ app: AppID) -> Bool { state.apps[Int(app.rawValue)].installed }
-    public func isRunning(_ app: AppID) -> Bool { state.apps[Int(app.rawValue)].running }
-    public func inUseBytes(of app: AppID) -> Int64 { state.apps[Int(app.rawValue)].inUseBytes }
+    public func name(of app: AppID) -> String { state.appContents[app.index].name }
+    public func catalog(of app: AppID) -> Catalog { state.appContents[app.index].catalog }
+    public func isInstalled(_ app: AppID) -> Bool { state.apps[app].installed }
+    public func isRunning(_ app: AppID) -> Bool { state.apps[app].running }
+    public func inUseBytes(of app: AppID) -> Int64 { state.apps[app].inUseBytes }
 
     // MARK: Packs
 
     public var packCount: Int { state.packs.count }
     /// The device-wide ID of pack `index` of `app`'s catalog.
     public func pack(_ index: Int, of app: AppID) -> PackID {
-        PackID(rawValue: state.apps[Int(app.rawValue)].firstPack + Int32(index))
+        state.apps[app].pack(Int32(index))
     }
-    public func app(of pack: PackID) -> AppID { AppID(rawValue: state.packs[Int(pack.rawValue)].app) }
-    public func size(of pack: PackID) -> Int64 { state.packs[Int(pack.rawValue)].size }
+    public func app(of pack: PackID) -> AppID { state.packs[pack].app }
+    public func size(of pack: PackID) -> Int64 { state.packs[pack].size }
 
     /// A hint that `pack` is about to be requested: starts loading its record into the cache.
     /// Changes nothing; a replay that knows its next requests calls it a few ahead, so that
@@ -149,21 +149,20 @@ public final class ODRDevice {
     /// is a trip to memory otherwise).
     @inline(__always)
     public func prefetch(_ pack: PackID) {
-        let p = Int(pack.rawValue)
-        guard p >= 0 && p < state.packs.count else { return }
-        odr_prefetch(state.packs.base + p)
+        guard pack.index >= 0 && pack.index < state.packs.count else { return }
+        odr_prefetch(state.packs.base + pack.index)
         policy.prefetch(pack)
     }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
-        let app = Int(state.packs[Int(pack.rawValue)].app)
-        return state.appContents[app].catalog.packs[Int(pack.rawValue - state.apps[app].firstPack)].name
+        let app = state.packs[pack].app
+        return state.appContents[app.index].catalog.packs[Int(pack.rawValue - state.apps[app].firstPack.rawValue)].name
     }
 
     public func state(of pack: PackID) -> PackState {
-        let p = state.packs[Int(pack.rawValue)]
+        let p = state.packs[pack]
         if p.downloading {
-            return isRunnable(Int(pack.rawValue)) ? .downloading(bytes: p.bytesOnDisk) : .partiallyDownloaded(bytes: p.bytesOnDisk)
+            return isRunnable(pack) ? .downloading(bytes: p.bytesOnDisk) : .partiallyDownloaded(bytes: p.bytesOnDisk)
         }
         switch p.phase {
         case .notDownloaded: return .notDownloaded
@@ -174,13 +173,13 @@ public final class ODRDevice {
     }
 
     /// How many granted requests hold the pack.
-    public func retainCount(of pack: PackID) -> Int { Int(state.packs[Int(pack.rawValue)].retain) }
+    public func retainCount(of pack: PackID) -> Int { Int(state.packs[pack].retain) }
 
     /// Whether the pack may be purged now (on the device, held and awaited by no request).
-    public func isPurgeable(_ pack: PackID) -> Bool { state.packs[Int(pack.rawValue)].purgeable }
+    public func isPurgeable(_ pack: PackID) -> Bool { state.packs[pack].purgeable }
 
     /// The pack as a purge policy sees it (read its properties now: they follow the pack).
-    public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: Int(pack.rawValue)) }
+    public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: pack) }
 
     // MARK: Internal helpers shared by the extensions
 
@@ -196,7 +195,7 @@ public final class ODRDevice {
     }
 
     /// `uses` uses of pack `p` now (each takes the next use tick).
-    func touch(_ p: Int, uses: UInt64 = 1) {
+    func touch(_ p: PackID, uses: UInt64 = 1) {
         state.useTick &+= uses
         state.packs[p].lastUse = state.now
         state.packs[p].lastUseTick = state.useTick
@@ -207,19 +206,19 @@ public final class ODRDevice {
         if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
     }
 
-    func fail(_ app: Int32, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
+    func fail(_ app: AppID, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
         state.ledger.failures[error, default: 0] += 1
-        emit(.requestFailed(request, AppID(rawValue: app), error))
+        emit(.requestFailed(request, app, error))
         return .failed(error)
     }
 
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     @inline(__always)
-    func refresh(_ p: Int) {
+    func refresh(_ p: PackID) {
         // Performance: the tables' storage read once (a store to a record cannot move it),
         // and fields read where they are, not the whole record copied.
         let packs = state.packs, apps = state.apps
-        let a = Int(packs[p].app)
+        let a = packs[p].app
         let settled = packs[p].pins == 0 && !packs[p].downloading
         let phase = packs[p].phase
         let purgeable = settled && phase == .resident && packs[p].retain == 0 && apps[a].isPresent
@@ -228,28 +227,28 @@ public final class ODRDevice {
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
             let bytes = packs[p].bytesOnDisk
-            if leftover { state.leftoverPacks.append(Int32(p)) } else { removeLeftover(p) }
+            if leftover { state.leftoverPacks.append(p) } else { removeLeftover(p) }
             state.leftoverBytes += leftover ? bytes : -bytes
         }
     }
 
-    func removeLeftover(_ p: Int) {
-        guard let i = state.leftoverPacks.firstIndex(of: Int32(p)) else { return }
+    func removeLeftover(_ p: PackID) {
+        guard let i = state.leftoverPacks.firstIndex(of: p) else { return }
         state.leftoverPacks.swapAt(i, state.leftoverPacks.count - 1)
         state.leftoverPacks.removeLast()
     }
 
     /// The pack as a policy sees it: a live view of its record, not a copy.
-    func candidate(at p: Int) -> PurgeCandidate {
+    func candidate(at p: PackID) -> PurgeCandidate {
         PurgeCandidate(device: self, pack: p)
     }
 
-    func isCandidate(_ p: Int, tier: PurgeTier) -> Bool {
+    func isCandidate(_ p: PackID, tier: PurgeTier) -> Bool {
         PurgeView.isCandidate(p, tier: tier, packs: state.packs, apps: state.apps)
     }
 
-    func residentPackIndices() -> [Int] {
-        state.packs.indices.filter { state.packs[$0].phase == .resident }
+    func residentPacks() -> [PackID] {
+        state.packs.indices.map(PackID.init).filter { state.packs[$0].phase == .resident }
     }
 
     func purgeableBytes(in tier: PurgeTier) -> Int64 {
@@ -269,7 +268,7 @@ public final class ODRDevice {
     /// nothing in its phase. When the app starts or stops running, its purgeable packs move
     /// to the other tier's totals.
     @discardableResult
-    func move(_ a: Int, _ event: AppPhase.Event) -> Bool {
+    func move(_ a: AppID, _ event: AppPhase.Event) -> Bool {
         guard let next = state.apps[a].phase.after(event) else { return false }
         let wasRunning = state.apps[a].running
         state.apps[a].phase = next
@@ -283,11 +282,11 @@ public final class ODRDevice {
 
     /// Sets pack `p`'s purgeable flag, and its app's and tier's totals with it.
     @inline(__always)
-    func setPurgeable(_ p: Int, _ purgeable: Bool) {
+    func setPurgeable(_ p: PackID, _ purgeable: Bool) {
         let packs = state.packs, apps = state.apps
         guard purgeable != packs[p].purgeable else { return }
         packs[p].purgeable = purgeable
-        let a = Int(packs[p].app)
+        let a = packs[p].app
         let bytes = purgeable ? packs[p].size : -packs[p].size
         let count = purgeable ? 1 : -1
         apps[a].purgeableBytes += bytes

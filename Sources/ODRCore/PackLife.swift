@@ -39,6 +39,8 @@ enum PackLife: Hashable {
     }
 
     /// The life after `event`, or nil if `event` cannot happen in this life (the table above).
+    /// Performance: inlined, so that a step's known event folds the table to its one row.
+    @inline(__always)
     func after(_ event: Event) -> PackLife? {
         switch (self, event) {
         case (.notDownloaded, .startDownload): .downloading(.notDownloaded)
@@ -55,6 +57,7 @@ enum PackLife: Hashable {
     }
 
     /// The life of a pack at rest in `phase`.
+    @inline(__always)
     init(resting phase: PackPhase) {
         switch phase {
         case .notDownloaded: self = .notDownloaded
@@ -65,6 +68,7 @@ enum PackLife: Hashable {
     }
 
     /// The phase stored in the record: where its bytes rest.
+    @inline(__always)
     var restingPhase: PackPhase {
         switch self {
         case .notDownloaded: .notDownloaded
@@ -103,7 +107,8 @@ enum PackLife: Hashable {
 /// purging in `ODRDevice+Space.swift`.
 extension ODRDevice {
     /// Pack `i`'s life now, from its record.
-    func life(_ i: Int) -> PackLife {
+    @inline(__always)
+    func life(_ i: PackID) -> PackLife {
         let record = state.packs[i]
         return record.downloading ? .downloading(record.phase) : PackLife(resting: record.phase)
     }
@@ -111,14 +116,14 @@ extension ODRDevice {
     /// Moves pack `i` on `event` (``PackLife``); `slot` is the download slot of a download
     /// that starts. The one writer of a pack's phase and download slot.
     @inline(__always)
-    func move(pack i: Int, _ event: PackLife.Event, slot: Int32 = -1) {
+    func move(pack i: PackID, _ event: PackLife.Event, slot: Int = -1) {
         let next = life(i).after(event)
         assert(next != nil, "pack \(i): \(event) cannot happen while \(life(i))")
         guard let next else { return }
         state.packs[i].phase = next.restingPhase
         if case .downloading = next {
             assert(slot >= 0, "a download starts in a slot")
-            state.packs[i].download = slot
+            state.packs[i].download = Int32(truncatingIfNeeded: slot)
         } else {
             state.packs[i].download = -1
         }
@@ -126,7 +131,7 @@ extension ODRDevice {
 
     /// A request awaits pack `i`: it is neither purged nor taken as a leftover meanwhile.
     @inline(__always)
-    func pin(_ i: Int) {
+    func pin(_ i: PackID) {
         let was = isCommitted(i)
         state.packs[i].pins += 1
         recommit(i, was: was)
@@ -136,7 +141,7 @@ extension ODRDevice {
     /// A request no longer awaits pack `i` (it failed before its downloads started, or was
     /// cancelled).
     @inline(__always)
-    func unpin(_ i: Int) {
+    func unpin(_ i: PackID) {
         let was = isCommitted(i)
         state.packs[i].pins -= 1
         recommit(i, was: was)
@@ -145,27 +150,28 @@ extension ODRDevice {
 
     /// A prefetch keeps its own app's pack `i` while it makes room; the pin is undone within
     /// the same call, so the app's committed bytes never see it.
-    func shield(_ i: Int) {
+    func shield(_ i: PackID) {
         state.packs[i].pins += 1
         refresh(i)
     }
 
     /// Undoes ``shield(_:)``.
-    func unshield(_ i: Int) {
+    func unshield(_ i: PackID) {
         state.packs[i].pins -= 1
         refresh(i)
     }
 
     /// A request found pack `i` on the device.
     @inline(__always)
-    func use(_ i: Int) {
+    func use(_ i: PackID) {
         touch(i)
         policy.packRequested(candidate(at: i))
     }
 
     /// Pack `i`'s last byte arrived (`event`: its download finished, or every byte came at one
     /// instant): it is resident and the policy admits it.
-    func store(_ i: Int, _ event: PackLife.Event = .finishDownload) {
+    @inline(__always)
+    func store(_ i: PackID, _ event: PackLife.Event = .finishDownload) {
         move(pack: i, event)
         touch(i)
         state.packDetails[i].storedTick = state.useTick
@@ -176,11 +182,11 @@ extension ODRDevice {
     }
 
     /// A request of `app` is granted pack `i`; `pinned` if it awaited it.
-    func hold(_ i: Int, app: Int32, pinned: Bool) {
+    func hold(_ i: PackID, app: AppID, pinned: Bool) {
         let packs = state.packs
         let was = isCommitted(i)
         if pinned { packs[i].pins -= 1 }
-        if packs[i].retain == 0 { state.apps[Int(app)].inUseBytes += packs[i].size }
+        if packs[i].retain == 0 { state.apps[app].inUseBytes += packs[i].size }
         packs[i].retain += 1
         recommit(i, was: was)
         touch(i)
@@ -191,14 +197,14 @@ extension ODRDevice {
     }
 
     /// A request of `app` that held pack `i` ended.
-    func release(_ i: Int, app: Int32) {
+    func release(_ i: PackID, app: AppID) {
         let packs = state.packs
         let was = isCommitted(i)
         packs[i].retain -= 1
         recommit(i, was: was)
         touch(i)
         if packs[i].retain == 0 {
-            state.apps[Int(app)].inUseBytes -= packs[i].size
+            state.apps[app].inUseBytes -= packs[i].size
             refresh(i)
             policy.packReleased(candidate(at: i))
         }
@@ -206,7 +212,7 @@ extension ODRDevice {
 
     /// ``hold(_:app:pinned:)`` then ``release(_:app:)`` at one instant; see the table above.
     @inline(__always)
-    func holdMomentarily(_ i: Int, pinned: Bool) {
+    func holdMomentarily(_ i: PackID, pinned: Bool) {
         if pinned { unpin(i) }
         touch(i, uses: 2)
         if state.packs[i].retain == 0 { policy.packReleased(candidate(at: i)) }
@@ -214,13 +220,13 @@ extension ODRDevice {
 
     /// Whether a request holds or awaits pack `i`.
     @inline(__always)
-    func isCommitted(_ i: Int) -> Bool { state.packs[i].retain > 0 || state.packs[i].pins > 0 }
+    func isCommitted(_ i: PackID) -> Bool { state.packs[i].retain > 0 || state.packs[i].pins > 0 }
 
     /// Updates the app's committed bytes after pack `i`'s retain or pins changed.
     @inline(__always)
-    func recommit(_ i: Int, was: Bool) {
+    func recommit(_ i: PackID, was: Bool) {
         let committed = isCommitted(i)
         guard committed != was else { return }
-        state.apps[Int(state.packs[i].app)].committedBytes += committed ? state.packs[i].size : -state.packs[i].size
+        state.apps[state.packs[i].app].committedBytes += committed ? state.packs[i].size : -state.packs[i].size
     }
 }

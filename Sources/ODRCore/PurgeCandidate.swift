@@ -12,38 +12,36 @@ public struct PurgeCandidate {
     unowned(unsafe) let device: ODRDevice
     public let pack: PackID
 
-    init(device: ODRDevice, pack: Int) {
+    init(device: ODRDevice, pack: PackID) {
         self.device = device
-        self.pack = PackID(rawValue: Int32(pack))
+        self.pack = pack
     }
-
-    private var index: Int { Int(pack.rawValue) }
 
     /// How many packs the device has (every pack ID is below it): a policy's per-pack table
     /// grows to this once, rather than doubling as packs arrive one by one.
     public var packCount: Int { device.state.packs.count }
 
-    public var app: AppID { AppID(rawValue: device.state.packs[index].app) }
+    public var app: AppID { device.state.packs[pack].app }
     /// The app's name (its scenario id), for options given per app (``PolicyOptions``).
-    public var appName: String { device.state.appContents[Int(device.state.packs[index].app)].name }
+    public var appName: String { device.state.appContents[device.state.packs[pack].app.index].name }
     /// Bytes purging it would free.
-    public var size: Int64 { device.state.packs[index].size }
+    public var size: Int64 { device.state.packs[pack].size }
     /// Time of the last request, grant or end touching the pack (or when it was stored).
-    public var lastUse: Double { device.state.packs[index].lastUse }
+    public var lastUse: Double { device.state.packs[pack].lastUse }
     /// Device-wide order of that last use, to break ties between equal times.
-    public var lastUseTick: UInt64 { device.state.packs[index].lastUseTick }
+    public var lastUseTick: UInt64 { device.state.packs[pack].lastUseTick }
     /// Device-wide order in which packs finished downloading (admission order).
-    public var storedTick: UInt64 { device.state.packDetails[index].storedTick }
+    public var storedTick: UInt64 { device.state.packDetails[pack].storedTick }
     /// Highest preservation priority among the pack's tags.
-    public var preservation: Double { device.state.packDetails[index].preservation }
-    public var appIsRunning: Bool { device.state.apps[Int(device.state.packs[index].app)].running }
-    public var category: TagCategory { device.state.packDetails[index].category }
+    public var preservation: Double { device.state.packDetails[pack].preservation }
+    public var appIsRunning: Bool { device.state.apps[device.state.packs[pack].app].running }
+    public var category: TagCategory { device.state.packDetails[pack].category }
     /// Requests that included the pack since its app was installed.
-    public var requestCount: Int64 { Int64(device.state.packs[index].requestCount) }
+    public var requestCount: Int64 { Int64(device.state.packs[pack].requestCount) }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
-    public var lastRequestOrdinal: Int64 { device.state.packs[index].lastRequestOrdinal }
+    public var lastRequestOrdinal: Int64 { device.state.packs[pack].lastRequestOrdinal }
     /// How often the pack has been purged.
-    public var purgeCount: Int32 { device.state.packDetails[index].purgeCount }
+    public var purgeCount: Int32 { device.state.packDetails[pack].purgeCount }
 }
 
 /// Which purgeable packs a purge step may choose from.

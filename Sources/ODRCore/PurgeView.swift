@@ -24,29 +24,29 @@ public struct PurgeView {
 
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
-        Self.isCandidate(Int(pack.rawValue), tier: tier, packs: packs, apps: apps)
+        Self.isCandidate(pack, tier: tier, packs: packs, apps: apps)
     }
 
     /// Whether pack `p` is purgeable and of an app in `tier`.
     @inline(__always)
-    static func isCandidate(_ p: Int, tier: PurgeTier, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
-        guard p >= 0, p < packs.count, packs[p].purgeable else { return false }
-        return apps[Int(packs[p].app)].running == (tier == .runningApps)
+    static func isCandidate(_ p: PackID, tier: PurgeTier, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
+        guard p.index >= 0, p.index < packs.count, packs[p].purgeable else { return false }
+        return apps[packs[p].app].running == (tier == .runningApps)
     }
 
     /// Whether `app`'s packs belong to this step's tier (running or not running).
     public func isInTier(_ app: AppID) -> Bool {
-        device.state.apps[Int(app.rawValue)].running == (tier == .runningApps)
+        device.state.apps[app].running == (tier == .runningApps)
     }
 
     /// Any pack of the device as a policy sees it, candidate or not (read it during the call).
     public func info(_ pack: PackID) -> PurgeCandidate {
-        device.candidate(at: Int(pack.rawValue))
+        device.candidate(at: pack)
     }
 
     /// Every candidate of this step, in pack order.
     public var candidates: [PurgeCandidate] {
-        device.residentPackIndices().filter { device.isCandidate($0, tier: tier) }.map { device.candidate(at: $0) }
+        device.residentPacks().filter { device.isCandidate($0, tier: tier) }.map { device.candidate(at: $0) }
     }
 
     /// The number of requests begun on the device so far (the ordinal of the latest one).

@@ -42,6 +42,20 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
         }
     }
 
+    /// The record of `key` (a ``PackID`` in the pack tables, an ``AppID`` in the app table).
+    subscript<Key: RecordKey>(key: Key) -> Element {
+        @inline(__always) unsafeAddress {
+            let index = key.index
+            precondition(index >= 0 && index < count, "record index out of range")
+            return UnsafePointer(base + index)
+        }
+        @inline(__always) nonmutating unsafeMutableAddress {
+            let index = key.index
+            precondition(index >= 0 && index < count, "record index out of range")
+            return base + index
+        }
+    }
+
     /// The record at `index`, for a function that reads and writes several of its fields:
     /// one bounds check. Valid until the table grows.
     @inline(__always)

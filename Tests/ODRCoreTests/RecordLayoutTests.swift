@@ -23,7 +23,7 @@ struct RecordLayoutTests {
     func tableAlignment() {
         var table = RecordTable<PackRecord>(alignment: 64)
         defer { table.deallocate() }
-        for i in 0..<100 { table.append(PackRecord(app: Int32(i), size: Int64(i))) }
+        for i in 0..<100 { table.append(PackRecord(app: AppID(rawValue: Int32(i)), size: Int64(i))) }
         #expect(Int(bitPattern: table.base) % 64 == 0)
         #expect(table.map(\.size) == (0..<100).map(Int64.init))
         table[42].retain = 7
