@@ -52,12 +52,16 @@ protocol RecordKey {
 }
 
 extension AppID: RecordKey {
-    var index: Int { Int(rawValue) }
+    /// The app's position in registration order, from 0: a driver's or policy's per-app
+    /// tables are indexed by it.
+    public var index: Int { Int(rawValue) }
     init(_ index: Int) { rawValue = Int32(truncatingIfNeeded: index) }
 }
 
 extension PackID: RecordKey {
-    var index: Int { Int(rawValue) }
+    /// The pack's position, 0 ..< the device's pack count: a policy's per-pack tables are
+    /// indexed by it.
+    public var index: Int { Int(rawValue) }
     init(_ index: Int) { rawValue = Int32(truncatingIfNeeded: index) }
     /// No pack: a record's "none" (a multi-pack request's single pack, no prefetch running).
     static let none = PackID(rawValue: -1)

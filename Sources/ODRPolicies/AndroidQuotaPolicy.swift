@@ -47,7 +47,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         Int64(options.value("cache_quota", app: name) ?? options.value("default_quota") ?? Double(Self.defaultQuota))
     }
 
-    private func touch(_ p: Int32, app: Int) {
+    private func touch(_ p: PackID, app: Int) {
         tick += 1
         lastTick[p] = tick
         lists.pushBack(p, list: app)
@@ -63,31 +63,31 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         }
         if quota.value[a] == 0 { quota.value[a] = Swift.max(quotaOfApp(named: pack.appName), 1) }
         lists.ensureList(a)
-        if !lists.contains(pack.pack.rawValue) { usage.value[a] += pack.size }
+        if !lists.contains(pack.pack) { usage.value[a] += pack.size }
         size[pack.pack] = pack.size
-        touch(pack.pack.rawValue, app: a)
+        touch(pack.pack, app: a)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        if lists.contains(pack.pack.rawValue) { touch(pack.pack.rawValue, app: Int(pack.app.rawValue)) }
+        if lists.contains(pack.pack) { touch(pack.pack, app: Int(pack.app.rawValue)) }
     }
 
     public func packReleased(_ pack: PurgeCandidate) {
-        if lists.contains(pack.pack.rawValue) { touch(pack.pack.rawValue, app: Int(pack.app.rawValue)) }
+        if lists.contains(pack.pack) { touch(pack.pack, app: Int(pack.app.rawValue)) }
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        let p = pack.pack.rawValue
+        let p = pack.pack
         guard let a = lists.list(of: p) else { return }
         lists.remove(p)
         usage.value[a] -= size[p]
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        func candidate(from start: Int32?) -> Int32? {
+        func candidate(from start: PackID?) -> PackID? {
             var cursor = start
             while let p = cursor {
-                if view.isCandidate(PackID(rawValue: p)) { return p }
+                if view.isCandidate(p) { return p }
                 cursor = lists.after(p)
             }
             return nil
@@ -107,7 +107,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
                 best = (a, ratio, t)
             }
             guard let a = best?.app, let p = next[a] else { break }
-            victims.append(PackID(rawValue: p))
+            victims.append(p)
             freed += size[p]
             used[a] -= size[p]
             next[a] = candidate(from: lists.after(p))

@@ -88,7 +88,7 @@ public final class ApplePolicy: DescribedPolicy {
     public func packRemoved(_ pack: PurgeCandidate) {
         let a = Int(pack.app.rawValue)
         grow(pack, app: a)
-        let p = Int(pack.pack.rawValue)
+        let p = pack.pack.index
         links[p].version &+= 1
         if links[p].listed { unlink(p, from: a) }
     }
@@ -102,7 +102,7 @@ public final class ApplePolicy: DescribedPolicy {
 
     /// Records the pack's current key: it moves to its place by recency in its app's list.
     private func note(_ pack: PurgeCandidate) {
-        let p = Int(pack.pack.rawValue), a = Int(pack.app.rawValue)
+        let p = pack.pack.index, a = Int(pack.app.rawValue)
         grow(pack, app: a)
         let tick = pack.lastUseTick
         let preservation = pack.preservation

@@ -42,8 +42,8 @@ public final class BeladyPolicy: DescribedPolicy {
         needsFuture: true
     ) { context in BeladyPolicy(future: context.future) }
 
-    private func plan(_ p: Int32, after ordinal: Int64) {
-        let next = future?.nextRequest(of: PackID(rawValue: p), after: ordinal) ?? .max
+    private func plan(_ p: PackID, after ordinal: Int64) {
+        let next = future?.nextRequest(of: p, after: ordinal) ?? .max
         farthest.set(p, rank: -next)
         if next == .max {
             soonest.remove(p)
@@ -53,17 +53,17 @@ public final class BeladyPolicy: DescribedPolicy {
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        plan(pack.pack.rawValue, after: pack.lastRequestOrdinal)
+        plan(pack.pack, after: pack.lastRequestOrdinal)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        guard farthest.contains(pack.pack.rawValue) else { return }
-        plan(pack.pack.rawValue, after: pack.lastRequestOrdinal)
+        guard farthest.contains(pack.pack) else { return }
+        plan(pack.pack, after: pack.lastRequestOrdinal)
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        farthest.remove(pack.pack.rawValue)
-        soonest.remove(pack.pack.rawValue)
+        farthest.remove(pack.pack)
+        soonest.remove(pack.pack)
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -72,7 +72,7 @@ public final class BeladyPolicy: DescribedPolicy {
             plan(stale.pack, after: now)
         }
         let victims = farthest.popVictims(toFree: bytes, from: view)
-        for victim in victims { soonest.remove(victim.pack.rawValue) }
+        for victim in victims { soonest.remove(victim.pack) }
         return victims.map(\.pack)
     }
 }

@@ -58,34 +58,34 @@ public final class BestFitPolicy: DescribedPolicy {
     public func packStored(_ pack: PurgeCandidate) {
         size.cover(pack)
         size[pack.pack] = pack.size
-        lists.pushBack(pack.pack.rawValue, list: sizeClass(pack.size))
+        lists.pushBack(pack.pack, list: sizeClass(pack.size))
     }
 
-    public func packRequested(_ pack: PurgeCandidate) { refresh(pack.pack.rawValue) }
-    public func packReleased(_ pack: PurgeCandidate) { refresh(pack.pack.rawValue) }
-    public func packRemoved(_ pack: PurgeCandidate) { lists.remove(pack.pack.rawValue) }
+    public func packRequested(_ pack: PurgeCandidate) { refresh(pack.pack) }
+    public func packReleased(_ pack: PurgeCandidate) { refresh(pack.pack) }
+    public func packRemoved(_ pack: PurgeCandidate) { lists.remove(pack.pack) }
 
-    private func refresh(_ p: Int32) {
+    private func refresh(_ p: PackID) {
         if let c = lists.list(of: p) { lists.pushBack(p, list: c) }
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        var chosen = Set<Int32>()
+        var chosen = Set<PackID>()
         var victims: [PackID] = []
         var remaining = bytes
 
         /// The least recently used candidate of class `c` not chosen yet.
-        func available(in c: Int) -> Int32? {
+        func available(in c: Int) -> PackID? {
             var cursor = lists.first(c)
             while let p = cursor {
-                if !chosen.contains(p) && view.isCandidate(PackID(rawValue: p)) { return p }
+                if !chosen.contains(p) && view.isCandidate(p) { return p }
                 cursor = lists.after(p)
             }
             return nil
         }
-        func take(_ p: Int32) {
+        func take(_ p: PackID) {
             chosen.insert(p)
-            victims.append(PackID(rawValue: p))
+            victims.append(p)
             remaining -= size[p]
         }
 

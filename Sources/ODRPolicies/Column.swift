@@ -28,7 +28,7 @@ final class Column<Value: BitwiseCopyable> {
     /// Grows the column to cover `candidate` and every other pack of its device.
     @inline(__always)
     func cover(_ candidate: PurgeCandidate) {
-        let p = Int(candidate.pack.rawValue)
+        let p = candidate.pack.index
         if p >= count { grow(to: Swift.max(p + 1, candidate.packCount)) }
     }
 
@@ -41,7 +41,7 @@ final class Column<Value: BitwiseCopyable> {
     }
 
     /// Whether the column has grown to pack `p`.
-    func covers(_ p: Int32) -> Bool { p >= 0 && Int(p) < count }
+    func covers(_ pack: PackID) -> Bool { pack.rawValue >= 0 && pack.index < count }
 
     /// The value of entry `index`.
     subscript(index: Int) -> Value {

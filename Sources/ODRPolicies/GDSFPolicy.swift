@@ -29,19 +29,19 @@ public final class GDSFPolicy: DescribedPolicy {
     public func packStored(_ pack: PurgeCandidate) {
         frequency.cover(pack)
         frequency[pack.pack] = 1
-        heap.set(pack.pack.rawValue, rank: priority(1, pack.size))
+        heap.set(pack.pack, rank: priority(1, pack.size))
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        let p = pack.pack.rawValue
+        let p = pack.pack
         guard heap.contains(p) else { return }
         frequency[p] += 1
         heap.set(p, rank: priority(frequency[p], pack.size))
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        heap.remove(pack.pack.rawValue)
-        if frequency.covers(pack.pack.rawValue) { frequency[pack.pack] = 0 }
+        heap.remove(pack.pack)
+        if frequency.covers(pack.pack) { frequency[pack.pack] = 0 }
     }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {

@@ -19,16 +19,16 @@ public final class LFUPolicy: DescribedPolicy {
     ) { _ in LFUPolicy() }
 
     public func packStored(_ pack: PurgeCandidate) {
-        heap.set(pack.pack.rawValue, rank: 1)
+        heap.set(pack.pack, rank: 1)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        let p = pack.pack.rawValue
+        let p = pack.pack
         guard let key = heap.key(of: p) else { return }
         heap.set(p, rank: key.rank + 1)
     }
 
-    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack.rawValue) }
+    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         heap.popVictims(toFree: bytes, from: view).map(\.pack)

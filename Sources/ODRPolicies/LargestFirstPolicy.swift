@@ -14,13 +14,13 @@ public final class LargestFirstPolicy: DescribedPolicy {
     ) { _ in LargestFirstPolicy() }
 
     private func touch(_ pack: PurgeCandidate) {
-        heap.set(pack.pack.rawValue, rank: -pack.size)
+        heap.set(pack.pack, rank: -pack.size)
     }
 
     public func packStored(_ pack: PurgeCandidate) { touch(pack) }
-    public func packRequested(_ pack: PurgeCandidate) { if heap.contains(pack.pack.rawValue) { touch(pack) } }
-    public func packReleased(_ pack: PurgeCandidate) { if heap.contains(pack.pack.rawValue) { touch(pack) } }
-    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack.rawValue) }
+    public func packRequested(_ pack: PurgeCandidate) { if heap.contains(pack.pack) { touch(pack) } }
+    public func packReleased(_ pack: PurgeCandidate) { if heap.contains(pack.pack) { touch(pack) } }
+    public func packRemoved(_ pack: PurgeCandidate) { heap.remove(pack.pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         heap.popVictims(toFree: bytes, from: view).map(\.pack)

@@ -36,28 +36,30 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
 
     var isEmpty: Bool { count == 0 }
 
-    func contains(_ p: Int32) -> Bool {
-        p >= 0 && Int(p) < positionCapacity && position[Int(p)] >= 0
+    func contains(_ pack: PackID) -> Bool {
+        let p = pack.rawValue
+        return p >= 0 && Int(p) < positionCapacity && position[Int(p)] >= 0
     }
 
-    func key(of p: Int32) -> Key? {
-        contains(p) ? keys[Int(position[Int(p)])] : nil
+    func key(of pack: PackID) -> Key? {
+        contains(pack) ? keys[Int(position[pack.index])] : nil
     }
 
     /// The pack with the smallest key.
-    var min: (pack: Int32, key: Key)? {
-        count == 0 ? nil : (items[0], keys[0])
+    var min: (pack: PackID, key: Key)? {
+        count == 0 ? nil : (PackID(rawValue: items[0]), keys[0])
     }
 
     /// Inserts `p` with `rank`, or changes its rank if it is already there; either way it
     /// goes after every pack of equal rank set before.
-    func set(_ p: Int32, rank: Rank) {
+    func set(_ pack: PackID, rank: Rank) {
         tick += 1
-        set(p, Key(rank: rank, tick: tick))
+        set(pack, Key(rank: rank, tick: tick))
     }
 
     /// Inserts `p` with `key` as it was (a popped pack put back), or changes its key.
-    func set(_ p: Int32, _ key: Key) {
+    func set(_ pack: PackID, _ key: Key) {
+        let p = pack.rawValue
         if Int(p) >= positionCapacity {
             let grown = Swift.max(Int(p) + 1, positionCapacity * 2, 64)
             position = regrow(position, from: positionCapacity, to: grown, filling: -1)
@@ -84,8 +86,9 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
     }
 
     /// Removes `p` if present.
-    func remove(_ p: Int32) {
-        guard contains(p) else { return }
+    func remove(_ pack: PackID) {
+        guard contains(pack) else { return }
+        let p = pack.rawValue
         let at = Int(position[Int(p)])
         let last = count - 1
         position[Int(p)] = -1
@@ -98,7 +101,7 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
     }
 
     /// Removes and returns the pack with the smallest key.
-    func popMin() -> (pack: Int32, key: Key)? {
+    func popMin() -> (pack: PackID, key: Key)? {
         guard let top = min else { return nil }
         remove(top.pack)
         return top
@@ -163,13 +166,12 @@ extension PackHeap {
     /// the program), and its later ``PurgePolicy/packRemoved(_:)`` finds them gone.
     func popVictims(toFree bytes: Int64, from view: PurgeView) -> [(pack: PackID, key: Key)] {
         var victims: [(pack: PackID, key: Key)] = []
-        var skipped: [(Int32, Key)] = []
+        var skipped: [(PackID, Key)] = []
         var freed: Int64 = 0
         while freed < bytes, let (p, key) = popMin() {
-            let id = PackID(rawValue: p)
-            if view.isCandidate(id) {
-                victims.append((id, key))
-                freed += view.info(id).size
+            if view.isCandidate(p) {
+                victims.append((p, key))
+                freed += view.info(p).size
             } else {
                 skipped.append((p, key))
             }

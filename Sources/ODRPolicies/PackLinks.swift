@@ -71,52 +71,55 @@ final class PackLinks {
 
     /// Starts loading `p`'s node into the cache (a hint; changes nothing).
     @inline(__always)
-    func prefetch(_ p: Int32) {
+    func prefetch(_ pack: PackID) {
+        let p = pack.rawValue
         if p >= 0 && Int(p) < nodeCapacity { odr_prefetch(nodes + Int(p)) }
     }
 
-    func contains(_ p: Int32) -> Bool {
-        p >= 0 && Int(p) < nodeCapacity && nodes[Int(p)].owner >= 0
+    func contains(_ pack: PackID) -> Bool {
+        let p = pack.rawValue
+        return p >= 0 && Int(p) < nodeCapacity && nodes[Int(p)].owner >= 0
     }
 
     /// The list `p` is in, or nil.
-    func list(of p: Int32) -> Int? {
-        contains(p) ? Int(nodes[Int(p)].owner) : nil
+    func list(of pack: PackID) -> Int? {
+        contains(pack) ? Int(nodes[pack.index].owner) : nil
     }
 
-    func first(_ list: Int = 0) -> Int32? {
+    func first(_ list: Int = 0) -> PackID? {
         precondition(list < listCount, "no list \(list)")
         let h = ends[list].head
-        return h >= 0 ? h : nil
+        return h >= 0 ? PackID(rawValue: h) : nil
     }
 
-    func last(_ list: Int = 0) -> Int32? {
+    func last(_ list: Int = 0) -> PackID? {
         precondition(list < listCount, "no list \(list)")
         let t = ends[list].tail
-        return t >= 0 ? t : nil
+        return t >= 0 ? PackID(rawValue: t) : nil
     }
 
     /// The entry after `p` (towards the back), or nil.
-    func after(_ p: Int32) -> Int32? {
-        precondition(contains(p), "pack \(p) is in no list")
-        let n = nodes[Int(p)].next
-        return n >= 0 ? n : nil
+    func after(_ pack: PackID) -> PackID? {
+        precondition(contains(pack), "\(pack) is in no list")
+        let n = nodes[pack.index].next
+        return n >= 0 ? PackID(rawValue: n) : nil
     }
 
     /// The entry before `p` (towards the front), or nil.
-    func before(_ p: Int32) -> Int32? {
-        precondition(contains(p), "pack \(p) is in no list")
-        let n = nodes[Int(p)].prev
-        return n >= 0 ? n : nil
+    func before(_ pack: PackID) -> PackID? {
+        precondition(contains(pack), "\(pack) is in no list")
+        let n = nodes[pack.index].prev
+        return n >= 0 ? PackID(rawValue: n) : nil
     }
 
     /// Appends `p` at the back of `list`, first unlinking it from wherever it was.
-    func pushBack(_ p: Int32, list: Int = 0) {
+    func pushBack(_ pack: PackID, list: Int = 0) {
+        let p = pack.rawValue
         precondition(p >= 0 && list < listCount, "bad pack \(p) or list \(list)")
         // Already the newest of this list (a release right after a request): nothing to do.
         if ends[list].tail == p { return }
         ensureNode(Int(p))
-        remove(p)
+        remove(pack)
         let t = ends[list].tail
         nodes[Int(p)] = Node(prev: t, next: -1, owner: Int32(list))
         if t >= 0 { nodes[Int(t)].next = p } else { ends[list].head = p }
@@ -125,8 +128,9 @@ final class PackLinks {
     }
 
     /// Unlinks `p`; does nothing if it is in no list.
-    func remove(_ p: Int32) {
-        guard contains(p) else { return }
+    func remove(_ pack: PackID) {
+        guard contains(pack) else { return }
+        let p = pack.rawValue
         let node = nodes[Int(p)]
         let list = Int(node.owner)
         if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { ends[list].head = node.next }

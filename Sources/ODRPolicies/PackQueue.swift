@@ -12,21 +12,21 @@ final class PackQueue {
 
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {
-        if Int(pack.pack.rawValue) >= size.count {
+        if pack.pack.index >= size.count {
             size.cover(pack)
             order.reserve(size.count)
         }
         size[pack.pack] = pack.size
-        order.pushBack(pack.pack.rawValue)
+        order.pushBack(pack.pack)
     }
 
     /// Moves a pack to the back (most recent).
-    func moveToBack(_ pack: PurgeCandidate) { order.pushBack(pack.pack.rawValue) }
+    func moveToBack(_ pack: PurgeCandidate) { order.pushBack(pack.pack) }
 
-    func remove(_ pack: PurgeCandidate) { order.remove(pack.pack.rawValue) }
+    func remove(_ pack: PurgeCandidate) { order.remove(pack.pack) }
 
     /// Starts loading the pack's list node, which its next request will move.
-    func prefetch(_ pack: PackID) { order.prefetch(pack.rawValue) }
+    func prefetch(_ pack: PackID) { order.prefetch(pack) }
 
     /// The last answer, kept so that its storage serves the next purge.
     private let answer = PolicyState<[PackID]>([])
@@ -37,7 +37,7 @@ final class PackQueue {
         var freed: Int64 = 0
         var cursor = order.first()
         while let p = cursor, freed < bytes {
-            let id = PackID(rawValue: p)
+            let id = p
             if view.isCandidate(id) {
                 answer.value.append(id)
                 freed += size[p]

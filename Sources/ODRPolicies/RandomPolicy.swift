@@ -13,7 +13,7 @@ import Stochastic
 /// Cost: O(1) per notification; O(victims) per purge in the usual case.
 public final class RandomPolicy: DescribedPolicy {
     private let stream: RandomStream
-    private let members = PolicyState<[Int32]>([])
+    private let members = PolicyState<[PackID]>([])
     /// Index of each pack in ``members``, or -1.
     private let slot = Column<Int32>(initial: -1)
     private let size = Column<Int64>(initial: 0)
@@ -32,13 +32,13 @@ public final class RandomPolicy: DescribedPolicy {
         size[pack.pack] = pack.size
         if slot[pack.pack] < 0 {
             slot[pack.pack] = Int32(members.value.count)
-            members.value.append(pack.pack.rawValue)
+            members.value.append(pack.pack)
         }
     }
 
-    public func packRemoved(_ pack: PurgeCandidate) { drop(pack.pack.rawValue) }
+    public func packRemoved(_ pack: PurgeCandidate) { drop(pack.pack) }
 
-    private func drop(_ p: Int32) {
+    private func drop(_ p: PackID) {
         guard slot.covers(p), slot[p] >= 0 else { return }
         let at = Int(slot[p])
         let last = members.value.removeLast()
@@ -57,9 +57,9 @@ public final class RandomPolicy: DescribedPolicy {
         // packRemoved for them then finds nothing to do.
         while freed < bytes && !members.value.isEmpty && misses < 32 {
             let p = members.value[stream.uniformInt(below: members.value.count)]
-            if view.isCandidate(PackID(rawValue: p)) {
+            if view.isCandidate(p) {
                 drop(p)
-                victims.append(PackID(rawValue: p))
+                victims.append(p)
                 freed += size[p]
                 misses = 0
             } else {
@@ -67,14 +67,14 @@ public final class RandomPolicy: DescribedPolicy {
             }
         }
         if freed < bytes {
-            var pool = members.value.filter { view.isCandidate(PackID(rawValue: $0)) }
+            var pool = members.value.filter { view.isCandidate($0) }
             while freed < bytes && !pool.isEmpty {
                 let i = stream.uniformInt(below: pool.count)
                 let p = pool[i]
                 pool.swapAt(i, pool.count - 1)
                 pool.removeLast()
                 drop(p)
-                victims.append(PackID(rawValue: p))
+                victims.append(p)
                 freed += size[p]
             }
         }

@@ -20,7 +20,7 @@ public final class SievePolicy: DescribedPolicy {
     private let visited = Column<Bool>(initial: false)
     private let size = Column<Int64>(initial: 0)
     /// The next pack the hand examines; nil means the oldest.
-    private var hand: Int32?
+    private var hand: PackID?
 
     public init() {}
 
@@ -33,16 +33,16 @@ public final class SievePolicy: DescribedPolicy {
         visited.cover(pack)
         size[pack.pack] = pack.size
         visited[pack.pack] = false
-        if hand == pack.pack.rawValue { hand = queue.after(pack.pack.rawValue) }
-        queue.pushBack(pack.pack.rawValue)
+        if hand == pack.pack { hand = queue.after(pack.pack) }
+        queue.pushBack(pack.pack)
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
-        if queue.contains(pack.pack.rawValue) { visited[pack.pack] = true }
+        if queue.contains(pack.pack) { visited[pack.pack] = true }
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        let p = pack.pack.rawValue
+        let p = pack.pack
         guard queue.contains(p) else { return }
         if hand == p { hand = queue.after(p) }
         queue.remove(p)
@@ -55,20 +55,20 @@ public final class SievePolicy: DescribedPolicy {
             hand = queue.after(victim)
             // Out of the queue now so the next sweep cannot pick it again.
             queue.remove(victim)
-            victims.append(PackID(rawValue: victim))
+            victims.append(victim)
             freed += size[victim]
         }
         return victims
     }
 
     /// Moves the hand to the first unvisited candidate, clearing bits on the way.
-    private func sweep(_ view: PurgeView) -> Int32? {
+    private func sweep(_ view: PurgeView) -> PackID? {
         let limit = 2 * queue.count(0) + 2
         var steps = 0
         var cursor = hand ?? queue.first()
         while let p = cursor, steps <= limit {
             steps += 1
-            if view.isCandidate(PackID(rawValue: p)) {
+            if view.isCandidate(p) {
                 if !visited[p] { return p }
                 visited[p] = false
             }
