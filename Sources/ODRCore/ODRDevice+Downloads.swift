@@ -141,6 +141,21 @@ extension ODRDevice {
         return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
     }
 
+    /// ``stallCause(_:)`` and whether ``effectivePriority(_:)`` is urgent, in one look at
+    /// the waiters: what ``refreshRunnability()`` asks of every download after every change.
+    @inline(__always)
+    func ownState(_ p: PackID) -> (cause: ODREvent.StallCause?, urgent: Bool) {
+        let record = state.packs[p]
+        guard record.downloading else { return (.paused, false) }
+        if state.link == .offline { return (.offline, false) }
+        if state.link == .cellular && !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
+        let waiting = highestWaitingPriority(record.downloadSlot)
+        // A system download runs on its own, at normal priority unless an urgent request awaits it.
+        if state.packDetails[p].systemDownload { return (nil, waiting?.isUrgent ?? false) }
+        guard let waiting else { return (.paused, false) }
+        return (nil, waiting.isUrgent)
+    }
+
     func effectivePriority(_ p: PackID) -> LoadingPriority {
         let record = state.packs[p]
         let system: LoadingPriority? = state.packDetails[p].systemDownload ? .normal : nil
@@ -179,13 +194,14 @@ extension ODRDevice {
         // By index: a for-in loop retains the array, and this runs after every change.
         var urgentRuns = false
         for i in state.downloadOrder.indices where !urgentRuns {
-            let p = state.downloadOrder[i]
-            urgentRuns = stallCause(p) == nil && effectivePriority(p).isUrgent
+            let own = ownState(state.downloadOrder[i])
+            urgentRuns = own.cause == nil && own.urgent
         }
         for i in state.downloadOrder.indices {
             let p = state.downloadOrder[i]
-            var cause = stallCause(p)
-            if cause == nil, urgentRuns, !effectivePriority(p).isUrgent { cause = .suspendedByUrgent }
+            let own = ownState(p)
+            var cause = own.cause
+            if cause == nil, urgentRuns, !own.urgent { cause = .suspendedByUrgent }
             let stalled = cause != nil
             if stalled != state.packDetails[p].stalled {
                 state.packDetails[p].stalled = stalled

@@ -22,6 +22,36 @@ import CPrefetch
 /// episode. If purging cannot free enough, the device posts a low-disk warning, lets each
 /// app react per its ``LowDiskResponse``, tries once more, and otherwise refuses the demand
 /// without purging anything (purging could not have satisfied it).
+///
+/// ## What a driver calls, by group
+///
+/// As quinn-proto's `Connection`, the device is driven from outside; every input carries its
+/// time, and outputs are read, not pushed.
+///
+/// - **Setup**: ``init(capacity:otherData:policy:settings:)``, ``addApp(name:catalog:allowsCellular:lowDiskResponse:)``,
+///   ``recordsEvents``, ``recordsOnlyGrants``.
+/// - **Apps** (the user's actions): ``install(_:at:)``, ``launch(_:at:)``, ``terminate(_:at:)``,
+///   ``uninstall(_:at:)``.
+/// - **Requests** (`NSBundleResourceRequest`): ``beginAccessing(_:tags:priority:optional:at:)``,
+///   ``conditionallyBeginAccessing(_:tags:at:)``, ``endAccessing(_:at:)``,
+///   ``setLoadingPriority(_:for:at:)``, ``pause(_:at:)``, ``resume(_:at:)``, ``cancel(_:at:)``,
+///   ``setPreservationPriority(_:for:of:at:)``; a cache access in one step, ``access(_:tag:at:)``.
+/// - **The world's inputs**: the network (``setLink(_:at:)``, ``receive(_:for:at:)``) and the
+///   disk (``changeOtherData(by:at:)``).
+/// - **Outputs**: ``events`` (cleared with ``removeAllEvents()``), ``ledger``,
+///   ``recordOutstanding(at:)`` at the end of a run.
+/// - **What a network model reads**: ``downloads(into:)`` (or ``downloads()``),
+///   ``downloadsRevision``, ``downloadCount``, ``bytesReceived(by:)``.
+/// - **Queries** (reports, tests, policies): space (``capacity``, ``usedBytes``, ``freeBytes``,
+///   ``otherBytes``, ``odrBytes``, ``reservedBytes``, ``inUseBytes``, ``downloadingBytes``),
+///   apps (``isInstalled(_:)``, ``isRunning(_:)``, ``inUseBytes(of:)``, `name(of:)`,
+///   ``catalog(of:)``), packs (``pack(_:of:)``, ``state(of:)``, ``size(of:)``, ``app(of:)``,
+///   ``candidate(_:)``, ``retainCount(of:)``, ``isPurgeable(_:)``, ``prefetch(_:)``) and
+///   requests (``isLive(_:)``, ``isGranted(_:)``, ``progress(of:)``, ``packs(ofRequest:)``,
+///   ``waitingRequests``); ``checkInvariants()`` in debug builds.
+///
+/// Its lives are tables: an app's (``AppPhase``), a pack's (``PackLife``) and a request's
+/// (``RequestLife``), each moved by one function.
 public final class ODRDevice {
     /// Total disk bytes.
     public let capacity: Int64

@@ -1,0 +1,201 @@
+import ODRCore
+
+/// The models that drive an ``ODRDevice`` through a scenario: they apply each scripted or
+/// generated action (installs, launches, requests by scenario key, disk growth, link
+/// changes), keep the network's bandwidth plan, and name requests by their scenario labels.
+/// The kernel (``Simulator``) decides when; the driver decides what happens to the device.
+final class ScenarioDriver {
+    let scenario: Scenario
+    let device: ODRDevice
+    /// Apps' device IDs, by ``AppIndex``.
+    let appIDs: [AppID]
+    /// What scripted events asked for that could not happen as written, in run order.
+    private(set) var notices: [RunNotice] = []
+
+    /// The driver's mutable state, in one container: only the run loop touches it, one
+    /// access at a time, so Swift's dynamic exclusivity checks (a quarter of kernel time) are
+    /// switched off for it, here and nowhere else in the module.
+    private struct State {
+        var network: NetworkModel
+        /// Each live request's key by its ``RequestID/index``, for labels: kept only when an
+        /// observer listens.
+        var keys: [(id: RequestID, key: RequestKey)?] = []
+        var currentKey: RequestKey?
+        /// Per scripted request key, whether a scripted `end` has ended it (for the notice of
+        /// a second `end`).
+        var endedByScript: [Bool]
+        /// Whether the core records events (only for an observer). A copy of the device's
+        /// flag: reading a property of another module's class costs a dynamic exclusivity check.
+        var recording = true
+    }
+    @exclusivity(unchecked) private var state: State
+
+    /// Requests by scenario key, from their start until the scenario ends them (`end`, or a
+    /// `cancel` that took effect). A request the core ended by itself (a low-disk release, its
+    /// app terminated) keeps its entry until then: the core ignores a finished request's ID,
+    /// so the entry is harmless, and the run needs no report of such endings.
+    private let live = KeyTable<RequestID>()
+    /// "popularity3-" and so on, by generator.
+    private let generatorLabelPrefixes: [String]
+    /// Who is told of link changes, and the simulator it is told about.
+    weak var observer: (any SimulationObserver)?
+    unowned(unsafe) var simulator: Simulator!
+
+    init(scenario: Scenario, policy: any PurgePolicy) {
+        self.scenario = scenario
+        let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
+        let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
+        appIDs = scenario.apps.map {
+            device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
+        }
+        self.device = device
+        generatorLabelPrefixes = scenario.generators.indices.map(scenario.labelPrefix(ofGenerator:))
+        state = State(network: NetworkModel(packCount: device.packCount),
+                      endedByScript: Array(repeating: false, count: scenario.requestLabels.count))
+    }
+
+    /// Whether the core's events are recorded (an observer listens).
+    var recording: Bool {
+        get { state.recording }
+        set { state.recording = newValue }
+    }
+
+    // MARK: The network
+
+    /// Downloads progress to `time` at the planned rates.
+    @inline(__always)
+    func advance(to time: Double) { state.network.advance(device, to: time) }
+
+    /// A new bandwidth plan if the downloads changed; the time the next download finishes.
+    @inline(__always)
+    func replanIfNeeded(at time: Double) -> Double? {
+        guard state.network.needsReplan(device) else { return nil }
+        return state.network.replan(device, at: time)
+    }
+
+    private func applyLink(bandwidth: Double, kind: LinkKind, at time: Double) {
+        state.network.setLink(bandwidth: bandwidth, kind: kind)
+        device.setLink(state.network.linkState, at: time)
+        observer?.simulator(simulator, linkChangedTo: bandwidth, kind: kind, at: time)
+    }
+
+    // MARK: Actions
+
+    /// A scripted event: applied as a generated one would be, with a ``RunNotice`` where it
+    /// cannot happen as written.
+    func applyScripted(_ action: ScenarioEvent.Action, index: Int, at time: Double) {
+        func notice(_ message: String) {
+            notices.append(RunNotice(event: index, time: time, message: message))
+        }
+        switch action {
+        case .disk(let delta):
+            let applied = device.changeOtherData(by: delta, at: time)
+            if applied != delta {
+                let missing = ByteFormatting.describe(abs(delta - applied))
+                if delta < 0 {
+                    notice("other data cannot shrink by \(ByteFormatting.describe(-delta)): only \(ByteFormatting.describe(-applied)) was left, so it stops at zero (\(missing) not removed)")
+                } else {
+                    notice("other data cannot grow by \(ByteFormatting.describe(delta)): \(missing) did not fit, even after purging, and was refused (refused_other_bytes)")
+                }
+            }
+            return
+        case .end(let a, let key):
+            if live[key] == nil, key < state.endedByScript.count, state.endedByScript[key] {
+                notice("request '\(scenario.label(of: key))' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
+            }
+            if key < state.endedByScript.count { state.endedByScript[key] = true }
+        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _):
+            if device.isInstalled(appIDs[a]) && !device.isRunning(appIDs[a]) {
+                notice("app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's content is purged as that of an app not running")
+            }
+        default: break
+        }
+        apply(action, at: time)
+    }
+
+    /// A generated event (or a scripted one, once checked).
+    func apply(_ action: consuming ScenarioEvent.Action, at time: Double) {
+        state.currentKey = nil
+        switch consume action {
+        case .install(let a): device.install(appIDs[a], at: time)
+        case .launch(let a): device.launch(appIDs[a], at: time)
+        case .terminate(let a): device.terminate(appIDs[a], at: time)
+        case .uninstall(let a): device.uninstall(appIDs[a], at: time)
+        case .request(let a, let tags, let key, let priority, let optional):
+            state.currentKey = key
+            // Performance: a one-tag request goes to the core without building an array.
+            let outcome = if let tag = tags.single {
+                device.beginAccessing(appIDs[a], tag: tag, priority: priority, optional: optional, at: time)
+            } else {
+                device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, at: time)
+            }
+            if let id = outcome.request { remember(key, id) }
+        case .requestIfPresent(let a, let tags, let key):
+            state.currentKey = key
+            if let id = device.conditionallyBeginAccessing(appIDs[a], tags: Array(tags), at: time), let key {
+                remember(key, id)
+            }
+        case .setPriority(_, let key, let priority):
+            if let id = live[key] { device.setLoadingPriority(priority, for: id, at: time) }
+        case .pause(_, let key):
+            if let id = live[key] { device.pause(id, at: time) }
+        case .resume(_, let key):
+            if let id = live[key] { device.resume(id, at: time) }
+        case .cancel(_, let key):
+            // A granted request is not cancelled: it stays live until its end.
+            if let id = live[key], device.cancel(id, at: time) { live[key] = nil }
+        case .end(_, let key):
+            if let id = live.removeValue(forKey: key) { device.endAccessing(id, at: time) }
+        case .preserve(let a, let list):
+            for entry in list { device.setPreservationPriority(entry.priority, for: [entry.tag], of: appIDs[a], at: time) }
+        case .disk(let delta):
+            device.changeOtherData(by: delta, at: time)
+        case .network(let bandwidth, let kind):
+            applyLink(bandwidth: bandwidth, kind: kind, at: time)
+        }
+    }
+
+    // MARK: Labels
+
+    private func remember(_ key: RequestKey, _ id: RequestID) {
+        live[key] = id
+        // The flag, not the weak observer: loading a weak reference is an atomic operation.
+        guard state.recording else { return }
+        while state.keys.count <= id.index { state.keys.append(nil) }
+        state.keys[id.index] = (id, key)
+    }
+
+    private func key(of id: RequestID) -> RequestKey? {
+        guard id.index < state.keys.count, let entry = state.keys[id.index], entry.id == id else { return nil }
+        return entry.key
+    }
+
+    /// The scenario label of a request (its `id`), or "" if it has none; a request that
+    /// failed before it had an ID is the one of the action being applied.
+    func label(of request: RequestID?) -> String {
+        if let request, let key = key(of: request) { return label(ofKey: key) }
+        if request == nil, let key = state.currentKey { return label(ofKey: key) }
+        return ""
+    }
+
+    /// ``Scenario/label(of:)``, with the generators' prefixes built once: an observer asks
+    /// for a label on every request row it writes.
+    private func label(ofKey key: RequestKey) -> String {
+        guard let (generator, number) = scenario.generatorRequest(key), generator < generatorLabelPrefixes.count else {
+            return scenario.label(of: key)
+        }
+        return generatorLabelPrefixes[generator] + String(number)
+    }
+
+    /// Drops the label of a request that finished (its row has been written).
+    func forget(_ event: ODREvent) {
+        switch event.kind {
+        case .requestEnded(let id, _, _), .requestCancelled(let id, _):
+            if key(of: id) != nil { state.keys[id.index] = nil }
+        default: break
+        }
+    }
+
+    /// The events of one step are all handed over: the next action sets its own key.
+    func endStep() { state.currentKey = nil }
+}
