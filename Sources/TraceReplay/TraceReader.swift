@@ -32,41 +32,45 @@ public final class TraceReader {
     /// and CI annotations can jump to the line).
     public let fileName: String
     /// App names in order of first appearance; one name (the file's stem) without an `app` column.
-    @exclusivity(unchecked) public private(set) var appNames: [String]
+    public var appNames: [String] { state.appNames }
     /// Whether the trace has an `app` column.
-    @exclusivity(unchecked) public private(set) var hasAppColumn = false
+    public var hasAppColumn: Bool { state.hasAppColumn }
 
     private let fd: Int32
     private let delimiter: UInt8
     private let collapsesBlanks: Bool
-    // The reader's state is `@exclusivity(unchecked)`: run-time exclusivity checks on these
-    // class properties cost more than parsing a line, and the reader is used by one caller
-    // at a time with no access left open across calls.
-    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private var end = 0
-    @exclusivity(unchecked) private var atEnd = false
-    @exclusivity(unchecked) private var lineNumber = 0
-
-    // Column indices, set from the header.
-    @exclusivity(unchecked) private var timeColumn = -1
-    @exclusivity(unchecked) private var objectColumn = -1
-    @exclusivity(unchecked) private var sizeColumn = -1
-    @exclusivity(unchecked) private var appColumn = -1
-    /// Fields a data line must have at least.
-    @exclusivity(unchecked) private var neededFields = 0
-    /// Fields every data line has: as many as the header names, or as the first data line
-    /// has when there is no header (-1 until then).
-    @exclusivity(unchecked) private var lineFields = -1
-    /// Whether ``lineFields`` comes from a header row.
-    @exclusivity(unchecked) private var fieldsFromHeader = false
-    /// Exactly the three required columns, no `app`: lines may take ``nextPlain()``.
-    @exclusivity(unchecked) private var plainLayout = false
-
-    @exclusivity(unchecked) private var appIndex: [[UInt8]: Int32] = [:]
-    @exclusivity(unchecked) private var lastApp: [UInt8] = []
-    @exclusivity(unchecked) private var lastAppIndex: Int32 = -1
+    /// The reader's mutable state, in one container: run-time exclusivity checks on a class's
+    /// properties cost more than parsing a line, and the reader is used by one caller at a
+    /// time with no access left open across calls, so the check is off for this one property.
+    private struct State {
+        var buffer: UnsafeMutableRawPointer
+        var capacity: Int
+        var start = 0
+        var end = 0
+        var atEnd = false
+        var lineNumber = 0
+        // Column indices, set from the header.
+        var timeColumn = -1
+        var objectColumn = -1
+        var sizeColumn = -1
+        var appColumn = -1
+        /// Fields a data line must have at least.
+        var neededFields = 0
+        /// Fields every data line has: as many as the header names, or as the first data line
+        /// has when there is no header (-1 until then).
+        var lineFields = -1
+        /// Whether ``lineFields`` comes from a header row.
+        var fieldsFromHeader = false
+        /// Exactly the three required columns, no `app`: lines may take ``nextPlain()``.
+        var plainLayout = false
+        var appIndex: [[UInt8]: Int32] = [:]
+        var lastApp: [UInt8] = []
+        var lastAppIndex: Int32 = -1
+        /// App names in order of first appearance; one name (the file's stem) without an `app` column.
+        var appNames: [String] = []
+        var hasAppColumn = false
+    }
+    @exclusivity(unchecked) private var state: State
 
     /// Opens the trace and reads its header (if its layout has one).
     public init(path: String, layout: TextLayout = TextLayout(), chunkSize: Int = 1 << 20) throws(TraceError) {
@@ -79,28 +83,28 @@ public final class TraceReader {
             let reason = String(cString: strerror(errno))
             throw TraceError(file: name, line: nil, message: "cannot open: \(reason)")
         }
-        capacity = Swift.max(chunkSize, 64)
+        let capacity = Swift.max(chunkSize, 64)
         // One byte more than the capacity for a sentinel after the data (see ``nextPlain()``).
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + 1, alignment: 8)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + 1, alignment: 8)
         buffer.storeBytes(of: 0, as: UInt8.self)
-        appNames = []
+        state = State(buffer: buffer, capacity: capacity)
 
         if let columns = layout.columns {
-            timeColumn = columns.time ?? -1
-            objectColumn = columns.object
-            sizeColumn = columns.size
-            appColumn = columns.app ?? -1
+            state.timeColumn = columns.time ?? -1
+            state.objectColumn = columns.object
+            state.sizeColumn = columns.size
+            state.appColumn = columns.app ?? -1
             try readPositionalHeader(layout.header)
         } else {
             try readNamingHeader()
         }
-        hasAppColumn = appColumn >= 0
-        neededFields = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        state.hasAppColumn = state.appColumn >= 0
+        state.neededFields = Swift.max(state.timeColumn, state.objectColumn, state.sizeColumn, state.appColumn) + 1
         updatePlainLayout()
-        if !hasAppColumn {
+        if !state.hasAppColumn {
             let base = path.split(separator: "/").last.map(String.init) ?? path
             let stem = base.split(separator: ".").first.map(String.init) ?? base
-            appNames = [stem.isEmpty ? "trace" : stem]
+            state.appNames = [stem.isEmpty ? "trace" : stem]
         }
     }
 
@@ -129,12 +133,12 @@ public final class TraceReader {
                 : " (expected \(expected) with an optional 'app'; or give --columns)"
             throw TraceError(file: fileName, line: 1, message: "header has no '\(required)' column\(hint)")
         }
-        timeColumn = columns["time"]!
-        objectColumn = columns["obj_id"]!
-        sizeColumn = columns["size"]!
-        appColumn = columns["app"] ?? -1
-        lineFields = columns.count
-        fieldsFromHeader = true
+        state.timeColumn = columns["time"]!
+        state.objectColumn = columns["obj_id"]!
+        state.sizeColumn = columns["size"]!
+        state.appColumn = columns["app"] ?? -1
+        state.lineFields = columns.count
+        state.fieldsFromHeader = true
     }
 
     /// Columns given by position: skips a header row when there is one (or when `detect`
@@ -147,29 +151,29 @@ public final class TraceReader {
             throw TraceError(file: fileName, line: 1, message: Self.binaryMessage)
         }
         let fields = fields(first)
-        let needed = Swift.max(timeColumn, objectColumn, sizeColumn, appColumn) + 1
+        let needed = Swift.max(state.timeColumn, state.objectColumn, state.sizeColumn, state.appColumn) + 1
         guard fields.count >= needed else {
             throw TraceError(file: fileName, line: 1, message: "\(header == .present ? "the header has" : "found") \(fields.count) field\(fields.count == 1 ? "" : "s"), but --columns names column \(needed)")
         }
         var isHeader = header == .present
         if header == .detect {
-            isHeader = !(Self.unsigned(fields[objectColumn]) != nil && Self.unsigned(fields[sizeColumn]) != nil)
+            isHeader = !(Self.unsigned(fields[state.objectColumn]) != nil && Self.unsigned(fields[state.sizeColumn]) != nil)
         }
         if isHeader {
-            lineFields = fields.count
-            fieldsFromHeader = true
+            state.lineFields = fields.count
+            state.fieldsFromHeader = true
             _ = try nextLine()
         }
     }
 
     deinit {
         if fd >= 0 { close(fd) }
-        buffer.deallocate()
+        state.buffer.deallocate()
     }
 
     /// The next record, or nil at the end of the file.
     public func next() throws(TraceError) -> TraceRecord? {
-        if plainLayout, let record = nextPlain() { return record }
+        if state.plainLayout, let record = nextPlain() { return record }
         while let (base, length) = try nextLine() {
             if length == 0 { continue }
             return try parse(base, length)
@@ -183,8 +187,8 @@ public final class TraceReader {
     /// returns nil and leaves the line to the general path.
     @inline(__always)
     private func nextPlain() -> TraceRecord? {
-        let line = UnsafePointer((buffer + start).assumingMemoryBound(to: UInt8.self))
-        let available = end - start
+        let line = UnsafePointer((state.buffer + state.start).assumingMemoryBound(to: UInt8.self))
+        let available = state.end - state.start
         var values: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var i = 0
         for field in 0..<3 {
@@ -206,11 +210,11 @@ public final class TraceReader {
             default: values.2 = number
             }
         }
-        start += i
-        lineNumber += 1
+        state.start += i
+        state.lineNumber += 1
         func value(_ column: Int) -> UInt64 { column == 0 ? values.0 : column == 1 ? values.1 : values.2 }
-        return TraceRecord(line: lineNumber, time: Double(value(timeColumn)), object: value(objectColumn),
-                           size: Int64(value(sizeColumn)), app: 0)
+        return TraceRecord(line: state.lineNumber, time: Double(value(state.timeColumn)), object: value(state.objectColumn),
+                           size: Int64(value(state.sizeColumn)), app: 0)
     }
 
     // MARK: Lines
@@ -218,20 +222,20 @@ public final class TraceReader {
     /// The next line without its line end, pointing into the buffer (valid until the next call).
     private func nextLine() throws(TraceError) -> (UnsafePointer<UInt8>, Int)? {
         while true {
-            if start < end, let newline = memchr(buffer + start, 0x0A, end - start) {
-                let base = (buffer + start).assumingMemoryBound(to: UInt8.self)
-                var length = newline - (buffer + start)
-                start += length + 1
-                lineNumber += 1
+            if state.start < state.end, let newline = memchr(state.buffer + state.start, 0x0A, state.end - state.start) {
+                let base = (state.buffer + state.start).assumingMemoryBound(to: UInt8.self)
+                var length = newline - (state.buffer + state.start)
+                state.start += length + 1
+                state.lineNumber += 1
                 if length > 0 && base[length - 1] == 0x0D { length -= 1 }
                 return (UnsafePointer(base), length)
             }
-            if atEnd {
-                guard start < end else { return nil }
-                let base = (buffer + start).assumingMemoryBound(to: UInt8.self)
-                var length = end - start
-                start = end
-                lineNumber += 1
+            if state.atEnd {
+                guard state.start < state.end else { return nil }
+                let base = (state.buffer + state.start).assumingMemoryBound(to: UInt8.self)
+                var length = state.end - state.start
+                state.start = state.end
+                state.lineNumber += 1
                 if length > 0 && base[length - 1] == 0x0D { length -= 1 }
                 return (UnsafePointer(base), length)
             }
@@ -242,9 +246,9 @@ public final class TraceReader {
     /// The first line, left unread.
     private func peekLine() throws(TraceError) -> (UnsafePointer<UInt8>, Int)? {
         // Called before anything is consumed: `start` is 0, so a refill keeps the data in place.
-        let (savedStart, savedLine) = (start, lineNumber)
+        let (savedStart, savedLine) = (state.start, state.lineNumber)
         let line = try nextLine()
-        (start, lineNumber) = (savedStart, savedLine)
+        (state.start, state.lineNumber) = (savedStart, savedLine)
         return line
     }
 
@@ -256,37 +260,37 @@ public final class TraceReader {
 
     /// Keeps the unfinished line, grows the buffer if that line fills it, and reads more.
     private func refill() throws(TraceError) {
-        if start > 0 {
-            if end > start { memmove(buffer, buffer + start, end - start) }
-            end -= start
-            start = 0
-            buffer.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
+        if state.start > 0 {
+            if state.end > state.start { memmove(state.buffer, state.buffer + state.start, state.end - state.start) }
+            state.end -= state.start
+            state.start = 0
+            state.buffer.storeBytes(of: 0, toByteOffset: state.end, as: UInt8.self)
         }
-        if end >= Self.maximumLineLength {
-            let binary = memchr(buffer, 0, end) != nil
-            throw TraceError(file: fileName, line: lineNumber + 1, message: binary ? Self.binaryMessage
+        if state.end >= Self.maximumLineLength {
+            let binary = memchr(state.buffer, 0, state.end) != nil
+            throw TraceError(file: fileName, line: state.lineNumber + 1, message: binary ? Self.binaryMessage
                              : "the line is longer than \(Self.maximumLineLength >> 20) MiB with no line break; expected a CSV text trace")
         }
-        if end == capacity {
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 + 1, alignment: 8)
-            grown.copyMemory(from: buffer, byteCount: end)
-            buffer.deallocate()
-            buffer = grown
-            capacity *= 2
+        if state.end == state.capacity {
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: state.capacity * 2 + 1, alignment: 8)
+            grown.copyMemory(from: state.buffer, byteCount: state.end)
+            state.buffer.deallocate()
+            state.buffer = grown
+            state.capacity *= 2
         }
         while true {
-            let n = read(fd, buffer + end, capacity - end)
+            let n = read(fd, state.buffer + state.end, state.capacity - state.end)
             if n > 0 {
-                end += n
-                buffer.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
+                state.end += n
+                state.buffer.storeBytes(of: 0, toByteOffset: state.end, as: UInt8.self)
                 return
             }
             if n == 0 {
-                atEnd = true
+                state.atEnd = true
                 return
             }
             if errno == EINTR { continue }
-            throw TraceError(file: fileName, line: lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
+            throw TraceError(file: fileName, line: state.lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -326,7 +330,7 @@ public final class TraceReader {
 
     /// Whether lines may take ``nextPlain()``: exactly the three numeric columns.
     private func updatePlainLayout() {
-        plainLayout = neededFields == 3 && appColumn < 0 && timeColumn >= 0 && lineFields == 3
+        state.plainLayout = state.neededFields == 3 && state.appColumn < 0 && state.timeColumn >= 0 && state.lineFields == 3
     }
 
     @inline(__always)
@@ -351,9 +355,9 @@ public final class TraceReader {
             }
             while length > 0 && Self.isBlank(base[length - 1]) { length -= 1 }
         }
-        var record = TraceRecord(line: lineNumber, time: 0, object: 0, size: 0, app: 0)
+        var record = TraceRecord(line: state.lineNumber, time: 0, object: 0, size: 0, app: 0)
         let (timeColumn, objectColumn, sizeColumn, appColumn, neededFields) =
-            (self.timeColumn, self.objectColumn, self.sizeColumn, self.appColumn, self.neededFields)
+            (state.timeColumn, state.objectColumn, state.sizeColumn, state.appColumn, state.neededFields)
         var i = 0
         var field = 0
         while true {
@@ -388,15 +392,15 @@ public final class TraceReader {
             i += 1
             if collapsesBlanks { while i < length && Self.isBlank(base[i]) { i += 1 } }
         }
-        if lineFields < 0 {
+        if state.lineFields < 0 {
             // No header: the first data line sets the number of fields.
             guard field >= neededFields else {
                 throw error("found \(field) field\(field == 1 ? "" : "s"), but --columns names column \(neededFields)")
             }
-            lineFields = field
+            state.lineFields = field
             updatePlainLayout()
-        } else if field != lineFields {
-            throw error("found \(field) field\(field == 1 ? "" : "s"), but \(fieldsFromHeader ? "the header names" : "the first line has") \(lineFields)")
+        } else if field != state.lineFields {
+            throw error("found \(field) field\(field == 1 ? "" : "s"), but \(state.fieldsFromHeader ? "the header names" : "the first line has") \(state.lineFields)")
         }
         return record
     }
@@ -436,16 +440,16 @@ public final class TraceReader {
     /// The general path for one field: quotes, blanks, decimals, long numbers, app names, errors.
     private func parseField(_ field: Int, _ value: UnsafeBufferPointer<UInt8>, into record: inout TraceRecord) throws(TraceError) {
         switch field {
-        case timeColumn:
+        case state.timeColumn:
             guard let time = Self.decimal(value), time.isFinite else { throw bad("time", value) }
             record.time = time
-        case objectColumn:
+        case state.objectColumn:
             guard let id = Self.unsigned(value) else { throw bad("obj_id", value) }
             record.object = id
-        case sizeColumn:
+        case state.sizeColumn:
             guard let size = Self.unsigned(value), size <= UInt64(Int64.max) else { throw bad("size", value) }
             record.size = Int64(size)
-        case appColumn:
+        case state.appColumn:
             record.app = appID(value)
         default:
             break
@@ -453,14 +457,14 @@ public final class TraceReader {
     }
 
     private func appID(_ value: UnsafeBufferPointer<UInt8>) -> Int32 {
-        if lastAppIndex >= 0 && lastApp.elementsEqual(value) { return lastAppIndex }
+        if state.lastAppIndex >= 0 && state.lastApp.elementsEqual(value) { return state.lastAppIndex }
         let key = Array(value)
         let index: Int32
-        if let known = appIndex[key] {
+        if let known = state.appIndex[key] {
             index = known
         } else {
-            index = Int32(appNames.count)
-            appIndex[key] = index
+            index = Int32(state.appNames.count)
+            state.appIndex[key] = index
             // A quoted name's doubled quotes stand for one (RFC 4180).
             var name: [UInt8] = []
             var k = 0
@@ -468,15 +472,15 @@ public final class TraceReader {
                 name.append(value[k])
                 k += value[k] == 0x22 && k + 1 < value.count && value[k + 1] == 0x22 ? 2 : 1
             }
-            appNames.append(String(decoding: name, as: UTF8.self))
+            state.appNames.append(String(decoding: name, as: UTF8.self))
         }
-        lastApp = key
-        lastAppIndex = index
+        state.lastApp = key
+        state.lastAppIndex = index
         return index
     }
 
     private func error(_ message: String) -> TraceError {
-        TraceError(file: fileName, line: lineNumber, message: message)
+        TraceError(file: fileName, line: state.lineNumber, message: message)
     }
 
     private func bad(_ column: String, _ value: UnsafeBufferPointer<UInt8>) -> TraceError {
