@@ -37,7 +37,7 @@ public struct RegressionCheck: Sendable {
 
         private func format(_ value: Double) -> String {
             if value.isNaN { return "nan" }
-            if SummaryRow.secondsColumns.contains(metric) { return CSV.seconds(value) }
+            if Metric(rawValue: metric)?.unit == .seconds { return CSV.seconds(value) }
             // A value past Int64's range (a hand-edited baseline) would trap in Int64(_:).
             return abs(value) < 9.2e18 ? String(Int64(value.rounded())) : String(format: "%.0f", value)
         }
@@ -145,7 +145,7 @@ public struct RegressionCheck: Sendable {
                     // Both values as summary.csv writes them (seconds to the microsecond), so a
                     // reproduced run equals its baseline exactly, even at tolerance 0, and a
                     // hand-written baseline with more decimals still equals itself.
-                    let seconds = SummaryRow.secondsColumns.contains(metric)
+                    let seconds = Metric(rawValue: metric)?.unit == .seconds
                     func written(_ value: Double) -> Double {
                         seconds && value.isFinite ? Double(CSV.seconds(value)) ?? value : value
                     }

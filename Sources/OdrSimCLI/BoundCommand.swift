@@ -177,8 +177,8 @@ enum RedownloadGaps {
     static func csv(_ results: [ExperimentRunner.RunResult]) -> String {
         CSV.row(columns) + results.map { r in
             let bound = r.redownloadBound ?? 0
-            return CSV.row([r.summary.policy, String(r.summary.replication), String(Int64(r.summary["redownload_bytes"])), String(bound),
-                            gap(Double(Int64(r.summary["redownload_bytes"])), Double(bound))])
+            return CSV.row([r.summary.policy, String(r.summary.replication), String(Int64(r.summary[.redownloadBytes])), String(bound),
+                            gap(Double(Int64(r.summary[.redownloadBytes])), Double(bound))])
         }.joined()
     }
 
@@ -187,7 +187,7 @@ enum RedownloadGaps {
         for policy in policies {
             let runs = results.filter { $0.summary.policy == policy }
             guard !runs.isEmpty else { continue }
-            let bytes = runs.map { $0.summary["redownload_bytes"] }.reduce(0, +) / Double(runs.count)
+            let bytes = runs.map { $0.summary[.redownloadBytes] }.reduce(0, +) / Double(runs.count)
             let bound = runs.map { Double($0.redownloadBound ?? 0) }.reduce(0, +) / Double(runs.count)
             let g = gap(bytes, bound)
             table.add([policy, Units.bytes(bytes), Units.bytes(bound), percentGap(g)])

@@ -74,15 +74,14 @@ struct CompareCommand: ParsableCommand {
 
 /// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
 func rankedTable(_ comparison: Comparison) -> String {
-    func index(_ m: String) -> Int { SummaryRow.metricColumns.firstIndex(of: m)! }
-    let redownload = index("redownload_bytes"), overPurge = index("over_purge_bytes")
+    let redownload = Metric.redownloadBytes.position, overPurge = Metric.overPurgeBytes.position
     let ranked = comparison.policies.sorted {
         ($0.metrics[redownload].mean, $0.metrics[overPurge].mean, $0.policy)
             < ($1.metrics[redownload].mean, $1.metrics[overPurge].mean, $1.policy)
     }
     var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
                        "low-disk", "failed", "wait p95"])
-    let waits = secondsColumn(ranked.map { $0.metrics[index("wait_p95_s")].mean })
+    let waits = secondsColumn(ranked.map { $0.metrics[Metric.waitP95.position].mean })
     for (rank, p) in ranked.enumerated() {
         let r = p.metrics[redownload]
         // Bytes are never negative: the interval is shown clipped at 0, not as mean ± half-width.
@@ -93,8 +92,8 @@ func rankedTable(_ comparison: Comparison) -> String {
         table.add([
             "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))", diff,
             humanBytes(p.metrics[overPurge].mean),
-            String(format: "%.1f", p.metrics[index("low_disk_notifications")].mean),
-            String(format: "%.1f", p.metrics[index("failed_requests")].mean),
+            String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
+            String(format: "%.1f", p.metrics[Metric.failedRequests.position].mean),
             waits[rank],
         ])
     }

@@ -110,14 +110,13 @@ func summaryTable(_ rows: [SummaryRow], replicated: Bool) -> String {
     var table = Table(["policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge",
                        "low-disk", "failed", "wait p95"])
     let comparison = Comparison(rows: rows)
-    let wait = SummaryRow.metricColumns.firstIndex(of: "wait_p95_s")!
-    let waits = secondsColumn(comparison.policies.map { $0.metrics[wait].mean })
+    let waits = secondsColumn(comparison.policies.map { $0.metrics[Metric.waitP95.position].mean })
     for (k, p) in comparison.policies.enumerated() {
-        func v(_ metric: String) -> Double { p.metrics[SummaryRow.metricColumns.firstIndex(of: metric)!].mean }
-        func count(_ metric: String) -> String { replicated ? String(format: "%.1f", v(metric)) : String(Int64(v(metric))) }
-        table.add([p.policy, count("requests"), count("hits"), humanBytes(v("downloaded_bytes")),
-                   humanBytes(v("redownload_bytes")), humanBytes(v("purged_bytes")), humanBytes(v("over_purge_bytes")),
-                   count("low_disk_notifications"), count("failed_requests"), waits[k]])
+        func v(_ metric: Metric) -> Double { p.metrics[metric.position].mean }
+        func count(_ metric: Metric) -> String { replicated ? String(format: "%.1f", v(metric)) : String(Int64(v(metric))) }
+        table.add([p.policy, count(.requests), count(.hits), humanBytes(v(.downloadedBytes)),
+                   humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), humanBytes(v(.overPurgeBytes)),
+                   count(.lowDiskNotifications), count(.failedRequests), waits[k]])
     }
     return table.rendered
 }

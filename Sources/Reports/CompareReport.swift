@@ -6,11 +6,7 @@ import Metrics
 /// heavier outline).
 public struct CompareReport {
     /// The metrics charted: column, title, unit.
-    static let metrics: [(String, String, Chart.Unit)] = [
-        ("redownload_bytes", "Re-downloaded bytes", .bytes), ("over_purge_bytes", "Over-purge", .bytes),
-        ("failed_requests", "Failed requests", .count), ("low_disk_notifications", "Low-disk warnings", .count),
-        ("wait_p95_s", "Wait, 95th percentile", .duration),
-    ]
+    static let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .lowDiskNotifications, .waitP95]
 
     public var title: String
     public var lede: String
@@ -29,8 +25,8 @@ public struct CompareReport {
     public var page: Page {
         var sections: [Page.Section] = []
         let reference = comparison.reference
-        for (column, name, unit) in Self.metrics {
-            guard let c = SummaryRow.metricColumns.firstIndex(of: column) else { continue }
+        for metric in Self.metrics {
+            let (c, name, unit) = (metric.position, metric.title, metric.chartUnit)
             // Best (lowest mean) first; ties by name, so the order is stable.
             let ranked = comparison.policies.sorted { ($0.metrics[c].mean, $0.policy) < ($1.metrics[c].mean, $1.policy) }
             var bars = Chart(title: "\(name): mean and 95 % interval, best first", x: .init(label: "policy", unit: .plain),

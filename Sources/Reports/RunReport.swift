@@ -24,13 +24,10 @@ public struct RunReport {
         }
     }
 
-    /// The main metrics of the summary table: column, heading, unit, whether higher is better.
-    static let mainMetrics: [(String, String, Chart.Unit, Bool)] = [
-        ("requests", "requests", .count, false), ("hits", "hits", .count, true),
-        ("redownload_bytes", "re-downloaded", .bytes, false), ("downloaded_bytes", "downloaded", .bytes, false),
-        ("over_purge_bytes", "over-purge", .bytes, false), ("purges", "purges", .count, false),
-        ("low_disk_notifications", "low-disk", .count, false), ("failed_requests", "failed", .count, false),
-        ("wait_p95_s", "wait p95", .duration, false), ("wait_mean_s", "wait mean", .duration, false),
+    /// The main metrics of the summary table.
+    static let mainMetrics: [Metric] = [
+        .requests, .hits, .redownloadBytes, .downloadedBytes, .overPurgeBytes, .purges, .lowDiskNotifications,
+        .failedRequests, .waitP95, .waitMean,
     ]
 
     /// Points drawn per time series at most: the CSV keeps them all.
@@ -74,22 +71,23 @@ public struct RunReport {
         for row in rows where !policies.contains(row.policy) { policies.append(row.policy) }
         let means: [[Double]] = policies.map { policy in
             let mine = rows.filter { $0.policy == policy }
-            return mainMetrics.map { m in mine.reduce(0) { $0 + $1[m.0] } / Double(max(1, mine.count)) }
+            return mainMetrics.map { m in mine.reduce(0) { $0 + $1[m] } / Double(max(1, mine.count)) }
         }
-        var table = Page.Table(header: ["policy"] + mainMetrics.map(\.1), rows: [])
+        var table = Page.Table(header: ["policy"] + mainMetrics.map(\.heading), rows: [])
         for (p, policy) in policies.enumerated() {
             var cells: [(text: String, exact: String, best: Bool)] = [(policy, policy, false)]
             for (c, metric) in mainMetrics.enumerated() {
                 let column = means.map { $0[c] }
-                let best = metric.0 == "requests" ? false
-                    : (metric.3 ? column.max() : column.min()) == means[p][c] && Set(column).count > 1
+                // Requests describe the workload: no policy is best at them.
+                let best = metric == .requests ? false
+                    : (metric.lowerIsBetter ? column.min() : column.max()) == means[p][c] && Set(column).count > 1
                 let text: String
-                switch metric.2 {
+                switch metric.chartUnit {
                 case .bytes: text = Units.bytes(means[p][c])
                 case .duration: text = Units.duration(means[p][c])
                 default: text = Units.number(means[p][c])
                 }
-                cells.append((text, Chart.describe(means[p][c], metric.2), best))
+                cells.append((text, Chart.describe(means[p][c], metric.chartUnit), best))
             }
             table.rows.append(cells)
         }

@@ -4,10 +4,7 @@ import Metrics
 /// with its 95 % band (the other axes at their middle value), and with two or more axes a
 /// heat map of the baseline policy's re-downloads over the first two.
 public struct SweepReport {
-    static let metrics: [(String, String, Chart.Unit)] = [
-        ("redownload_bytes", "Re-downloaded bytes", .bytes), ("over_purge_bytes", "Over-purge", .bytes),
-        ("failed_requests", "Failed requests", .count), ("wait_p95_s", "Wait, 95th percentile", .duration),
-    ]
+    static let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95]
 
     public struct Axis {
         public var name: String
@@ -41,8 +38,8 @@ public struct SweepReport {
         for (a, axis) in axes.enumerated() {
             var figures: [Page.Figure] = []
             let fixed = axes.indices.filter { $0 != a }.map { "\(axes[$0].name) = \(middle[$0])" }.joined(separator: ", ")
-            for (column, name, unit) in Self.metrics {
-                guard let c = SummaryRow.metricColumns.firstIndex(of: column) else { continue }
+            for metric in Self.metrics {
+                let (c, column, name, unit) = (metric.position, metric.column, metric.title, metric.chartUnit)
                 var chart = Chart(title: "\(name) against \(axis.name)", x: .init(label: axis.name, unit: .plain, categories: axis.values),
                                   y: .init(label: name.lowercased(), unit: unit))
                 var rows: [[String]] = []
@@ -66,7 +63,7 @@ public struct SweepReport {
             sections.append(Page.Section(heading: "Against \(axis.name)", figures: figures))
         }
         if axes.count >= 2, let reference = points.first?.comparison.reference,
-           let c = SummaryRow.metricColumns.firstIndex(of: "redownload_bytes") {
+           case let c = Metric.redownloadBytes.position {
             var values: [[Double]] = []
             for row in axes[1].values {
                 values.append(axes[0].values.map { column in

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// Human units for axes, hovers and tables: decimal bytes (1 MB = 10^6), and durations in
 /// the unit that suits a whole axis.
@@ -39,5 +40,16 @@ public enum Units {
             if text.hasSuffix(".") { text.removeLast() }
         }
         return text
+    }
+}
+
+extension Metric {
+    /// How a chart draws the metric's values.
+    var chartUnit: Chart.Unit {
+        switch unit {
+        case .count: .count
+        case .bytes: .bytes
+        case .seconds: .duration
+        }
     }
 }

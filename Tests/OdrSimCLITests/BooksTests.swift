@@ -14,7 +14,7 @@ struct BooksTests {
 
     /// requests = granted + failed + cancelled + conditional misses + pending at the end.
     static func balance(_ row: SummaryRow) -> (Double, Double) {
-        (row["requests"], row["granted"] + row["failed_requests"] + row["cancelled"] + row["conditional_misses"] + row["pending_at_end"])
+        (row[.requests], row[.granted] + row[.failedRequests] + row[.cancelled] + row[.conditionalMisses] + row[.pendingAtEnd])
     }
 
     @Test("for every shipped scenario under every policy, each request is accounted for once", arguments: shipped)
@@ -28,9 +28,9 @@ struct BooksTests {
             let (requests, outcomes) = Self.balance(row)
             #expect(requests == outcomes, "\(name) \(row.policy) replication \(row.replication): \(requests) requests, \(outcomes) outcomes")
             // The failure columns add up to failed_requests.
-            let byError = ["failed_out_of_space", "failed_no_network", "failed_cellular", "failed_in_use_limit",
-                           "failed_invalid_tag", "failed_app_not_installed"].reduce(0.0) { $0 + row[$1] }
-            #expect(byError == row["failed_requests"])
+            let byError = [Metric.failedOutOfSpace, .failedNoNetwork, .failedCellular, .failedInUseLimit,
+                           .failedInvalidTag, .failedAppNotInstalled].reduce(0.0) { $0 + row[$1] }
+            #expect(byError == row[.failedRequests])
         }
     }
 
@@ -45,7 +45,7 @@ struct BooksTests {
         #expect(results.count == 3 * PolicyRegistry.names.count)
         for r in results {
             let bound = try #require(r.redownloadBound)
-            #expect(Double(bound) <= r.summary["redownload_bytes"], "\(name) \(r.summary.policy) replication \(r.summary.replication)")
+            #expect(Double(bound) <= r.summary[.redownloadBytes], "\(name) \(r.summary.policy) replication \(r.summary.replication)")
         }
         // Not vacuous: these scenarios force re-downloads in every replication. (In game's
         // first three there is room to keep every granted pack; from its fifth, there is not.)
@@ -91,10 +91,10 @@ struct BooksTests {
             """
         let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "install.scn")
         let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
-        #expect(row["install_failures"] == 1)
-        #expect(row["requests"] == 0)
-        #expect(row["failed_requests"] == 0)
-        #expect(row["failed_out_of_space"] == 0)
+        #expect(row[.installFailures] == 1)
+        #expect(row[.requests] == 0)
+        #expect(row[.failedRequests] == 0)
+        #expect(row[.failedOutOfSpace] == 0)
     }
 
     @Test("cancelled, conditional-miss and still-waiting requests are counted (a hand-made run)")
@@ -125,12 +125,12 @@ struct BooksTests {
             """
         let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "books.scn")
         let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
-        #expect(row["requests"] == 5)
-        #expect(row["cancelled"] == 1)           // r1
-        #expect(row["conditional_misses"] == 1)  // r2
-        #expect(row["granted"] == 2)             // r5 at 8 s (1 MB at 1 MB/s), r4 at once (a hit)
-        #expect(row["pending_at_end"] == 1)      // r3: 4 of its 5 missing MB received
-        #expect(row["failed_requests"] == 0)
+        #expect(row[.requests] == 5)
+        #expect(row[.cancelled] == 1)           // r1
+        #expect(row[.conditionalMisses] == 1)  // r2
+        #expect(row[.granted] == 2)             // r5 at 8 s (1 MB at 1 MB/s), r4 at once (a hit)
+        #expect(row[.pendingAtEnd] == 1)      // r3: 4 of its 5 missing MB received
+        #expect(row[.failedRequests] == 0)
     }
 }
 

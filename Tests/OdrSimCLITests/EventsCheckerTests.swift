@@ -110,16 +110,16 @@ struct EventsCheckerTests {
             let run = "\(name) \(summary.policy)"
             #expect(books.problems.isEmpty, "\(run): \(books.problems.prefix(3))")
             // Every count (peak_used_bytes is a level, not an event total: timeseries.csv).
-            for metric in SummaryRow.metricColumns where !SummaryRow.secondsColumns.contains(metric) && metric != "peak_used_bytes" {
-                #expect(books.counts[metric] == summary[metric], "\(run): \(metric)")
+            for metric in Metric.allCases where metric.unit != .seconds && metric != .peakUsedBytes {
+                #expect(books.counts[metric.column] == summary[metric], "\(run): \(metric.column)")
             }
             // Waits: wait_s is written to the microsecond, as the summary's seconds are.
-            for (metric, value) in [("wait_p50_s", books.percentile(50)), ("wait_p95_s", books.percentile(95)),
-                                    ("wait_p99_s", books.percentile(99))] {
+            for (metric, value) in [(Metric.waitP50, books.percentile(50)), (.waitP95, books.percentile(95)),
+                                    (.waitP99, books.percentile(99))] {
                 #expect(abs(value - summary[metric]) < 1e-6, "\(run): \(metric) \(value) vs \(summary[metric])")
             }
             let mean = books.waits.isEmpty ? 0 : books.waits.reduce(0, +) / Double(books.waits.count)
-            #expect(abs(mean - summary["wait_mean_s"]) < 1e-6, "\(run): wait_mean_s")
+            #expect(abs(mean - summary[.waitMean]) < 1e-6, "\(run): wait_mean_s")
             // The books balance from the events alone.
             let outcomes = ["granted", "failed_requests", "cancelled", "conditional_misses", "pending_at_end"]
                 .reduce(0.0) { $0 + books.counts[$1]! }

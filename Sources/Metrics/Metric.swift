@@ -1,0 +1,111 @@
+import ODRCore
+
+/// One metric of a run: a column of `summary.csv`, a row of `comparison.csv`, a chart of a
+/// report. Every place that shows a metric names it by this enum, never by its column's text.
+public enum Metric: String, CaseIterable, Sendable, Hashable {
+    case requests, hits, granted, downloads
+    case downloadedBytes = "downloaded_bytes", redownloadBytes = "redownload_bytes"
+    case purges, purgeEpisodes = "purge_episodes", purgedBytes = "purged_bytes", overPurgeBytes = "over_purge_bytes"
+    case lowDiskNotifications = "low_disk_notifications", appTerminations = "app_terminations"
+    case failedRequests = "failed_requests", failedOutOfSpace = "failed_out_of_space", failedNoNetwork = "failed_no_network"
+    case failedCellular = "failed_cellular", failedInUseLimit = "failed_in_use_limit", failedInvalidTag = "failed_invalid_tag"
+    case failedAppNotInstalled = "failed_app_not_installed"
+    case cancelled, conditionalMisses = "conditional_misses", pendingAtEnd = "pending_at_end", installFailures = "install_failures"
+    case waitP50 = "wait_p50_s", waitP95 = "wait_p95_s", waitP99 = "wait_p99_s", waitMean = "wait_mean_s"
+    case peakUsedBytes = "peak_used_bytes", refusedOtherBytes = "refused_other_bytes"
+
+    /// What a value counts.
+    public enum Unit: Sendable, Hashable {
+        case count, bytes, seconds
+    }
+
+    /// The column's name in the CSV files.
+    public var column: String { rawValue }
+
+    /// The metric's place among the columns (``SummaryRow/values`` is in this order).
+    public var position: Int { Self.positions[self]! }
+    private static let positions = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    public var unit: Unit {
+        switch self {
+        case .waitP50, .waitP95, .waitP99, .waitMean: .seconds
+        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes: .bytes
+        default: .count
+        }
+    }
+
+    /// Whether less is better (re-downloads, waits); false for what a policy should make
+    /// more of (hits, grants) and for what describes the workload (requests).
+    public var lowerIsBetter: Bool {
+        switch self {
+        case .hits, .granted, .requests: false
+        default: true
+        }
+    }
+
+    /// The metric as a chart's title names it ("Re-downloaded bytes").
+    public var title: String {
+        switch self {
+        case .redownloadBytes: "Re-downloaded bytes"
+        case .overPurgeBytes: "Over-purge"
+        case .failedRequests: "Failed requests"
+        case .lowDiskNotifications: "Low-disk warnings"
+        case .waitP95: "Wait, 95th percentile"
+        default: column.replacingOccurrences(of: "_", with: " ").capitalizedFirst
+        }
+    }
+
+    /// The metric as a table's column names it ("re-downloaded").
+    public var heading: String {
+        switch self {
+        case .redownloadBytes: "re-downloaded"
+        case .downloadedBytes: "downloaded"
+        case .overPurgeBytes: "over-purge"
+        case .purgedBytes: "purged"
+        case .lowDiskNotifications: "low-disk"
+        case .failedRequests: "failed"
+        case .waitP95: "wait p95"
+        case .waitMean: "wait mean"
+        default: column.replacingOccurrences(of: "_", with: " ")
+        }
+    }
+
+    /// The metric's value for a finished run, from the device's ledger and the run's waits.
+    func value(_ l: Ledger, pendingAtEnd: Int, waits: WaitStatistics) -> Double {
+        switch self {
+        case .requests: Double(l.requests)
+        case .hits: Double(l.hits)
+        case .granted: Double(l.grants)
+        case .downloads: Double(l.downloadsFinished)
+        case .downloadedBytes: Double(l.downloadedBytes)
+        case .redownloadBytes: Double(l.redownloadBytes)
+        case .purges: Double(l.purges)
+        case .purgeEpisodes: Double(l.purgeEpisodes)
+        case .purgedBytes: Double(l.purgedBytes)
+        case .overPurgeBytes: Double(l.overPurgeBytes)
+        case .lowDiskNotifications: Double(l.lowDiskWarnings)
+        case .appTerminations: Double(l.appTerminations)
+        case .failedRequests: Double(l.failedRequests)
+        case .failedOutOfSpace: Double(l.failures(.outOfSpace))
+        case .failedNoNetwork: Double(l.failures(.noNetwork))
+        case .failedCellular: Double(l.failures(.cellularNotAllowed))
+        case .failedInUseLimit: Double(l.failures(.inUseLimit))
+        case .failedInvalidTag: Double(l.failures(.invalidTag))
+        case .failedAppNotInstalled: Double(l.failures(.appNotInstalled))
+        case .cancelled: Double(l.cancelled)
+        case .conditionalMisses: Double(l.conditionalMisses)
+        case .pendingAtEnd: Double(pendingAtEnd)
+        case .installFailures: Double(l.installFailures)
+        case .waitP50: waits.percentile(50)
+        case .waitP95: waits.percentile(95)
+        case .waitP99: waits.percentile(99)
+        case .waitMean: waits.mean
+        case .peakUsedBytes: Double(l.peakUsedBytes)
+        case .refusedOtherBytes: Double(l.refusedOtherBytes)
+        }
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
