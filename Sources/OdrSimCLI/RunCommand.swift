@@ -45,14 +45,14 @@ struct RunCommand: ParsableCommand {
         let policies = try resolvePolicies(options.policies, scenario: scenario)
         var interval: Double?
         if let sample {
-            guard let seconds = try? DurationSyntax.parse(sample), seconds > 0 else {
+            switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(sample, duration: scenario.duration) }) {
+            case .success(let seconds):
+                interval = seconds
+            case .failure(.notPositive):
                 throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
+            case .failure(.tooMany(let samples)):
+                throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
             }
-            let samples = scenario.samples(every: seconds)
-            guard samples <= Double(Scenario.maximumSamples) else {
-                throw CommandFailure.usage("--sample: '\(sample)' takes \(String(format: "%.3g", samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
-            }
-            interval = seconds
         }
         var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)

@@ -134,13 +134,18 @@ public struct ScenarioParser: Sendable {
     }
 
     private func readSample(_ node: Node, _ reader: NodeReader, duration: Double) throws(ScenarioError) -> Double {
-        let interval = try reader.duration(node, "sample")
-        guard interval > 0 else { throw reader.error(at: node, "sample must be longer than 0") }
-        guard duration / interval <= Double(Scenario.maximumSamples) else {
-            throw reader.error(at: node, "sample \(node.string ?? "") takes \(String(format: "%.3g", duration / interval)) samples over the duration; "
+        // A malformed or negative duration gets the duration reader's own message.
+        let text = try reader.scalar(node, "sample")
+        _ = try reader.duration(node, "sample")
+        switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(text, duration: duration) }) {
+        case .success(let interval):
+            return interval
+        case .failure(.notPositive):
+            throw reader.error(at: node, "sample must be longer than 0")
+        case .failure(.tooMany(let samples)):
+            throw reader.error(at: node, "sample \(text) takes \(SampleInterval.describe(samples)) samples over the duration; "
                                + "at most \(Scenario.maximumSamples) per run (their rows are kept until the report is written)")
         }
-        return interval
     }
 
     private func readDevice(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> DeviceSpec {

@@ -95,9 +95,6 @@ public struct Scenario: Sendable {
     /// written (about 100 bytes each), so `sample: 1ms` over ten years is refused up front.
     public static let maximumSamples = 1_000_000
 
-    /// How many time-series samples one run takes every `interval` seconds.
-    public func samples(every interval: Double) -> Double { duration / interval }
-
     /// Request keys reserved for each workload generator.
     public static let generatorKeySpace = 1 << 40
 }
