@@ -146,7 +146,7 @@ extension ODRDevice {
     }
 
     /// Whether the request is live and granted.
-    public func isGranted(_ request: RequestID) -> Bool {
+    func isGranted(_ request: RequestID) -> Bool {
         liveSlot(request).map { state.requests[$0].granted } ?? false
     }
 

@@ -43,11 +43,11 @@ import CPrefetch
 /// - **What a network model reads**: ``downloads(into:)`` (or ``downloads()``),
 ///   ``downloadsRevision``, ``downloadCount``, ``bytesReceived(by:)``.
 /// - **Queries** (reports, tests, policies): space (``capacity``, ``usedBytes``, ``freeBytes``,
-///   ``otherBytes``, ``odrBytes``, ``reservedBytes``, ``inUseBytes``, ``downloadingBytes``),
+///   ``otherBytes``, ``odrBytes``, ``inUseBytes``, ``downloadingBytes``),
 ///   apps (``isInstalled(_:)``, ``isRunning(_:)``, ``inUseBytes(of:)``, `name(of:)`,
 ///   ``catalog(of:)``), packs (``pack(_:of:)``, ``state(of:)``, ``size(of:)``, ``app(of:)``,
-///   ``candidate(_:)``, ``retainCount(of:)``, ``isPurgeable(_:)``, ``prefetch(_:)``) and
-///   requests (``isLive(_:)``, ``isGranted(_:)``, ``progress(of:)``, ``packs(ofRequest:)``,
+///   ``candidate(_:)``, ``prefetch(_:)``) and requests (``isLive(_:)``, ``progress(of:)``,
+///   ``packs(ofRequest:)``,
 ///   ``waitingRequests``); ``checkInvariants()`` in debug builds.
 ///
 /// Its lives are tables: an app's (``AppPhase``), a pack's (``PackLife``) and a request's
@@ -62,7 +62,7 @@ public final class ODRDevice {
     /// Bytes of ODR content on disk, partial downloads included.
     public var odrBytes: Int64 { state.odrBytes }
     /// Bytes reserved for the rest of running downloads.
-    public var reservedBytes: Int64 { state.reservedBytes }
+    var reservedBytes: Int64 { state.reservedBytes }
     public var link: LinkState { state.link }
     /// The latest time the device was given.
     public var now: Double { state.now }
@@ -203,10 +203,10 @@ public final class ODRDevice {
     }
 
     /// How many granted requests hold the pack.
-    public func retainCount(of pack: PackID) -> Int { Int(state.packs[pack].retain) }
+    func retainCount(of pack: PackID) -> Int { Int(state.packs[pack].retain) }
 
     /// Whether the pack may be purged now (on the device, held and awaited by no request).
-    public func isPurgeable(_ pack: PackID) -> Bool { state.packs[pack].purgeable }
+    func isPurgeable(_ pack: PackID) -> Bool { state.packs[pack].purgeable }
 
     /// The pack as a purge policy sees it (read its properties now: they follow the pack).
     public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: pack) }
