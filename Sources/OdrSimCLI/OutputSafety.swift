@@ -65,7 +65,10 @@ enum OutputSafety {
             }
         }
         var status = stat()
-        guard lstat(url.path, &status) == 0 else { return }  // nothing there: ours to make
+        guard lstat(url.path, &status) == 0 else {  // nothing there: ours to make, under a folder
+            try checkAncestors(of: url, label: label)
+            return
+        }
         switch status.st_mode & S_IFMT {
         case S_IFDIR: break
         case S_IFLNK: throw CommandFailure("\(label): is a symbolic link; name a new or empty folder")
@@ -121,7 +124,10 @@ enum OutputSafety {
             throw CommandFailure("\(label): is the input file \(input); choose another name")
         }
         var status = stat()
-        guard lstat(url.path, &status) == 0 else { return }
+        guard lstat(url.path, &status) == 0 else {
+            try checkAncestors(of: url, label: label)
+            return
+        }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw CommandFailure("\(label): is a folder or a link, not a file odr-sim wrote; choose another name")
         }
@@ -136,6 +142,22 @@ enum OutputSafety {
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: 4096)) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Refuses a path that cannot be made because what should be a folder on the way is not
+    /// one (`--out notes.txt/report`): said before the work, not after it.
+    private static func checkAncestors(of url: URL, label: String) throws(CommandFailure) {
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    throw CommandFailure("\(label): \(ancestor.path) is a file, not a folder; choose another path")
+                }
+                return
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
     }
 
     /// The path with symbolic links resolved, for the existing part of it (a folder yet to be

@@ -69,6 +69,18 @@ struct OutputSafetyTests {
         }
     }
 
+    @Test("a path under a file (--out thesis.txt/sub, --junit thesis.txt/j.xml) is refused before any work", arguments: commands)
+    func underAFile(command: [String]) throws {
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = snapshot(dir)
+        let result = try CLI.run(command + ["--out", "thesis.txt/sub"], in: dir)
+        #expect(result.status == 1, "\(command): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("odr-sim: --out thesis.txt/sub: ") && result.stderr.contains("thesis.txt is a file, not a folder"),
+                "\(result.stderr)")
+        #expect(snapshot(dir) == before)
+    }
+
     @Test("a folder holding an input file is refused, even when the input is all it holds")
     func inputFolder() throws {
         let dir = try workFolder()
