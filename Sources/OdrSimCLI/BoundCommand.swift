@@ -37,7 +37,7 @@ struct BoundCommand: ParsableCommand {
             Writes DIR/bounds.csv (default Reports/bound-<trace file name>/).
 
             Examples:
-              odr-sim bound ../shared/traces/cloudphysics.csv --capacity 1%,5%,10%,25%
+              odr-sim bound Scenarios/traces/zipf-20k.csv --capacity 1%,5%,10%,25%
               odr-sim bound big.oracleGeneral.zst --capacity 10% --no-foo
             """)
 

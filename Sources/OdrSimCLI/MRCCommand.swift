@@ -26,8 +26,8 @@ struct MRCCommand: ParsableCommand {
             are then of the unique bytes estimated from the sample.
 
             Examples:
-              odr-sim mrc ../shared/traces/cloudphysics.csv
-              odr-sim mrc ../shared/traces/cloudphysics.csv --capacity 1%,5%,10%,25%
+              odr-sim mrc Scenarios/traces/zipf-20k.csv
+              odr-sim mrc Scenarios/traces/zipf-20k.csv --capacity 1%,5%,10%,25%
               odr-sim mrc big.oracleGeneral.zst --sample 0.01 --points 100
             """)
 

@@ -5,7 +5,7 @@ import Foundation
 public struct OdrSim: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "odr-sim",
-        abstract: "Simulate storage pressure and purge policy for on-demand app content (Apple ODR, Android PAD).",
+        abstract: "Simulate storage pressure and purge policy for on-demand app content (Apple On-Demand Resources).",
         discussion: """
         A scenario (.scn, YAML) describes a device, its network, apps with tagged resources, \
         and what happens over virtual time. odr-sim runs it under competing purge policies \
@@ -15,7 +15,7 @@ public struct OdrSim: ParsableCommand {
           odr-sim run scenarios/game.scn
           odr-sim compare scenarios/game.scn --replications 30
           odr-sim sweep Scenarios/studies/tag-size.study
-          odr-sim replay ../shared/traces/cloudphysics.csv --capacity 202976972 --policy lru
+          odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 10% --policy lru
           odr-sim policies
 
         Exit status: 0 on success; 1 for bad input or a failed run (one line, \

@@ -32,8 +32,8 @@ struct ReplayCommand: ParsableCommand {
             and to the terminal as a table. Nothing is written when anything fails.
 
             Examples:
-              odr-sim replay cloudphysics.csv --capacity 202976972 --policy lru
-              odr-sim replay cloudphysics.csv --capacity 1%,5%,10%,25% --policy lru --bound
+              odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 10% --policy lru
+              odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 1%,5%,10%,25% --policy lru --bound
               odr-sim replay w.oracleGeneral.zst --capacity 10% --policy belady
               odr-sim replay web.tr --columns time=1,id=2,size=3 --delimiter space \\
                 --capacity 1GB
