@@ -9,17 +9,23 @@ import Testing
 struct ArchitectureTests {
     static let root = CLI.repository
 
-    @Test("the README's diagram is the one Package.swift makes")
-    func diagram() throws {
+    /// What `scripts/architecture` makes of Package.swift.
+    static func generated() throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/architecture").path]
+        process.arguments = ["python3", root.appendingPathComponent("scripts/architecture").path]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let generated = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        return text
+    }
+
+    @Test("the README's diagram is the one Package.swift makes")
+    func diagram() throws {
+        let generated = try Self.generated()
         #expect(generated.hasPrefix("```text\nodr-sim      → OdrSimCLI\n"), "\(generated)")
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- architecture:begin -->\n"))
@@ -30,14 +36,7 @@ struct ArchitectureTests {
 
     @Test("every dependency a target declares on another of the package's targets is imported")
     func declaredIsImported() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.root.appendingPathComponent("scripts/architecture").path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let diagram = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let diagram = try Self.generated()
         var checked = 0
         for line in diagram.split(separator: "\n") where line.contains(" → ") {
             let parts = line.components(separatedBy: " → ")
