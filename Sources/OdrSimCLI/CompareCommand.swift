@@ -34,6 +34,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: scenario)
+        let baseline = try resolveBaseline(options.baseline, policies: policies)
         var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
@@ -46,7 +47,7 @@ struct CompareCommand: ParsableCommand {
         let results = try runWithProgress(runner)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
-        let comparison = Comparison(rows: rows)
+        let comparison = Comparison(rows: rows, reference: baseline.name)
         do {
             var files = [
                 ("summary.csv", SummaryRow.header + rows.map(\.csvLine).joined()),
@@ -63,6 +64,7 @@ struct CompareCommand: ParsableCommand {
             try report.commit(files)
         }
         print(rankedTable(comparison))
+        if let note = baseline.note { print(note) }
         if bound {
             print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
             print(RedownloadGaps.table(results, policies: policies))

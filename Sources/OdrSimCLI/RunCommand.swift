@@ -43,6 +43,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let scenario = try loadScenario(options.file)
         let policies = try resolvePolicies(options.policies, scenario: scenario)
+        let baseline = try resolveBaseline(options.baseline, policies: policies)
         var interval: Double?
         if let sample {
             switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(sample, duration: scenario.duration) }) {
@@ -78,7 +79,9 @@ struct RunCommand: ParsableCommand {
             ("summary.csv", SummaryRow.header + results.map(\.summary.csvLine).joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
-        if runner.replications > 1 { files.append(("comparison.csv", Comparison(rows: results.map(\.summary)).csv)) }
+        if runner.replications > 1 {
+            files.append(("comparison.csv", Comparison(rows: results.map(\.summary), reference: baseline.name).csv))
+        }
         if !output.noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {

@@ -15,6 +15,8 @@ struct ScenarioRunOptions: ParsableArguments {
     @Option(help: "Replications: independent seeded workloads per policy. Default: the scenario's `replications`.")
     var replications: Int?
 
+    @Option(help: ArgumentHelp("The policy paired differences are taken against (comparison.csv, the report). Default: apple when it runs, else the first policy.", valueName: "policy"))
+    var baseline: String?
 
     @OptionGroup var jobs: JobOptions
 
@@ -55,6 +57,21 @@ func resolvePolicyFlags(_ names: [String]) throws -> [PolicyDescriptor] {
     } catch {
         throw CommandFailure.usage("--policy: \(error)")
     }
+}
+
+/// The policy paired differences are taken against: `--baseline` (one of `policies`), or
+/// `apple` when it runs, else the first policy; with a sentence saying which when it is not
+/// the usual `apple`.
+func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: String, note: String?) {
+    if let requested {
+        _ = try resolvePolicyFlags([requested])
+        guard policies.contains(requested) else {
+            throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
+        }
+        return (requested, requested == "apple" ? nil : "Paired differences against \(requested) (--baseline).")
+    }
+    if policies.contains("apple") || policies.isEmpty { return ("apple", nil) }
+    return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
 }
 
 /// Prints a line on stderr.

@@ -267,3 +267,32 @@ struct CommandLineErrorTests {
         #expect(result.stdout.contains("64 for a misuse of the command line"))
     }
 }
+
+/// Issue 29: `--baseline`. Without apple among the policies, compare took its paired
+/// differences against apple all the same, so every difference was empty.
+@Suite("The baseline of paired differences")
+struct BaselineOptionTests {
+    @Test("without apple the first policy is the baseline, and says so; --baseline chooses; a policy not run is refused")
+    func baseline() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let first = try CLI.run(["compare", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "3", "--no-report", "--out", "a"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Paired differences against lru, the first policy run (apple was not; --baseline chooses another)."))
+        let csv = try String(contentsOf: dir.appendingPathComponent("a/comparison.csv"), encoding: .utf8).split(separator: "\n")
+        let header = csv[0].split(separator: ",", omittingEmptySubsequences: false)
+        let column = try #require(header.firstIndex(of: "requests_diff_vs_lru"))
+        // lfu's row has its difference (0: the same workload), lru's (the baseline) none.
+        #expect(csv[2].split(separator: ",", omittingEmptySubsequences: false)[column] == "0.000000")
+        #expect(csv[1].split(separator: ",", omittingEmptySubsequences: false)[column] == "")
+        let chosen = try CLI.run(["run", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "2", "--baseline", "lfu",
+                                  "--no-report", "--out", "b"], in: dir)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).contains("requests_diff_vs_lfu"))
+        let refused = try CLI.run(["compare", "s.scn", "--policy", "lru", "--baseline", "gdsf", "--out", "c"], in: dir)
+        #expect(refused.status == 64)
+        #expect(refused.stderr == "odr-sim: --baseline: 'gdsf' is not among the policies run (lru)\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("c").path))
+    }
+}
