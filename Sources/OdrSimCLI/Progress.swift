@@ -77,16 +77,28 @@ let largeWorkloadEvents = 1e8
 /// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
 /// reach the event limit; says which generator makes most of it.
 func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
+    for text in neverInstalled(scenario) { note("odr-sim: warning: \(file): \(text)") }
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     note("odr-sim: warning: \(file): \(text)")
+}
+
+/// Apps no event installs: every request of theirs fails (`app-not-installed`), which is a
+/// mistake far more often than a study of it.
+func neverInstalled(_ scenario: Scenario) -> [String] {
+    var installed = Set<AppIndex>()
+    for event in scenario.events { if case .install(let a) = event.action { installed.insert(a) } }
+    return scenario.apps.indices.filter { !installed.contains($0) }.map { a in
+        "app '\(scenario.apps[a].id)' is never installed (no {at: …, app: \(scenario.apps[a].id), install: true} event): every request of it fails with app-not-installed"
+    }
 }
 
 /// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
 /// (a run would only stop there, minutes or years later); warns about a large one.
 /// `point` names a study's point (`used=61.5GB`).
 func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: String = "") throws {
-    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     let at = point.isEmpty ? file : "\(file) (\(point))"
+    for text in neverInstalled(scenario) { note("odr-sim: warning: \(at): \(text)") }
+    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     guard scenario.expectedEvents <= Double(maxEvents) else {
         throw CommandFailure("\(at): \(text)")
     }
