@@ -1,3 +1,4 @@
+import ODRCore
 import Simulation
 
 /// What an experiment runs: every point (a scenario) under every policy for every
@@ -8,7 +9,7 @@ import Simulation
 /// numbers), so paired differences between policies are meaningful.
 ///
 /// ```swift
-/// let plan = ExperimentPlan(points: [scenario], policies: ["apple", "lru"], replications: 5)
+/// let plan = ExperimentPlan(points: [.init(scenario)], policies: ["apple", "lru"], replications: 5)
 /// plan.runs.count                 // 10
 /// plan.shard(1, of: 4)            // the run indices of shard 1 of 4
 /// ```
@@ -21,13 +22,29 @@ public struct ExperimentPlan: Sendable {
         public let replication: Int
     }
 
-    public let points: [Scenario]
+    /// One scenario of the plan, with what its runs need beside it and the kernel does not read.
+    public struct Point: Sendable {
+        public var scenario: Scenario
+        /// Options handed to each policy when a run makes it, by policy name.
+        public var policyOptions: [String: PolicyOptions]
+        /// The digest of the file the scenario came from, carried into each summary row
+        /// (`scenario_hash`); empty for a scenario built in code.
+        public var sourceDigest: String
+
+        public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "") {
+            self.scenario = scenario
+            self.policyOptions = policyOptions
+            self.sourceDigest = sourceDigest
+        }
+    }
+
+    public let points: [Point]
     public let policies: [String]
     public let replications: Int
     /// Every run, in canonical order.
     public let runs: [Run]
 
-    public init(points: [Scenario], policies: [String], replications: Int) {
+    public init(points: [Point], policies: [String], replications: Int) {
         self.points = points
         self.policies = policies
         self.replications = replications
@@ -37,12 +54,12 @@ public struct ExperimentPlan: Sendable {
     }
 
     /// The seed of replication `r` (1-based) at a point: the point's seed + r − 1.
-    public func seed(of run: Run) -> UInt64 { points[run.point].seed &+ UInt64(run.replication - 1) }
+    public func seed(of run: Run) -> UInt64 { points[run.point].scenario.seed &+ UInt64(run.replication - 1) }
 
     /// A run's expected cost, in the workload events it will process: the scheduling weight
     /// for longest-first order and for balancing shards.
     public func cost(of run: Run) -> Double {
-        let scenario = points[run.point]
+        let scenario = points[run.point].scenario
         // Offline policies read the whole future first: about one more pass over the workload.
         let passes = run.policy == "belady" ? 2.0 : 1.0
         return (scenario.expectedEvents + 1) * passes

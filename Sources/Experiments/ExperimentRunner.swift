@@ -13,13 +13,10 @@ import Simulation
 /// policy, so policies are compared on common random numbers. Runs may execute on several
 /// threads; results are kept in plan order, so outputs are byte-identical for any `jobs`.
 public struct ExperimentRunner {
-    /// The scenario (the first point of a plan of several).
-    public var scenario: Scenario
-    public var policies: [String]
-    public var replications: Int
-    /// The points run; by default the one ``scenario``.
-    private var points: [Scenario]?
-    public var sampleInterval: Double?
+    /// What runs: every point under every policy for every replication.
+    public let plan: ExperimentPlan
+    /// Virtual seconds between time-series samples; 0 takes none.
+    public var sampleInterval: Double
     public var recordsEvents: Bool
     public var jobs: Int
     /// When set, each run streams its `events.csv` rows into a file of its own here
@@ -35,27 +32,28 @@ public struct ExperimentRunner {
     /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
     public static let defaultMaxEvents = 1_000_000_000
 
-    public init(scenario: Scenario, policies: [String]? = nil, replications: Int? = nil,
-                sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
-        self.scenario = scenario
-        self.policies = policies ?? scenario.policies
-        self.replications = max(1, replications ?? scenario.replications)
-        self.sampleInterval = sampleInterval ?? scenario.sampleInterval ?? Self.defaultSampleInterval(scenario.duration)
+    /// A runner for every run of `plan`; `sampleInterval` nil takes about 500 samples over
+    /// the first point's duration (``defaultSampleInterval(_:)``).
+    public init(plan: ExperimentPlan, sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
+        self.plan = plan
+        self.sampleInterval = sampleInterval ?? Self.defaultSampleInterval(plan.points[0].scenario.duration)
         self.recordsEvents = recordsEvents
         self.jobs = max(1, jobs)
     }
 
-    /// A runner for every run of `plan`, without samples or event rows (a study's summaries).
-    public init(plan: ExperimentPlan, jobs: Int = 1) {
-        self.init(scenario: plan.points[0], policies: plan.policies, replications: plan.replications,
-                  sampleInterval: 0, recordsEvents: false, jobs: jobs)
-        points = plan.points
+    /// A runner for one scenario (a plan of one point).
+    public init(scenario: Scenario, policies: [String] = ["apple"], replications: Int = 1,
+                policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
+                sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
+        let point = ExperimentPlan.Point(scenario, policyOptions: policyOptions, sourceDigest: sourceDigest)
+        self.init(plan: ExperimentPlan(points: [point], policies: policies, replications: max(1, replications)),
+                  sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
     }
 
-    /// What ``run(indices:progress:)`` runs.
-    public var plan: ExperimentPlan {
-        ExperimentPlan(points: points ?? [scenario], policies: policies, replications: replications)
-    }
+    /// The scenario (the first point of a plan of several).
+    public var scenario: Scenario { plan.points[0].scenario }
+    public var policies: [String] { plan.policies }
+    public var replications: Int { plan.replications }
 
     /// About 500 samples per run, rounded to a whole number of seconds, minutes or hours.
     public static func defaultSampleInterval(_ duration: Double) -> Double {
@@ -155,7 +153,8 @@ public struct ExperimentRunner {
             while !slots.stopped, let position = next.take(below: order.count) {
                 let index = order[position]
                 let run = plan.runs[index]
-                let scenario = plan.points[run.point]
+                let point = plan.points[run.point]
+                let scenario = point.scenario
                 let descriptor = descriptors[run.policy]!
                 let seed = plan.seed(of: run)
                 let future = descriptor.needsFuture
@@ -164,7 +163,7 @@ public struct ExperimentRunner {
                 let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
                 let slot = slotOf[index]!
                 let duration = scenario.duration
-                let result = Self.runOne(scenario, descriptor, replication: run.replication, seed: seed,
+                let result = Self.runOne(point, descriptor, replication: run.replication, seed: seed,
                                          future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
                                          maxEvents: limit, bound: bound, slots: slots) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
@@ -188,13 +187,13 @@ public struct ExperimentRunner {
 
     /// One run; nil if it stopped before its end (its limit, or `progress` said stop), in
     /// which case a run that reached the event limit is recorded in `slots`.
-    static func runOne(_ scenario: Scenario, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
+    static func runOne(_ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
                        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
                        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
                        progress: ((Double) -> Bool)? = nil) -> RunResult? {
-        let options = scenario.policyOptions[descriptor.name] ?? PolicyOptions()
+        let options = point.policyOptions[descriptor.name] ?? PolicyOptions()
         let policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
-        let simulator = Simulator(scenario: scenario, policy: policy, seed: seed)
+        let simulator = Simulator(scenario: point.scenario, policy: policy, seed: seed)
         var file: FileHandle?
         var openError: String?
         if let eventsPart {
@@ -219,7 +218,7 @@ public struct ExperimentRunner {
             if let eventsPart { try? FileManager.default.removeItem(at: eventsPart) }
             return nil
         }
-        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed, scenarioHash: scenario.sourceDigest,
+        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed, scenarioHash: point.sourceDigest,
                                  ledger: simulator.device.ledger, pendingAtEnd: simulator.device.waitingRequests,
                                  waits: recorder.waits)
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,

@@ -21,6 +21,8 @@ public final class RunRecorder: SimulationObserver {
     /// Where `events.csv` rows go once a megabyte of them is held; nil keeps them all
     /// (``eventRows``). With a file, memory stays flat however long the run.
     private let eventsFile: FileHandle?
+    /// The run's request names, built at its first event.
+    private var labels: RequestLabels?
     /// The label of the request that started each download under way, for its rows.
     private var startedBy: [PackID: String] = [:]
     /// The first failure to write to the events file; rows stay in memory from then on.
@@ -78,33 +80,35 @@ public final class RunRecorder: SimulationObserver {
         }
         let device = simulator.device
         func app(_ id: AppID) -> String { device.name(of: id) }
+        if labels == nil { labels = RequestLabels(simulator.scenario) }
+        func label(_ request: RequestID?) -> String { labels!.label(of: simulator.requestKey(of: request)) }
         func pack(_ id: PackID) -> String { device.name(of: id) }
         let t = event.time
         switch event.kind {
         case .requestMade(let a, let conditional):
-            write(t, "request", app: app(a), request: simulator.label(of: nil), detail: conditional ? "conditional" : "")
+            write(t, "request", app: app(a), request: label(nil), detail: conditional ? "conditional" : "")
         case .appInstalled(let a): write(t, "install", app: app(a))
         case .installFailed(let a, let error): write(t, "install_failed", app: app(a), detail: error.rawValue)
         case .appLaunched(let a): write(t, "launch", app: app(a))
         case .appTerminated(let a, let cause): write(t, "terminate", app: app(a), detail: cause.rawValue)
         case .appUninstalled(let a, let removed): write(t, "uninstall", app: app(a), bytes: removed)
         case .requestGranted(let r, let a, let waited, let hit):
-            write(t, "grant", app: app(a), request: simulator.label(of: r), wait: waited, detail: hit ? "hit" : "")
+            write(t, "grant", app: app(a), request: label(r), wait: waited, detail: hit ? "hit" : "")
         case .requestEnded(let r, let a, let cause):
-            write(t, "end", app: app(a), request: simulator.label(of: r), detail: cause.rawValue)
+            write(t, "end", app: app(a), request: label(r), detail: cause.rawValue)
         case .requestFailed(let r, let a, let error):
-            write(t, "fail", app: app(a), request: simulator.label(of: r), detail: error.rawValue)
-        case .requestCancelled(let r, let a): write(t, "cancel", app: app(a), request: simulator.label(of: r))
-        case .requestPaused(let r, let a): write(t, "pause", app: app(a), request: simulator.label(of: r))
-        case .requestResumed(let r, let a): write(t, "resume", app: app(a), request: simulator.label(of: r))
+            write(t, "fail", app: app(a), request: label(r), detail: error.rawValue)
+        case .requestCancelled(let r, let a): write(t, "cancel", app: app(a), request: label(r))
+        case .requestPaused(let r, let a): write(t, "pause", app: app(a), request: label(r))
+        case .requestResumed(let r, let a): write(t, "resume", app: app(a), request: label(r))
         case .priorityChanged(let r, let a, let priority):
-            write(t, "set_priority", app: app(a), request: simulator.label(of: r), detail: priority.description)
+            write(t, "set_priority", app: app(a), request: label(r), detail: priority.description)
         case .preservationChanged(let a, let tag, let value):
             write(t, "preserve", app: app(a), detail: "\(device.catalog(of: a).tag(tag).name)=\(value)")
-        case .conditionalMiss(let a): write(t, "conditional_miss", app: app(a), request: simulator.label(of: nil))
-        case .requestOutstanding(let r, let a): write(t, "pending", app: app(a), request: simulator.label(of: r))
+        case .conditionalMiss(let a): write(t, "conditional_miss", app: app(a), request: label(nil))
+        case .requestOutstanding(let r, let a): write(t, "pending", app: app(a), request: label(r))
         case .downloadStarted(let p, let a, let r, let bytes, let redownload):
-            let label = r.map { simulator.label(of: $0) } ?? ""
+            let label = r.map { label($0) } ?? ""
             if label.isEmpty { startedBy[p] = nil } else { startedBy[p] = label }
             write(t, "download_start", app: app(a), request: label, pack: pack(p), bytes: bytes, detail: redownload ? "redownload" : "")
         case .downloadProgressed: return

@@ -65,7 +65,7 @@ struct CheckCommand: ParsableCommand {
     func validate() throws { try validateReplications(replications) }
 
     func run() throws {
-        let scenario = try loadScenario(file)
+        let document = try loadScenario(file)
         guard let relative = Self.parseTolerance(tolerance) else {
             throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
@@ -82,11 +82,11 @@ struct CheckCommand: ParsableCommand {
             }
         }
         if update {
-            let names = try resolvePolicies(policies, scenario: scenario)
-            var runner = ExperimentRunner(scenario: scenario, policies: names, replications: replications,
+            let names = try resolvePolicies(policies, scenario: document)
+            var runner = experimentRunner(document, policies: names, replications: replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
-            let rows = try runWithProgress(runner).map(\.summary)
+            let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
             try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
             print("\(baseline): baseline written (\(rows.count) rows)")
             return
@@ -108,16 +108,16 @@ struct CheckCommand: ParsableCommand {
             guard plan.replications <= maximumReplications else {
                 throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
             }
-            var runner = ExperimentRunner(scenario: scenario, policies: plan.policies, replications: plan.replications,
+            var runner = experimentRunner(document, policies: plan.policies, replications: plan.replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
-            rows = try runWithProgress(runner).map(\.summary)
+            rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
         }
         let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
                                     method: statistical ? .statistical : .pairwise)
         if let junit {
             do {
-                try writeAtomically(JUnitReport.xml(check, name: scenario.name), to: junit)
+                try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit)
             } catch {
                 throw CommandFailure("cannot write \(junit): \(error.localizedDescription)")
             }

@@ -32,19 +32,20 @@ struct CompareCommand: ParsableCommand {
     var bound = false
 
     func run() throws {
-        let scenario = try loadScenario(options.file)
-        let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: scenario)
+        let document = try loadScenario(options.file)
+        let scenario = document.scenario
+        let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
-        var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
+        var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
-        let report = try output.claim(default: OutputSafety.defaultReport(scenario.name, suffix: "-compare"),
+        let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
                                                    inputs: [options.file])
         let destination = report.path
         let started = Date()
-        let results = try runWithProgress(runner)
+        let results = try runWithProgress(runner, locations: document.eventLocations)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name)
@@ -56,8 +57,8 @@ struct CompareCommand: ParsableCommand {
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if !output.noReport {
                 let page = CompareReport(
-                    title: "\(scenario.name): \(policies.count) policies × \(runner.replications) replications",
-                    lede: scenario.description.isEmpty ? "odr-sim compare of \(options.file)" : scenario.description,
+                    title: "\(document.name): \(policies.count) policies × \(runner.replications) replications",
+                    lede: document.description.isEmpty ? "odr-sim compare of \(options.file)" : document.description,
                     facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
                 files.append(("report.html", page.html))
             }
@@ -70,7 +71,7 @@ struct CompareCommand: ParsableCommand {
             print(RedownloadGaps.table(results, policies: policies))
         }
         print(String(format: "\n%@: %d policies × %d replications in %.2f s; reports in %@/",
-                     scenario.name, policies.count, runner.replications, elapsed, destination))
+                     document.name, policies.count, runner.replications, elapsed, destination))
     }
 }
 

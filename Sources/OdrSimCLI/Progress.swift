@@ -18,12 +18,14 @@ struct RunLimits: ParsableArguments {
 }
 
 /// Most replications a command may ask for (the scenario format's limit).
-let maximumReplications = Scenario.maximumReplications
+let maximumReplications = ModelLimits.replications
 
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
 /// calls `cleanUp` and throws its one-line reason.
-/// `points` names a study's points (`used=61.5GB`), for the warnings.
-func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, points: [String] = [], cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
+/// `locations` are where the scripted events were written (``ScenarioDocument/eventLocations``)
+/// and `points` names a study's points (`used=61.5GB`), for the warnings.
+func runWithProgress(_ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, points: [String] = [],
+                     cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
@@ -34,7 +36,7 @@ func runWithProgress(_ runner: ExperimentRunner, indices: [Int]? = nil, points: 
         }
         let results = try runner.run(indices: indices, progress: progress)
         bar.finish()
-        for line in noticeLines(results, locations: runner.scenario.eventLocations, points: points) { note(line) }
+        for line in noticeLines(results, locations: locations, points: points) { note(line) }
         return results
     } catch {
         bar.finish()
@@ -111,7 +113,7 @@ func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
     var text = "the workload makes about \(scientific(expected)) events per run"
     let shares = scenario.generators.enumerated().map { ($0.offset, $0.element.expectedEvents(over: scenario.duration)) }
     if let (index, most) = shares.max(by: { $0.1 < $1.1 }), most > expected / 2 {
-        text += " (\(scenario.labelPrefix(ofGenerator: index).dropLast()): \(scientific(most)))"
+        text += " (\(RequestLabels.generatorName(scenario, index)): \(scientific(most)))"
     }
     // About 2 M kernel events per second per core in a release build (Benchmarks/README.md).
     text += ", about \(humanDuration(expected / 2e6)) per run"

@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import ODRPolicies
 import Reports
+import ScenarioFile
 import Simulation
 
 /// Every report's colours: a policy's place in the registry.
@@ -27,15 +28,16 @@ func storyFacts(_ scenario: Scenario) -> [(name: String, value: String)] {
 }
 
 /// `report.html` of `run`.
-func runReport(_ scenario: Scenario, file: String, _ results: [ExperimentRunner.RunResult]) -> RunReport {
+func runReport(_ document: ScenarioDocument, file: String, _ results: [ExperimentRunner.RunResult]) -> RunReport {
     var runs: [RunReport.PolicyRun] = []
     for result in results where !runs.contains(where: { $0.policy == result.summary.policy }) {
         runs.append(RunReport.PolicyRun(policy: result.summary.policy, replication: result.summary.replication,
                                         samples: result.samples, purgeEpisodes: result.purgeEpisodes,
                                         lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution))
     }
-    let lede = scenario.description.isEmpty ? "odr-sim run of \(file)" : scenario.description
-    return RunReport(title: "\(scenario.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")", lede: lede,
+    let scenario = document.scenario
+    let lede = document.description.isEmpty ? "odr-sim run of \(file)" : document.description
+    return RunReport(title: "\(document.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")", lede: lede,
                      facts: storyFacts(scenario), rows: results.map(\.summary), runs: runs,
                      capacity: scenario.device.capacity, palette: reportPalette)
 }

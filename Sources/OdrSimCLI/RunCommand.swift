@@ -41,8 +41,9 @@ struct RunCommand: ParsableCommand {
     var bound = false
 
     func run() throws {
-        let scenario = try loadScenario(options.file)
-        let policies = try resolvePolicies(options.policies, scenario: scenario)
+        let document = try loadScenario(options.file)
+        let scenario = document.scenario
+        let policies = try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var interval: Double?
         if let sample {
@@ -52,15 +53,15 @@ struct RunCommand: ParsableCommand {
             case .failure(.notPositive):
                 throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
             case .failure(.tooMany(let samples)):
-                throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(Scenario.maximumSamples) per run")
+                throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run")
             }
         }
-        var runner = ExperimentRunner(scenario: scenario, policies: policies, replications: options.replications,
+        var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
-        let report = try output.claim(default: OutputSafety.defaultReport(scenario.name), inputs: [options.file])
+        let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
         let destination = report.path
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
@@ -72,7 +73,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let started = Date()
-        let results = try runWithProgress(runner, cleanUp: report.abandon)
+        let results = try runWithProgress(runner, locations: document.eventLocations, cleanUp: report.abandon)
         let elapsed = Date().timeIntervalSince(started)
 
         var files: [(name: String, contents: String)] = [
@@ -82,7 +83,7 @@ struct RunCommand: ParsableCommand {
         if runner.replications > 1 {
             files.append(("comparison.csv", Comparison(rows: results.map(\.summary), reference: baseline.name).csv))
         }
-        if !output.noReport { files.append(("report.html", runReport(scenario, file: options.file, results).html)) }
+        if !output.noReport { files.append(("report.html", runReport(document, file: options.file, results).html)) }
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {
@@ -104,7 +105,7 @@ struct RunCommand: ParsableCommand {
         }
         let events = results.reduce(0) { $0 + $1.kernelEvents }
         print(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/",
-                     scenario.name, results.count, events, elapsed, destination))
+                     document.name, results.count, events, elapsed, destination))
     }
 }
 

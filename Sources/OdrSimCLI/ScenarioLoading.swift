@@ -1,4 +1,5 @@
 import ArgumentParser
+import Experiments
 import Foundation
 import ODRPolicies
 import ScenarioFile
@@ -34,8 +35,8 @@ func validateReplications(_ replications: Int?) throws {
     }
 }
 
-/// Loads a scenario or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
-func loadScenario(_ path: String) throws -> Scenario {
+/// Loads a scenario file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
+func loadScenario(_ path: String) throws -> ScenarioDocument {
     do {
         return try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: path)
     } catch {
@@ -46,8 +47,26 @@ func loadScenario(_ path: String) throws -> Scenario {
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
-func resolvePolicies(_ requested: [String], scenario: Scenario) throws -> [String] {
+func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [String] {
     try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested).map(\.name)
+}
+
+/// The experiment a command runs on a scenario file, built once from its options: the
+/// policies (resolved), `--replications` or the file's, `--sample` or the file's `sample`
+/// (0 takes none; nil lets the runner choose).
+func experimentRunner(_ document: ScenarioDocument, policies: [String], replications: Int?,
+                      sampleInterval: Double?, recordsEvents: Bool, jobs: Int) -> ExperimentRunner {
+    let plan = ExperimentPlan(points: [ExperimentPlan.Point(document)], policies: policies,
+                              replications: max(1, replications ?? document.replications))
+    return ExperimentRunner(plan: plan, sampleInterval: sampleInterval ?? document.sampleInterval,
+                            recordsEvents: recordsEvents, jobs: jobs)
+}
+
+extension ExperimentPlan.Point {
+    /// A scenario file as a point of a plan: its scenario, policy options and digest.
+    init(_ document: ScenarioDocument) {
+        self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest)
+    }
 }
 
 /// ``PolicyRegistry/resolve(_:)-([String])`` for `--policy` flags: one wording, exit 64.

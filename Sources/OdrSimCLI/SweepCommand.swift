@@ -69,7 +69,7 @@ struct SweepRunCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)", located: true)
         }
-        let plan = ExperimentPlan(points: study.points.map(\.scenario), policies: study.policies, replications: study.replications)
+        let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) }, policies: study.policies, replications: study.replications)
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         let shardPosition = shard.flatMap(parseShard)
@@ -92,7 +92,7 @@ struct SweepRunCommand: ParsableCommand {
         }
         let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
         let started = Date()
-        let results = try runWithProgress(runner, indices: indices, points: pointLabels)
+        let results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         let elapsed = Date().timeIntervalSince(started)
         let lines = zip(indices, results).map { index, result in
             SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary)

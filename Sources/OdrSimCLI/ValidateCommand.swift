@@ -22,13 +22,14 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var limits: RunLimits
 
     func run() throws {
-        let s = try loadScenario(file)
+        let document = try loadScenario(file)
+        let s = document.scenario
         let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
         let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
-        print("\(file): ok — '\(s.name)' on \(s.platform.name): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
+        print("\(file): ok — '\(document.name)' on \(s.platform.name): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
               + "\(s.events.count) scripted events, \(s.generators.count) workload generator(s), "
               + "\(humanDuration(s.duration)), about \(scientific(s.expectedEvents)) workload events per run, "
-              + "policies \(s.policies.joined(separator: ", "))")
+              + "policies \(document.policies.joined(separator: ", "))")
         warnAboutWorkload(s, file: file, maxEvents: limits.maxEvents)
     }
 }

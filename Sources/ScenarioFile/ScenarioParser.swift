@@ -31,13 +31,13 @@ public struct ScenarioParser: Sendable {
 
     /// Reads and parses the file at `path`; a missing or unreadable file is a ``ScenarioError``
     /// at line 1, column 1.
-    public func parseFile(atPath path: String) throws(ScenarioError) -> Scenario {
+    public func parseFile(atPath path: String) throws(ScenarioError) -> ScenarioDocument {
         try parse(try SourceText.read(path), fileName: path)
     }
 
     /// Parses the text of a scenario; `fileName` is what errors name, and its last path
     /// component without extension is the default scenario `name`.
-    public func parse(_ text: String, fileName: String) throws(ScenarioError) -> Scenario {
+    public func parse(_ text: String, fileName: String) throws(ScenarioError) -> ScenarioDocument {
         let root = try SourceText.compose(text, fileName: fileName)
         guard let root else {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is empty; a scenario needs at least duration and device")
@@ -47,8 +47,8 @@ public struct ScenarioParser: Sendable {
 
     /// Parses a composed scenario whose nodes carry their places in `fileName` (a study's
     /// point: the base scenario's nodes with an axis value put in), so that errors and
-    /// warnings name real lines. `text` is what ``Scenario/sourceDigest`` is taken of.
-    func parse(root: Node, fileName: String, text: String) throws(ScenarioError) -> Scenario {
+    /// warnings name real lines. `text` is what ``ScenarioDocument/sourceDigest`` is taken of.
+    func parse(root: Node, fileName: String, text: String) throws(ScenarioError) -> ScenarioDocument {
         let reader = NodeReader(file: fileName)
         guard case .mapping = root else {
             throw reader.error(at: root, "a scenario must be a mapping of keys such as duration, device, apps and events, not \(NodeReader.describe(root))")
@@ -63,7 +63,7 @@ public struct ScenarioParser: Sendable {
         let platform = try top.value("platform").map { node throws(ScenarioError) in try PlatformReader(reader: reader).read(node) } ?? .ios17
         let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? ["apple"]
         let replications = try top.value("replications").map { node throws(ScenarioError) in
-            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications,
+            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications,
                                because: " (each replication is a run per policy, kept in memory until the report is written)")
         } ?? 1
         let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader, duration: duration) }
@@ -99,14 +99,12 @@ public struct ScenarioParser: Sendable {
             try WorkloadReader(reader: reader, apps: apps).read(node)
         } ?? []
 
-        var scenario = Scenario(
-            name: name, description: description, seed: seed, duration: duration, platform: platform,
-            policies: policies, replications: replications, device: device, network: network, apps: apps,
-            events: events, requestLabels: eventReader.labels, generators: generators, sampleInterval: sample)
-        scenario.policyOptions = options
-        scenario.sourceDigest = SourceDigest.of(text)
-        scenario.eventLocations = eventLocations
-        return scenario
+        let scenario = Scenario(
+            seed: seed, duration: duration, platform: platform, device: device, network: network, apps: apps,
+            events: events, requestLabels: eventReader.labels, generators: generators)
+        return ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
+                                policyOptions: options, replications: replications, sampleInterval: sample,
+                                sourceDigest: SourceDigest.of(text), eventLocations: eventLocations)
     }
 
     /// `game` for `Scenarios/game.scn`.
@@ -144,7 +142,7 @@ public struct ScenarioParser: Sendable {
             throw reader.error(at: node, "sample must be longer than 0")
         case .failure(.tooMany(let samples)):
             throw reader.error(at: node, "sample \(text) takes \(SampleInterval.describe(samples)) samples over the duration; "
-                               + "at most \(Scenario.maximumSamples) per run (their rows are kept until the report is written)")
+                               + "at most \(ModelLimits.samples) per run (their rows are kept until the report is written)")
         }
     }
 

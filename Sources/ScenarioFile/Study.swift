@@ -18,7 +18,9 @@ public struct Study: Sendable {
     public struct Point: Sendable {
         /// One value per axis, in axis order.
         public let values: [String]
-        public let scenario: Scenario
+        /// The point's scenario file, as read (its policy options and digest with it).
+        public let document: ScenarioDocument
+        public var scenario: Scenario { document.scenario }
     }
 
     public let name: String

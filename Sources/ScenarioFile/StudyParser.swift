@@ -69,7 +69,7 @@ public struct StudyParser: Sendable {
             baseNode = node
         }
         let scenarioParser = ScenarioParser(knownPolicies: knownPolicies, policyOptions: policyOptions)
-        let base: Scenario
+        let base: ScenarioDocument
         do {
             base = try scenarioParser.parse(baseText, fileName: baseFile)
         } catch {
@@ -80,7 +80,7 @@ public struct StudyParser: Sendable {
 
         let policies = try top.value("policies").map { node throws(ScenarioError) in try scenarioParser.readPolicies(node, reader) } ?? base.policies
         let replications = try top.value("replications").map { node throws(ScenarioError) in
-            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: Scenario.maximumReplications)
+            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications)
         } ?? base.replications
         let baseline: String
         if let node = top.value("baseline") {
@@ -123,7 +123,7 @@ public struct StudyParser: Sendable {
             throw reader.error(at: axesNode, "\(count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
         }
 
-        func scenario(_ values: [String]) throws(ScenarioError) -> Scenario {
+        func scenario(_ values: [String]) throws(ScenarioError) -> ScenarioDocument {
             var node = baseNode
             for (steps, value) in zip(targets, values) { node = Self.replacing(steps[...], in: node, with: value) }
             // The nodes keep their marks: a point's errors and warnings name the base
@@ -144,7 +144,7 @@ public struct StudyParser: Sendable {
                 rest /= axes[a].values.count
             }
             do {
-                points.append(Study.Point(values: values, scenario: try scenario(values)))
+                points.append(Study.Point(values: values, document: try scenario(values)))
             } catch {
                 // One axis: the value is to blame. Several: the combination is.
                 if axes.count == 1 {

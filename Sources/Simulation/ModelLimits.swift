@@ -24,6 +24,15 @@ public enum ModelLimits {
     /// Ten million: the runs of a study (points × policies × replications); a merge of its
     /// shards keeps a line per run.
     public static let studyRuns = 10_000_000
+    /// Most replications a scenario or a command may ask for: each is a run per policy whose
+    /// summary is kept until the report is written, and 10,000 already narrow a 95 % interval
+    /// a hundredfold from one run's spread.
+    public static let replications = 10_000
+
+    /// Most time-series samples one run may take: the rows are kept until the report is
+    /// written (about 100 bytes each), so `sample: 1ms` over ten years is refused up front.
+    public static let samples = 1_000_000
+
     /// 100: a Zipf exponent.
     public static let zipfAlpha: Double = 100
 

@@ -2,7 +2,7 @@ import ODRCore
 
 /// The models that drive an ``ODRDevice`` through a scenario: they apply each scripted or
 /// generated action (installs, launches, requests by scenario key, disk growth, link
-/// changes), keep the network's bandwidth plan, and name requests by their scenario labels.
+/// changes), keep the network's bandwidth plan, and know each request's scenario key.
 /// The kernel (``Simulator``) decides when; the driver decides what happens to the device.
 final class ScenarioDriver {
     let scenario: Scenario
@@ -35,8 +35,6 @@ final class ScenarioDriver {
     /// app terminated) keeps its entry until then: the core ignores a finished request's ID,
     /// so the entry is harmless, and the run needs no report of such endings.
     private let live = KeyTable<RequestID>()
-    /// "popularity3-" and so on, by generator.
-    private let generatorLabelPrefixes: [String]
     /// Who is told of link changes, and the simulator it is told about.
     weak var observer: (any SimulationObserver)?
     unowned(unsafe) var simulator: Simulator!
@@ -49,7 +47,6 @@ final class ScenarioDriver {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
         }
         self.device = device
-        generatorLabelPrefixes = scenario.generators.indices.map(scenario.labelPrefix(ofGenerator:))
         state = State(network: NetworkModel(packCount: device.packCount),
                       endedByScript: Array(repeating: false, count: scenario.requestLabels.count))
     }
@@ -101,7 +98,7 @@ final class ScenarioDriver {
             return
         case .end(let a, let key):
             if live[key] == nil, key < state.endedByScript.count, state.endedByScript[key] {
-                notice("request '\(scenario.label(of: key))' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
+                notice("request '\(scenario.requestLabels[key])' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
             }
             if key < state.endedByScript.count { state.endedByScript[key] = true }
         case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _):
@@ -155,7 +152,7 @@ final class ScenarioDriver {
         }
     }
 
-    // MARK: Labels
+    // MARK: Request keys
 
     private func remember(_ key: RequestKey, _ id: RequestID) {
         live[key] = id
@@ -170,24 +167,14 @@ final class ScenarioDriver {
         return entry.key
     }
 
-    /// The scenario label of a request (its `id`), or "" if it has none; a request that
-    /// failed before it had an ID is the one of the action being applied.
-    func label(of request: RequestID?) -> String {
-        if let request, let key = key(of: request) { return label(ofKey: key) }
-        if request == nil, let key = state.currentKey { return label(ofKey: key) }
-        return ""
+    /// The scenario key of a request, or nil if it has none; a request that failed before
+    /// it had an ID is the one of the action being applied.
+    func requestKey(of request: RequestID?) -> RequestKey? {
+        if let request { return key(of: request) }
+        return state.currentKey
     }
 
-    /// ``Scenario/label(of:)``, with the generators' prefixes built once: an observer asks
-    /// for a label on every request row it writes.
-    private func label(ofKey key: RequestKey) -> String {
-        guard let (generator, number) = scenario.generatorRequest(key), generator < generatorLabelPrefixes.count else {
-            return scenario.label(of: key)
-        }
-        return generatorLabelPrefixes[generator] + String(number)
-    }
-
-    /// Drops the label of a request that finished (its row has been written).
+    /// Drops the key of a request that finished (its row has been written).
     func forget(_ event: ODREvent) {
         switch event.kind {
         case .requestEnded(let id, _, _), .requestCancelled(let id, _):

@@ -4,7 +4,8 @@ import ODRCore
 ///
 /// Reports (CSV, histograms) are built by observers; the kernel itself keeps none.
 public protocol SimulationObserver: AnyObject {
-    /// One event of the core, in order. `simulator.label(of:)` names its request.
+    /// One event of the core, in order. `simulator.requestKey(of:)` says which of the
+    /// scenario's requests it concerns.
     func simulator(_ simulator: Simulator, emitted event: ODREvent)
     /// False when the observer reads only `requestGranted` events (wait statistics): the
     /// core then records no others, which makes a run markedly cheaper. True by default.

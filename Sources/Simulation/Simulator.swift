@@ -85,8 +85,10 @@ public final class Simulator {
         ScenarioStreams.requests(of: scenario, seed: seed ?? scenario.seed)
     }
 
-    /// The scenario label of a request (its `id`), or "" if it has none.
-    public func label(of request: RequestID?) -> String { driver.label(of: request) }
+    /// The scenario key of a request (``RequestKey``: a scripted `id` or a generator's n-th
+    /// request), or nil if it has none; nil asks for the request of the action being applied
+    /// (one that failed before it had an ID). Known while an observer listens.
+    public func requestKey(of request: RequestID?) -> RequestKey? { driver.requestKey(of: request) }
 
     /// How a run ended.
     public enum End: Sendable, Hashable {
@@ -240,7 +242,7 @@ public final class Simulator {
         }
     }
 
-    /// Hands the core's events to the observer, then drops the labels of requests that finished.
+    /// Hands the core's events to the observer, then drops the keys of requests that finished.
     private func drainEvents() {
         guard driver.recording, !device.events.isEmpty else { return }
         for event in device.events {

@@ -39,7 +39,7 @@ public enum SyntheticScenario {
         ]))
         let install = (0..<apps).map { ScenarioEvent(time: 0, action: .install($0)) }
         return Scenario(
-            name: "synthetic-\(apps)x\(tags)", seed: seed, duration: days * 86_400, platform: .unlimited,
+            seed: seed, duration: days * 86_400, platform: .unlimited,
             device: DeviceSpec(capacity: capacity, used: capacity - free), network: [NetworkPhase(at: 0, bandwidth: 100e6)],
             apps: specs, events: install, generators: generators)
     }

@@ -9,8 +9,8 @@ struct ShardingTests {
     /// Three points of different lengths (so costs differ), two policies, three replications.
     static func plan() -> ExperimentPlan {
         let points = [1.0, 5.0, 2.0].map { days in
-            Scenario(name: "p", duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
-                     apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) })
+            ExperimentPlan.Point(Scenario(duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
+                                          apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) }))
         }
         return ExperimentPlan(points: points, policies: ["apple", "lru"], replications: 3)
     }

@@ -54,4 +54,25 @@ struct ArchitectureTests {
         }
         #expect(checked > 20)
     }
+
+    @Test("the kernel's Scenario holds only what the kernel reads")
+    func kernelReadsEveryScenarioField() throws {
+        let folder = Self.root.appendingPathComponent("Sources/Simulation")
+        let scenario = try String(contentsOf: folder.appendingPathComponent("Scenario.swift"), encoding: .utf8)
+        let fields = scenario.split(separator: "\n").compactMap { line -> String? in
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            // Stored properties only: a computed one (`expectedEvents {`) is a helper, not state.
+            guard words.count > 2, words[0] == "public", words[1] == "var", words[2].hasSuffix(":"),
+                  !line.hasSuffix("{") else { return nil }
+            return String(words[2].dropLast())
+        }
+        #expect(fields.count >= 8, "\(fields)")
+        let others = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".swift") && $0 != "Scenario.swift" }
+            .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+        for field in fields {
+            #expect(others.contains("scenario.\(field)"), "Scenario.\(field) is read by no file of the kernel: it belongs to the experiment (ScenarioDocument, ExperimentPlan)")
+        }
+    }
 }

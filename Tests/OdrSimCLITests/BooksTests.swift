@@ -20,7 +20,7 @@ struct BooksTests {
     @Test("for every shipped scenario under every policy, each request is accounted for once", arguments: shipped)
     func shippedScenariosBalance(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
-        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         let rows = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 2,
                                         sampleInterval: 0, recordsEvents: false, jobs: 2).run().map(\.summary)
         #expect(rows.count == 2 * PolicyRegistry.names.count)
@@ -37,7 +37,7 @@ struct BooksTests {
     @Test("for every shipped scenario, replication and policy, the re-download bound is at most what the run re-downloaded", arguments: shipped)
     func redownloadBound(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
-        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         var runner = ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 3,
                                       sampleInterval: 0, recordsEvents: false, jobs: 2)
         runner.computesRedownloadBound = true
@@ -57,7 +57,7 @@ struct BooksTests {
     @Test("the device's invariants hold after every kernel event of every shipped scenario, under every policy", arguments: shipped)
     func invariantsAfterEveryEvent(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
-        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         for descriptor in PolicyRegistry.names.compactMap(PolicyRegistry.descriptor(named:)) {
             let future = descriptor.needsFuture ? FutureRequests(requests: Simulator.requestStream(of: scenario)) : nil
             let simulator = Simulator(scenario: scenario, policy: descriptor.make(PolicyContext(future: future)))
@@ -89,7 +89,7 @@ struct BooksTests {
               - {at: 0, app: game, install: true}
 
             """
-        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "install.scn")
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "install.scn").scenario
         let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
         #expect(row[.installFailures] == 1)
         #expect(row[.requests] == 0)
@@ -123,7 +123,7 @@ struct BooksTests {
               - {at: 20s, app: game, request: [a], id: r3}
 
             """
-        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "books.scn")
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "books.scn").scenario
         let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
         #expect(row[.requests] == 5)
         #expect(row[.cancelled] == 1)           // r1

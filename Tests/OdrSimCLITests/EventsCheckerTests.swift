@@ -100,7 +100,7 @@ struct EventsCheckerTests {
     @Test("for every shipped scenario under every policy", arguments: BooksTests.shipped)
     func shipped(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
-        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path)
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         let results = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 1,
                                            sampleInterval: 0, recordsEvents: true, jobs: 2).run()
         #expect(results.count == PolicyRegistry.names.count)

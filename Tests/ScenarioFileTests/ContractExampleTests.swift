@@ -57,32 +57,32 @@ struct ContractExampleTests {
     let parser = ScenarioParser(knownPolicies: ["apple", "lru", "android-quota"])
 
     @Test func topLevel() throws {
-        let scenario = try parser.parse(Self.text, fileName: "Scenarios/example.scn")
-        #expect(scenario.name == "game")
-        #expect(scenario.description == "A level-based game on a nearly full phone.")
-        #expect(scenario.seed == 42)
-        #expect(scenario.duration == 14 * 86_400)
-        #expect(scenario.platform == .ios17)
-        #expect(scenario.policies == ["apple", "lru"])
-        #expect(scenario.device == DeviceSpec(capacity: 64_000_000_000, used: 58_000_000_000, onSpaceExhausted: .failRequest))
-        #expect(scenario.network == [
+        let document = try parser.parse(Self.text, fileName: "Scenarios/example.scn")
+        #expect(document.name == "game")
+        #expect(document.description == "A level-based game on a nearly full phone.")
+        #expect(document.scenario.seed == 42)
+        #expect(document.scenario.duration == 14 * 86_400)
+        #expect(document.scenario.platform == .ios17)
+        #expect(document.policies == ["apple", "lru"])
+        #expect(document.scenario.device == DeviceSpec(capacity: 64_000_000_000, used: 58_000_000_000, onSpaceExhausted: .failRequest))
+        #expect(document.scenario.network == [
             NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi),
             NetworkPhase(at: 8 * 3_600, bandwidth: 0, kind: .wifi),
             NetworkPhase(at: 9 * 3_600, bandwidth: 12_000_000, kind: .cellular),
         ])
-        #expect(scenario.replications == 1)
-        #expect(scenario.sampleInterval == nil)
-        #expect(scenario.generators.isEmpty)
+        #expect(document.replications == 1)
+        #expect(document.sampleInterval == nil)
+        #expect(document.scenario.generators.isEmpty)
     }
 
     @Test func appAndCatalog() throws {
-        let scenario = try parser.parse(Self.text, fileName: "example.scn")
-        #expect(scenario.apps.count == 1)
-        let app = try #require(scenario.apps.first)
+        let document = try parser.parse(Self.text, fileName: "example.scn")
+        #expect(document.scenario.apps.count == 1)
+        let app = try #require(document.scenario.apps.first)
         #expect(app.id == "game")
         #expect(app.cellular == false)
         #expect(app.onLowDisk == .releaseUnused)
-        #expect(scenario.policyOptions.isEmpty)
+        #expect(document.policyOptions.isEmpty)
 
         let catalog = app.catalog
         #expect(catalog.profile == .ios17)
@@ -103,13 +103,13 @@ struct ContractExampleTests {
     }
 
     @Test func events() throws {
-        let scenario = try parser.parse(Self.text, fileName: "example.scn")
-        let catalog = scenario.apps[0].catalog
+        let document = try parser.parse(Self.text, fileName: "example.scn")
+        let catalog = document.scenario.apps[0].catalog
         let level1 = try #require(catalog.tagID(named: "level-1"))
         let level2 = try #require(catalog.tagID(named: "level-2"))
         let level3 = try #require(catalog.tagID(named: "level-3"))
         let game: AppIndex = 0
-        #expect(scenario.requestLabels == ["r1", "r2", "r3"])
+        #expect(document.scenario.requestLabels == ["r1", "r2", "r3"])
         let expected: [ScenarioEvent] = [
             .init(time: 0, action: .install(game)),
             .init(time: 60, action: .launch(game)),
@@ -125,10 +125,10 @@ struct ContractExampleTests {
             .init(time: 14_400, action: .terminate(game)),
             .init(time: 432_000, action: .uninstall(game)),
         ]
-        #expect(scenario.events.count == expected.count)
-        for (event, wanted) in zip(scenario.events, expected) {
+        #expect(document.scenario.events.count == expected.count)
+        for (event, wanted) in zip(document.scenario.events, expected) {
             #expect(event == wanted)
         }
-        #expect(scenario.label(of: 2) == "r3")
+        #expect(document.scenario.requestLabels[2] == "r3")
     }
 }

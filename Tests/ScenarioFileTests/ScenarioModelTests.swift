@@ -11,29 +11,29 @@ struct ScenarioModelTests {
     let parser = ScenarioParser(knownPolicies: ["apple", "lru", "android-quota"])
 
     @Test func defaults() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: 1h
             device: {capacity: 32GB}
             apps:
               - id: chat
                 resources: [{name: stickers, size: 10MB, tags: [stickers]}]
             """, fileName: "Scenarios/quiet.day.scn")
-        #expect(scenario.name == "quiet.day")
-        #expect(scenario.description == "")
-        #expect(scenario.seed == 0)
-        #expect(scenario.platform == .ios17)
-        #expect(scenario.policies == ["apple"])
-        #expect(scenario.replications == 1)
-        #expect(scenario.sampleInterval == nil)
-        #expect(scenario.device == DeviceSpec(capacity: 32_000_000_000, used: 0, onSpaceExhausted: .failRequest))
-        #expect(scenario.network == [NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi)])
-        #expect(scenario.events.isEmpty)
-        #expect(scenario.requestLabels.isEmpty)
-        #expect(scenario.generators.isEmpty)
-        let app = scenario.apps[0]
+        #expect(document.name == "quiet.day")
+        #expect(document.description == "")
+        #expect(document.scenario.seed == 0)
+        #expect(document.scenario.platform == .ios17)
+        #expect(document.policies == ["apple"])
+        #expect(document.replications == 1)
+        #expect(document.sampleInterval == nil)
+        #expect(document.scenario.device == DeviceSpec(capacity: 32_000_000_000, used: 0, onSpaceExhausted: .failRequest))
+        #expect(document.scenario.network == [NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi)])
+        #expect(document.scenario.events.isEmpty)
+        #expect(document.scenario.requestLabels.isEmpty)
+        #expect(document.scenario.generators.isEmpty)
+        let app = document.scenario.apps[0]
         #expect(app.cellular == true)
         #expect(app.onLowDisk == .ignore)
-        #expect(scenario.policyOptions.isEmpty)
+        #expect(document.policyOptions.isEmpty)
         #expect(app.catalog.tags[0].category == .onDemand)
     }
 
@@ -45,7 +45,7 @@ struct ScenarioModelTests {
     }
 
     @Test func extensionKeys() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: 2d
             replications: 5
             sample: 10m
@@ -58,40 +58,40 @@ struct ScenarioModelTests {
                 on_low_disk: release-all
                 resources: [{name: map, size: 60MB, tags: [level-1]}]
             """, fileName: "what-if.scn")
-        #expect(scenario.replications == 5)
-        #expect(scenario.sampleInterval == 600)
-        #expect(scenario.device.onSpaceExhausted == .terminateApp)
+        #expect(document.replications == 5)
+        #expect(document.sampleInterval == 600)
+        #expect(document.scenario.device.onSpaceExhausted == .terminateApp)
         var expected = PlatformProfile.ios18
         expected.name = "ios18-custom"
         expected.maxPackSize = 64_000_000
         expected.maxPackCount = 20
         expected.maxInUseSize = 1 << 30
         expected.maxHostedSize = nil
-        #expect(scenario.platform == expected)
-        #expect(scenario.apps[0].catalog.profile == expected)
-        #expect(scenario.policyOptions["android-quota"]?.value("cache_quota", app: "game") == 134_217_728)
-        #expect(scenario.apps[0].onLowDisk == .releaseAll)
+        #expect(document.scenario.platform == expected)
+        #expect(document.scenario.apps[0].catalog.profile == expected)
+        #expect(document.policyOptions["android-quota"]?.value("cache_quota", app: "game") == 134_217_728)
+        #expect(document.scenario.apps[0].onLowDisk == .releaseAll)
     }
 
     @Test func customPlatformNameAndDefaultBase() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: 1d
             platform: {name: tight, max_tag_size: 100MB}
             device: {capacity: 1GB}
             """, fileName: "x.scn")
-        #expect(scenario.platform.name == "tight")
-        #expect(scenario.platform.maxTagSize == 100_000_000)
-        #expect(scenario.platform.maxPackSize == PlatformProfile.ios17.maxPackSize)
+        #expect(document.scenario.platform.name == "tight")
+        #expect(document.scenario.platform.maxTagSize == 100_000_000)
+        #expect(document.scenario.platform.maxPackSize == PlatformProfile.ios17.maxPackSize)
     }
 
     @Test(arguments: ["ios17", "ios18", "tvos18", "unlimited"])
     func platformPresets(name: String) throws {
-        let scenario = try parser.parse("duration: 1d\nplatform: \(name)\ndevice: {capacity: 1GB}\n", fileName: "x.scn")
-        #expect(scenario.platform == PlatformProfile.named(name))
+        let document = try parser.parse("duration: 1d\nplatform: \(name)\ndevice: {capacity: 1GB}\n", fileName: "x.scn")
+        #expect(document.scenario.platform == PlatformProfile.named(name))
     }
 
     @Test func requestIdsArePerAppWithTheirOwnKeys() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: 1d
             device: {capacity: 64GB}
             apps:
@@ -108,8 +108,8 @@ struct ScenarioModelTests {
               - {at: 40s, app: chat, end: r1}
               - {at: 50d, app: game, end: r1}    # after the duration: allowed, never runs
             """, fileName: "two.scn")
-        #expect(scenario.requestLabels == ["r1", "r1"])
-        #expect(scenario.events.map(\.action) == [
+        #expect(document.scenario.requestLabels == ["r1", "r1"])
+        #expect(document.scenario.events.map(\.action) == [
             .request(0, tags: [TagID(rawValue: 0)], key: 0, priority: .normal, optional: false),
             .request(1, tags: [TagID(rawValue: 0)], key: 1, priority: LoadingPriority(0.9)!, optional: false),
             .requestIfPresent(1, tags: [TagID(rawValue: 0)], key: nil),
@@ -118,11 +118,11 @@ struct ScenarioModelTests {
             .end(1, key: 1),
             .end(0, key: 0),
         ])
-        #expect(scenario.events.last?.time == 4_320_000.0)
+        #expect(document.scenario.events.last?.time == 4_320_000.0)
     }
 
     @Test func blockStyleAndMultiTagRequests() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: 1d
             device:
               capacity: 64GB
@@ -148,7 +148,7 @@ struct ScenarioModelTests {
                   t1: 0.25
                   t3: 1
             """, fileName: "block.scn")
-        #expect(scenario.events == [
+        #expect(document.scenario.events == [
             ScenarioEvent(time: 1.5, action: .request(
                 0, tags: [TagID(rawValue: 2), TagID(rawValue: 0)], key: 0, priority: .normal, optional: true)),
             ScenarioEvent(time: 2, action: .preserve(0, [
@@ -158,14 +158,14 @@ struct ScenarioModelTests {
     }
 
     @Test func quotedValuesAreReadLikePlainOnes() throws {
-        let scenario = try parser.parse("""
+        let document = try parser.parse("""
             duration: "14d"
             seed: 7
             device: {capacity: '64 GB', used: "1.5GiB"}
             """, fileName: "q.scn")
-        #expect(scenario.duration == 1_209_600)
-        #expect(scenario.device.capacity == 64_000_000_000)
-        #expect(scenario.device.used == 1_610_612_736)
+        #expect(document.scenario.duration == 1_209_600)
+        #expect(document.scenario.device.capacity == 64_000_000_000)
+        #expect(document.scenario.device.used == 1_610_612_736)
     }
 
     @Test func parseFileReadsTheFileAndNamesIt() throws {
@@ -174,9 +174,9 @@ struct ScenarioModelTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("storm.scn").path
         try ContractExampleTests.text.write(toFile: path, atomically: true, encoding: .utf8)
-        let scenario = try parser.parseFile(atPath: path)
-        #expect(scenario.name == "game")
-        #expect(scenario.events.count == 13)
+        let document = try parser.parseFile(atPath: path)
+        #expect(document.name == "game")
+        #expect(document.scenario.events.count == 13)
 
         try "duration: 1d\ndevice: {capacity: 1GB}\nseed: x\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: ScenarioError(file: path, line: 3, column: 7, message: "seed must be a whole number, not 'x'")) {

@@ -35,7 +35,7 @@ struct TieOrderTests {
 
     @Test("the generator's request at t = 0 finds its app installed, in either install order", arguments: ["game", "maps"])
     func scriptedFirst(secondApp: String) throws {
-        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(Self.scenario(secondApp: secondApp), fileName: "tie.scn")
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(Self.scenario(secondApp: secondApp), fileName: "tie.scn").scenario
         let simulator = Simulator(scenario: scenario, policy: ApplePolicy())
         simulator.run()
         let ledger = simulator.device.ledger

@@ -16,7 +16,7 @@ apps:
 """
 
 private func parse(_ workload: String) throws(ScenarioError) -> Scenario {
-    try ScenarioParser(knownPolicies: ["apple"]).parse(base + workload, fileName: "w.scn")
+    try ScenarioParser(knownPolicies: ["apple"]).parse(base + workload, fileName: "w.scn").scenario
 }
 
 @Suite("The workload section (odr-sim extension)")
@@ -77,11 +77,11 @@ struct WorkloadSectionTests {
             resources:
               - {name: model, size: 100MB, tags: [fx]}
         """
-        let s = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "g.scn")
+        let s = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "g.scn").scenario
         let catalog = s.apps[0].catalog
         #expect(catalog.tags.count == 51)
         #expect(catalog.tagID(named: "filter-50") != nil)
-        let again = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "g.scn")
+        let again = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "g.scn").scenario
         #expect(again.apps[0].catalog.packs.map(\.size) == catalog.packs.map(\.size))
     }
 }

@@ -18,12 +18,11 @@ struct DeterminismTests {
             DiskPressureGenerator(rate: 3.0 / 86_400, size: Lognormal(median: 30e6, sigma: 1), cleanupRate: 1.0 / 86_400),
             NetworkSpellsGenerator(spells: [.init(bandwidth: 20e6, kind: .wifi, mean: 20_000), .init(bandwidth: 0, kind: .wifi, mean: 3_000)]),
         ]
-        s.replications = 3
         return s
     }
 
     func outputs(jobs: Int) throws -> [String] {
-        let results = try ExperimentRunner(scenario: stochastic(), sampleInterval: 3600, jobs: jobs).run()
+        let results = try ExperimentRunner(scenario: stochastic(), replications: 3, sampleInterval: 3600, jobs: jobs).run()
         return results.flatMap { [$0.summary.csvLine, $0.eventRows, $0.sampleRows] }
     }
 
@@ -37,7 +36,7 @@ struct DeterminismTests {
 
     @Test("replications differ from each other (their seeds differ)")
     func replicationsDiffer() throws {
-        let results = try ExperimentRunner(scenario: stochastic(), sampleInterval: 3600).run()
+        let results = try ExperimentRunner(scenario: stochastic(), replications: 3, sampleInterval: 3600).run()
         #expect(results.count == 3)
         #expect(results[0].eventRows != results[1].eventRows)
     }

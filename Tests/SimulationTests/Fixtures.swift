@@ -1,3 +1,4 @@
+import Metrics
 import ODRPolicies
 import ODRCore
 @testable import Simulation
@@ -16,7 +17,7 @@ func makeScenario(
     let app = AppSpec(id: "game", catalog: catalog, onLowDisk: onLowDisk)
     let scripted = events { catalog.tagID(named: $0)! }
     return Scenario(
-        name: "test", duration: duration, platform: .unlimited, device: DeviceSpec(capacity: capacity, used: used),
+        duration: duration, platform: .unlimited, device: DeviceSpec(capacity: capacity, used: used),
         network: network, apps: [app],
         events: [ScenarioEvent(time: 0, action: .install(0)), ScenarioEvent(time: 0, action: .launch(0))] + scripted,
         requestLabels: (0..<16).map { "r\($0)" })
@@ -37,7 +38,7 @@ final class GrantLog: SimulationObserver {
 
     func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         events.append(event)
-        if case .requestGranted(let id, _, _, _) = event.kind { grants[simulator.label(of: id)] = event.time }
+        if case .requestGranted(let id, _, _, _) = event.kind { grants[RequestLabels(simulator.scenario).label(of: simulator.requestKey(of: id))] = event.time }
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 import Workload
 @testable import Simulation
 
-/// Without an observer the core records no events and the simulator keeps no labels; a run
+/// Without an observer the core records no events and the simulator keeps no request keys; a run
 /// must still be the same run. The scenario makes the core end requests by itself (low-disk
 /// releases, the app terminated mid-hold), so that later `end` events of the workload name
 /// requests that are already gone, in both modes.
@@ -16,7 +16,7 @@ struct ObserverIndependenceTests {
         func simulator(_ simulator: Simulator, emitted event: ODREvent) {
             if case .requestEnded(let id, _, let cause) = event.kind {
                 if cause != .app { endedByDevice += 1 }
-                if !simulator.label(of: id).isEmpty { labelled += 1 }
+                if simulator.requestKey(of: id) != nil { labelled += 1 }
             }
         }
     }

@@ -8,7 +8,7 @@ import Testing
 private let day = 86_400.0
 
 private func events(_ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double) -> [ScenarioEvent] {
-    let scenario = Scenario(name: "t", duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [])
+    let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [])
     var stream = generator.makeStream(scenario: scenario, seed: seed, firstKey: 0, keySpace: 1 << 40)
     var result: [ScenarioEvent] = []
     while let event = stream.next(), event.time <= until { result.append(event) }
