@@ -23,6 +23,8 @@ public struct ShardFile: Sendable, Equatable {
     public let axisNames: [String]
     /// (run index, results line) in run order.
     public let runs: [(index: Int, line: String)]
+    /// Whether the lines carry the platform metrics' columns (``SweepResults/platformMetrics``).
+    public var platformMetrics = false
 
     public static func == (a: ShardFile, b: ShardFile) -> Bool {
         a.shard == b.shard && a.count == b.count && a.studyDigest == b.studyDigest && a.totalRuns == b.totalRuns
@@ -54,7 +56,7 @@ public struct ShardFile: Sendable, Equatable {
 
     public var text: String {
         var text = "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) name=\(name.replacingOccurrences(of: "\n", with: " "))\n"
-        text += "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: []).resultsHeader
+        text += "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
         for run in runs { text += "\(run.index)," + run.line }
         return text
     }
@@ -119,8 +121,10 @@ public struct ShardFile: Sendable, Equatable {
         if let short = records.firstIndex(where: { $0.fields.count != header.count }) {
             throw bad("line \(short + 2) has \(records[short].fields.count) fields, the header \(header.count)")
         }
-        return ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
-                         name: name, axisNames: axisNames, runs: runs)
+        var file = ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
+                             name: name, axisNames: axisNames, runs: runs)
+        file.platformMetrics = header.contains(Metric.launchBlockedSeconds.column)
+        return file
     }
 
     /// Checks that `shards` are all N shards of one study, each once, together covering every
@@ -148,6 +152,7 @@ public struct ShardFile: Sendable, Equatable {
             }
         }
         if let gap = lines.firstIndex(where: { $0 == nil }) { throw Error(message: "no shard has run \(gap)") }
-        return SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! })
+        return SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
+                            platformMetrics: first.platformMetrics)
     }
 }

@@ -11,20 +11,23 @@ public struct SweepResults: Sendable {
     public let baseline: String
     /// `results.csv` without its header: one line per run, in canonical order.
     public let lines: [String]
+    /// Whether the rows carry the platform metrics (a point on Background Assets or Play).
+    public let platformMetrics: Bool
 
-    public init(axisNames: [String], baseline: String, lines: [String]) {
+    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false) {
         self.axisNames = axisNames
         self.baseline = baseline
         self.lines = lines
+        self.platformMetrics = platformMetrics
     }
 
     /// The result line of one run: its point's axis values, then its summary row.
-    public static func line(values: [String], summary: SummaryRow) -> String {
-        String(CSV.row(values).dropLast()) + "," + summary.csvLine
+    public static func line(values: [String], summary: SummaryRow, platformMetrics: Bool = false) -> String {
+        String(CSV.row(values).dropLast()) + "," + summary.csvLine(platformMetrics: platformMetrics)
     }
 
     public var resultsHeader: String {
-        String(CSV.row(axisNames).dropLast()) + "," + SummaryRow.header
+        String(CSV.row(axisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
     }
 
     public var resultsCSV: String { resultsHeader + lines.joined() }

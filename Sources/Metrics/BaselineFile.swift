@@ -60,8 +60,10 @@ public struct BaselineFile: Sendable {
             throw Error(description: "\(name):\(headerRecord.line):1: a baseline needs policy, replication and seed columns (a summary.csv)")
         }
         let hashColumn = seen["scenario_hash"]
-        let known = Set(["policy", "replication", "seed", "scenario_hash"] + SummaryRow.metricColumns)
-        let metricIndex = SummaryRow.metricColumns.map { seen[$0] }
+        let known = Set(["policy", "replication", "seed", "scenario_hash"] + Metric.allCases.map(\.column))
+        // The platform metrics' columns are read when the file has them.
+        let platform = Metric.allCases.filter(\.isPlatformMetric).contains { seen[$0.column] != nil }
+        let metricIndex = Metric.columns(platformMetrics: platform).map { seen[$0.column] }
 
         var rows: [SummaryRow] = []
         var hash: String?

@@ -13,6 +13,25 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case cancelled, conditionalMisses = "conditional_misses", pendingAtEnd = "pending_at_end", installFailures = "install_failures"
     case waitP50 = "wait_p50_s", waitP95 = "wait_p95_s", waitP99 = "wait_p99_s", waitMean = "wait_mean_s"
     case peakUsedBytes = "peak_used_bytes", refusedOtherBytes = "refused_other_bytes"
+    // Platform metrics (Background Assets, Play Asset Delivery): columns only where a run is
+    // on such a platform, so ODR's files keep their shape.
+    case blockedLaunches = "blocked_launches", launchBlockedSeconds = "launch_blocked_s"
+
+    /// The columns every run has (On-Demand Resources'), in file order.
+    public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
+
+    /// Whether the metric's column appears only for runs on Background Assets or Play Asset
+    /// Delivery (an initial pack blocking a launch is rare under ODR, whose files keep their shape).
+    public var isPlatformMetric: Bool {
+        switch self {
+        case .blockedLaunches, .launchBlockedSeconds: true
+        default: false
+        }
+    }
+
+    /// The columns of an experiment: ``classic``, and the platform metrics when it has a run
+    /// on a platform whose app owns eviction.
+    public static func columns(platformMetrics: Bool) -> [Metric] { platformMetrics ? allCases : classic }
 
     /// What a value counts.
     public enum Unit: Sendable, Hashable {
@@ -28,7 +47,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
 
     public var unit: Unit {
         switch self {
-        case .waitP50, .waitP95, .waitP99, .waitMean: .seconds
+        case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds: .seconds
         case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes: .bytes
         default: .count
         }
@@ -66,6 +85,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .failedRequests: "failed"
         case .waitP95: "wait p95"
         case .waitMean: "wait mean"
+        case .launchBlockedSeconds: "launch blocked"
         default: column.replacingOccurrences(of: "_", with: " ")
         }
     }
@@ -102,6 +122,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .waitMean: waits.mean
         case .peakUsedBytes: Double(l.peakUsedBytes)
         case .refusedOtherBytes: Double(l.refusedOtherBytes)
+        case .blockedLaunches: Double(l.blockedLaunches)
+        case .launchBlockedSeconds: l.launchBlockedSeconds
         }
     }
 }

@@ -8,20 +8,28 @@ public struct SummaryRow: Sendable, Hashable {
     /// The digest of the scenario file the run came from (``Scenario/sourceDigest``), so that
     /// a baseline made from another scenario is recognised; empty for scenarios built in code.
     public var scenarioHash: String
-    /// The metrics' values, in ``Metric`` order.
+    /// The metrics' values, in ``Metric`` order: every metric for a run, the columns it was
+    /// read with for a row read from a file.
     public var values: [Double]
 
-    /// The metric columns, in file order (``Metric``'s). Byte and count columns are integers.
-    public static let metricColumns: [String] = Metric.allCases.map(\.column)
+    /// The metric columns every file has (``Metric/classic``), in file order. Byte and count
+    /// columns are integers.
+    public static let metricColumns: [String] = Metric.classic.map(\.column)
 
-    public static var header: String {
-        CSV.row(["policy", "replication", "seed", "scenario_hash"] + metricColumns)
+    public static var header: String { header(platformMetrics: false) }
+
+    /// The header with the platform metrics' columns too, or not (``Metric/columns(platformMetrics:)``).
+    public static func header(platformMetrics: Bool) -> String {
+        CSV.row(["policy", "replication", "seed", "scenario_hash"] + Metric.columns(platformMetrics: platformMetrics).map(\.column))
     }
 
-    public subscript(metric: Metric) -> Double { values[metric.position] }
+    /// The metric's value; NaN for a platform metric a file did not have.
+    public subscript(metric: Metric) -> Double { metric.position < values.count ? values[metric.position] : .nan }
 
-    public var csvLine: String {
-        let fields = zip(Metric.allCases, values).map { metric, value in
+    public var csvLine: String { csvLine(platformMetrics: false) }
+
+    public func csvLine(platformMetrics: Bool) -> String {
+        let fields = zip(Metric.columns(platformMetrics: platformMetrics), values).map { metric, value in
             metric.unit == .seconds ? CSV.seconds(value) : String(Int64(value))
         }
         return CSV.row([policy, String(replication), String(seed), scenarioHash] + fields)

@@ -210,6 +210,9 @@ public struct Catalog: Sendable {
         if let limit = profile.maxHostedSize, hosted > limit {
             throw .hostedTooLarge(size: hosted, limit: limit, profile: profile.name)
         }
+        if let limit = profile.maxPrefetchAndOnDemandSize, hosted - initial > limit {
+            throw .prefetchAndOnDemandTooLarge(size: hosted - initial, limit: limit, profile: profile.name)
+        }
     }
 
     /// The tag called `name`, if the catalog has it.

@@ -13,6 +13,7 @@ public enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
     case initialInstallTooLarge(size: Int64, limit: Int64, profile: String)
     case initialAndPrefetchTooLarge(size: Int64, limit: Int64, profile: String)
     case hostedTooLarge(size: Int64, limit: Int64, profile: String)
+    case prefetchAndOnDemandTooLarge(size: Int64, limit: Int64, profile: String)
 
     public var description: String {
         let d = ByteFormatting.describe
@@ -36,11 +37,18 @@ public enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyPacks(let c, let l, let pr):
             return "the catalog forms \(c) asset packs (one per exact tag set), over the limit of \(l) of \(pr)"
         case .initialInstallTooLarge(let s, let l, let pr):
-            return "initial-install tags total \(d(s)), over the \(d(l)) limit of \(pr)"
+            return "\(Self.name(.initialInstall, pr)) tags total \(d(s)), over the \(d(l)) limit of \(pr)"
         case .initialAndPrefetchTooLarge(let s, let l, let pr):
             return "initial-install and prefetch tags total \(d(s)), over the \(d(l)) limit of \(pr)"
         case .hostedTooLarge(let s, let l, let pr):
             return "on-demand content totals \(d(s)), over the \(d(l)) hosting limit of \(pr)"
+        case .prefetchAndOnDemandTooLarge(let s, let l, let pr):
+            return "\(Self.name(.prefetch(order: 0), pr)) and \(Self.name(.onDemand, pr)) tags total \(d(s)), over the \(d(l)) limit of \(pr)"
         }
+    }
+
+    /// A category as the profile's platform family calls it (`install-time` on Play).
+    private static func name(_ category: TagCategory, _ profile: String) -> String {
+        (PlatformProfile.named(profile)?.family ?? .onDemandResources).name(of: category)
     }
 }

@@ -57,6 +57,10 @@ struct AppContent {
     /// Each tag's preservation priority; empty for a numbered catalog, whose tag is its pack.
     var tagPreservation: [Double]
     var prefetchQueue: [PackID] = []
+    /// Most bytes the app's own code lets its packs take (``Evictor/app``); nil: no budget.
+    var budget: Int64? = nil
+    /// When a launch began waiting for the install to finish, while it waits.
+    var launchWaitingSince: Double? = nil
 }
 
 /// Where a pack's bytes rest: the stored part of its life (``PackLife``, where the table of

@@ -40,6 +40,10 @@ public struct Ledger: Hashable, Sendable {
     public var refusedOtherBytes: Int64 = 0
     /// Highest disk use seen (other data, ODR content and reservations).
     public var peakUsedBytes: Int64 = 0
+    /// Launches that waited for the install's initial packs (essential, install-time).
+    public var blockedLaunches: Int64 = 0
+    /// Seconds launches waited for the install's initial packs, all together.
+    public var launchBlockedSeconds: Double = 0
 
     public init() {}
 

@@ -41,7 +41,8 @@ extension ODRDevice {
         // when partial, taken as a leftover) to make room for itself.
         pin(p)
         let needed = state.packs[p].size - state.packs[p].bytesOnDisk
-        guard makeRoom(needed, mayWarn: true) else {
+        if appEvicts { enforceBudget(of: app, adding: needed) }
+        guard makeRoom(needed, mayWarn: true, for: app) else {
             unpin(p)
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }
             return outcome(of: fail(app, .outOfSpace))

@@ -3,7 +3,10 @@ extension ODRDevice {
     /// before they are on the device), then its prefetch packs one after another in order.
     ///
     /// If the initial-install packs cannot get their space, the install fails with
-    /// ``RequestError/outOfSpace`` and the app stays uninstalled. A prefetch pack that cannot
+    /// ``RequestError/outOfSpace`` and the app stays uninstalled; on a platform where it goes
+    /// ahead without them (``PlatformProfile/installFailsWithoutInitialSpace``, Background
+    /// Assets' essential packs) the app is installed at once, each initial pack skipped, to
+    /// be fetched when a request asks for it. A prefetch pack that cannot
     /// get space without a low-disk warning is skipped: prefetching never warns.
     /// Returns false if the app was already installed or installing.
     @discardableResult
@@ -15,6 +18,13 @@ extension ODRDevice {
         let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size }
         move(a, .install)
         guard makeRoom(needed, mayWarn: true) else {
+            if !settings.profile.installFailsWithoutInitialSpace {
+                for p in initial { emit(.prefetchSkipped(p, a, .outOfSpace)) }
+                state.appContents[a].prefetchQueue = state.appContents[a].catalog.prefetchPacks.map(state.apps[a].pack)
+                state.apps[a].prefetchCursor = 0
+                completeInstall(a)
+                return true
+            }
             move(a, .installFailed)
             state.ledger.installFailures += 1
             emit(.installFailed(app, .outOfSpace))
@@ -38,7 +48,11 @@ extension ODRDevice {
         let wasInstalling = state.apps[a].installing
         guard move(a, .launch) else { return false }
         // During the install the launch waits for the initial-install packs.
-        if !wasInstalling { emit(.appLaunched(app)) }
+        if wasInstalling {
+            state.appContents[a].launchWaitingSince = state.now
+        } else {
+            emit(.appLaunched(app))
+        }
         return true
     }
 
@@ -89,6 +103,11 @@ extension ODRDevice {
 
     func completeInstall(_ a: AppID) {
         let launched = state.apps[a].phase.launchPending
+        if launched, let since = state.appContents[a].launchWaitingSince {
+            state.ledger.blockedLaunches += 1
+            state.ledger.launchBlockedSeconds += state.now - since
+        }
+        state.appContents[a].launchWaitingSince = nil
         move(a, .initialPacksStored)
         emit(.appInstalled(a))
         if launched { emit(.appLaunched(a)) }

@@ -279,7 +279,8 @@ extension ODRDevice {
                 needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
-        guard makeRoom(needed, mayWarn: true) else {
+        if appEvicts { enforceBudget(of: app, adding: needed) }
+        guard makeRoom(needed, mayWarn: true, for: app) else {
             for p in packList { unpin(p) }
             release(slot: slot, .cancel)
             if settings.onSpaceExhausted == .terminateApp {

@@ -28,9 +28,18 @@ extension ODRDevice {
 
     /// Makes `bytes` free, purging if needed. Returns false, having purged nothing, when even
     /// purging everything purgeable (after a low-disk warning, if allowed) would not do.
-    func makeRoom(_ bytes: Int64, mayWarn: Bool) -> Bool {
+    ///
+    /// Where the app evicts (``Evictor/app``) the system purges nothing: a download that
+    /// finds the disk full fails, unless `app`, the app asking, removes enough of its own
+    /// unused packs first (``PlatformProfile/appEvictsWhenFull``).
+    func makeRoom(_ bytes: Int64, mayWarn: Bool, for app: AppID? = nil) -> Bool {
         var deficit = bytes - freeBytes
         if deficit <= 0 { return true }
+        if appEvicts {
+            guard let app, settings.profile.appEvictsWhenFull, removableBytes(of: app).bytes >= deficit else { return false }
+            evict(deficit, of: app)
+            return true
+        }
         if reclaimableBytes >= deficit {
             purge(deficit)
             return true
@@ -60,8 +69,9 @@ extension ODRDevice {
         for tier in PurgeTier.purgeOrder where purged < deficit {
             guard purgeableBytes(in: tier) > 0 else { continue }
             let remaining = deficit - purged
-            let victims = policy.selectVictims(toFree: remaining, from: PurgeView(device: self, tier: tier, time: state.now))
-            verify(victims, toFree: remaining, tier: tier)
+            let view = PurgeView(device: self, tier: tier, time: state.now)
+            let victims = policy.selectVictims(toFree: remaining, from: view)
+            verify(victims, toFree: remaining, view: view)
             for victim in victims { purged += purgePack(victim) }
         }
         state.ledger.purgeEpisodes += 1
@@ -70,12 +80,12 @@ extension ODRDevice {
     }
 
     /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
-    func verify(_ victims: [PackID], toFree bytes: Int64, tier: PurgeTier) {
+    func verify(_ victims: [PackID], toFree bytes: Int64, view: PurgeView) {
         state.markEpoch &+= 1
         var freed: Int64 = 0
         for victim in victims {
             let p = victim
-            guard isCandidate(p, tier: tier) else {
+            guard view.isCandidate(p) else {
                 fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
             guard state.packDetails[p].mark != state.markEpoch else {
@@ -84,7 +94,7 @@ extension ODRDevice {
             state.packDetails[p].mark = state.markEpoch
             freed += state.packs[p].size
         }
-        if freed < bytes && victims.count != candidateCount(in: tier) {
+        if freed < bytes && victims.count != view.candidateCount {
             fatalError("purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
     }

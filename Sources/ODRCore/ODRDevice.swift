@@ -57,6 +57,8 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     public let policy: any PurgePolicy
+    /// The app's code removes packs (``Evictor/app``); the system never purges.
+    let appEvicts: Bool
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -99,6 +101,7 @@ public final class ODRDevice {
         state.otherBytes = min(otherData, capacity)
         self.policy = policy
         self.settings = settings
+        appEvicts = settings.profile.evictor == .app
         state.ledger.peakUsedBytes = usedBytes
     }
 
@@ -118,9 +121,12 @@ public final class ODRDevice {
     // MARK: Apps
 
     /// Registers an app and its catalog; it is not installed yet.
+    ///
+    /// `budget` is where the app owns eviction (``Evictor/app``): the most bytes its own code
+    /// lets its packs take before it removes some (nil: it removes none to stay within one).
     public func addApp(
         name: String, catalog: Catalog, allowsCellular: Bool = true,
-        lowDiskResponse: LowDiskResponse = .ignore
+        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil
     ) -> AppID {
         let id = AppID(state.apps.count)
         let first = PackID(state.packs.count)
@@ -153,7 +159,7 @@ public final class ODRDevice {
             // with no table. The first app's global pack indices equal its catalog's: share those arrays.
             tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
             singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
-            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation)))
+            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget))
         return id
     }
 

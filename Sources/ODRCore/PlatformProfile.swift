@@ -1,4 +1,17 @@
-/// The size limits one platform puts on on-demand resources (ODR-SPEC §1).
+/// One platform's rules for downloadable app content: who removes packs to make room, what
+/// each category does at install, the cellular rule, and the size limits (ODR-SPEC §1,
+/// PLATFORMS.md). The device asks its profile; nothing in the core branches on a name.
+///
+/// Three families share one model of packs, downloads, disk and requests:
+/// - **On-Demand Resources** (`ios17`, `ios18`, `tvos18`): the system purges packs under
+///   its purge policy (``Evictor/system``).
+/// - **Background Assets** managed asset packs (`background-assets`): the *app* removes
+///   packs (``Evictor/app``): the run's policy is the app's own eviction strategy, applied
+///   to the app's packs only, within the app's budget. `essential` packs block the launch
+///   until they are on the device; if they cannot be stored the launch is unblocked.
+/// - **Play Asset Delivery** (`play-asset-delivery`): the app removes packs, install-time
+///   packs cannot be removed, and large downloads on a cellular link wait for the user's
+///   confirmation (`WAITING_FOR_WIFI`).
 ///
 /// A `nil` limit means "no limit". Sizes are per device slice and in bytes, with the
 /// spec's decimal units (1 MB = 10^6 bytes). Use a preset or build a custom profile for
@@ -29,6 +42,29 @@ public struct PlatformProfile: Hashable, Sendable {
     public var maxHostedSize: Int64?
     /// Apple's recommended size of one tag; advisory, never enforced.
     public var recommendedTagSize: Int64?
+    /// Largest total of prefetch and on-demand packs (Play: fast-follow plus on-demand).
+    public var maxPrefetchAndOnDemandSize: Int64? = nil
+
+    /// Which platform family the profile describes: the names of its categories and errors.
+    public var family: PlatformFamily = .onDemandResources
+    /// Who removes downloaded packs to make room.
+    public var evictor: Evictor = .system
+    /// Whether an install whose initial packs cannot get their space fails (ODR; Play's
+    /// install-time packs are part of the install) rather than going ahead without them,
+    /// the launch unblocked (Background Assets: when an essential download cannot proceed,
+    /// "the system stops blocking the launch").
+    public var installFailsWithoutInitialSpace = true
+    /// Whether the app may remove its initial packs (Play's install-time packs stay until the
+    /// app is uninstalled).
+    public var initialPacksRemovable = true
+    /// With ``Evictor/app``: whether, when a download finds the disk full, the app removes
+    /// its own unused packs (with its strategy) before the download fails for want of space.
+    /// Neither platform documents what the app sees; `true` models an app that handles the
+    /// failure (Play's `INSUFFICIENT_STORAGE`) by freeing its own space and retrying.
+    public var appEvictsWhenFull = true
+    /// Downloads of more than this many bytes started on a cellular link wait for the user's
+    /// confirmation (Play's `WAITING_FOR_WIFI`); nil: none do.
+    public var cellularConfirmationBytes: Int64? = nil
 
     public init(
         name: String,
@@ -57,6 +93,44 @@ public struct PlatformProfile: Hashable, Sendable {
     private static let mb: Int64 = 1_000_000
     private static let gb: Int64 = 1_000_000_000
 
+    /// Apple Background Assets, managed asset packs (iOS, iPadOS, macOS, tvOS, visionOS 26+):
+    /// Apple-hosted, at most 200 GB of assets and 100 pack IDs per app ("Creating managed
+    /// asset packs"; App Store Connect Help, "Apple-hosted asset pack size limits").
+    public static let backgroundAssets: PlatformProfile = {
+        var profile = PlatformProfile(name: "background-assets", maxPackCount: 100, maxHostedSize: 200 * gb)
+        profile.family = .backgroundAssets
+        profile.evictor = .app
+        profile.installFailsWithoutInitialSpace = false
+        return profile
+    }()
+
+    /// Google Play Asset Delivery as the Play Console help gives it today (answer 9859372):
+    /// 1.5 GB per pack, 4 GB for install-time packs (with the base), 4 GB for fast-follow plus
+    /// on-demand packs. Downloads over 150 MB on a cellular link wait for confirmation
+    /// (Play Core's `WAITING_FOR_WIFI`, `showConfirmationDialog`).
+    public static let playAssetDelivery: PlatformProfile = {
+        var profile = PlatformProfile(name: "play-asset-delivery", maxPackSize: 1_500 * mb, maxInitialInstallSize: 4 * gb)
+        profile.maxPrefetchAndOnDemandSize = 4 * gb
+        profile.family = .playAssetDelivery
+        profile.evictor = .app
+        profile.initialPacksRemovable = false
+        profile.cellularConfirmationBytes = 150 * mb
+        return profile
+    }()
+
+    /// Play Asset Delivery's earlier limits: 512 MB per fast-follow or on-demand pack, 1 GB of
+    /// install-time packs, 2 GB in all, 50 packs.
+    public static let playAssetDelivery2021: PlatformProfile = {
+        var profile = playAssetDelivery
+        profile.name = "play-asset-delivery-2021"
+        profile.maxPackSize = 512 * mb
+        profile.maxInitialInstallSize = 1 * gb
+        profile.maxPrefetchAndOnDemandSize = nil
+        profile.maxHostedSize = 2 * gb
+        profile.maxPackCount = 50
+        return profile
+    }()
+
     /// iOS 9–17, the classic ODR guide.
     public static let ios17 = PlatformProfile(
         name: "ios17", maxAppBundleSize: 2 * gb, maxPackSize: 512 * mb, maxTagSize: 512 * mb,
@@ -79,10 +153,41 @@ public struct PlatformProfile: Hashable, Sendable {
     public static let unlimited = PlatformProfile(name: "unlimited")
 
     /// The presets by name.
-    public static let presets: [PlatformProfile] = [.ios17, .ios18, .tvos18, .unlimited]
+    public static let presets: [PlatformProfile] = [
+        .ios17, .ios18, .tvos18, .unlimited, .backgroundAssets, .playAssetDelivery, .playAssetDelivery2021,
+    ]
 
     /// The preset called `name`, if any.
     public static func named(_ name: String) -> PlatformProfile? {
         presets.first { $0.name == name }
+    }
+}
+
+/// Who removes an app's downloaded packs when space is wanted.
+public enum Evictor: String, Hashable, Sendable {
+    /// The operating system purges, under the device's purge policy (On-Demand Resources).
+    case system
+    /// The app's own code removes its packs, within its budget (Background Assets, Play
+    /// Asset Delivery); the system never removes them.
+    case app
+}
+
+/// A family of platforms: what its categories are called.
+public enum PlatformFamily: String, Hashable, Sendable, CaseIterable {
+    case onDemandResources = "on-demand-resources"
+    case backgroundAssets = "background-assets"
+    case playAssetDelivery = "play-asset-delivery"
+
+    /// The family's name for a category: `essential` is Background Assets' initial-install.
+    public func name(of category: TagCategory) -> String {
+        switch (self, category) {
+        case (.onDemandResources, _): category.name
+        case (.backgroundAssets, .initialInstall): "essential"
+        case (.backgroundAssets, .prefetch): "prefetch"
+        case (.backgroundAssets, .onDemand): "onDemand"
+        case (.playAssetDelivery, .initialInstall): "install-time"
+        case (.playAssetDelivery, .prefetch): "fast-follow"
+        case (.playAssetDelivery, .onDemand): "on-demand"
+        }
     }
 }

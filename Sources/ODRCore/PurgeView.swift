@@ -6,6 +6,9 @@ public struct PurgeView {
     unowned(unsafe) let device: ODRDevice
     /// The tier this step chooses from.
     public let tier: PurgeTier
+    /// The app whose own code removes packs in this step (Background Assets, Play Asset
+    /// Delivery): only its removable packs are candidates. Nil when the system purges (ODR).
+    public let app: AppID?
     /// The time of the space demand.
     public let time: Double
     // Performance: the device's pack and app tables as they are during this step (no pack or
@@ -14,17 +17,20 @@ public struct PurgeView {
     private let packs: RecordTable<PackRecord>
     private let apps: RecordTable<AppRecord>
 
-    init(device: ODRDevice, tier: PurgeTier, time: Double) {
+    init(device: ODRDevice, tier: PurgeTier, time: Double, app: AppID? = nil) {
         self.device = device
         self.tier = tier
         self.time = time
+        self.app = app
         packs = device.state.packs
         apps = device.state.apps
     }
 
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
-        Self.isCandidate(pack, tier: tier, packs: packs, apps: apps)
+        guard Self.isCandidate(pack, tier: tier, packs: packs, apps: apps) else { return false }
+        guard let app else { return true }
+        return device.isRemovable(pack, by: app)
     }
 
     /// Whether pack `p` is purgeable and of an app in `tier`.
@@ -46,12 +52,21 @@ public struct PurgeView {
 
     /// Every candidate of this step, in pack order.
     public var candidates: [PurgeCandidate] {
-        device.residentPacks().filter { device.isCandidate($0, tier: tier) }.map { device.candidate(at: $0) }
+        device.residentPacks().filter(isCandidate).map { device.candidate(at: $0) }
     }
 
     /// The number of requests begun on the device so far (the ordinal of the latest one).
     public var requestOrdinal: Int64 { device.requestOrdinal }
 
     /// Total bytes of all candidates.
-    public var candidateBytes: Int64 { device.purgeableBytes(in: tier) }
+    public var candidateBytes: Int64 {
+        guard let app else { return device.purgeableBytes(in: tier) }
+        return device.removableBytes(of: app).bytes
+    }
+
+    /// The number of candidates.
+    var candidateCount: Int {
+        guard let app else { return device.candidateCount(in: tier) }
+        return device.removableBytes(of: app).count
+    }
 }

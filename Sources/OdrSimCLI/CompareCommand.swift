@@ -34,6 +34,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
+        let platformMetrics = scenario.platform.family != .onDemandResources
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var runner = experimentRunner(document, policies: policies, replications: options.replications,
@@ -51,7 +52,8 @@ struct CompareCommand: ParsableCommand {
         let comparison = Comparison(rows: rows, reference: baseline.name)
         do {
             var files = [
-                ("summary.csv", SummaryRow.header + rows.map(\.csvLine).joined()),
+                ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
+                    + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()),
                 ("comparison.csv", comparison.csv),
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }

@@ -43,6 +43,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
+        // Background Assets and Play add their columns (blocked launches); ODR's keep their shape.
+        let platformMetrics = scenario.platform.family != .onDemandResources
         let policies = try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var interval: Double?
@@ -77,7 +79,8 @@ struct RunCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
 
         var files: [(name: String, contents: String)] = [
-            ("summary.csv", SummaryRow.header + results.map(\.summary.csvLine).joined()),
+            ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
+                + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
         if runner.replications > 1 {

@@ -94,15 +94,19 @@ struct SweepRunCommand: ParsableCommand {
         let started = Date()
         let results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         let elapsed = Date().timeIntervalSince(started)
+        // The platform metrics' columns when a point runs where the app owns eviction.
+        let platformMetrics = study.points.contains { $0.scenario.platform.family != .onDemandResources }
         let lines = zip(indices, results).map { index, result in
-            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary)
+            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary,
+                              platformMetrics: platformMetrics)
         }
         let axisNames = study.axes.map(\.name)
         let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
         if let (k, n) = shardPosition {
-            let file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
+            var file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
                                  baseline: study.baseline, name: study.name, axisNames: axisNames,
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
+            file.platformMetrics = platformMetrics
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
             do {
                 try writeAtomically(file.text, to: target.path)
@@ -113,7 +117,7 @@ struct SweepRunCommand: ParsableCommand {
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines), name: study.name,
+        try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines, platformMetrics: platformMetrics), name: study.name,
                   to: report!, report: !output.noReport)
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }

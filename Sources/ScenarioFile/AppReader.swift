@@ -23,6 +23,19 @@ struct AppReader {
     let seed: UInt64
 
     static let categories = ["initial-install", "prefetch", "on-demand"]
+    /// Free space on the device at the start, for a budget given as a share of it (`25%`).
+    var freeSpace: Int64 = 0
+
+    /// The category names a tag may take on this platform: ODR's, which every platform
+    /// accepts (so one scenario runs on all), and the platform's own (`essential`, `fast-follow`).
+    var categoryNames: [String: String] {
+        var names: [String: String] = [:]
+        for category in [TagCategory.initialInstall, .prefetch(order: 0), .onDemand] {
+            names[category.name] = category.name
+            names[profile.family.name(of: category)] = category.name
+        }
+        return names
+    }
 
     /// The app, the node of its id (for "app id used twice"), and of its `cache_quota`.
     func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node, cacheQuota: Node?) {
@@ -59,7 +72,14 @@ struct AppReader {
                 preservationNodes: preservationNodes, fallback: fields.keyNode("resources") ?? node)
             throw reader.error(at: locator.node(for: error), error.description)
         }
-        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk)
+        var budget: Int64?
+        if let node = fields.value("budget") {
+            guard profile.evictor == .app else {
+                throw reader.error(at: node, "budget applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
+            }
+            budget = try readBudget(node)
+        }
+        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
         return (app, idNode, fields.value("cache_quota"))
     }
 
@@ -106,11 +126,22 @@ struct AppReader {
         }
     }
 
+    /// A size (`2GB`) or a share of the device's free space at the start (`25%`).
+    private func readBudget(_ node: Node) throws(ScenarioError) -> Int64 {
+        let text = try reader.scalar(node, "budget")
+        guard text.hasSuffix("%") else { return try reader.size(node, "budget") }
+        guard let percent = Double(text.dropLast()), percent.isFinite, percent > 0, percent <= 100 else {
+            throw reader.error(at: node, "budget '\(text)' must be a size such as 2GB or a share of free space from 0% to 100%, such as 25%")
+        }
+        return Int64((Double(freeSpace) * percent / 100).rounded())
+    }
+
     /// A tag's settings and the node of its preservation value, if given.
     private func readTagSettings(_ node: Node, tag: String) throws(ScenarioError) -> (TagSettings, Node?) {
         let fields = try reader.mapping(node, "the settings of tag '\(tag)'", section: .tagSettings)
+        let names = categoryNames
         let categoryName = try fields.value("category").map { node throws(ScenarioError) in
-            try reader.choice(node, "category", among: Self.categories)
+            names[try reader.choice(node, "category", among: Self.categories + names.keys.filter { !Self.categories.contains($0) }.sorted())]!
         } ?? "on-demand"
         let category: TagCategory
         switch categoryName {

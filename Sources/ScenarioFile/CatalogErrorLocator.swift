@@ -55,6 +55,8 @@ struct CatalogErrorLocator {
             return firstCrossing(limit) { category(of: $0) != .onDemand }
         case .hostedTooLarge(_, let limit, _):
             return firstCrossing(limit) { _ in true }
+        case .prefetchAndOnDemandTooLarge(_, let limit, _):
+            return firstCrossing(limit) { category(of: $0) != .initialInstall }
         }
     }
 

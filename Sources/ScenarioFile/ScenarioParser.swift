@@ -70,7 +70,9 @@ public struct ScenarioParser: Sendable {
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let (apps, cacheQuotas) = try top.value("apps").map { node throws(ScenarioError) in try readApps(node, platform, seed, reader) } ?? ([], [])
+        let (apps, cacheQuotas) = try top.value("apps").map { node throws(ScenarioError) in
+            try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
+        } ?? ([], [])
         let optionsReader = PolicyOptionsReader(reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
                                                 appIDs: apps.map(\.id))
         var options = try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
@@ -165,9 +167,10 @@ public struct ScenarioParser: Sendable {
     }
 
     /// The apps, and the `cache_quota` nodes of those that have one.
-    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader)
+    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64)
         throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)]) {
-        let appReader = AppReader(reader: reader, profile: platform, seed: seed)
+        var appReader = AppReader(reader: reader, profile: platform, seed: seed)
+        appReader.freeSpace = freeSpace
         var apps: [AppSpec] = []
         var cacheQuotas: [(app: String, node: Node)] = []
         var idNodes: [String: Node] = [:]

@@ -7,12 +7,16 @@ public struct AppSpec: Sendable {
     /// May it download over cellular?
     public var cellular: Bool
     public var onLowDisk: LowDiskResponse
+    /// Where the app owns eviction: the most bytes its own code lets its packs take.
+    public var budget: Int64?
 
-    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore) {
+    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore,
+                budget: Int64? = nil) {
         self.id = id
         self.catalog = catalog
         self.cellular = cellular
         self.onLowDisk = onLowDisk
+        self.budget = budget
     }
 }
 

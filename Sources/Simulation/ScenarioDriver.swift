@@ -44,7 +44,8 @@ final class ScenarioDriver {
         let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
-            device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk)
+            device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
+                          budget: $0.budget)
         }
         self.device = device
         state = State(network: NetworkModel(packCount: device.packCount),

@@ -1,0 +1,63 @@
+extension ODRDevice {
+    // Where the app owns eviction (Background Assets, Play Asset Delivery), the system never
+    // purges: the app's own code removes its packs, to stay within its budget and, when a
+    // download finds the disk full, to make room. The device's policy is that code's
+    // strategy, asked through a view of the app's own removable packs. Removals count as
+    // purges in the ledger, so every metric reads the same on every platform.
+
+    /// The app's bytes as its budget counts them: what its packs hold on disk, and the rest
+    /// of each of its running downloads (the space the download has reserved).
+    public func storedBytes(of app: AppID) -> Int64 {
+        var bytes: Int64 = 0
+        for p in state.apps[app].packs {
+            bytes += state.packs[p].downloading ? state.packs[p].size : state.packs[p].bytesOnDisk
+        }
+        return bytes
+    }
+
+    /// Whether the app's code may remove pack `p` now: its own, stored, neither held nor
+    /// awaited, and not an initial pack the platform keeps until uninstall (Play's
+    /// install-time packs).
+    func isRemovable(_ p: PackID, by app: AppID) -> Bool {
+        guard state.packs[p].app == app, state.packs[p].purgeable else { return false }
+        return settings.profile.initialPacksRemovable || state.packDetails[p].category != .initialInstall
+    }
+
+    /// Bytes and number of the packs the app may remove now.
+    func removableBytes(of app: AppID) -> (bytes: Int64, count: Int) {
+        var bytes: Int64 = 0
+        var count = 0
+        for p in state.apps[app].packs where isRemovable(p, by: app) {
+            bytes += state.packs[p].size
+            count += 1
+        }
+        return (bytes, count)
+    }
+
+    /// Before the app downloads `adding` more bytes: it removes its own unused packs, in its
+    /// strategy's order, until what it stores fits its budget, or none is left to remove
+    /// (the budget is the app's target, not a wall: a request of packs it holds goes ahead).
+    func enforceBudget(of app: AppID, adding: Int64) {
+        guard let budget = state.appContents[app].budget else { return }
+        let excess = storedBytes(of: app) + adding - budget
+        guard excess > 0 else { return }
+        let removable = removableBytes(of: app).bytes
+        guard removable > 0 else { return }
+        evict(min(excess, removable), of: app)
+    }
+
+    /// One eviction episode of the app's code, freeing at least `bytes` (the caller checked
+    /// that its removable packs hold that much).
+    func evict(_ bytes: Int64, of app: AppID) {
+        state.episode += 1
+        let view = PurgeView(device: self, tier: state.apps[app].running ? .runningApps : .appsNotRunning,
+                             time: state.now, app: app)
+        let victims = policy.selectVictims(toFree: bytes, from: view)
+        verify(victims, toFree: bytes, view: view)
+        var removed: Int64 = 0
+        for victim in victims { removed += purgePack(victim) }
+        state.ledger.purgeEpisodes += 1
+        state.ledger.overPurgeBytes += removed - bytes
+        emit(.purgeEpisode(episode: state.episode, needed: bytes, purged: removed))
+    }
+}
