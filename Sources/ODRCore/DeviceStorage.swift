@@ -24,6 +24,8 @@ struct AppRecord: BitwiseCopyable {
     /// Bytes and number of the app's packs that may be purged.
     var purgeableBytes: Int64 = 0
     var purgeableCount = 0
+    /// The user let the app's large downloads use cellular data (``ODRDevice/confirmCellular(_:at:)``).
+    var cellularConfirmed = false
 
     init(firstPack: PackID, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
         self.firstPack = firstPack

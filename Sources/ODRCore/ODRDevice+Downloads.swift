@@ -136,7 +136,10 @@ extension ODRDevice {
         let record = state.packs[p]
         guard record.downloading else { return .paused }
         if state.link == .offline { return .offline }
-        if state.link == .cellular && !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
+        if state.link == .cellular {
+            if !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
+            if record.size > cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return .waitingForWifi }
+        }
         if state.packDetails[p].systemDownload { return nil }
         return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
     }
@@ -148,7 +151,10 @@ extension ODRDevice {
         let record = state.packs[p]
         guard record.downloading else { return (.paused, false) }
         if state.link == .offline { return (.offline, false) }
-        if state.link == .cellular && !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
+        if state.link == .cellular {
+            if !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
+            if record.size > cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return (.waitingForWifi, false) }
+        }
         let waiting = highestWaitingPriority(record.downloadSlot)
         // A system download runs on its own, at normal priority unless an urgent request awaits it.
         if state.packDetails[p].systemDownload { return (nil, waiting?.isUrgent ?? false) }
@@ -224,5 +230,35 @@ extension ODRDevice {
         for slot in state.requests.indices where state.requests[slot].live && !state.requests[slot].granted {
             emit(.requestOutstanding(id(of: slot), state.requests[slot].app))
         }
+    }
+}
+
+extension ODRDevice {
+    /// The apps with a download waiting for the user's confirmation to use cellular data
+    /// (Play's `WAITING_FOR_WIFI`), in app order: what a model of the user answers, after
+    /// its delay, with ``confirmCellular(_:at:)``. Empty where no such rule applies.
+    public var appsAwaitingCellularConfirmation: [AppID] {
+        guard state.link == .cellular, cellularConfirmationBytes != .max else { return [] }
+        var apps: [AppID] = []
+        for p in state.downloadOrder {
+            let app = state.packs[p].app
+            if state.packs[p].size > cellularConfirmationBytes, state.apps[app].allowsCellular,
+               !state.apps[app].cellularConfirmed, !apps.contains(app) {
+                apps.append(app)
+            }
+        }
+        return apps
+    }
+
+    /// The user confirms the app's large downloads on cellular (Play's confirmation dialog):
+    /// from now on they run on any link. Returns false if it was already confirmed.
+    @discardableResult
+    public func confirmCellular(_ app: AppID, at time: Double) -> Bool {
+        advance(to: time)
+        guard !state.apps[app].cellularConfirmed else { return false }
+        state.apps[app].cellularConfirmed = true
+        state.revision &+= 1
+        refreshRunnability()
+        return true
     }
 }

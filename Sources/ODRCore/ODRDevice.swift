@@ -59,6 +59,9 @@ public final class ODRDevice {
     public let policy: any PurgePolicy
     /// The app's code removes packs (``Evictor/app``); the system never purges.
     let appEvicts: Bool
+    /// Downloads larger than this wait on cellular for the user's confirmation
+    /// (``PlatformProfile/cellularConfirmationBytes``; `Int64.max` where none do).
+    let cellularConfirmationBytes: Int64
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -102,6 +105,7 @@ public final class ODRDevice {
         self.policy = policy
         self.settings = settings
         appEvicts = settings.profile.evictor == .app
+        cellularConfirmationBytes = settings.profile.cellularConfirmationBytes ?? .max
         state.ledger.peakUsedBytes = usedBytes
     }
 

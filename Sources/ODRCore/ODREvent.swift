@@ -31,6 +31,9 @@ public struct ODREvent: Hashable, Sendable {
         case paused
         /// An urgent download elsewhere has the link to itself (ODR-SPEC §3).
         case suspendedByUrgent = "suspended-by-urgent"
+        /// On cellular, a download too large to start without the user's confirmation
+        /// (Play's `WAITING_FOR_WIFI`): it waits for Wi-Fi or ``ODRDevice/confirmCellular(_:at:)``.
+        case waitingForWifi = "waiting-for-wifi"
     }
 
     /// Why an app stopped running.

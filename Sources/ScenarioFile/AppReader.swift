@@ -79,7 +79,14 @@ struct AppReader {
             }
             budget = try readBudget(node)
         }
-        let app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
+        var app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
+        if let node = fields.value("cellular_confirmation") {
+            guard profile.cellularConfirmationBytes != nil else {
+                throw reader.error(at: node, "cellular_confirmation applies where large downloads on cellular wait for the user (play-asset-delivery); on \(profile.name) none do")
+            }
+            app.cellularConfirmationDelay = try reader.scalar(node, "cellular_confirmation") == "never"
+                ? nil : reader.duration(node, "cellular_confirmation")
+        }
         return (app, idNode, fields.value("cache_quota"))
     }
 

@@ -16,7 +16,7 @@ enum Section: Sendable {
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
              "max_initial_and_prefetch", "max_in_use", "max_hosted"]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "cellular", "on_low_disk", "cache_quota", "budget", "resources", "tags", "generate"]
+        case .app: ["id", "cellular", "on_low_disk", "cache_quota", "budget", "cellular_confirmation", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation"]
         case .event: Self.eventKeys

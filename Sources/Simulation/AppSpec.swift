@@ -9,6 +9,12 @@ public struct AppSpec: Sendable {
     public var onLowDisk: LowDiskResponse
     /// Where the app owns eviction: the most bytes its own code lets its packs take.
     public var budget: Int64?
+    /// Where large downloads on cellular wait for the user (Play's `WAITING_FOR_WIFI`): the
+    /// seconds the user takes to confirm; nil: the user never does, and they wait for Wi-Fi.
+    public var cellularConfirmationDelay: Double? = AppSpec.defaultCellularConfirmationDelay
+
+    /// A minute: the user answers the confirmation dialog the next time they look.
+    public static let defaultCellularConfirmationDelay = 60.0
 
     public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore,
                 budget: Int64? = nil) {

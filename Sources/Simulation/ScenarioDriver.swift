@@ -41,6 +41,7 @@ final class ScenarioDriver {
 
     init(scenario: Scenario, policy: any PurgePolicy) {
         self.scenario = scenario
+        confirmsCellular = scenario.platform.cellularConfirmationBytes != nil
         let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
@@ -66,6 +67,28 @@ final class ScenarioDriver {
 
     /// A new bandwidth plan if the downloads changed; the time the next download finishes.
     @inline(__always)
+    /// Whether large cellular downloads wait for the user's confirmation on this platform.
+    let confirmsCellular: Bool
+    /// Apps whose confirmation is already on its way.
+    private var confirmationScheduled: Set<AppID> = []
+
+    /// The user's confirmations to come: for each app newly waiting to use cellular data, when
+    /// the user will confirm (its ``AppSpec/cellularConfirmationDelay`` from now).
+    func confirmationsDue(at time: Double) -> [(app: AppID, at: Double)] {
+        var due: [(app: AppID, at: Double)] = []
+        for app in device.appsAwaitingCellularConfirmation where !confirmationScheduled.contains(app) {
+            guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay else { continue }
+            confirmationScheduled.insert(app)
+            due.append((app, time + delay))
+        }
+        return due
+    }
+
+    /// The user confirms the app's large downloads on cellular.
+    func confirmCellular(_ app: AppID, at time: Double) {
+        device.confirmCellular(app, at: time)
+    }
+
     func replanIfNeeded(at time: Double) -> Double? {
         guard state.network.needsReplan(device) else { return nil }
         return state.network.replan(device, at: time)

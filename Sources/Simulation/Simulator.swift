@@ -41,6 +41,8 @@ public final class Simulator {
     private enum Item {
         /// The moment the bandwidth plan has the next download finish.
         case downloadDue
+        /// The user confirms an app's large downloads on cellular (Play's dialog).
+        case confirmCellular(AppID)
         case sample
     }
 
@@ -48,6 +50,7 @@ public final class Simulator {
     /// and generated events), then samples.
     private enum Rank {
         static let downloadDue: UInt8 = 0
+        static let confirmation: UInt8 = 1
         /// The merger of event streams, consulted in step with the queue (see ``upcoming()``).
         static let stream: UInt8 = 2
         static let sample: UInt8 = 3
@@ -222,6 +225,8 @@ public final class Simulator {
                 // event, delivered the download's last bytes and the device finished it. If
                 // the plan changed since it was made, nothing is due now and the entry passes.
                 break
+            case .confirmCellular(let app):
+                driver.confirmCellular(app, at: time)
             case .sample:
                 drainEvents()
                 observer?.simulator(self, sampleAt: time)
@@ -237,6 +242,11 @@ public final class Simulator {
             }
         }
         if driver.recording { drainEvents() }
+        if driver.confirmsCellular {
+            for (app, at) in driver.confirmationsDue(at: time) {
+                queue.schedule(.confirmCellular(app), at: at, priority: Rank.confirmation)
+            }
+        }
         if let finish = driver.replanIfNeeded(at: time) {
             queue.schedule(.downloadDue, at: finish, priority: Rank.downloadDue)
         }

@@ -251,4 +251,53 @@ struct PlatformModelTests {
         let document = try ScenarioParser(knownPolicies: ["lru"]).parse(odrNames, fileName: "p.scn")
         #expect(document.scenario.apps[0].catalog.initialInstallPacks.count == 1)
     }
+
+    /// Records when each request was granted.
+    final class Grants: SimulationObserver {
+        var times: [Double] = []
+        func simulator(_ simulator: Simulator, emitted event: ODREvent) {
+            if case .requestGranted = event.kind { times.append(event.time) }
+        }
+    }
+
+    func grantTimes(_ text: String) throws -> [Double] {
+        let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(text, fileName: "p.scn").scenario
+        let grants = Grants()
+        Simulator(scenario: scenario, policy: LRUPolicy()).run(observer: grants)
+        return grants.times
+    }
+
+    func cellularScenario(size: String, confirmation: String) -> String {
+        """
+        duration: 2h
+        platform: play-asset-delivery
+        device: {capacity: 64GB}
+        network:
+          - {at: 0, bandwidth: 8Mbps, kind: cellular}
+          - {at: 1h, bandwidth: 40Mbps, kind: wifi}
+        apps:
+          - id: game
+            cellular_confirmation: \(confirmation)
+            resources: [{name: a, size: \(size), tags: [a]}]
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: game, request: [a], id: r}
+        """
+    }
+
+    @Test("a Play fetch over 150 MB on cellular waits for the user's confirmation; a smaller one does not")
+    func cellularConfirmation() throws {
+        // 200 MB waits 30 s for the confirmation, then takes 200 MB × 8 / 8 Mbps = 200 s: 230 s.
+        #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "30s")) == [230])
+        // 100 MB is under the 150 MB threshold: 100 MB × 8 / 8 Mbps = 100 s, no wait.
+        #expect(try grantTimes(cellularScenario(size: "100MB", confirmation: "30s")) == [100])
+        // A user who never confirms: the fetch waits for Wi-Fi at 1 h, then 200 MB × 8 / 40 Mbps = 40 s.
+        #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "never")) == [3_640])
+        // ODR has no such rule: cellular_confirmation is refused where it means nothing.
+        #expect(throws: ScenarioError.self) {
+            try ScenarioParser(knownPolicies: ["lru"]).parse(
+                cellularScenario(size: "200MB", confirmation: "30s").replacingOccurrences(of: "play-asset-delivery", with: "ios18"),
+                fileName: "p.scn")
+        }
+    }
 }
