@@ -106,8 +106,9 @@ public struct PlatformProfile: Hashable, Sendable {
 
     /// Google Play Asset Delivery as the Play Console help gives it today (answer 9859372):
     /// 1.5 GB per pack, 4 GB for install-time packs (with the base), 4 GB for fast-follow plus
-    /// on-demand packs. Downloads over 150 MB on a cellular link wait for confirmation
-    /// (Play Core's `WAITING_FOR_WIFI`, `showConfirmationDialog`).
+    /// on-demand packs. "Large" downloads on a cellular link wait for the user's confirmation
+    /// (Play Core's `WAITING_FOR_WIFI`, `showConfirmationDialog`); Play gives no threshold,
+    /// so odr-sim's default of 150 MB is an option (`cellular_confirmation_over`).
     public static let playAssetDelivery: PlatformProfile = {
         var profile = PlatformProfile(name: "play-asset-delivery", maxPackSize: 1_500 * mb, maxInitialInstallSize: 4 * gb)
         profile.maxPrefetchAndOnDemandSize = 4 * gb

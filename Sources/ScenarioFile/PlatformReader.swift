@@ -6,6 +6,7 @@ import Yams
 /// ```yaml
 /// platform: ios17
 /// platform: {base: ios17, max_pack_size: 64MB, max_in_use: none}
+/// platform: {base: play-asset-delivery, cellular_confirmation_over: 200MB, app_evicts_when_full: false}
 /// ```
 ///
 /// In the mapping, `none` lifts a limit, and the profile is named `<base>-custom` unless
@@ -30,6 +31,18 @@ struct PlatformReader {
         try sizeLimit(fields, "max_initial_and_prefetch", &profile.maxInitialAndPrefetchSize)
         try sizeLimit(fields, "max_in_use", &profile.maxInUseSize)
         try sizeLimit(fields, "max_hosted", &profile.maxHostedSize)
+        if let node = fields.value("max_prefetch_and_on_demand") {
+            profile.maxPrefetchAndOnDemandSize = try isNone(node) ? nil : reader.size(node, "max_prefetch_and_on_demand")
+        }
+        if let node = fields.value("cellular_confirmation_over") {
+            profile.cellularConfirmationBytes = try isNone(node) ? nil : reader.size(node, "cellular_confirmation_over")
+        }
+        if let node = fields.value("app_evicts_when_full") {
+            guard profile.evictor == .app else {
+                throw reader.error(at: node, "app_evicts_when_full applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+            }
+            profile.appEvictsWhenFull = try reader.bool(node, "app_evicts_when_full")
+        }
         if let node = fields.value("max_pack_count") {
             profile.maxPackCount = try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)
         }

@@ -14,7 +14,8 @@ enum Section: Sendable {
         case .device: ["capacity", "used", "on_space_exhausted"]
         case .platform:
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
-             "max_initial_and_prefetch", "max_in_use", "max_hosted"]
+             "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
+             "cellular_confirmation_over", "app_evicts_when_full"]
         case .networkPhase: ["at", "bandwidth", "kind"]
         case .app: ["id", "cellular", "on_low_disk", "cache_quota", "budget", "cellular_confirmation", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]

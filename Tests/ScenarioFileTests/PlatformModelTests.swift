@@ -300,4 +300,34 @@ struct PlatformModelTests {
                 fileName: "p.scn")
         }
     }
+
+    @Test("on a full disk the app removes its own unused packs to fetch, unless app_evicts_when_full is false")
+    func appEvictsWhenFull() throws {
+        // 1 GB disk, 500 MB of other data: a (300 MB) fits; b (300 MB) finds 200 MB free, 100 MB
+        // short. The app removes a (its own, unused since 2 h) and b is fetched: 300 MB removed
+        // for the 100 MB needed, 200 MB of over-purge. Told not to, the app lets the fetch fail.
+        func text(_ evicts: Bool) -> String {
+            """
+            duration: 1d
+            platform: {base: background-assets, app_evicts_when_full: \(evicts)}
+            device: {capacity: 1GB, used: 500MB}
+            apps:
+              - id: game
+                resources: [{name: a, size: 300MB, tags: [a]}, {name: b, size: 300MB, tags: [b]}]
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 1h, app: game, request: [a], id: ra}
+              - {at: 2h, app: game, end: ra}
+              - {at: 3h, app: game, request: [b], id: rb}
+            """
+        }
+        let evicting = try run(text(true))
+        #expect(evicting.ledger.failedRequests == 0)
+        #expect(evicting.ledger.purgedBytes == 300 * Self.MB)
+        #expect(evicting.ledger.overPurgeBytes == 200 * Self.MB)
+        #expect(evicting.state(of: pack(evicting, "a")) == .purged)
+        let keeping = try run(text(false))
+        #expect(keeping.ledger.failures(.outOfSpace) == 1)
+        #expect(keeping.ledger.purges == 0)
+    }
 }
