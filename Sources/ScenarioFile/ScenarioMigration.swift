@@ -1,0 +1,158 @@
+import ODRCore
+import Yams
+
+/// Rewrites an On-Demand Resources scenario for a platform where the app owns eviction
+/// (`odr-sim migrate`): the same apps, content and workload, with
+///
+/// - `platform:` the target, and the run's `policies` the app's eviction strategies;
+/// - each tag's category under the target's name (initial-install → essential or
+///   install-time, prefetch → prefetch or fast-follow, on-demand → onDemand or on-demand).
+///   Packs are unchanged: both platforms pack content as ODR does, one pack per exact tag set;
+/// - each app's `budget`, when one is given;
+/// - what has no counterpart dropped (`on_low_disk`, `cache_quota`: no low-disk warning is
+///   posted where the system never purges) or kept and said (`preservation`, read only by
+///   strategies that use it), each in the header's notes.
+///
+/// The result is parsed before it is returned, so a catalog over the target's limits is
+/// refused here, with the target's reason.
+public struct ScenarioMigration {
+    public let target: PlatformProfile
+    /// Each app's budget as the scenario writes it (`2GB`, `25%`), or nil for none.
+    public let budget: String?
+    /// The app's eviction strategies (policy names): the migrated scenario's `policies`.
+    public let strategies: [String]
+    public let knownPolicies: [String]
+
+    public init(target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String]) {
+        self.target = target
+        self.budget = budget
+        self.strategies = strategies
+        self.knownPolicies = knownPolicies
+    }
+
+    /// Reads the file at `path` and migrates it; a missing file is an error at 1:1.
+    public func migrateFile(atPath path: String) throws(ScenarioError) -> String {
+        try migrate(try SourceText.read(path), fileName: path)
+    }
+
+    /// The migrated scenario's text, starting with a comment header of what was mapped.
+    public func migrate(_ text: String, fileName: String) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+        }
+        // The source must itself be a valid ODR scenario.
+        let source = try ScenarioParser(knownPolicies: knownPolicies).parse(text, fileName: fileName)
+        let from = source.scenario.platform
+        guard from.family == .onDemandResources else {
+            let node = top["platform"] ?? root
+            throw NodeReader(file: fileName).error(at: node, "the scenario is already on \(from.name); migrate takes an On-Demand Resources scenario")
+        }
+        var notes: [String] = []
+        var dropped: Set<String> = []
+        var preservation = false
+
+        top["platform"] = Node(target.name)
+        top["policies"] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
+        if var options = top["policy_options"]?.mapping {
+            for key in options.keys.compactMap(\.string) where !strategies.contains(key) { options[key] = nil }
+            top["policy_options"] = options.isEmpty ? nil : .mapping(options)
+        }
+        if case .sequence(var apps)? = top["apps"] {
+            for i in apps.indices {
+                guard case .mapping(let app) = apps[i] else { continue }
+                var pairs: [(Node, Node)] = []
+                for (key, value) in app {
+                    switch key.string {
+                    case "on_low_disk", "cache_quota":
+                        dropped.insert(key.string!)
+                        continue
+                    case "tags":
+                        let (tags, hasPreservation) = renamingCategories(value)
+                        preservation = preservation || hasPreservation
+                        pairs.append((key, tags))
+                    default:
+                        pairs.append((key, value))
+                    }
+                    if key.string == "id", let budget { pairs.append((Node("budget"), Node(budget))) }
+                }
+                apps[i] = .mapping(Node.Mapping(pairs, app.tag, app.style, app.mark))
+            }
+            top["apps"] = .sequence(apps)
+        }
+
+        let family = target.family
+        notes.append("tag categories: initial-install → \(family.name(of: .initialInstall)), prefetch → \(family.name(of: .prefetch(order: 0))), on-demand → \(family.name(of: .onDemand)); packs unchanged (one per exact tag set)")
+        notes.append("who evicts: the app, with the strategies of `policies` (\(strategies.joined(separator: ", "))); the system never purges")
+        notes.append(budget.map { "budget: \($0) per app" } ?? "budget: none (the app removes packs only when a download finds the disk full)")
+        if dropped.contains("on_low_disk") { notes.append("dropped on_low_disk: no low-disk warning is posted where the system never purges") }
+        if dropped.contains("cache_quota") { notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead") }
+        if preservation { notes.append("kept preservation priorities: neither platform has one; only strategies that read them (apple) use them") }
+        if target.cellularConfirmationBytes != nil {
+            notes.append("new on \(target.name): downloads over \(ByteFormatting.describe(target.cellularConfirmationBytes!)) on cellular wait for the user's confirmation (apps[].cellular_confirmation)")
+        }
+
+        let body: String
+        do {
+            body = try Yams.serialize(node: Self.compact(.mapping(top)))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
+        }
+        let header = (["# \(Self.marker) \(fileName) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
+            .joined(separator: "\n")
+        let migrated = header + "\n" + body
+        do {
+            _ = try ScenarioParser(knownPolicies: knownPolicies).parse(migrated, fileName: fileName)
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "on \(target.name): \(error.message)")
+        }
+        return migrated
+    }
+
+    /// Small mappings and lists of plain values in flow style (`{at: 0, bandwidth: 40Mbps}`),
+    /// as scenario files write them; the emitter would otherwise give each value a line.
+    static func compact(_ node: Node) -> Node {
+        func flat(_ node: Node) -> Bool {
+            switch node {
+            case .scalar: true
+            case .sequence(let items): items.allSatisfy { if case .scalar = $0 { true } else { false } }
+            default: false
+            }
+        }
+        switch node {
+        case .mapping(let mapping):
+            let pairs = mapping.map { ($0.key, compact($0.value)) }
+            let style: Node.Mapping.Style = mapping.count <= 8 && mapping.values.allSatisfy(flat) ? .flow : mapping.style
+            return .mapping(Node.Mapping(pairs, mapping.tag, style, mapping.mark))
+        case .sequence(let sequence):
+            let items = sequence.map(compact)
+            let style: Node.Sequence.Style = flat(node) ? .flow : sequence.style
+            return .sequence(Node.Sequence(items, sequence.tag, style, sequence.mark))
+        default:
+            return node
+        }
+    }
+
+    /// The first words of every migrated file: what lets a later migrate replace it.
+    public static let marker = "odr-sim migrate"
+
+    /// `tags:` with each category under the target's name; whether a tag has a preservation.
+    private func renamingCategories(_ node: Node) -> (Node, Bool) {
+        guard case .mapping(var tags) = node else { return (node, false) }
+        var preservation = false
+        for name in tags.keys {
+            guard case .mapping(var settings)? = tags[name] else { continue }
+            if settings["preservation"] != nil { preservation = true }
+            if let category = settings["category"]?.string {
+                let canonical: TagCategory? = switch category {
+                case "initial-install": .initialInstall
+                case "prefetch": .prefetch(order: 0)
+                case "on-demand": .onDemand
+                default: nil
+                }
+                if let canonical { settings["category"] = Node(target.family.name(of: canonical)) }
+            }
+            tags[name] = .mapping(settings)
+        }
+        return (.mapping(tags), preservation)
+    }
+}

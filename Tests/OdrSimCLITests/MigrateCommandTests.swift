@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Issue 25: `odr-sim migrate` rewrites an ODR scenario for a platform where the app evicts.
+@Suite("odr-sim migrate")
+struct MigrateCommandTests {
+    static let strategies = ["--strategy", "lru", "--strategy", "gdsf", "--strategy", "largest-first", "--strategy", "fifo"]
+
+    @Test("the shipped migrated scenarios are what migrate makes of game.scn", arguments: ["background-assets", "play-asset-delivery"])
+    func shippedAreGenerated(platform: String) throws {
+        let result = try CLI.run(["migrate", "Scenarios/game.scn", "--to", platform, "--budget", "1GB"] + Self.strategies,
+                                 in: CLI.repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        let shipped = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game-\(platform).scn"), encoding: .utf8)
+        #expect(result.stdout == shipped, "regenerate it with: odr-sim migrate Scenarios/game.scn --to \(platform) --budget 1GB --strategy lru --strategy gdsf --strategy largest-first --strategy fifo --out Scenarios/game-\(platform).scn")
+    }
+
+    @Test("a migrated scenario keeps the workload, renames the categories, and runs")
+    func migratedRuns() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("game-pad.scn").path
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let migrated = try CLI.run(["migrate", game, "--to", "play-asset-delivery", "--budget", "25%", "--out", out])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.hasPrefix("# odr-sim migrate"))
+        #expect(text.contains("platform: play-asset-delivery"))
+        #expect(text.contains("{category: install-time}") && text.contains("{category: fast-follow, order: 1}"))
+        let body = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        #expect(!body.contains("initial-install") && !body.contains("on_low_disk"))
+        #expect(text.contains("budget: 25%"))
+        // The same requests as the source: the workload moved unchanged.
+        let source = try String(contentsOfFile: game, encoding: .utf8)
+        #expect(text.components(separatedBy: "request:").count == source.components(separatedBy: "request:").count)
+        let run = try CLI.run(["run", out, "--out", dir.appendingPathComponent("r").path, "--no-report"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try String(contentsOfFile: dir.appendingPathComponent("r/summary.csv").path, encoding: .utf8)
+        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s\n") && summary.contains("\nlru,1,"))
+        // Migrating again replaces the file it wrote.
+        #expect(try CLI.run(["migrate", game, "--to", "background-assets", "--out", out]).status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("platform: background-assets"))
+    }
+
+    @Test("migrate never writes over a file it did not write, nor over its input")
+    func neverOverwrites() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notes = dir.appendingPathComponent("notes.scn")
+        try Data("my notes\n".utf8).write(to: notes)
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let result = try CLI.run(["migrate", game, "--to", "background-assets", "--out", notes.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes\n")
+        let copy = dir.appendingPathComponent("game.scn")
+        try FileManager.default.copyItem(atPath: game, toPath: copy.path)
+        #expect(try CLI.run(["migrate", copy.path, "--to", "background-assets", "--out", copy.path]).status == 1)
+        #expect(try String(contentsOf: copy, encoding: .utf8) == (try String(contentsOfFile: game, encoding: .utf8)))
+    }
+
+    @Test("a catalog over the target's limits, an unknown target, a scenario already migrated: one line each, nothing written")
+    func refusals() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = dir.appendingPathComponent("big.scn")
+        // A 1.6 GB pack: fine on ios18 (8 GB per pack), over Play's 1.5 GB.
+        try Data("""
+            duration: 1d
+            platform: ios18
+            device: {capacity: 64GB}
+            apps:
+              - id: game
+                resources: [{name: world, size: 1.6GB, tags: [world]}]
+
+            """.utf8).write(to: big)
+        let out = dir.appendingPathComponent("out.scn").path
+        let over = try CLI.run(["migrate", big.path, "--to", "play-asset-delivery", "--out", out])
+        #expect(over.status == 1)
+        #expect(over.stderr.contains("on play-asset-delivery: asset pack 'world' is 1.6 GB, over the 1.5 GB per-pack limit"), "\(over.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let unknown = try CLI.run(["migrate", big.path, "--to", "ios17"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("background-assets"))
+        #expect(try CLI.run(["migrate", big.path, "--to", "background-assets", "--out", out]).status == 0)
+        let again = try CLI.run(["migrate", out, "--to", "play-asset-delivery"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already on background-assets"), "\(again.stderr)")
+    }
+
+    @Test("the migration study runs from the repository root, with the platform metrics' columns")
+    func migrationStudy() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("m").path
+        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
+        #expect(lines[0].hasPrefix("budget,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s"))
+        // 4 budgets × 2 platforms × 5 policies × 5 replications.
+        #expect(lines.count == 1 + 200)
+        #expect(lines[1].hasPrefix("500MB,background-assets,lru,1,"))
+    }
+}
