@@ -123,7 +123,7 @@ public struct ShardFile: Sendable, Equatable {
         }
         var file = ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
                              name: name, axisNames: axisNames, runs: runs)
-        file.platformMetrics = header.contains(Metric.launchBlockedSeconds.column)
+        file.platformMetrics = header.contains(Metric.updateBytes.column)
         return file
     }
 

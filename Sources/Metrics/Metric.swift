@@ -1,4 +1,5 @@
 import ODRCore
+import Simulation
 
 /// One metric of a run: a column of `summary.csv`, a row of `comparison.csv`, a chart of a
 /// report. Every place that shows a metric names it by this enum, never by its column's text.
@@ -16,6 +17,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     // Platform metrics (Background Assets, Play Asset Delivery): columns only where a run is
     // on such a platform, so ODR's files keep their shape.
     case blockedLaunches = "blocked_launches", launchBlockedSeconds = "launch_blocked_s"
+    case packUpdates = "pack_updates", updateBytes = "update_bytes"
 
     /// The columns every run has (On-Demand Resources'), in file order.
     public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
@@ -24,9 +26,17 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Delivery (an initial pack blocking a launch is rare under ODR, whose files keep their shape).
     public var isPlatformMetric: Bool {
         switch self {
-        case .blockedLaunches, .launchBlockedSeconds: true
+        case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes: true
         default: false
         }
+    }
+
+    /// Whether a scenario's files carry the platform metrics: on a platform where the app
+    /// evicts, or with pack updates (events or a generator).
+    public static func hasPlatformMetrics(_ scenario: Scenario) -> Bool {
+        scenario.platform.family != .onDemandResources
+            || scenario.generators.contains { $0.kind == "updates" }
+            || scenario.events.contains { if case .update = $0.action { true } else { false } }
     }
 
     /// The columns of an experiment: ``classic``, and the platform metrics when it has a run
@@ -48,7 +58,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     public var unit: Unit {
         switch self {
         case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds: .seconds
-        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes: .bytes
+        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes, .updateBytes: .bytes
         default: .count
         }
     }
@@ -124,6 +134,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .refusedOtherBytes: Double(l.refusedOtherBytes)
         case .blockedLaunches: Double(l.blockedLaunches)
         case .launchBlockedSeconds: l.launchBlockedSeconds
+        case .packUpdates: Double(l.updates)
+        case .updateBytes: Double(l.updateBytes)
         }
     }
 }

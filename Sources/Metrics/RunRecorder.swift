@@ -127,6 +127,8 @@ public final class RunRecorder: SimulationObserver {
             write(t, "prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
         case .packPurged(let p, let a, let bytes, let episode):
             write(t, "purge", app: app(a), pack: pack(p), bytes: bytes, detail: "episode \(episode)")
+        case .packUpdated(let p, let a, let removed):
+            write(t, "pack_update", app: app(a), pack: pack(p), bytes: removed)
         case .purgeEpisode(let episode, let needed, let purged):
             write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
         case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)

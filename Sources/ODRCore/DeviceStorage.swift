@@ -128,6 +128,8 @@ struct PackDetail: BitwiseCopyable {
     var mark: UInt32 = 0
     var systemDownload = false
     var stalled = false
+    /// The pack's old version was removed by an update: its next download is the new version.
+    var updatePending = false
 
     init(category: TagCategory, preservation: Double) {
         self.category = category

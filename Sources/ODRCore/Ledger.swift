@@ -40,6 +40,10 @@ public struct Ledger: Hashable, Sendable {
     public var refusedOtherBytes: Int64 = 0
     /// Highest disk use seen (other data, ODR content and reservations).
     public var peakUsedBytes: Int64 = 0
+    /// Pack updates that removed an old version from the device.
+    public var updates: Int64 = 0
+    /// Bytes received for new versions of packs the device held (not re-downloads).
+    public var updateBytes: Int64 = 0
     /// Launches that waited for the install's initial packs (essential, install-time).
     public var blockedLaunches: Int64 = 0
     /// Seconds launches waited for the install's initial packs, all together.

@@ -84,6 +84,7 @@ extension ODRDevice {
             state.packs[p].bytesOnDisk = 0
             state.packDetails[p].purgeCount = 0
             state.packs[p].purgedBefore = false
+            state.packDetails[p].updatePending = false
             state.packs[p].requestCount = 0
             state.packs[p].lastRequestOrdinal = 0
         }

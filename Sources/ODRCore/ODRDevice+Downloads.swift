@@ -46,7 +46,14 @@ extension ODRDevice {
         state.odrBytes += bytes
         state.reservedBytes -= bytes
         state.ledger.downloadedBytes += bytes
-        if state.packs[p].purgedBefore { state.ledger.redownloadBytes += bytes }
+        if state.packs[p].purgedBefore {
+            // An update's download is the new version, not content fetched again.
+            if state.packDetails[p].updatePending {
+                state.ledger.updateBytes += bytes
+            } else {
+                state.ledger.redownloadBytes += bytes
+            }
+        }
         if settings.reportsProgress {
             emit(.downloadProgressed(pack, received: state.packs[p].bytesOnDisk, size: state.packs[p].size))
         }
@@ -76,7 +83,7 @@ extension ODRDevice {
         state.ledger.downloadsStarted += 1
         state.revision &+= 1
         emit(.downloadStarted(p, state.packs[p].app, request: waiter,
-                              bytes: remaining, redownload: state.packs[p].purgedBefore))
+                              bytes: remaining, redownload: state.packs[p].purgedBefore && !state.packDetails[p].updatePending))
         notePeak()
         if remaining == 0 { finishDownload(p) }
     }
@@ -85,6 +92,7 @@ extension ODRDevice {
         let download = state.packs[p].downloadSlot
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
+        state.packDetails[p].updatePending = false
         removeFromDownloadOrder(p)
         let app = state.packs[p].app
         emit(.downloadFinished(p, app, bytes: state.packs[p].size - state.downloadBase[download]))

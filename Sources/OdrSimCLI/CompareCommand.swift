@@ -34,7 +34,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
-        let platformMetrics = scenario.platform.family != .onDemandResources
+        let platformMetrics = Metric.hasPlatformMetrics(scenario)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var runner = experimentRunner(document, policies: policies, replications: options.replications,

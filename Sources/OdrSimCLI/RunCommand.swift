@@ -44,7 +44,7 @@ struct RunCommand: ParsableCommand {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
         // Background Assets and Play add their columns (blocked launches); ODR's keep their shape.
-        let platformMetrics = scenario.platform.family != .onDemandResources
+        let platformMetrics = Metric.hasPlatformMetrics(scenario)
         let policies = try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var interval: Double?

@@ -95,7 +95,7 @@ struct SweepRunCommand: ParsableCommand {
         let results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         let elapsed = Date().timeIntervalSince(started)
         // The platform metrics' columns when a point runs where the app owns eviction.
-        let platformMetrics = study.points.contains { $0.scenario.platform.family != .onDemandResources }
+        let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
         let lines = zip(indices, results).map { index, result in
             SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary,
                               platformMetrics: platformMetrics)

@@ -106,9 +106,23 @@ struct EventReader {
                 preservations.append(TagPreservation(tag: tag, priority: priority))
             }
             return .preserve(app, preservations)
+        case .update:
+            if let node = fields.value("version") { _ = try reader.integer(node, "version", as: Int.self, atLeast: 1) }
+            return .update(app, pack: try packIndex(value, app: app))
         case .disk:
             preconditionFailure("disk events are handled before the app is resolved")
         }
+    }
+
+    /// A pack named as `events.csv` names it (its tags, `level-1+level-2`) or by one of its
+    /// resources (`forest`).
+    private func packIndex(_ node: Node, app: AppIndex) throws(ScenarioError) -> Int32 {
+        let name = try reader.scalar(node, "update")
+        let packs = apps[app].catalog.packs
+        if let index = packs.firstIndex(where: { $0.name == name || $0.resources.contains(name) }) { return Int32(index) }
+        let names = packs.map(\.name) + packs.flatMap(\.resources)
+        throw reader.error(at: node, "app '\(apps[app].id)' has no pack or resource '\(name)'"
+            + NameSuggestion.hint(for: name, among: names, noneText: "it has no packs"))
     }
 
     private func appIndex(_ node: Node) throws(ScenarioError) -> AppIndex {

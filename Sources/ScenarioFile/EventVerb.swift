@@ -8,6 +8,7 @@ enum EventVerb: String, CaseIterable, Sendable {
     case pause, resume, cancel, end
     case preserve
     case disk
+    case update
 
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
@@ -17,6 +18,7 @@ enum EventVerb: String, CaseIterable, Sendable {
         case .requestIfPresent: ["app", "id"]
         case .setPriority: ["app", "priority"]
         case .disk: []
+        case .update: ["app", "version"]
         }
     }
 
@@ -31,5 +33,5 @@ enum EventVerb: String, CaseIterable, Sendable {
     }
 
     /// Every parameter key of any verb, in the order messages list them.
-    static let allParameters = ["app", "id", "priority", "optional"]
+    static let allParameters = ["app", "id", "priority", "optional", "version"]
 }

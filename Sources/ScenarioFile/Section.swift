@@ -2,7 +2,7 @@
 enum Section: Sendable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
-    case sessions, levels, popularity, disk, networkSpells
+    case sessions, levels, popularity, disk, networkSpells, updates
     case study, axis, axisRange
 
     /// Every key this mapping may have; anything else is an error, never ignored.
@@ -30,6 +30,7 @@ enum Section: Sendable {
         case .popularity: ["kind", "app", "tags", "rate", "alpha", "hold", "daily_cycle", "priority"]
         case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
+        case .updates: ["kind", "app", "rate"]
         case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes"]
         case .axis: ["name", "path", "values"]
         case .axisRange: ["from", "to", "steps", "scale"]
@@ -58,6 +59,7 @@ enum Section: Sendable {
         case .levels: "levels workload"
         case .popularity: "popularity workload"
         case .disk: "disk workload"
+        case .updates: "updates workload"
         case .networkSpells: "network workload"
         case .study: "study"
         case .axis: "axis"

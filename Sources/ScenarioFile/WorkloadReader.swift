@@ -12,6 +12,7 @@ import Yams
 ///   - {kind: popularity, app: filters, rate: 40/d, alpha: 0.9, hold: {median: 5m, sigma: 1}}
 ///   - {kind: disk, rate: 2/d, size: {median: 300MB, sigma: 1}, cleanup_rate: 1/w, cleanup_fraction: 0.6}
 ///   - {kind: network, wifi: {mean: 10h, bandwidth: 40Mbps}, cellular: {mean: 2h, bandwidth: 12Mbps}, offline: {mean: 30m}}
+///   - {kind: updates, app: game, rate: 1/w}
 /// ```
 struct WorkloadReader {
     let reader: NodeReader
@@ -19,6 +20,7 @@ struct WorkloadReader {
 
     static let kinds: [String: Section] = [
         "sessions": .sessions, "levels": .levels, "popularity": .popularity, "disk": .disk, "network": .networkSpells,
+        "updates": .updates,
     ]
 
     func read(_ node: Node) throws(ScenarioError) -> [any WorkloadGenerator] {
@@ -64,6 +66,9 @@ struct WorkloadReader {
                 hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
                 cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) },
                 priority: try fields.value("priority").map { node throws(ScenarioError) in try reader.loadingPriority(node, "priority") } ?? .normal)
+        case "updates":
+            let a = try app(fields)
+            return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"), packs: apps[a].catalog.packs.count)
         case "disk":
             return DiskPressureGenerator(
                 rate: try rate(try fields.required("rate"), "rate"),

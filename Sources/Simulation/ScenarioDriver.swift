@@ -129,6 +129,12 @@ final class ScenarioDriver {
             if device.isInstalled(appIDs[a]) && !device.isRunning(appIDs[a]) {
                 notice("app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's content is purged as that of an app not running")
             }
+        case .update(let a, let pack):
+            let id = device.pack(Int(pack), of: appIDs[a])
+            if device.updatePack(id, at: time) == .busy {
+                notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used; the update is not applied")
+            }
+            return
         default: break
         }
         apply(action, at: time)
@@ -173,6 +179,8 @@ final class ScenarioDriver {
             device.changeOtherData(by: delta, at: time)
         case .network(let bandwidth, let kind):
             applyLink(bandwidth: bandwidth, kind: kind, at: time)
+        case .update(let a, let pack):
+            device.updatePack(device.pack(Int(pack), of: appIDs[a]), at: time)
         }
     }
 

@@ -32,6 +32,8 @@ public struct ScenarioEvent: Sendable, Hashable {
         case disk(Int64)
         /// The link changes: a phase of ``Scenario/network``, or a generated network spell.
         case network(bandwidth: Double, kind: LinkKind)
+        /// A new version of the app's pack (its catalog's pack `pack`) is published.
+        case update(AppIndex, pack: Int32)
     }
 }
 

@@ -36,7 +36,7 @@ struct MigrateCommandTests {
         let run = try CLI.run(["run", out, "--out", dir.appendingPathComponent("r").path, "--no-report"])
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try String(contentsOfFile: dir.appendingPathComponent("r/summary.csv").path, encoding: .utf8)
-        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s\n") && summary.contains("\nlru,1,"))
+        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s,pack_updates,update_bytes\n") && summary.contains("\nlru,1,"))
         // Migrating again replaces the file it wrote.
         #expect(try CLI.run(["migrate", game, "--to", "background-assets", "--out", out]).status == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("platform: background-assets"))
@@ -96,7 +96,7 @@ struct MigrateCommandTests {
         let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
-        #expect(lines[0].hasPrefix("budget,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s"))
+        #expect(lines[0].hasPrefix("budget,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes"))
         // 4 budgets × 2 platforms × 5 policies × 5 replications.
         #expect(lines.count == 1 + 200)
         #expect(lines[1].hasPrefix("500MB,background-assets,lru,1,"))

@@ -330,4 +330,70 @@ struct PlatformModelTests {
         #expect(keeping.ledger.failures(.outOfSpace) == 1)
         #expect(keeping.ledger.purges == 0)
     }
+
+    func updateScenario(_ events: String, workload: String = "") -> String {
+        """
+        duration: 7d
+        platform: background-assets
+        device: {capacity: 64GB}
+        network: [{at: 0, bandwidth: 80Mbps}]
+        apps:
+          - id: game
+            resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 200MB, tags: [b]}]
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: game, launch: true}
+          - {at: 1h, app: game, request: [a, b], id: r}
+        \(events)
+        \(workload)
+        """
+    }
+
+    @Test("a pack update downloads only that pack again, counted as update bytes, not re-downloads")
+    func packUpdate() throws {
+        // a and b (300 MB) are fetched for r; r ends; then a's new version is published: the
+        // device removes a's 100 MB and fetches the new version at once (64 GB free): one more
+        // download, 100 MB of update bytes, none re-downloaded; b is not touched.
+        let device = try run(updateScenario("""
+              - {at: 2h, app: game, end: r}
+              - {at: 3h, app: game, update: a, version: 2}
+            """))
+        #expect(device.ledger.updates == 1)
+        #expect(device.ledger.downloadsFinished == 3)
+        #expect(device.ledger.downloadedBytes == 400 * Self.MB)
+        #expect(device.ledger.updateBytes == 100 * Self.MB)
+        #expect(device.ledger.redownloadBytes == 0)
+        #expect(device.state(of: pack(device, "a")) == .downloaded)
+        #expect(device.state(of: pack(device, "b")) == .downloaded)
+    }
+
+    @Test("an update of a pack in use is not applied, and the run says so")
+    func updateOfPackInUse() throws {
+        let text = updateScenario("  - {at: 3h, app: game, update: b}")
+        let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(text, fileName: "u.scn").scenario
+        let simulator = Simulator(scenario: scenario, policy: LRUPolicy())
+        simulator.run()
+        #expect(simulator.device.ledger.updates == 0)
+        #expect(simulator.device.ledger.downloadsFinished == 2)
+        #expect(simulator.notices.count == 1)
+        #expect(simulator.notices.first?.message.contains("is being downloaded or used") == true)
+        // An update naming no pack or resource of the app is refused where it is written.
+        #expect(throws: ScenarioError.self) {
+            try ScenarioParser(knownPolicies: ["lru"]).parse(updateScenario("  - {at: 3h, app: game, update: c}"), fileName: "u.scn")
+        }
+    }
+
+    @Test("an updates generator publishes new versions at its rate; each idle pack on the device is fetched again")
+    func updatesGenerator() throws {
+        // 2 a day over the 6 days after r ends: about 12 updates, each 100 or 200 MB fetched
+        // again (the packs are idle and fit); every byte beyond the first 300 MB is an update.
+        let device = try run(updateScenario("  - {at: 2h, app: game, end: r}", workload: """
+            workload:
+              - {kind: updates, app: game, rate: 2/d}
+            """))
+        #expect(device.ledger.updates >= 5)
+        #expect(device.ledger.updateBytes >= 5 * 100 * Self.MB)
+        #expect(device.ledger.downloadedBytes == 300 * Self.MB + device.ledger.updateBytes)
+        #expect(device.ledger.redownloadBytes == 0)
+    }
 }

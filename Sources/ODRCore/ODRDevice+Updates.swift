@@ -1,0 +1,50 @@
+extension ODRDevice {
+    /// What became of a pack update (``updatePack(_:at:)``).
+    public enum UpdateOutcome: String, Hashable, Sendable {
+        /// The device held no version of the pack: its next download is the new one.
+        case notOnDevice = "not-on-device"
+        /// The pack is being downloaded, awaited or held by a request: the update is not applied.
+        case busy
+        /// The old version was removed and the new one is downloading in the background.
+        case refetching
+        /// The old version was removed; the new one will be fetched by the next request (it
+        /// did not fit in the free space without removing anything).
+        case stale
+    }
+
+    /// A new version of pack `p` is published (Background Assets' pack versions, updated
+    /// apart from app builds; a new build's ODR content). If the device holds the old
+    /// version and nothing uses it, the old version is removed and the new one downloads in
+    /// the background at once, as a system download, when it fits in the free space; otherwise
+    /// the next request fetches it. Its bytes count in ``Ledger/updateBytes``, apart from
+    /// re-downloads. Platforms document nothing about updates of packs in use; odr-sim leaves
+    /// those as they are (``UpdateOutcome/busy``).
+    @discardableResult
+    public func updatePack(_ p: PackID, at time: Double) -> UpdateOutcome {
+        advance(to: time)
+        let a = state.packs[p].app
+        let phase = state.packs[p].phase
+        guard state.apps[a].isPresent, phase == .resident || phase == .partial else { return .notOnDevice }
+        guard !state.packs[p].downloading, state.packs[p].pins == 0, state.packs[p].retain == 0 else { return .busy }
+        let bytes = state.packs[p].bytesOnDisk
+        state.odrBytes -= bytes
+        state.packs[p].bytesOnDisk = 0
+        if state.packs[p].leftover {
+            state.leftoverBytes -= bytes
+            removeLeftover(p)
+            state.packs[p].leftover = false
+        }
+        move(pack: p, .purge)
+        // Fetched again from now on, and the next fetch is the new version.
+        state.packs[p].purgedBefore = true
+        state.packDetails[p].updatePending = true
+        refresh(p)
+        if phase == .resident { policy.packRemoved(candidate(at: p)) }
+        state.ledger.updates += 1
+        emit(.packUpdated(p, a, removedBytes: bytes))
+        guard state.packs[p].size <= freeBytes else { return .stale }
+        startDownload(p, system: true)
+        refreshRunnability()
+        return .refetching
+    }
+}
