@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "Bounds", targets: ["Bounds"]),
+        .library(name: "Advice", targets: ["Advice"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
     ],
     dependencies: [
@@ -69,6 +70,9 @@ let package = Package(
         // Plans of runs (points × policies × replications), their scheduling on cores and on
         // shards, and the merge of shards: run, compare, check and sweep all go through it.
         .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds"]),
+        // The layout an app team should ship (`odr-sim advise`): layouts of one app's
+        // resources, each written as a scenario and simulated through Experiments.
+        .target(name: "Advice", dependencies: ["ODRCore", "Simulation", "ScenarioFile", "Metrics", "Experiments"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
@@ -78,7 +82,7 @@ let package = Package(
             name: "OdrSimCLI",
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Advice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
@@ -101,6 +105,7 @@ let package = Package(
             name: "WorkloadTests",
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "AdviceTests", dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies"]),
         .testTarget(
             name: "OdrSimCLITests",

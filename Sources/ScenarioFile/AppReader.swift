@@ -38,7 +38,7 @@ struct AppReader {
     }
 
     /// The app, the node of its id (for "app id used twice"), and of its `cache_quota`.
-    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node, cacheQuota: Node?) {
+    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node, cacheQuota: Node?, resources: [Resource]) {
         let fields = try reader.mapping(node, "each app", section: .app)
         let idNode = try fields.required("id")
         let id = try reader.name(idNode, "id")
@@ -87,7 +87,7 @@ struct AppReader {
             app.cellularConfirmationDelay = try reader.scalar(node, "cellular_confirmation") == "never"
                 ? nil : reader.duration(node, "cellular_confirmation")
         }
-        return (app, idNode, fields.value("cache_quota"))
+        return (app, idNode, fields.value("cache_quota"), resources.map(\.resource))
     }
 
     private func readResources(_ node: Node) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {

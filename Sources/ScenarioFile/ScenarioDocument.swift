@@ -25,4 +25,7 @@ public struct ScenarioDocument: Sendable {
     /// Where each scripted event was written (`FILE:LINE:COLUMN`), parallel to the
     /// scenario's events, for the run's notices.
     public var eventLocations: [String]
+    /// Each app's resources as the file lists them (generated ones included), by app index:
+    /// the material of a layout (`odr-sim advise`).
+    public var resources: [[Resource]] = []
 }

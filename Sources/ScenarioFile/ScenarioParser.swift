@@ -70,9 +70,9 @@ public struct ScenarioParser: Sendable {
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let (apps, cacheQuotas) = try top.value("apps").map { node throws(ScenarioError) in
+        let (apps, cacheQuotas, resources) = try top.value("apps").map { node throws(ScenarioError) in
             try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
-        } ?? ([], [])
+        } ?? ([], [], [])
         let optionsReader = PolicyOptionsReader(reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
                                                 appIDs: apps.map(\.id))
         var options = try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
@@ -106,7 +106,7 @@ public struct ScenarioParser: Sendable {
             events: events, requestLabels: eventReader.labels, generators: generators)
         return ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
                                 policyOptions: options, replications: replications, sampleInterval: sample,
-                                sourceDigest: SourceDigest.of(text), eventLocations: eventLocations)
+                                sourceDigest: SourceDigest.of(text), eventLocations: eventLocations, resources: resources)
     }
 
     /// `game` for `Scenarios/game.scn`.
@@ -168,14 +168,16 @@ public struct ScenarioParser: Sendable {
 
     /// The apps, and the `cache_quota` nodes of those that have one.
     private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64)
-        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)]) {
+        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]]) {
         var appReader = AppReader(reader: reader, profile: platform, seed: seed)
         appReader.freeSpace = freeSpace
         var apps: [AppSpec] = []
         var cacheQuotas: [(app: String, node: Node)] = []
+        var resources: [[Resource]] = []
         var idNodes: [String: Node] = [:]
         for item in try reader.sequence(node, "apps", of: "apps such as {id: game, resources: [...]}") {
-            let (app, idNode, cacheQuota) = try appReader.read(item)
+            let (app, idNode, cacheQuota, list) = try appReader.read(item)
+            resources.append(list)
             if let cacheQuota { cacheQuotas.append((app.id, cacheQuota)) }
             if let earlier = idNodes[app.id] {
                 let line = earlier.mark.map { " (line \($0.line))" } ?? ""
@@ -184,6 +186,6 @@ public struct ScenarioParser: Sendable {
             idNodes[app.id] = idNode
             apps.append(app)
         }
-        return (apps, cacheQuotas)
+        return (apps, cacheQuotas, resources)
     }
 }

@@ -1,0 +1,233 @@
+import Experiments
+import Metrics
+import ODRCore
+import ScenarioFile
+import Simulation
+
+/// `odr-sim advise`: searches one app's layout (``Layout``) for the lowest objective on the
+/// scenario's workload, every candidate simulated on common random numbers.
+///
+/// The search starts from three layouts (as written, one pack per resource, Apple's 64 MB
+/// rule applied greedily over co-access), keeps the best, and improves it by moves: merge the
+/// two packs most often requested together (twelve such pairs a round), split a pack of several
+/// resources (its file tag sets apart, or its largest resource out; four packs a round),
+/// promote one of the four most requested packs to prefetch, or demote a promoted one. Each round's candidates run as one plan through
+/// the Experiments layer (on every core, byte-identical at any job count); the best replaces
+/// the incumbent only if its mean objective is lower. The search stops when no move improves,
+/// or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
+public struct Advisor {
+    /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each
+    /// second of p95 wait, each byte of initial install, each failed request and each download
+    /// (its fixed cost: a request to the store, a manifest, a place in the system's queue;
+    /// without it nothing in the model would favour one pack over two fetched together).
+    public struct Weights: Sendable, Hashable {
+        /// Bytes one second of 95th-percentile wait is worth.
+        public var waitPrice: Double
+        /// What one byte of initial-install content costs (the app's download before its first launch).
+        public var installPrice: Double
+        /// Bytes one failed request is worth.
+        public var failurePrice: Double
+        /// Bytes one download is worth beyond its size.
+        public var downloadPrice: Double
+
+        public init(waitPrice: Double = 1e6, installPrice: Double = 0.1, failurePrice: Double = 100e6, downloadPrice: Double = 1e6) {
+            self.waitPrice = waitPrice
+            self.installPrice = installPrice
+            self.failurePrice = failurePrice
+            self.downloadPrice = downloadPrice
+        }
+    }
+
+    /// One layout tried.
+    public struct Evaluation: Sendable {
+        public let id: Int
+        public let layout: Layout
+        /// How it was made from its parent ("merge 3+5", "as written").
+        public let move: String
+        public let parent: Int?
+        /// Why the layout was not run (a platform limit), or nil.
+        public let rejected: String?
+        /// The objective of each replication (common seeds across layouts).
+        public let objectives: [Double]
+        public let redownloadBytes: Double
+        public let overPurgeBytes: Double
+        public let waitP95: Double
+        public let failedRequests: Double
+        public let initialInstallBytes: Int64
+        /// The layout's scenario text (for `advised.scn`).
+        public let text: String
+
+        public var mean: Double { objectives.isEmpty ? .infinity : objectives.reduce(0, +) / Double(objectives.count) }
+    }
+
+    public struct Result: Sendable {
+        /// Every layout tried, in order.
+        public let evaluations: [Evaluation]
+        /// The original layout's and the advised one's place in ``evaluations``.
+        public let original: Int
+        public let best: Int
+        /// The fewest bytes any purge order could have re-downloaded, as written and advised
+        /// (means over the replications: the offline bound of `--bound`).
+        public let bounds: [Double]
+        /// The paired difference advised − original of the objective, per replication.
+        public var difference: Interval {
+            Interval(zip(evaluations[best].objectives, evaluations[original].objectives).map { $0 - $1 })
+        }
+    }
+
+    public let document: ScenarioDocument
+    public let text: String
+    public let fileName: String
+    public let app: AppIndex
+    public let policy: String
+    public let replications: Int
+    public let weights: Weights
+    public var jobs = 1
+    public var maxEvaluations = 60
+    public var knownPolicies: [String]
+
+    public init(document: ScenarioDocument, text: String, fileName: String, app: AppIndex, policy: String,
+                replications: Int, weights: Weights = Weights(), knownPolicies: [String]) {
+        self.document = document
+        self.text = text
+        self.fileName = fileName
+        self.app = app
+        self.policy = policy
+        self.replications = replications
+        self.weights = weights
+        self.knownPolicies = knownPolicies
+    }
+
+    var resources: [Resource] { document.resources[app] }
+
+    public func run(progress: ((Int) -> Void)? = nil) throws -> Result {
+        let seeds = (0..<replications).map { document.scenario.seed &+ UInt64($0) }
+        let coAccess = CoAccess(scenario: document.scenario, app: app, resources: resources, seeds: seeds)
+        var evaluations: [Evaluation] = []
+        var seen: Set<Layout> = []
+
+        func evaluate(_ batch: [(layout: Layout, move: String, parent: Int?)]) throws -> [Int] {
+            let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(max(0, maxEvaluations - evaluations.count))
+            var ids: [Int] = []
+            var runnable: [(index: Int, document: ScenarioDocument)] = []
+            var made: [(layout: Layout, move: String, parent: Int?, text: String, rejected: String?, initial: Int64)] = []
+            for candidate in fresh {
+                let (layoutResources, newTags) = candidate.layout.resources(from: resources)
+                let rewritten = try ScenarioRewrite(text: text, fileName: fileName)
+                    .replacingResources(of: document.scenario.apps[app].id, with: layoutResources, newTags: newTags, header: [])
+                do {
+                    let parsed = try ScenarioParser(knownPolicies: knownPolicies).parse(rewritten, fileName: fileName)
+                    let initial = parsed.scenario.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
+                    runnable.append((made.count, parsed))
+                    made.append((candidate.layout, candidate.move, candidate.parent, rewritten, nil, initial))
+                } catch {
+                    made.append((candidate.layout, candidate.move, candidate.parent, rewritten, error.message, 0))
+                }
+            }
+            var rows: [[SummaryRow]] = Array(repeating: [], count: made.count)
+            if !runnable.isEmpty {
+                let plan = ExperimentPlan(points: runnable.map { ExperimentPlan.Point($0.document.scenario, policyOptions: $0.document.policyOptions) },
+                                          policies: [policy], replications: replications)
+                let results = try ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs).run()
+                for result in results { rows[runnable[result.point].index].append(result.summary) }
+            }
+            for (i, candidate) in made.enumerated() {
+                let runRows = rows[i]
+                func mean(_ metric: Metric) -> Double {
+                    runRows.isEmpty ? .nan : runRows.reduce(0) { $0 + (($1[metric]).isNaN ? 0 : $1[metric]) } / Double(runRows.count)
+                }
+                let objectives = runRows.map { row -> Double in
+                    let wait = row[.waitP95].isNaN ? 0 : row[.waitP95]
+                    return row[.redownloadBytes] + row[.overPurgeBytes] + weights.waitPrice * wait
+                        + weights.installPrice * Double(candidate.initial) + weights.failurePrice * row[.failedRequests]
+                        + weights.downloadPrice * row[.downloads]
+                }
+                let id = evaluations.count
+                evaluations.append(Evaluation(
+                    id: id, layout: candidate.layout, move: candidate.move, parent: candidate.parent, rejected: candidate.rejected,
+                    objectives: objectives, redownloadBytes: mean(.redownloadBytes), overPurgeBytes: mean(.overPurgeBytes),
+                    waitP95: mean(.waitP95), failedRequests: mean(.failedRequests), initialInstallBytes: candidate.initial,
+                    text: candidate.text))
+                ids.append(id)
+            }
+            progress?(evaluations.count)
+            return ids
+        }
+
+        let written = Layout.asWritten(resources)
+        let starts = try evaluate([
+            (written, "as written", nil),
+            (Layout.onePerResource(resources), "one pack per resource", nil),
+            (Layout.greedy(resources, coAccess: coAccess), "64 MB rule over co-access", nil),
+        ])
+        let original = starts[0]
+        var best = starts.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } ?? original
+        while evaluations.count < maxEvaluations {
+            let moves = neighbours(of: evaluations[best].layout, coAccess: coAccess).map { ($0.layout, $0.move, Optional(best)) }
+            let ids = try evaluate(moves)
+            guard let challenger = ids.filter({ evaluations[$0].rejected == nil }).min(by: { evaluations[$0].mean < evaluations[$1].mean }),
+                  evaluations[challenger].mean < evaluations[best].mean else { break }
+            best = challenger
+        }
+        return Result(evaluations: evaluations, original: original, best: best,
+                      bounds: try bounds([evaluations[original].text, evaluations[best].text]))
+    }
+
+    /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
+    /// over the replications, for each scenario text.
+    func bounds(_ texts: [String]) throws -> [Double] {
+        let documents = try texts.map { try ScenarioParser(knownPolicies: knownPolicies).parse($0, fileName: fileName) }
+        let plan = ExperimentPlan(points: documents.map { ExperimentPlan.Point($0.scenario, policyOptions: $0.policyOptions) },
+                                  policies: [policy], replications: replications)
+        var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
+        runner.computesRedownloadBound = true
+        var sums = Array(repeating: 0.0, count: texts.count)
+        for result in try runner.run() { sums[result.point] += Double(result.redownloadBound ?? 0) }
+        return sums.map { $0 / Double(replications) }
+    }
+
+    /// The moves tried from `layout`, most promising first.
+    func neighbours(of layout: Layout, coAccess: CoAccess) -> [(layout: Layout, move: String)] {
+        var moves: [(layout: Layout, move: String)] = []
+        let groups = layout.groups
+        // Merges: the pairs most often requested together.
+        var pairs: [(a: Int, b: Int, weight: Int)] = []
+        for a in groups.indices {
+            for b in groups.indices where b > a {
+                let weight = coAccess.between(groups[a], groups[b])
+                if weight > 0 { pairs.append((a, b, weight)) }
+            }
+        }
+        pairs.sort { $0.weight != $1.weight ? $0.weight > $1.weight : ($0.a, $0.b) < ($1.a, $1.b) }
+        for pair in pairs.prefix(12) {
+            moves.append((layout.merging(pair.a, pair.b), "merge \(name(groups[pair.a])) + \(name(groups[pair.b]))"))
+        }
+        // Splits: the largest packs of several resources, by file tag set, or the largest out.
+        let several = groups.indices.filter { groups[$0].count > 1 }
+            .sorted { layout.size(of: $0, resources) > layout.size(of: $1, resources) }
+        for g in several.prefix(4) {
+            let byTags = Layout.asWritten(groups[g].map { resources[$0] }).groups.map { $0.map { groups[g][$0] } }
+            if byTags.count > 1 {
+                moves.append((layout.splitting(g, part: byTags.last!), "split \(name(byTags.last!)) from \(name(groups[g]))"))
+            }
+            let largest = groups[g].max { resources[$0].size < resources[$1].size }!
+            moves.append((layout.splitting(g, part: [largest]), "split \(resources[largest].name) from \(name(groups[g]))"))
+        }
+        // Promotions: the most requested on-demand packs to prefetch; a promoted one back.
+        let requested = groups.indices.filter { !layout.promoted[$0] }
+            .sorted { groups[$0].map { coAccess.frequency[$0] }.max()! > groups[$1].map { coAccess.frequency[$0] }.max()! }
+        for g in requested.prefix(4) where groups[g].allSatisfy({ coAccess.frequency[$0] > 0 }) {
+            moves.append((layout.promoting(g), "promote \(name(groups[g])) to prefetch"))
+        }
+        for g in groups.indices where layout.promoted[g] {
+            moves.append((layout.promoting(g, false), "demote \(name(groups[g]))"))
+        }
+        return moves
+    }
+
+    /// A group as the moves name it: its resources, `map-1+forest`.
+    func name(_ group: [Int]) -> String {
+        let names = group.map { resources[$0].name }
+        return names.count <= 3 ? names.joined(separator: "+") : names.prefix(2).joined(separator: "+") + "+\(names.count - 2) more"
+    }
+}

@@ -1,0 +1,175 @@
+import Advice
+import ArgumentParser
+import Foundation
+import Metrics
+import ODRCore
+import ODRPolicies
+import Reports
+import ScenarioFile
+
+/// `odr-sim advise`: the layout of one app's content (packs, and which are prefetched) that
+/// does best on the scenario's workload.
+struct AdviseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advise",
+        abstract: "Search the layout of one app's content (which resources share a pack, which packs are prefetched) that does best on the scenario.",
+        discussion: """
+            The app's resources are the material; the scenario's workload says which are needed
+            together and when. Every candidate layout is the same scenario with the app's tags
+            regrouped, simulated on common random numbers; the objective is re-downloaded +
+            over-purged bytes + --wait-price per second of p95 wait + --install-price per byte of
+            initial install + --failure-price per failed request + --download-price per download
+            (means over replications).
+            Layouts over the platform's limits are rejected unrun. See the README ("Advise").
+
+            Writes DIR/advised.scn (run it as it is), DIR/layout.csv (resource → pack) and
+            DIR/layouts.csv (every layout tried, its move and objective terms).
+
+            Examples:
+              odr-sim advise Scenarios/game.scn --app odyssey
+              odr-sim advise Scenarios/game.scn --app odyssey --wait-price 10MB --max-evaluations 100
+              odr-sim compare Reports/game-advice/advised.scn --policy apple --replications 30
+            """)
+
+    @Argument(help: "The scenario file (.scn).")
+    var file: String
+
+    @Option(help: ArgumentHelp("The app whose layout is searched (its id in the scenario).", valueName: "id"))
+    var app: String
+
+    @Option(help: ArgumentHelp("The policy the runs use: the system's on ODR, the app's strategy where the app evicts. Default: the scenario's first.", valueName: "policy"))
+    var policy: String?
+
+    @Option(help: "Replications per layout (common seeds). Default: 5.")
+    var replications: Int = 5
+
+    @Option(help: "Most layouts tried, the three starting ones included.")
+    var maxEvaluations: Int = 60
+
+    @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
+    var waitPrice: String = "1MB"
+
+    @Option(help: ArgumentHelp("What one byte of initial-install content costs, in bytes.", valueName: "number"))
+    var installPrice: Double = 0.1
+
+    @Option(help: ArgumentHelp("Bytes one failed request is worth.", valueName: "size"))
+    var failurePrice: String = "100MB"
+
+    @Option(help: ArgumentHelp("Bytes one download is worth beyond its size (its fixed cost).", valueName: "size"))
+    var downloadPrice: String = "1MB"
+
+    @OptionGroup var jobs: JobOptions
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        try validateReplications(replications)
+        if maxEvaluations < 3 { throw ValidationError("--max-evaluations must be at least 3 (the three starting layouts)") }
+        if !(installPrice >= 0 && installPrice.isFinite) { throw ValidationError("--install-price must be a number of at least 0") }
+    }
+
+    func run() throws {
+        let document = try loadScenario(file)
+        guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
+            throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
+        }
+        let policy = try resolvePolicyFlags([self.policy ?? document.policies[0]])[0].name
+        let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
+                                      failurePrice: Double(try size(failurePrice, "--failure-price")),
+                                      downloadPrice: Double(try size(downloadPrice, "--download-price")))
+        let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file])
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw CommandFailure("\(file): \(error.localizedDescription)")
+        }
+        var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
+                              replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
+        advisor.jobs = jobs.count
+        advisor.maxEvaluations = maxEvaluations
+        let started = Date()
+        let result: Advisor.Result
+        do {
+            result = try advisor.run()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let best = result.evaluations[result.best]
+        let original = result.evaluations[result.original]
+        let difference = result.difference
+        let header = [
+            "odr-sim advise \(file) --app \(app): \(best.layout.summary) (\(best.move))",
+            "objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired difference "
+                + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
+                + "\(replications) replications under \(policy)",
+        ]
+        let advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0.hasPrefix("#") }.joined(separator: "\n")
+        try report.commit([
+            ("advised.scn", header.map { "# " + $0 }.joined(separator: "\n") + "\n" + advised),
+            ("layout.csv", layoutCSV(best.layout, document.resources[appIndex])),
+            ("layouts.csv", layoutsCSV(result)),
+        ])
+        print("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
+        // The moves from the starting layout to the advised one.
+        var path: [String] = []
+        var step: Int? = result.best
+        while let s = step {
+            path.append(result.evaluations[s].move)
+            step = result.evaluations[s].parent
+        }
+        for move in path.reversed() { print("  \(move)") }
+        let rows: [(String, Double, Double)] = [
+            ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
+            ("over-purged", original.overPurgeBytes, best.overPurgeBytes),
+        ]
+        for (name, before, after) in rows { print("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
+        print(String(format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
+                     original.failedRequests, best.failedRequests))
+        print("  re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \(Units.bytes(result.bounds[1]))")
+        print("  initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \(Units.bytes(Double(best.initialInstallBytes)))")
+        print("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
+              + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
+              + (difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
+        print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %d replications in %.2f s; advised.scn in %@/",
+                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, replications, elapsed, report.path))
+    }
+
+    private func size(_ text: String, _ option: String) throws -> Int64 {
+        guard case .success(let bytes) = SizeParser.parse(text) else {
+            throw CommandFailure.usage("\(option): '\(text)' is not a size (such as 1MB or 500KB)")
+        }
+        return bytes
+    }
+
+    /// `layout.csv`: each resource's pack and category under the advised layout.
+    private func layoutCSV(_ layout: Layout, _ resources: [Resource]) -> String {
+        var text = CSV.row(["resource", "size_bytes", "pack", "prefetch"])
+        let (laid, _) = layout.resources(from: resources)
+        for (g, group) in layout.groups.enumerated() {
+            for r in group {
+                text += CSV.row([resources[r].name, String(resources[r].size), laid[r].tags.sorted().joined(separator: "+"),
+                                 layout.promoted[g] ? "true" : "false"])
+            }
+        }
+        return text
+    }
+
+    /// `layouts.csv`: every layout tried.
+    private func layoutsCSV(_ result: Advisor.Result) -> String {
+        var text = CSV.row(["layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
+                            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes"])
+        let original = result.evaluations[result.original].objectives
+        for e in result.evaluations {
+            let diff = e.objectives.isEmpty ? "" : String(format: "%.0f", zip(e.objectives, original).map { $0 - $1 }.reduce(0, +) / Double(e.objectives.count))
+            func number(_ value: Double) -> String { value.isNaN || value.isInfinite ? "" : String(format: "%.0f", value) }
+            text += CSV.row([String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
+                             number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
+                             e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95), e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
+                             e.rejected == nil ? String(e.initialInstallBytes) : ""])
+        }
+        return text
+    }
+}

@@ -1,0 +1,54 @@
+import ODRCore
+import Yams
+
+/// Rewrites one app's content in a scenario's text and leaves the rest as written: its
+/// resources (with new tags: a new layout of packs) and the settings of tags it adds. What
+/// `odr-sim advise` writes as `advised.scn`.
+public struct ScenarioRewrite {
+    public let text: String
+    public let fileName: String
+
+    public init(text: String, fileName: String) {
+        self.text = text
+        self.fileName = fileName
+    }
+
+    /// The text with app `appID`'s `resources` replaced by `resources` (a `generate:` of it
+    /// written out) and each of `newTags` given its category, below a comment `header`.
+    public func replacingResources(of appID: String, with resources: [Resource], newTags: [(name: String, category: String)],
+                                   header: [String]) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
+              case .sequence(var apps)? = top["apps"],
+              let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
+              case .mapping(var app) = apps[index] else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
+        }
+        app["generate"] = nil
+        app["resources"] = .sequence(Node.Sequence(resources.map { resource in
+            .mapping(Node.Mapping([
+                (Node("name"), Node(resource.name)),
+                (Node("size"), Node(Self.size(resource.size))),
+                (Node("tags"), .sequence(Node.Sequence(resource.tags.map { Node($0) }))),
+            ]))
+        }))
+        if !newTags.isEmpty {
+            var tags = app["tags"]?.mapping ?? Node.Mapping([])
+            for tag in newTags { tags[tag.name] = .mapping(Node.Mapping([(Node("category"), Node(tag.category))])) }
+            app["tags"] = .mapping(tags)
+        }
+        apps[index] = .mapping(app)
+        top["apps"] = .sequence(apps)
+        let body: String
+        do {
+            body = try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        }
+        return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
+    }
+
+    /// `80MB` when the size is a whole number of megabytes, else its bytes.
+    static func size(_ bytes: Int64) -> String {
+        bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)
+    }
+}

@@ -1,0 +1,163 @@
+import Advice
+import ODRCore
+import ODRPolicies
+import ScenarioFile
+import Simulation
+import Testing
+
+/// Issue 26: `odr-sim advise` on cases whose best layout is known by hand.
+@Suite("The layout advisor")
+struct AdvisorTests {
+    static let MB: Int64 = 1_000_000
+
+    func advise(_ text: String, app: String = "game", policy: String = "lru", replications: Int = 3,
+                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1) throws -> (Advisor.Result, [Resource]) {
+        let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "a.scn")
+        let index = document.scenario.apps.firstIndex { $0.id == app }!
+        var advisor = Advisor(document: document, text: text, fileName: "a.scn", app: index, policy: policy,
+                              replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
+        advisor.jobs = jobs
+        return (try advisor.run(), document.resources[index])
+    }
+
+    /// The group (resource names) of resource `name` in a layout.
+    func group(of name: String, _ layout: Layout, _ resources: [Resource]) -> Set<String> {
+        let r = resources.firstIndex { $0.name == name }!
+        return Set(layout.groups.first { $0.contains(r) }!.map { resources[$0].name })
+    }
+
+    @Test("a layout keeps every resource's tags and gives a group one tag set; twin tag sets get a pack tag each")
+    func layoutTags() {
+        let resources = [Resource(name: "a1", size: 1, tags: ["a"]), Resource(name: "a2", size: 1, tags: ["a"]),
+                         Resource(name: "b", size: 1, tags: ["b"])]
+        // a1 and b merged: both carry a and b; a2 alone: a. Distinct sets, no pack tag.
+        let merged = Layout(groups: [[0, 2], [1]]).resources(from: resources)
+        #expect(merged.resources.map(\.tags) == [["a", "b"], ["a"], ["b", "a"]])
+        #expect(merged.newTags.isEmpty)
+        // a1 and a2 apart: the same set twice, so each gets its own pack tag (on-demand).
+        let split = Layout(groups: [[0], [1], [2]]).resources(from: resources)
+        #expect(split.resources.map(\.tags) == [["a", "pack-1"], ["a", "pack-2"], ["b"]])
+        #expect(split.newTags.map(\.category) == ["on-demand", "on-demand"])
+        // Promotion adds a prefetch pack tag.
+        let promoted = Layout(groups: [[0, 1], [2]]).promoting(1).resources(from: resources)
+        #expect(promoted.resources[2].tags == ["b", "pack-2"])
+        #expect(promoted.newTags.map(\.name) == ["pack-2"] && promoted.newTags.map(\.category) == ["prefetch"])
+    }
+
+    @Test("co-access counts requests of the app's resources, a tag meaning every resource carrying it")
+    func coAccess() throws {
+        let document = try ScenarioParser(knownPolicies: ["lru"]).parse("""
+            duration: 1d
+            device: {capacity: 10GB}
+            apps:
+              - id: game
+                resources: [{name: x, size: 1MB, tags: [a]}, {name: y, size: 1MB, tags: [a, b]}, {name: z, size: 1MB, tags: [c]}]
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 1, app: game, request: [a], id: r1}
+              - {at: 2, app: game, request: [b, c], id: r2}
+              - {at: 3, app: game, request: [c], id: r3}
+            """, fileName: "c.scn")
+        // r1 = {x, y}, r2 = {y, z}, r3 = {z}.
+        let counts = CoAccess(scenario: document.scenario, app: 0, resources: document.resources[0], seeds: [0])
+        #expect(counts.frequency == [1, 2, 2])
+        #expect(counts.together(0, 1) == 1 && counts.together(1, 2) == 1 && counts.together(0, 2) == 0)
+    }
+
+    /// Three 10 MB resources; z requested alone twice a day (x and y get their requests in the test).
+    static let together = """
+        duration: 2d
+        device: {capacity: 10GB}
+        apps:
+          - id: game
+            resources: [{name: x, size: 10MB, tags: [a]}, {name: y, size: 10MB, tags: [b]}, {name: z, size: 10MB, tags: [c]}]
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: game, launch: true}
+        workload:
+          - {kind: popularity, app: game, tags: [c], rate: 2/d, alpha: 1, hold: {median: 1m, sigma: 0.1}}
+        """
+
+    @Test("resources always requested together end in one pack")
+    func alwaysTogether() throws {
+        // x and y are only ever requested as [a, b]: apart they are two downloads per fetch,
+        // together one, for the same bytes; with plenty of space nothing is purged, so the
+        // only difference is the download price (1 MB each). z is requested alone: merging it
+        // would fetch 10 MB more with each [a, b].
+        let requests = (1...12).map { "  - {at: \($0)h, app: game, request: [a, b], id: r\($0)}\n  - {at: \($0)h30m, app: game, end: r\($0)}\n" }
+        let scripted = Self.together.replacingOccurrences(of: "  - {at: 0, app: game, launch: true}\n",
+                                                          with: "  - {at: 0, app: game, launch: true}\n" + requests.joined())
+        let (result, resources) = try advise(scripted)
+        let best = result.evaluations[result.best].layout
+        #expect(group(of: "x", best, resources) == ["x", "y"])
+        #expect(group(of: "z", best, resources) == ["z"])
+        #expect(result.evaluations[result.best].mean < result.evaluations[result.original].mean)
+    }
+
+    @Test("two resources never needed together on a tight disk stay apart, and the advice is never worse than as written")
+    func neverTogetherTightDisk() throws {
+        // 350 MB free; a (300 MB) in the morning, b (300 MB) in the evening, each ended before
+        // the other: merged, every request would need 600 MB and fail.
+        var events = "  - {at: 0, app: game, install: true}\n  - {at: 0, app: game, launch: true}\n"
+        for day in 0..<3 {
+            events += "  - {at: \(day)d8h, app: game, request: [a], id: m\(day)}\n  - {at: \(day)d9h, app: game, end: m\(day)}\n"
+            events += "  - {at: \(day)d20h, app: game, request: [b], id: e\(day)}\n  - {at: \(day)d21h, app: game, end: e\(day)}\n"
+        }
+        let text = """
+            duration: 3d
+            device: {capacity: 1GB, used: 650MB}
+            apps:
+              - id: game
+                resources: [{name: x, size: 300MB, tags: [a]}, {name: y, size: 300MB, tags: [b]}]
+            events:
+            \(events)
+            """
+        let (result, resources) = try advise(text)
+        let best = result.evaluations[result.best]
+        #expect(group(of: "x", best.layout, resources) == ["x"])
+        #expect(best.failedRequests == 0)
+        #expect(best.mean <= result.evaluations[result.original].mean)
+        // Every layout tried that merged them failed its requests.
+        for e in result.evaluations where e.layout.groups.contains(where: { $0.count == 2 }) {
+            #expect(e.failedRequests > 0)
+        }
+    }
+
+    @Test("a layout over the platform's limits is never proposed: the merge is rejected unrun")
+    func platformLimits() throws {
+        // tvOS 18 allows 512 MB per pack. x (300 MB) and y (300 MB) are always requested
+        // together, so merging them is the move the download price favours, but the 600 MB
+        // pack is over the limit.
+        var events = "  - {at: 0, app: game, install: true}\n  - {at: 0, app: game, launch: true}\n"
+        for h in 1...6 { events += "  - {at: \(h)h, app: game, request: [a, b], id: r\(h)}\n  - {at: \(h)h30m, app: game, end: r\(h)}\n" }
+        let text = """
+            duration: 1d
+            platform: tvos18
+            device: {capacity: 32GB}
+            apps:
+              - id: game
+                resources: [{name: x, size: 300MB, tags: [a]}, {name: y, size: 300MB, tags: [b]}]
+            events:
+            \(events)
+            """
+        let (result, resources) = try advise(text)
+        let rejected = result.evaluations.filter { $0.rejected != nil }
+        #expect(!rejected.isEmpty)
+        #expect(rejected.allSatisfy { $0.rejected!.contains("512 MB per-pack limit of tvos18") })
+        let best = result.evaluations[result.best]
+        #expect(best.rejected == nil)
+        #expect(best.layout.groups.indices.allSatisfy { best.layout.size(of: $0, resources) <= 512 * Self.MB })
+    }
+
+    @Test("the advice is the same at any job count")
+    func jobs() throws {
+        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game.scn"),
+                              encoding: .utf8)
+        let (one, _) = try advise(text, app: "odyssey", policy: "apple", replications: 2, jobs: 1)
+        let (two, _) = try advise(text, app: "odyssey", policy: "apple", replications: 2, jobs: 2)
+        #expect(one.evaluations.map(\.objectives) == two.evaluations.map(\.objectives))
+        #expect(one.evaluations.map(\.move) == two.evaluations.map(\.move))
+        #expect(one.best == two.best)
+        #expect(one.evaluations[one.best].mean <= one.evaluations[one.original].mean)
+    }
+}
