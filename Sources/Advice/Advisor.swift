@@ -66,6 +66,8 @@ public struct Advisor {
         /// The original layout's and the advised one's place in ``evaluations``.
         public let original: Int
         public let best: Int
+        /// The starting layouts' places (the one as written first).
+        public let starts: [Int]
         /// The fewest bytes any purge order could have re-downloaded, as written and advised
         /// (means over the replications: the offline bound of `--bound`).
         public let bounds: [Double]
@@ -169,7 +171,7 @@ public struct Advisor {
                   evaluations[challenger].mean < evaluations[best].mean else { break }
             best = challenger
         }
-        return Result(evaluations: evaluations, original: original, best: best,
+        return Result(evaluations: evaluations, original: original, best: best, starts: starts,
                       bounds: try bounds([evaluations[original].text, evaluations[best].text]))
     }
 

@@ -107,11 +107,15 @@ struct AdviseCommand: ParsableCommand {
         ]
         let advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { $0.hasPrefix("#") }.joined(separator: "\n")
-        try report.commit([
+        var files = [
             ("advised.scn", header.map { "# " + $0 }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", layoutCSV(best.layout, document.resources[appIndex])),
             ("layouts.csv", layoutsCSV(result)),
-        ])
+        ]
+        if !output.noReport {
+            files.append(("report.html", page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html))
+        }
+        try report.commit(files)
         print("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
         // The moves from the starting layout to the advised one.
         var path: [String] = []
@@ -142,6 +146,25 @@ struct AdviseCommand: ParsableCommand {
             throw CommandFailure.usage("\(option): '\(text)' is not a size (such as 1MB or 500KB)")
         }
         return bytes
+    }
+
+    private func page(_ result: Advisor.Result, resources: [Resource], lede: String) -> AdviceReport {
+        let layouts = result.evaluations.map { e in
+            let interval = Interval(e.objectives)
+            return AdviceReport.Layout(id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
+                                       redownloadBytes: e.redownloadBytes, waitP95: e.waitP95,
+                                       initialInstallBytes: Double(e.initialInstallBytes),
+                                       objective: (interval.mean, interval.low, interval.high))
+        }
+        let best = result.evaluations[result.best].layout
+        let (laid, _) = best.resources(from: resources)
+        let promoted = Set(best.groups.indices.filter { best.promoted[$0] }.flatMap { best.groups[$0] })
+        let rows = resources.indices.map { r in
+            (name: resources[r].name, size: resources[r].size, written: resources[r].tags.sorted().joined(separator: "+"),
+             advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r))
+        }
+        return AdviceReport(title: "\(app): the layout to ship", lede: lede, layouts: layouts, starts: result.starts,
+                            advised: result.best, resources: rows)
     }
 
     /// `layout.csv`: each resource's pack and category under the advised layout.

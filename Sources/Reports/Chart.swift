@@ -44,8 +44,11 @@ public struct Chart: Sendable {
         public var steps = false
         /// What a hover says of each point; by default "name: x, y".
         public var hovers: [String]? = nil
+        /// Points only, no line between them (a scatter plot of layouts).
+        public var scatter = false
         public init(name: String, colour: String, dash: String = "", points: [(x: Double, y: Double)],
-                    band: [(low: Double, high: Double)]? = nil, steps: Bool = false, hovers: [String]? = nil) {
+                    band: [(low: Double, high: Double)]? = nil, steps: Bool = false, hovers: [String]? = nil,
+                    scatter: Bool = false) {
             self.name = name
             self.colour = colour
             self.dash = dash
@@ -53,6 +56,7 @@ public struct Chart: Sendable {
             self.band = band
             self.steps = steps
             self.hovers = hovers
+            self.scatter = scatter
         }
     }
 
@@ -312,7 +316,14 @@ public struct Chart: Sendable {
                     path += "L\(px),\(py)"
                 }
             }
-            body += "<g class=\"series\" data-series=\"\(Self.escape(line.name))\"><path d=\"\(path)\" fill=\"none\" stroke=\"\(line.colour)\" stroke-width=\"2\" stroke-dasharray=\"\(line.dash)\"/>"
+            if line.scatter {
+                body += "<g class=\"series\" data-series=\"\(Self.escape(line.name))\">"
+                for p in line.points {
+                    body += "<circle cx=\"\(Self.f(xScale.position(p.x)))\" cy=\"\(Self.f(yScale.position(p.y)))\" r=\"4\" fill=\"\(line.colour)\" fill-opacity=\"0.8\"/>"
+                }
+            } else {
+                body += "<g class=\"series\" data-series=\"\(Self.escape(line.name))\"><path d=\"\(path)\" fill=\"none\" stroke=\"\(line.colour)\" stroke-width=\"2\" stroke-dasharray=\"\(line.dash)\"/>"
+            }
             for (i, p) in line.points.enumerated() {
                 let text = line.hovers?[i] ?? "\(line.name): \(Self.describe(p.x, x.unit)), \(Self.describe(p.y, y.unit))"
                 body += "<circle class=\"hover\" cx=\"\(Self.f(xScale.position(p.x)))\" cy=\"\(Self.f(yScale.position(p.y)))\" r=\"3\"><title>\(Self.escape(text))</title></circle>"

@@ -102,3 +102,40 @@ struct MigrateCommandTests {
         #expect(lines[1].hasPrefix("500MB,background-assets,lru,1,"))
     }
 }
+
+/// Issue 26: `odr-sim advise` from the command line.
+@Suite("odr-sim advise")
+struct AdviseCommandTests {
+    @Test("advise writes the same files at any job count, and advised.scn runs")
+    func identicalAndRunnable() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        var outputs: [[String]] = []
+        for jobs in ["1", "2"] {
+            let out = dir.appendingPathComponent("a\(jobs)").path
+            let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "12",
+                                      "--jobs", jobs, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try ["advised.scn", "layout.csv", "layouts.csv", "report.html"].map {
+                try String(contentsOfFile: out + "/" + $0, encoding: .utf8)
+            })
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0][2].split(separator: "\n").count == 1 + 12)
+        let run = try CLI.run(["run", dir.appendingPathComponent("a1/advised.scn").path, "--policy", "apple",
+                               "--out", dir.appendingPathComponent("r").path, "--no-report"])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test("an unknown app is a usage error naming the apps; nothing is written")
+    func unknownApp() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let result = try CLI.run(["advise", game, "--app", "odysey", "--out", dir.appendingPathComponent("x").path])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("odyssey, atlas, snapfilter"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
+    }
+}
