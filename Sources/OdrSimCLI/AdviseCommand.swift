@@ -28,6 +28,7 @@ struct AdviseCommand: ParsableCommand {
             Examples:
               odr-sim advise Scenarios/game.scn --app odyssey
               odr-sim advise Scenarios/game.scn --app odyssey --wait-price 10MB --max-evaluations 100
+              odr-sim advise Scenarios/game.scn --app odyssey --platform play-asset-delivery --policy lru
               odr-sim compare Reports/game-advice/advised.scn --policy apple --replications 30
             """)
 
@@ -36,6 +37,9 @@ struct AdviseCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The app whose layout is searched (its id in the scenario).", valueName: "id"))
     var app: String
+
+    @Option(help: ArgumentHelp("Advise for this platform instead of the scenario's: an ODR preset, or background-assets / play-asset-delivery (the scenario migrated first, as `odr-sim migrate` does, the app evicting with --policy, default lru). See `odr-sim platforms`.", valueName: "platform"))
+    var platform: String?
 
     @Option(help: ArgumentHelp("The policy the runs use: the system's on ODR, the app's strategy where the app evicts. Default: the scenario's first.", valueName: "policy"))
     var policy: String?
@@ -69,7 +73,27 @@ struct AdviseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let document = try loadScenario(file)
+        var document = try loadScenario(file)
+        var text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw CommandFailure("\(file): \(error.localizedDescription)")
+        }
+        if let platform, platform != document.scenario.platform.name {
+            guard let target = PlatformProfile.named(platform) else {
+                throw CommandFailure.usage("--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))")
+            }
+            do {
+                text = target.evictor == .app
+                    ? try ScenarioMigration(target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names)
+                        .migrate(text, fileName: file)
+                    : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
+                document = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
+            } catch {
+                throw CommandFailure("\(error)", located: true)
+            }
+        }
         guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
             throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
         }
@@ -78,12 +102,6 @@ struct AdviseCommand: ParsableCommand {
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file])
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw CommandFailure("\(file): \(error.localizedDescription)")
-        }
         var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs.count
@@ -183,16 +201,40 @@ struct AdviseCommand: ParsableCommand {
     /// `layouts.csv`: every layout tried.
     private func layoutsCSV(_ result: Advisor.Result) -> String {
         var text = CSV.row(["layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
-                            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes"])
+                            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes",
+                            "pareto_rank"])
         let original = result.evaluations[result.original].objectives
+        let ranks = paretoRanks(result.evaluations)
         for e in result.evaluations {
             let diff = e.objectives.isEmpty ? "" : String(format: "%.0f", zip(e.objectives, original).map { $0 - $1 }.reduce(0, +) / Double(e.objectives.count))
             func number(_ value: Double) -> String { value.isNaN || value.isInfinite ? "" : String(format: "%.0f", value) }
             text += CSV.row([String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
                              number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
                              e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95), e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
-                             e.rejected == nil ? String(e.initialInstallBytes) : ""])
+                             e.rejected == nil ? String(e.initialInstallBytes) : "", ranks[e.id].map(String.init) ?? ""])
         }
         return text
+    }
+
+    /// Each run layout's Pareto rank over re-downloaded bytes, p95 wait and initial install
+    /// (1: no other layout is at least as good on all three and better on one; 2: the same once
+    /// rank 1 is set aside; …); nil for a rejected layout.
+    private func paretoRanks(_ evaluations: [Advisor.Evaluation]) -> [Int?] {
+        func terms(_ e: Advisor.Evaluation) -> [Double] {
+            [e.redownloadBytes, e.waitP95.isNaN ? 0 : e.waitP95, Double(e.initialInstallBytes)]
+        }
+        func dominates(_ a: [Double], _ b: [Double]) -> Bool {
+            zip(a, b).allSatisfy { $0 <= $1 } && zip(a, b).contains { $0 < $1 }
+        }
+        var ranks = [Int?](repeating: nil, count: evaluations.count)
+        var left = evaluations.filter { $0.rejected == nil }.map(\.id)
+        var rank = 1
+        while !left.isEmpty {
+            let front = left.filter { i in !left.contains { j in j != i && dominates(terms(evaluations[j]), terms(evaluations[i])) } }
+            for i in front { ranks[i] = rank }
+            left.removeAll { front.contains($0) }
+            rank += 1
+        }
+        return ranks
     }
 }

@@ -47,6 +47,19 @@ public struct ScenarioRewrite {
         return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
     }
 
+    /// The text with `platform:` set to `name` (a preset), and nothing else changed.
+    public func replacingPlatform(with name: String) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+        }
+        top["platform"] = Node(name)
+        do {
+            return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        }
+    }
+
     /// `80MB` when the size is a whole number of megabytes, else its bytes.
     static func size(_ bytes: Int64) -> String {
         bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)

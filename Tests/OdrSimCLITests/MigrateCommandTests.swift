@@ -138,4 +138,24 @@ struct AdviseCommandTests {
         #expect(result.stderr.contains("odyssey, atlas, snapfilter"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
     }
+
+    @Test("--platform advises for another platform: the scenario migrated first; layouts.csv ranks the layouts")
+    func otherPlatform() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let out = dir.appendingPathComponent("ba").path
+        let result = try CLI.run(["advise", game, "--app", "odyssey", "--platform", "background-assets", "--replications", "2",
+                                  "--max-evaluations", "6", "--out", out, "--no-report"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
+        #expect(advised.contains("\nplatform: background-assets\n") && advised.contains("\npolicies: [lru]\n"))
+        let layouts = try String(contentsOfFile: out + "/layouts.csv", encoding: .utf8).split(separator: "\n")
+        #expect(layouts[0].hasSuffix(",pareto_rank"))
+        // Some layout is on the first front, and the file says why a rank is what it is.
+        #expect(layouts.dropFirst().contains { $0.hasSuffix(",1") })
+        #expect(!FileManager.default.fileExists(atPath: out + "/report.html"))
+        let unknown = try CLI.run(["advise", game, "--app", "odyssey", "--platform", "symbian"])
+        #expect(unknown.status == 64)
+    }
 }
