@@ -50,6 +50,7 @@ struct CompareCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name)
+        let headline = verdictLines(rows, baseline: baseline.name)
         do {
             var files = [
                 ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
@@ -58,14 +59,18 @@ struct CompareCommand: ParsableCommand {
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if !output.noReport {
-                let page = CompareReport(
+                var page = CompareReport(
                     title: "\(document.name): \(policies.count) policies × \(runner.replications) replications",
                     lede: document.description.isEmpty ? "odr-sim compare of \(options.file)" : document.description,
                     facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
+                page.headline = headline
                 files.append(("report.html", page.html))
             }
             try report.commit(files)
         }
+        print("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
+        for line in headline { print("  " + line) }
+        print("")
         print(rankedTable(comparison))
         if let note = baseline.note { print(note) }
         if bound {

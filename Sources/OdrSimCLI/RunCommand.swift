@@ -86,7 +86,12 @@ struct RunCommand: ParsableCommand {
         if runner.replications > 1 {
             files.append(("comparison.csv", Comparison(rows: results.map(\.summary), reference: baseline.name).csv))
         }
-        if !output.noReport { files.append(("report.html", runReport(document, file: options.file, results).html)) }
+        let headline = verdictLines(results.map(\.summary), baseline: baseline.name)
+        if !output.noReport {
+            var page = runReport(document, file: options.file, results)
+            page.headline = headline
+            files.append(("report.html", page.html))
+        }
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {
@@ -101,6 +106,11 @@ struct RunCommand: ParsableCommand {
         }
         try report.commit(files, staged: !noEvents)
 
+        if policies.count > 1 {
+            print("Verdict against \(baseline.name) (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")
+            for line in headline { print("  " + line) }
+            print("")
+        }
         print(summaryTable(results.map(\.summary), replicated: runner.replications > 1, platformMetrics: platformMetrics))
         if bound {
             print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")

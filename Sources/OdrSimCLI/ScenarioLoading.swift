@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
 import Foundation
+import Metrics
 import ODRPolicies
 import ScenarioFile
 import Simulation
@@ -96,4 +97,18 @@ func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: 
 /// Prints a line on stderr.
 func note(_ message: String) {
     FileHandle.standardError.write(Data("\(message)\n".utf8))
+}
+
+/// The verdict of `rows` against `baseline`, one line per main metric, as the terminal and
+/// the reports show it; offline policies (`belady`) are bounds, never best.
+func verdictLines(_ rows: [SummaryRow], baseline: String) -> [String] {
+    let offline = Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name))
+    let verdict = Verdict(Comparison(rows: rows, reference: baseline), offline: offline)
+    return verdict.text { metric, value in
+        switch metric.unit {
+        case .bytes: humanBytes(value)
+        case .seconds: String(format: "%.1f s", value)
+        case .count: String(format: "%.2f", value)
+        }
+    }
 }

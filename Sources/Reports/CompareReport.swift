@@ -10,6 +10,8 @@ public struct CompareReport {
 
     public var title: String
     public var lede: String
+    /// The verdict lines shown at the top (``Metrics/Verdict``); none by default.
+    public var headline: [String] = []
     public var facts: [(name: String, value: String)]
     public var comparison: Comparison
     public var palette: Palette
@@ -60,7 +62,9 @@ public struct CompareReport {
             }
             sections.append(Page.Section(heading: name, figures: figures))
         }
-        return Page(title: title, lede: lede, facts: facts, sections: sections)
+        var page = Page(title: title, lede: lede, facts: facts, sections: sections)
+        page.headline = headline
+        return page
     }
 
     public var html: String { page.html }

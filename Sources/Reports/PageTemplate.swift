@@ -14,7 +14,7 @@ enum PageTemplate {
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; margin: 2em auto; max-width: 1000px; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-.lede { color: #444; } .facts td { text-align: left; } .facts td:first-child { color: #555; padding-right: 1em; }
+.lede { color: #444; } .headline { font-weight: 500; } .facts td { text-align: left; } .facts td:first-child { color: #555; padding-right: 1em; }
 table { border-collapse: collapse; margin: 0.5em 0; } th, td { padding: 3px 8px; text-align: right; border-bottom: 1px solid #eee; }
 th:first-child, td:first-child { text-align: left; } th { background: #f4f4f4; }
 td.best { font-weight: bold; background: #e3f1e3; }
@@ -31,6 +31,7 @@ details { margin: 0.3em 0 1.2em; } summary { cursor: pointer; color: #555; }
 <body>
 <h1>{{title}}</h1>
 <p class="lede">{{lede}}</p>
+{{#hasHeadline}}<ul class="headline">{{#headline}}<li>{{.}}</li>{{/headline}}</ul>{{/hasHeadline}}
 {{#hasFacts}}<table class="facts">{{#facts}}<tr><td>{{name}}</td><td>{{value}}</td></tr>{{/facts}}</table>{{/hasFacts}}
 {{#sections}}
 <h2>{{heading}}</h2>
@@ -100,6 +101,8 @@ public struct Page {
 
     public var title: String
     public var lede: String
+    /// The verdict, one line per main metric, shown under the lede (``Metrics/Verdict``).
+    public var headline: [String] = []
     public var facts: [(name: String, value: String)]
     public var sections: [Section]
 
@@ -118,6 +121,7 @@ public struct Page {
         }
         let context: [String: Any] = [
             "title": title, "lede": lede, "hasFacts": !facts.isEmpty,
+            "hasHeadline": !headline.isEmpty, "headline": headline,
             "facts": facts.map { ["name": $0.name, "value": $0.value] },
             "sections": sections.map { section -> [String: Any] in
                 var s: [String: Any] = ["heading": section.heading, "text": section.text]

@@ -39,6 +39,8 @@ public struct RunReport {
 
     public var title: String
     public var lede: String
+    /// The verdict lines shown at the top (``Metrics/Verdict``); none by default.
+    public var headline: [String] = []
     public var facts: [(name: String, value: String)]
     public var rows: [SummaryRow]
     public var runs: [PolicyRun]
@@ -176,7 +178,9 @@ public struct RunReport {
             Page.Figure(chart: cdf, caption: "Begin to grant, for granted requests (hits wait 0).",
                         numbers: (["policy", "p50", "p95", "p99"], waitRows)),
         ]))
-        return Page(title: title, lede: lede, facts: facts, sections: sections)
+        var page = Page(title: title, lede: lede, facts: facts, sections: sections)
+        page.headline = headline
+        return page
     }
 
     public var html: String { page.html }

@@ -169,7 +169,10 @@ struct TableTruthTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLI.run(["compare", "Scenarios/game.scn", "--replications", "3", "--out", dir.appendingPathComponent("c").path])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.stdout.split(separator: "\n").dropFirst(2).prefix { !$0.isEmpty && $0.first!.isNumber }
+        // The table follows the verdict: its header, a rule, then one row per policy.
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let tableHeader = try #require(lines.firstIndex { $0.hasPrefix("rank") })
+        let rows = lines[(tableHeader + 2)...].prefix { !$0.isEmpty && $0.first!.isNumber }
         #expect(rows.count == PolicyRegistry.names.count)
         let units = Set(rows.map { $0.split(separator: " ").last.map(String.init) ?? "" })
         #expect(units.count == 1, "\(units)")

@@ -1,0 +1,74 @@
+/// The headline of a comparison: for each main metric, the best deployable policy, its
+/// change against the baseline with the 95 % interval of the paired difference, and whether
+/// that interval excludes 0. Offline policies (which read the future, as `belady`) are
+/// bounds, never "best": each line names the bound beside the winner.
+public struct Verdict: Sendable {
+    /// One metric's verdict.
+    public struct Line: Sendable {
+        public let metric: Metric
+        /// The deployable policy with the lowest mean (highest for a metric where more is
+        /// better), or nil when none but the baseline was run.
+        public let best: String?
+        /// Its paired difference to the baseline (policy − baseline), or nil for the baseline.
+        public let change: Interval?
+        public let baselineMean: Double
+        public let bestMean: Double
+        /// The best offline policy's mean, the bound on what any purge order could reach.
+        public let bound: (policy: String, mean: Double)?
+
+        /// Whether the interval of the change excludes 0.
+        public var significant: Bool { change.map { $0.low > 0 || $0.high < 0 } ?? false }
+    }
+
+    public let baseline: String
+    public let lines: [Line]
+
+    /// The metrics a headline speaks of.
+    public static let headlineMetrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95]
+
+    /// `offline` names the policies that read the future (bounds, not candidates).
+    public init(_ comparison: Comparison, offline: Set<String>, metrics: [Metric] = Verdict.headlineMetrics) {
+        baseline = comparison.reference
+        let deployable = comparison.policies.filter { !offline.contains($0.policy) }
+        let bounds = comparison.policies.filter { offline.contains($0.policy) }
+        let base = comparison.statistics(of: comparison.reference)
+        lines = metrics.map { metric in
+            let c = metric.position
+            func better(_ a: Comparison.PolicyStatistics, _ b: Comparison.PolicyStatistics) -> Bool {
+                let (x, y) = (a.metrics[c].mean, b.metrics[c].mean)
+                if x != y { return metric.lowerIsBetter ? x < y : x > y }
+                return a.policy < b.policy
+            }
+            let winner = deployable.min(by: better)
+            let bound = bounds.min(by: better).map { ($0.policy, $0.metrics[c].mean) }
+            return Line(metric: metric, best: winner?.policy, change: winner?.differences?[c],
+                        baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound)
+        }
+    }
+
+    /// The headline as text lines, values written by `describe` (bytes, seconds, counts).
+    public func text(describe: (Metric, Double) -> String) -> [String] {
+        lines.map { line in
+            let name = line.metric.title.prefix(1).lowercased() + line.metric.title.dropFirst()
+            var text: String
+            if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
+                let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
+                text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean))"
+                    + " (change \(signed(change.mean, line.metric, describe)), 95 % interval \(signed(change.low, line.metric, describe)) to \(signed(change.high, line.metric, describe)); "
+                    + (line.significant ? "significant)" : "not significant)")
+            } else if let best = line.best, best != baseline {
+                text = "\(name): \(baseline) is best, tied by \(best), \(describe(line.metric, line.baselineMean))"
+            } else {
+                text = "\(name): \(baseline) is best, \(describe(line.metric, line.baselineMean))"
+            }
+            if let bound = line.bound {
+                text += "; bound (\(bound.policy), offline): \(describe(line.metric, bound.mean))"
+            }
+            return text
+        }
+    }
+
+    private func signed(_ value: Double, _ metric: Metric, _ describe: (Metric, Double) -> String) -> String {
+        value < 0 ? "−" + describe(metric, -value) : "+" + describe(metric, value)
+    }
+}

@@ -1,0 +1,55 @@
+import Metrics
+import Testing
+
+/// Issue 29: the headline names the best deployable policy per metric, its paired change
+/// against the baseline and whether it is significant; offline policies are bounds only.
+@Suite("Verdict")
+struct VerdictTests {
+    /// A row whose metrics are all 0 but the given ones.
+    func row(_ policy: String, _ replication: Int, redownload: Double, wait: Double = 0) -> SummaryRow {
+        var values = [Double](repeating: 0, count: Metric.classic.count)
+        values[Metric.redownloadBytes.position] = redownload
+        values[Metric.waitP95.position] = wait
+        return SummaryRow(policy: policy, replication: replication, seed: UInt64(replication), values: values)
+    }
+
+    @Test("the best deployable policy, its paired change and its significance; the offline one a bound")
+    func bestAndBound() {
+        // Re-downloads per replication: base 100, 200 (mean 150); good 50, 150 (mean 100,
+        // −50 each time: the paired interval is exactly −50, significant); noisy 0, 300 (mean
+        // 150); oracle 10, 20 (mean 15, offline: a bound, not a candidate).
+        let rows = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+            row("good", 1, redownload: 50), row("good", 2, redownload: 150),
+            row("noisy", 1, redownload: 0), row("noisy", 2, redownload: 300),
+            row("oracle", 1, redownload: 10), row("oracle", 2, redownload: 20),
+        ]
+        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: ["oracle"], metrics: [.redownloadBytes])
+        let line = verdict.lines[0]
+        #expect(line.best == "good")   // 100 mean; oracle's 15 is not a candidate
+        #expect(line.change?.mean == -50 && line.change?.low == -50 && line.change?.high == -50)
+        #expect(line.significant)
+        #expect(line.bound?.policy == "oracle" && line.bound?.mean == 15)
+        let text = verdict.text { _, value in String(Int(value)) }[0]
+        #expect(text == "re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to −50; significant); bound (oracle, offline): 15")
+    }
+
+    @Test("a change whose interval spans 0 is not significant; a tie names the baseline")
+    func notSignificant() {
+        // noisy − base per replication: −100, +100: mean 0, a tie, which goes to the baseline
+        // (equal means are ordered by name, and base comes first).
+        let rows = [
+            row("base", 1, redownload: 100, wait: 2), row("base", 2, redownload: 200, wait: 2),
+            row("noisy", 1, redownload: 0, wait: 1), row("noisy", 2, redownload: 300, wait: 3),
+        ]
+        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes, .waitP95])
+        #expect(!verdict.lines[0].significant)
+        let text = verdict.text { _, value in String(Int(value)) }
+        #expect(text[0] == "re-downloaded bytes: base is best, 150")
+        // noisy − base for a skewed case: −60, +20 → mean −20, interval spans 0.
+        let skewed = [row("base", 1, redownload: 100), row("base", 2, redownload: 100),
+                      row("noisy", 1, redownload: 40), row("noisy", 2, redownload: 120)]
+        let line = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
+        #expect(line.best == "noisy" && line.change!.low < 0 && line.change!.high > 0 && !line.significant)
+    }
+}
