@@ -13,6 +13,29 @@ public struct SweepResults: Sendable {
     public let lines: [String]
     /// Whether the rows carry the platform metrics (a point on Background Assets or Play).
     public let platformMetrics: Bool
+    /// Per axis, the numeric column the written files put beside its labels (`used_bytes`
+    /// beside `used`), or nil; empty for none. Only the written files have them: the lines,
+    /// shards and ``comparisons()`` carry the labels alone.
+    public var axisNumbers: [AxisNumbers?] = []
+
+    /// A numeric column beside an axis's labels: its name and each label's number.
+    public struct AxisNumbers: Sendable, Hashable {
+        public let column: String
+        public let values: [String: Double]
+
+        public init(column: String, values: [String: Double]) {
+            self.column = column
+            self.values = values
+        }
+
+        /// Integers as integers (bytes, seconds), anything else in Swift's shortest
+        /// round-trip form, which Python's `float` and pandas read.
+        func text(of label: String) -> String {
+            guard let value = values[label] else { return "" }
+            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+            return "\(value)"
+        }
+    }
 
     public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false) {
         self.axisNames = axisNames
@@ -31,6 +54,30 @@ public struct SweepResults: Sendable {
     }
 
     public var resultsCSV: String { resultsHeader + lines.joined() }
+
+    /// The axis columns as the written files have them: each axis, then its numeric column.
+    public var writtenAxisNames: [String] {
+        axisNames.indices.flatMap { a in [axisNames[a]] + (number(of: a).map { [$0.column] } ?? []) }
+    }
+
+    /// One point's axis fields as the written files have them.
+    func writtenAxisValues(_ values: [String]) -> [String] {
+        values.indices.flatMap { a in [values[a]] + (number(of: a).map { [$0.text(of: values[a])] } ?? []) }
+    }
+
+    private func number(of axis: Int) -> AxisNumbers? { axis < axisNumbers.count ? axisNumbers[axis] : nil }
+
+    /// `results.csv` as written: ``resultsCSV`` with the axes' numeric columns.
+    public func resultsFile() throws -> String {
+        guard axisNumbers.contains(where: { $0 != nil }) else { return resultsCSV }
+        let records = try CSVReader.records(resultsCSV)
+        var text = String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
+        for record in records.dropFirst() {
+            let f = record.fields
+            text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
+        }
+        return text
+    }
 
     /// Per point (in point order), its axis values and the comparison of its policies, from
     /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
@@ -57,12 +104,12 @@ public struct SweepResults: Sendable {
     /// `comparison.csv`: the axis columns, then ``Comparison/csv``'s columns, per point in
     /// point order and per policy in run order.
     public func comparisonCSV(_ comparisons: [(values: [String], comparison: Comparison)]) -> String {
-        let head = String(CSV.row(axisNames).dropLast()) + ","
+        let head = String(CSV.row(writtenAxisNames).dropLast()) + ","
         guard !comparisons.isEmpty else { return head + Comparison(rows: [], reference: baseline).csv }
         var text = ""
         for (g, group) in comparisons.enumerated() {
             let lines = group.comparison.csv.split(separator: "\n", omittingEmptySubsequences: false)
-            let prefix = String(CSV.row(group.values).dropLast())
+            let prefix = String(CSV.row(writtenAxisValues(group.values)).dropLast())
             if g == 0 { text += head + lines[0] + "\n" }
             for line in lines.dropFirst() where !line.isEmpty { text += prefix + "," + line + "\n" }
         }
@@ -70,4 +117,14 @@ public struct SweepResults: Sendable {
     }
 
     public func comparisonCSV() throws -> String { comparisonCSV(try comparisons()) }
+
+    /// `comparison-long.csv`: the axis columns, then ``Comparison/longHeader``; one number
+    /// per row.
+    public func comparisonLongCSV(_ comparisons: [(values: [String], comparison: Comparison)]) -> String {
+        var text = CSV.row(writtenAxisNames + Comparison.longHeader)
+        for group in comparisons {
+            text += group.comparison.longRows(prefix: String(CSV.row(writtenAxisValues(group.values)).dropLast()) + ",")
+        }
+        return text
+    }
 }

@@ -67,4 +67,32 @@ public struct Comparison: Sendable {
         }
         return text
     }
+
+    /// The statistics of ``longCSV``, in the order each metric lists them.
+    public static let longStatistics = ["mean", "sd", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"]
+
+    /// `comparison-long.csv`'s header after any leading columns: `policy, baseline, metric,
+    /// unit, statistic, value` (one number per row, the form `pandas.pivot_table` and ggplot take).
+    public static let longHeader = ["policy", "baseline", "metric", "unit", "statistic", "value"]
+
+    /// The same numbers as ``csv``, one per row (``longHeader``); each line starts with
+    /// `prefix` (a sweep's axis values, already CSV fields with their trailing comma). The
+    /// reference's differences are left out rather than written empty, so every value parses.
+    public func longRows(prefix: String = "") -> String {
+        var text = ""
+        for p in policies {
+            for (c, metric) in Metric.classic.enumerated() {
+                let m = p.metrics[c]
+                var values = [m.mean, m.standardDeviation, max(0, m.low), m.high]
+                if let d = p.differences?[c] { values += [d.mean, d.low, d.high] }
+                for (s, value) in values.enumerated() {
+                    text += prefix + String(CSV.row([p.policy, reference, metric.column, metric.unit.rawValue, Self.longStatistics[s], CSV.decimal(value)]))
+                }
+            }
+        }
+        return text
+    }
+
+    /// `comparison-long.csv` of one comparison.
+    public var longCSV: String { CSV.row(Self.longHeader) + longRows() }
 }

@@ -44,7 +44,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     public static func columns(platformMetrics: Bool) -> [Metric] { platformMetrics ? allCases : classic }
 
     /// What a value counts.
-    public enum Unit: Sendable, Hashable {
+    public enum Unit: String, Sendable, Hashable {
         case count, bytes, seconds
     }
 

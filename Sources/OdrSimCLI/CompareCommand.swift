@@ -15,8 +15,9 @@ struct CompareCommand: ParsableCommand {
         Runs each policy on the same N seeded workloads (common random numbers), ranks them \
         from best to worst by mean re-download bytes, and shows each mean with its 95 % \
         Student-t interval and the paired difference to apple. Writes summary.csv (a row per \
-        policy and replication) and comparison.csv (a row per policy) to DIR (default \
-        Reports/<name>-compare/). Policies default to every registered one.
+        policy and replication), comparison.csv (a row per policy) and comparison-long.csv \
+        (the same numbers, one per row: policy, baseline, metric, unit, statistic, value) to \
+        DIR (default Reports/<name>-compare/). Policies default to every registered one.
 
         Examples:
           odr-sim compare scenarios/game.scn --replications 30
@@ -56,6 +57,7 @@ struct CompareCommand: ParsableCommand {
                 ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
                     + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()),
                 ("comparison.csv", comparison.csv),
+                ("comparison-long.csv", comparison.longCSV),
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if !output.noReport {

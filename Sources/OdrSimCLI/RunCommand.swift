@@ -19,6 +19,8 @@ struct RunCommand: ParsableCommand {
           events.csv       one row per thing that happened, with time and policy
           timeseries.csv   disk used, ODR bytes, bytes in use and downloading, sampled
           comparison.csv   with --replications > 1: mean, sd, 95 % interval per metric
+          comparison-long.csv  the same numbers, one per row (policy, baseline, metric,
+                           unit, statistic, value)
 
         Examples:
           odr-sim run scenarios/game.scn
@@ -84,7 +86,9 @@ struct RunCommand: ParsableCommand {
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
         if runner.replications > 1 {
-            files.append(("comparison.csv", Comparison(rows: results.map(\.summary), reference: baseline.name).csv))
+            let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name)
+            files.append(("comparison.csv", comparison.csv))
+            files.append(("comparison-long.csv", comparison.longCSV))
         }
         let headline = verdictLines(results.map(\.summary), baseline: baseline.name)
         if !output.noReport {

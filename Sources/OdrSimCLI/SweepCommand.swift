@@ -185,14 +185,23 @@ private func write(_ results: SweepResults, name: String, to destination: Report
     let files: [(String, String)]
     do {
         let comparisons = try results.comparisons()
-        var written = [("results.csv", results.resultsCSV), ("comparison.csv", results.comparisonCSV(comparisons))]
-        if report {
-            // Each axis's values in the order the points first show them.
-            let axes = results.axisNames.indices.map { a in
-                var values: [String] = []
-                for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
-                return SweepReport.Axis(name: results.axisNames[a], values: values)
+        // Each axis's values in the order the points first show them.
+        let axes = results.axisNames.indices.map { a in
+            var values: [String] = []
+            for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
+            return SweepReport.Axis(name: results.axisNames[a], values: values)
+        }
+        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the same).
+        var results = results
+        results.axisNumbers = axes.map { axis in
+            AxisQuantity.numbers(of: axis.values).map { quantity in
+                SweepResults.AxisNumbers(column: axis.name + quantity.suffix,
+                                         values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
             }
+        }
+        var written = [("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
+                       ("comparison-long.csv", results.comparisonLongCSV(comparisons))]
+        if report {
             let policies = comparisons.first?.comparison.policies ?? []
             let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
             written.append(("report.html", SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons,

@@ -34,10 +34,18 @@ public struct SweepReport {
         var sections: [Page.Section] = []
         let lookup = Dictionary(points.map { ($0.values, $0.comparison) }, uniquingKeysWith: { a, _ in a })
         let middle = axes.map { $0.values[($0.values.count - 1) / 2] }
+        let moving = movesWith
+        // The point with axis `a` at `value`, the axes that move with it (a `zip` group) at
+        // theirs, every other axis at its middle value.
+        func point(_ a: Int, _ value: String) -> Comparison? {
+            points.first { p in
+                p.values[a] == value && axes.indices.allSatisfy { b in b == a || moving[a].contains(b) || p.values[b] == middle[b] }
+            }?.comparison
+        }
         let policies = points.first?.comparison.policies.map(\.policy) ?? []
         for (a, axis) in axes.enumerated() {
             var figures: [Page.Figure] = []
-            let fixed = axes.indices.filter { $0 != a }.map { "\(axes[$0].name) = \(middle[$0])" }.joined(separator: ", ")
+            let fixed = axes.indices.filter { $0 != a && !moving[a].contains($0) }.map { "\(axes[$0].name) = \(middle[$0])" }.joined(separator: ", ")
             for metric in Self.metrics {
                 let (c, column, name, unit) = (metric.position, metric.column, metric.title, metric.chartUnit)
                 var chart = Chart(title: "\(name) against \(axis.name)", x: .init(label: axis.name, unit: .plain, categories: axis.values),
@@ -46,9 +54,7 @@ public struct SweepReport {
                 for policy in policies {
                     var points: [(x: Double, y: Double)] = [], band: [(low: Double, high: Double)] = [], hovers: [String] = []
                     for (v, value) in axis.values.enumerated() {
-                        var key = middle
-                        key[a] = value
-                        guard let m = lookup[key]?.statistics(of: policy)?.metrics[c] else { continue }
+                        guard let m = point(a, value)?.statistics(of: policy)?.metrics[c] else { continue }
                         points.append((Double(v), m.mean))
                         band.append((max(0, m.low), m.high))
                         hovers.append("\(policy), \(axis.name) = \(value): \(column) mean \(Chart.describe(m.mean, unit)), 95 % interval \(Chart.describe(max(0, m.low), unit)) to \(Chart.describe(m.high, unit))")
@@ -62,7 +68,8 @@ public struct SweepReport {
             }
             sections.append(Page.Section(heading: "Against \(axis.name)", figures: figures))
         }
-        if axes.count >= 2, let reference = points.first?.comparison.reference,
+        // A heat map of the first two axes, unless they move together (then it is a diagonal).
+        if axes.count >= 2, !moving[0].contains(1), let reference = points.first?.comparison.reference,
            case let c = Metric.redownloadBytes.position {
             var values: [[Double]] = []
             for row in axes[1].values {
@@ -84,6 +91,22 @@ public struct SweepReport {
                           zip(axes[1].values, values).map { [$0] + $1.map { Units.bytes($0 * 1) } }))]))
         }
         return Page(title: title, lede: lede, sections: sections)
+    }
+
+    /// Per axis, the other axes its value determines across the points (axes of its `zip`
+    /// group); an axis with one value moves with nothing.
+    var movesWith: [Set<Int>] {
+        axes.indices.map { a in
+            Set(axes.indices.filter { b in
+                guard b != a, axes[b].values.count > 1 else { return false }
+                var seen: [String: String] = [:]
+                for p in points {
+                    if let other = seen[p.values[a]], other != p.values[b] { return false }
+                    seen[p.values[a]] = p.values[b]
+                }
+                return true
+            })
+        }
     }
 
     public var html: String { page.html }

@@ -32,7 +32,7 @@ enum Section: Sendable {
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         case .updates: ["kind", "app", "rate"]
         case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes"]
-        case .axis: ["name", "path", "values"]
+        case .axis: ["name", "path", "values", "zip"]
         case .axisRange: ["from", "to", "steps", "scale"]
         }
     }

@@ -12,6 +12,9 @@ public struct Study: Sendable {
         public let path: String
         /// The values as the scenario would write them (`8MB`, `24/d`, `lru`).
         public let values: [String]
+        /// Axes with the same `zip` group move together, value by value, instead of forming
+        /// a product (tag count and tag size of one content budget); nil for an axis of its own.
+        public var zip: String? = nil
     }
 
     /// One combination of axis values and the scenario it makes.
@@ -26,7 +29,8 @@ public struct Study: Sendable {
     public let name: String
     public let description: String
     public let axes: [Axis]
-    /// Every combination, the first axis varying slowest.
+    /// Every combination, the first axis varying slowest; axes of one `zip` group count as
+    /// one axis, at the place of the group's first.
     public let points: [Point]
     public let policies: [String]
     public let replications: Int

@@ -16,6 +16,11 @@ import Yams
 ///   - {path: workload.popularity.rate, values: {from: 1/d, to: 64/d, steps: 7, scale: log}}
 /// ```
 ///
+/// Axes with the same `zip:` name move together instead of forming a product, value by value
+/// (`{name: tags, path: apps.game.generate.tags, values: [10, 20, 40], zip: budget}` beside
+/// `{name: tag_size, path: apps.game.generate.size.median, values: [200MB, 100MB, 50MB], zip: budget}`
+/// makes 3 points, not 9); they must have as many values.
+///
 /// A path walks the scenario's keys; in a list, an item is chosen by its 1-based number, or
 /// by its `id` (apps), `kind` (workload generators, when only one has it) or `name`. The last
 /// key may be one the scenario leaves out (`device.on_space_exhausted`). Every problem is a
@@ -110,12 +115,30 @@ public struct StudyParser: Sendable {
             if let other = targets.firstIndex(of: steps) {
                 throw reader.error(at: pathNode, "axis '\(name)' varies the same place as axis '\(axes[other].name)'")
             }
-            let (values, nodes) = try readValues(try fields.required("values"), axis: name, reader)
-            axes.append(Study.Axis(name: name, path: path, values: values))
+            let valuesNode = try fields.required("values")
+            let (values, nodes) = try readValues(valuesNode, axis: name, reader)
+            var axis = Study.Axis(name: name, path: path, values: values)
+            if let zipNode = fields.value("zip") {
+                let group = try reader.name(zipNode, "zip group")
+                if let partner = axes.first(where: { $0.zip == group }), partner.values.count != values.count {
+                    throw reader.error(at: valuesNode, "axis '\(name)' moves with '\(partner.name)' (zip: \(group)), so it needs \(partner.values.count) values, as '\(partner.name)' has, not \(values.count)")
+                }
+                axis.zip = group
+            }
+            axes.append(axis)
             targets.append(steps)
             valueNodes.append(nodes)
         }
-        let count = axes.reduce(1) { $0.multipliedReportingOverflow(by: $1.values.count).partialValue }
+        // Groups of axes that move together, in order of their first axis: a product over groups.
+        var groups: [[Int]] = []
+        for (a, axis) in axes.enumerated() {
+            if let zip = axis.zip, let g = groups.firstIndex(where: { axes[$0[0]].zip == zip }) {
+                groups[g].append(a)
+            } else {
+                groups.append([a])
+            }
+        }
+        let count = groups.reduce(1) { $0.multipliedReportingOverflow(by: axes[$1[0]].values.count).partialValue }
         guard count <= Self.maximumPoints, axes.allSatisfy({ $0.values.count <= Self.maximumPoints }) else {
             throw reader.error(at: axesNode, "the axes make more than \(Self.maximumPoints) points; split the study")
         }
@@ -139,9 +162,10 @@ public struct StudyParser: Sendable {
         for index in 0..<count {
             var rest = index
             var values = Array(repeating: "", count: axes.count)
-            for a in axes.indices.reversed() {
-                values[a] = axes[a].values[rest % axes[a].values.count]
-                rest /= axes[a].values.count
+            for group in groups.reversed() {
+                let size = axes[group[0]].values.count
+                for a in group { values[a] = axes[a].values[rest % size] }
+                rest /= size
             }
             do {
                 points.append(Study.Point(values: values, document: try scenario(values)))

@@ -96,10 +96,10 @@ struct MigrateCommandTests {
         let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
-        #expect(lines[0].hasPrefix("budget,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes"))
+        #expect(lines[0].hasPrefix("budget,budget_bytes,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes"))
         // 4 budgets × 2 platforms × 5 policies × 5 replications.
         #expect(lines.count == 1 + 200)
-        #expect(lines[1].hasPrefix("500MB,background-assets,lru,1,"))
+        #expect(lines[1].hasPrefix("500MB,500000000,background-assets,lru,1,"))
     }
 }
 

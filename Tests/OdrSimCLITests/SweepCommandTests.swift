@@ -37,15 +37,16 @@ struct SweepCommandTests {
         }
         let merge = try CLI.run(["sweep", "merge", shards.path, "--out", merged.path])
         #expect(merge.status == 0, "\(merge.stderr)")
-        for name in ["results.csv", "comparison.csv", "report.html"] {
+        for name in ["results.csv", "comparison.csv", "comparison-long.csv", "report.html"] {
             let a = try Data(contentsOf: whole.appendingPathComponent(name))
             let b = try Data(contentsOf: merged.appendingPathComponent(name))
             #expect(a == b, "\(name) differs")
         }
-        // 2 × 2 points × 2 policies × 2 replications, and the axes as columns.
+        // 2 × 2 points × 2 policies × 2 replications, and the axes as columns: the sizes also
+        // in bytes; alpha is a number already.
         let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
         #expect(results.split(separator: "\n").count == 1 + 16)
-        #expect(results.hasPrefix("used,workload.popularity.alpha,policy,replication,seed,scenario_hash,requests,"))
+        #expect(results.hasPrefix("used,used_bytes,workload.popularity.alpha,policy,replication,seed,scenario_hash,requests,"))
 
         // Edit the study, and redo shard 2 only: the merge names the odd one out.
         try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: 3").utf8).write(to: file)

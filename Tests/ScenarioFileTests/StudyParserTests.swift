@@ -85,4 +85,48 @@ struct StudyParserTests {
         #expect(large > 8 * small)   // medians 16× apart, the same draws
         #expect(study.baseline == "apple" && study.policies == ["apple", "lru"])
     }
+
+    @Test("zip groups: axes of one group move together, value by value; the groups form the product")
+    func zipGroups() throws {
+        let study = try Self.parse("""
+            axes:
+              - {name: tags, path: apps.game.generate.tags, values: [5, 10, 20], zip: budget}
+              - {name: used, path: device.used, values: [50GB, 60GB]}
+              - {name: median, path: apps.game.generate.size.median, values: [128MB, 64MB, 32MB], zip: budget}
+            """)
+        // 3 (tags with median) × 2 (used), not 3 × 2 × 3; the group is at its first axis's
+        // place, so it varies slowest, and its axes keep their own columns.
+        #expect(study.points.map(\.values) == [
+            ["5", "50GB", "128MB"], ["5", "60GB", "128MB"],
+            ["10", "50GB", "64MB"], ["10", "60GB", "64MB"],
+            ["20", "50GB", "32MB"], ["20", "60GB", "32MB"],
+        ])
+        // The generated catalogs follow the tags axis through the zip.
+        let tagCounts = study.points.map { $0.scenario.apps[0].catalog.tags.count }
+        #expect(tagCounts == [5, 5, 10, 10, 20, 20])
+    }
+
+    @Test("a zip group's axes need as many values each, and the error is at the one that differs")
+    func zipMismatch() {
+        do {
+            _ = try Self.parse("axes: [{path: device.used, values: [50GB, 60GB], zip: z}, {path: device.capacity, values: [64GB], zip: z}]")
+            Issue.record("accepted a zip group of 2 and 1 values")
+        } catch {
+            #expect("\(error)".hasSuffix("3:91: axis 'device.capacity' moves with 'device.used' (zip: z), so it needs 2 values, as 'device.used' has, not 1"))
+        }
+    }
+
+    @Test("axis quantities: the number behind each label, the column named by the kind")
+    func axisQuantities() throws {
+        #expect(AxisQuantity.numbers(of: ["8MB", "1.5GiB"])?.suffix == "_bytes")
+        #expect(AxisQuantity.numbers(of: ["8MB", "1.5GiB"])?.values == [8_000_000, 1.5 * 1_073_741_824])
+        #expect(AxisQuantity.numbers(of: ["40Mbps", "1Gbps"])?.values == [40e6, 1e9])
+        #expect(AxisQuantity.numbers(of: ["90s", "2m", "1d8h"])?.values == [90, 120, 115_200])
+        #expect(AxisQuantity.numbers(of: ["90s", "2m"])?.suffix == "_s")
+        #expect(AxisQuantity.numbers(of: ["24/d", "1/h"])?.values == [24.0 / 86_400, 1.0 / 3_600])
+        #expect(AxisQuantity.numbers(of: ["25%", "50%"])?.values == [0.25, 0.5])
+        #expect(AxisQuantity.numbers(of: ["1", "2.5"]) == nil)          // already numbers
+        #expect(AxisQuantity.numbers(of: ["lru", "gdsf"]) == nil)       // names
+        #expect(AxisQuantity.numbers(of: ["1GB", "25%"]) == nil)        // no one kind reads both
+    }
 }
