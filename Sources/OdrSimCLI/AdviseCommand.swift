@@ -123,8 +123,14 @@ struct AdviseCommand: ParsableCommand {
                 + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
                 + "\(replications) replications under \(policy)",
         ]
-        let advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
+        var advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { $0.hasPrefix("#") }.joined(separator: "\n")
+        do {
+            // A telemetry file keeps resolving from the report folder.
+            advised = try ScenarioRewrite(text: advised, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
+        } catch {
+            throw CommandFailure("\(error)", located: true)
+        }
         var files = [
             ("advised.scn", header.map { "# " + $0 }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", layoutCSV(best.layout, document.resources[appIndex])),

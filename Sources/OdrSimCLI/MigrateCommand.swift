@@ -52,7 +52,9 @@ struct MigrateCommand: ParsableCommand {
         let migration = ScenarioMigration(target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names)
         let migrated: String
         do {
-            migrated = try migration.migrateFile(atPath: file)
+            // A telemetry file keeps resolving from where the result is written.
+            migrated = try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
+                .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-")
         } catch {
             throw CommandFailure("\(error)", located: true)
         }

@@ -9,7 +9,8 @@ import Yams
 /// and later events of the same app refer to it. Each definition gets its own key, with the id
 /// as its label, so two apps may both say `r1`.
 struct EventReader {
-    let reader: NodeReader
+    /// Where errors point: the scenario, or a telemetry file read into the same requests.
+    var reader: NodeReader
     let apps: [AppSpec]
     /// Labels of the keys handed out so far, indexed by ``RequestKey``.
     private(set) var labels: [String] = []
@@ -27,6 +28,9 @@ struct EventReader {
         appIndexByID = index
         requests = Array(repeating: [:], count: apps.count)
     }
+
+    /// Starts a new time-ordered sequence (a telemetry file after the scenario's `events`).
+    mutating func restartTimeOrder() { previous = nil }
 
     mutating func read(_ node: Node) throws(ScenarioError) -> ScenarioEvent {
         let fields = try reader.mapping(node, "each event", section: .event)

@@ -100,13 +100,36 @@ public struct ScenarioParser: Sendable {
         let generators = try top.value("workload").map { node throws(ScenarioError) in
             try WorkloadReader(reader: reader, apps: apps).read(node)
         } ?? []
+        // Telemetry: each trace file's rows are events, merged into the script in time order
+        // (the script's first at equal times). Its text joins the digest: it is input.
+        var digestText = text
+        if let node = top.value("workload") {
+            for fileNode in try WorkloadReader(reader: reader, apps: apps).traceFiles(node) {
+                let relative = try reader.text(fileNode, "file")
+                let directory = (fileName as NSString).deletingLastPathComponent
+                let path = relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
+                let traceText = try SourceText.read(path, at: (reader, fileNode))
+                let rows = try TelemetryReader.read(traceText, fileName: path, into: &eventReader)
+                var merged: [(ScenarioEvent, String)] = []
+                merged.reserveCapacity(events.count + rows.count)
+                var i = 0
+                for row in rows {
+                    while i < events.count, events[i].time <= row.0.time { merged.append((events[i], eventLocations[i])); i += 1 }
+                    merged.append(row)
+                }
+                merged += zip(events[i...], eventLocations[i...]).map { ($0, $1) }
+                events = merged.map(\.0)
+                eventLocations = merged.map(\.1)
+                digestText += "\n" + traceText
+            }
+        }
 
         let scenario = Scenario(
             seed: seed, duration: duration, platform: platform, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators)
         return ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
                                 policyOptions: options, replications: replications, sampleInterval: sample,
-                                sourceDigest: SourceDigest.of(text), eventLocations: eventLocations, resources: resources)
+                                sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
     }
 
     /// `game` for `Scenarios/game.scn`.

@@ -1,3 +1,4 @@
+import Foundation
 import ODRCore
 import Yams
 
@@ -63,5 +64,52 @@ public struct ScenarioRewrite {
     /// `80MB` when the size is a whole number of megabytes, else its bytes.
     static func size(_ bytes: Int64) -> String {
         bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)
+    }
+}
+
+extension ScenarioRewrite {
+    /// The text with each telemetry file (`{kind: trace, file: …}`) named so that it resolves
+    /// from `destination` (a path the text will be written to) as it did from ``fileName``;
+    /// the text itself when it names none (so nothing else of it changes).
+    public func relocatingFiles(to destination: String) throws(ScenarioError) -> String {
+        guard text.contains("trace"), let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
+              case .sequence(var workload)? = top["workload"] else { return text }
+        var changed = false
+        for i in workload.indices {
+            guard case .mapping(var entry) = workload[i], entry["kind"]?.string == "trace",
+                  let file = entry["file"]?.string else { continue }
+            let target = Self.resolve(file, from: fileName)
+            let relocated = Self.relative(target, from: destination)
+            guard relocated != file else { continue }
+            entry["file"] = Node(relocated)
+            workload[i] = .mapping(entry)
+            changed = true
+        }
+        guard changed else { return text }
+        top["workload"] = .sequence(workload)
+        let comments = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }
+        do {
+            let body = try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
+            return comments.map { $0 + "\n" }.joined() + body
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        }
+    }
+
+    /// `file` as the scenario at `scenario` reads it: an absolute, standardized path.
+    static func resolve(_ file: String, from scenario: String) -> String {
+        let directory = URL(fileURLWithPath: scenario).deletingLastPathComponent()
+        let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
+        return url.standardizedFileURL.path
+    }
+
+    /// The path of `target` (absolute) relative to the directory of the file `from`.
+    static func relative(_ target: String, from file: String) -> String {
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.pathComponents
+        let parts = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < parts.count, base[common] == parts[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + parts[common...]).joined(separator: "/")
     }
 }

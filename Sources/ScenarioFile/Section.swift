@@ -2,7 +2,7 @@
 enum Section: Sendable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
-    case sessions, levels, popularity, disk, networkSpells, updates
+    case sessions, levels, popularity, disk, networkSpells, updates, trace
     case study, axis, axisRange
 
     /// Every key this mapping may have; anything else is an error, never ignored.
@@ -31,6 +31,7 @@ enum Section: Sendable {
         case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         case .updates: ["kind", "app", "rate"]
+        case .trace: ["kind", "file"]
         case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes"]
         case .axis: ["name", "path", "values", "zip"]
         case .axisRange: ["from", "to", "steps", "scale"]
@@ -60,6 +61,7 @@ enum Section: Sendable {
         case .popularity: "popularity workload"
         case .disk: "disk workload"
         case .updates: "updates workload"
+        case .trace: "trace workload"
         case .networkSpells: "network workload"
         case .study: "study"
         case .axis: "axis"

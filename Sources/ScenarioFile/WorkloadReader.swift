@@ -20,15 +20,27 @@ struct WorkloadReader {
 
     static let kinds: [String: Section] = [
         "sessions": .sessions, "levels": .levels, "popularity": .popularity, "disk": .disk, "network": .networkSpells,
-        "updates": .updates,
+        "updates": .updates, "trace": .trace,
     ]
 
     func read(_ node: Node) throws(ScenarioError) -> [any WorkloadGenerator] {
         var generators: [any WorkloadGenerator] = []
         for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
+            if item.mapping?["kind"]?.string == "trace" { continue }   // read by ``traceFiles(_:)``
             generators.append(try readGenerator(item))
         }
         return generators
+    }
+
+    /// The `file` nodes of the `{kind: trace, file: …}` entries, in order.
+    func traceFiles(_ node: Node) throws(ScenarioError) -> [Node] {
+        var files: [Node] = []
+        for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
+            guard let mapping = item.mapping, mapping["kind"]?.string == "trace" else { continue }
+            let fields = try MappingFields(node: item, mapping: mapping, section: .trace, reader: reader)
+            files.append(try fields.required("file"))
+        }
+        return files
     }
 
     private func readGenerator(_ node: Node) throws(ScenarioError) -> any WorkloadGenerator {

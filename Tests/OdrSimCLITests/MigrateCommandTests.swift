@@ -15,6 +15,23 @@ struct MigrateCommandTests {
         #expect(result.stdout == shipped, "regenerate it with: odr-sim migrate Scenarios/game.scn --to \(platform) --budget 1GB --strategy lru --strategy gdsf --strategy largest-first --strategy fifo --out Scenarios/game-\(platform).scn")
     }
 
+    @Test("a telemetry file still resolves from where the migrated scenario is written")
+    func telemetryRelocated() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
+        let out = dir.appendingPathComponent("deep/er/ba.scn").path
+        let source = CLI.repository.appendingPathComponent("Scenarios/odyssey-telemetry.scn").path
+        let migrated = try CLI.run(["migrate", source, "--to", "background-assets", "--out", out])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        // From deep/er/ back to the repository's Scenarios/traces/, not "traces/…" beside the output.
+        #expect(text.contains("file: ../") && text.contains("Scenarios/traces/odyssey-week.csv}"), "\(text)")
+        let validated = try CLI.run(["validate", out])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout.contains("79 scripted events"), "\(validated.stdout)")
+    }
+
     @Test("a migrated scenario keeps the workload, renames the categories, and runs")
     func migratedRuns() throws {
         let dir = try CLI.temporaryDirectory()
