@@ -27,6 +27,9 @@ public struct ExperimentRunner {
     public var maxEvents: Int = ExperimentRunner.defaultMaxEvents
     /// Whether each run also computes its ``RunResult/redownloadBound``.
     public var computesRedownloadBound = false
+    /// Seconds at the start of every run left out of every metric (a warm-up): the ledger
+    /// and the waits start over at this time; events.csv and the samples keep everything.
+    public var warmup: Double = 0
 
     /// A billion kernel events per run: minutes of work, far beyond any shipped scenario
     /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
@@ -148,6 +151,7 @@ public struct ExperimentRunner {
         let futures = FutureCache()
         let limit = maxEvents
         let bound = computesRedownloadBound
+        let warmup = self.warmup
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while !slots.stopped, let position = next.take(below: order.count) {
@@ -165,7 +169,7 @@ public struct ExperimentRunner {
                 let duration = scenario.duration
                 let result = Self.runOne(point, descriptor, replication: run.replication, seed: seed,
                                          future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
-                                         maxEvents: limit, bound: bound, slots: slots) { time in
+                                         maxEvents: limit, bound: bound, slots: slots, warmup: warmup) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
                 }
@@ -190,7 +194,7 @@ public struct ExperimentRunner {
     static func runOne(_ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
                        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
                        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
-                       progress: ((Double) -> Bool)? = nil) -> RunResult? {
+                       warmup: Double = 0, progress: ((Double) -> Bool)? = nil) -> RunResult? {
         let options = point.policyOptions[descriptor.name] ?? PolicyOptions()
         let policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
         let simulator = Simulator(scenario: point.scenario, policy: policy, seed: seed)
@@ -205,6 +209,13 @@ public struct ExperimentRunner {
         let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
         let redownloads = bound ? RedownloadBound() : nil
         let observer: SimulationObserver = redownloads.map { TeeObserver(recorder, $0) } ?? recorder
+        if warmup > 0 {
+            // Everything before the warm-up's end happens as usual; then the counting starts.
+            simulator.start(observer: observer, sampleInterval: sampleInterval)
+            while let time = simulator.peek(), time < warmup, simulator.processedEvents < maxEvents { simulator.step() }
+            simulator.device.restartLedger()
+            recorder.restartWaits()
+        }
         let end = simulator.run(observer: observer, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
         recorder.finish()
         try? file?.close()

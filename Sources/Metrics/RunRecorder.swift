@@ -70,6 +70,9 @@ public final class RunRecorder: SimulationObserver {
     /// Without events.csv rows, only grants (for waits) are needed.
     public var observesAllEvents: Bool { recordsEvents }
 
+    /// Forgets the waits recorded so far: the end of a warm-up (rows and samples are kept).
+    public func restartWaits() { waits = WaitStatistics() }
+
     public func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         if case .requestGranted(_, _, let waited, _) = event.kind { waits.record(seconds: waited) }
         guard recordsEvents else { return }

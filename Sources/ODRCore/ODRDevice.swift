@@ -38,8 +38,8 @@ import CPrefetch
 ///   ``setPreservationPriority(_:for:of:at:)``; a cache access in one step, ``access(_:tag:at:)``.
 /// - **The world's inputs**: the network (``setLink(_:at:)``, ``receive(_:for:at:)``) and the
 ///   disk (``changeOtherData(by:at:)``).
-/// - **Outputs**: ``events`` (cleared with ``removeAllEvents()``), ``ledger``,
-///   ``recordOutstanding(at:)`` at the end of a run.
+/// - **Outputs**: ``events`` (cleared with ``removeAllEvents()``), ``ledger`` (started over
+///   with ``restartLedger()`` at a warm-up's end), ``recordOutstanding(at:)`` at the end of a run.
 /// - **What a network model reads**: ``downloads(into:)`` (or ``downloads()``),
 ///   ``downloadsRevision``, ``downloadCount``, ``bytesReceived(by:)``.
 /// - **Queries** (reports, tests, policies): space (``capacity``, ``usedBytes``, ``freeBytes``,
@@ -85,6 +85,14 @@ public final class ODRDevice {
         set { state.recordsOnlyGrants = newValue }
     }
     public var ledger: Ledger { state.ledger }
+
+    /// Starts the ledger over: every count from zero, the peak from the disk use now. What
+    /// happened before (packs purged, so a later download of them is a re-download) stays
+    /// in the device's state; only the counting restarts. The end of a warm-up.
+    public func restartLedger() {
+        state.ledger = Ledger()
+        state.ledger.peakUsedBytes = usedBytes
+    }
     /// Requests begun so far; the ordinal of the latest.
     public var requestOrdinal: Int64 { state.requestOrdinal }
     /// Changes whenever the set of downloads, their priorities or their runnability change,

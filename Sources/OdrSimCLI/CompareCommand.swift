@@ -26,6 +26,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var options: ScenarioRunOptions
 
+    @OptionGroup var warmup: WarmupOption
+
     @OptionGroup var output: OutputOptions
 
 
@@ -42,6 +44,7 @@ struct CompareCommand: ParsableCommand {
                                       sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
+        runner.warmup = try warmup.seconds(shortestRun: scenario.duration, bound: bound)
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
                                                    inputs: [options.file])
@@ -74,6 +77,7 @@ struct CompareCommand: ParsableCommand {
         for line in headline { print("  " + line) }
         print("")
         print(rankedTable(comparison))
+        if runner.warmup > 0 { print("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if let note = baseline.note { print(note) }
         if bound {
             print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScenarioFile
 
 /// Where a command writes its report, and whether it draws the charts: `--out` and
 /// `--no-report`, declared once for every command that writes a report folder.
@@ -30,4 +31,32 @@ struct JobOptions: ParsableArguments {
 
     /// `--jobs`, or every core.
     var count: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// `--warmup`: the start of every run left out of every metric, declared once for `run`,
+/// `compare` and `sweep`.
+struct WarmupOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Leave the first DURATION of every run out of every metric (e.g. 1d): counts, bytes, waits and the peak start at its end, with the device as the warm-up left it; events.csv and the time series keep everything.",
+        valueName: "duration"))
+    var warmup: String?
+
+    /// The warm-up in seconds (0 without one); it must end before the shortest run does,
+    /// and cannot go with `--bound` (the bound is of the whole run).
+    func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {
+        guard let warmup else { return 0 }
+        let seconds: Double
+        do {
+            seconds = try DurationSyntax.parse(warmup)
+        } catch {
+            throw CommandFailure.usage("--warmup: \(error)")
+        }
+        guard seconds < duration else {
+            throw CommandFailure.usage("--warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be measured")
+        }
+        guard !bound || seconds == 0 else {
+            throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
+        }
+        return seconds
+    }
 }

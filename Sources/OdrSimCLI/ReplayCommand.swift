@@ -62,6 +62,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
 
+    @Option(help: ArgumentHelp("Leave the first N requests out of every count (the cache fills as usual); libCacheSim's --warmup-sec, counted in requests.", valueName: "n"))
+    var warmup: Int?
+
     @Option(help: "Seed for stochastic policies such as 'random'.")
     var seed: UInt64 = 0
 
@@ -71,6 +74,10 @@ struct ReplayCommand: ParsableCommand {
     // rather than as validation errors, which add the usage text.
     func run() throws {
         let capacities = try parseCapacities(capacity)
+        if let warmup {
+            guard warmup >= 0 else { throw CommandFailure.usage("--warmup must be a number of requests, 0 or more, not \(warmup)") }
+            guard !bound || warmup == 0 else { throw CommandFailure.usage("--warmup and --bound do not combine: the bounds are of the whole trace") }
+        }
         let format = try traceFormat.traceFormat(path: trace)
         let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
                                                    inputs: [trace])
@@ -84,7 +91,9 @@ struct ReplayCommand: ParsableCommand {
                 let count = chosen.count
                 progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
             }
-            results = try TraceReplayer(path: trace, format: format).replay(
+            var replayer = TraceReplayer(path: trace, format: format)
+            replayer.warmupRequests = warmup ?? 0
+            results = try replayer.replay(
                 capacities: capacities, policies: chosen, context: PolicyContext(seed: seed),
                 jobs: jobs.count,
                 warning: { note("odr-sim: warning: \($0)") }, progress: progress)

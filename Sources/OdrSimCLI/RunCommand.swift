@@ -30,6 +30,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var options: ScenarioRunOptions
 
+    @OptionGroup var warmup: WarmupOption
+
     @OptionGroup var output: OutputOptions
 
     @Option(help: "Time-series sampling interval (e.g. 1m, 30s, 1h). Default: about 500 samples per run.")
@@ -64,6 +66,7 @@ struct RunCommand: ParsableCommand {
                                       sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
         runner.maxEvents = options.limits.maxEvents
         runner.computesRedownloadBound = bound
+        runner.warmup = try warmup.seconds(shortestRun: scenario.duration, bound: bound)
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
         let destination = report.path
@@ -116,6 +119,7 @@ struct RunCommand: ParsableCommand {
             print("")
         }
         print(summaryTable(results.map(\.summary), replicated: runner.replications > 1, platformMetrics: platformMetrics))
+        if runner.warmup > 0 { print("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if bound {
             print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
             print(RedownloadGaps.table(results, policies: policies))

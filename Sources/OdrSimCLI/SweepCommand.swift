@@ -51,6 +51,8 @@ struct SweepRunCommand: ParsableCommand {
 
     @OptionGroup var limits: RunLimits
 
+    @OptionGroup var warmup: WarmupOption
+
     var out: String? { output.folder }
 
     func validate() throws {
@@ -72,6 +74,7 @@ struct SweepRunCommand: ParsableCommand {
         let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) }, policies: study.policies, replications: study.replications)
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
+        runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
         let shardPosition = shard.flatMap(parseShard)
         if let (_, n) = shardPosition, n > plan.runs.count {
             throw CommandFailure.usage("--shard \(shard!): the study has \(plan.runs.count) runs, so it splits into at most \(plan.runs.count) shards")

@@ -71,6 +71,12 @@ struct ReplayRun {
         return nil
     }
 
+    /// Forgets the counts so far (the cache keeps what it holds): a warm-up's end.
+    mutating func restartCounting() {
+        result = ReplayResult(policy: result.policy, capacityBytes: result.capacityBytes)
+        device.restartLedger()
+    }
+
     /// The result with the device's purge totals.
     func finished() -> ReplayResult {
         var result = result

@@ -36,6 +36,9 @@ public struct TraceReplayer: Sendable {
     /// instead, keeping memory O(distinct objects). The default, 256 MiB, covers about 60
     /// million requests of a trace with one-second times.
     public var streamBudget: Int
+    /// Requests at the start of the trace left out of every count (a warm-up): the cache
+    /// fills as usual, then hits, misses, bytes and purges start from zero.
+    public var warmupRequests = 0
 
     /// How the file is laid out; by default, as its name implies (``TraceFormat/detect(path:)``).
     public let format: TraceFormat
@@ -76,6 +79,9 @@ public struct TraceReplayer: Sendable {
         let needsFuture = policies.contains { $0.needsFuture }
         var objects = try TraceObjects.scan(path: path, format: format, recordRequests: needsFuture, useNextAccess: needsFuture,
                                             streamBudget: streamBudget)
+        guard warmupRequests == 0 || Int64(warmupRequests) < objects.requestCount else {
+            throw TraceError(file: path, line: nil, message: "the warm-up of \(warmupRequests) requests covers the whole trace (\(objects.requestCount) requests); nothing would be counted")
+        }
         let catalogs = try objects.catalogs()
         let unique = objects.objects.reduce(Int64(0)) { $0 + $1.size }
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
@@ -163,7 +169,9 @@ public struct TraceReplayer: Sendable {
         var k = 0
         var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
+        let measureFrom = warmupRequests > 0 ? warmupRequests : Int.max
         for (i, pack) in requests.enumerated() {
+            if i == measureFrom { run.restartCounting() }
             if i >= nextStart {
                 k += 1
                 nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
@@ -183,8 +191,10 @@ public struct TraceReplayer: Sendable {
     func replayFile(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         let reader = try TraceInput(path: path, format: format)
         var count = 0
+        let measureFrom = warmupRequests > 0 ? warmupRequests + 1 : Int.max
         while let record = try reader.next() {
             count += 1
+            if count == measureFrom { run.restartCounting() }
             if count & 0xFFFF == 0, let progress { progress(count) }
             guard let index = objects.table.find(record.object) else {
                 throw TraceError(file: reader.fileName, line: record.line,

@@ -28,6 +28,38 @@ import TraceReplay
         #expect(ReplayReport.rows([result])[0][6] == "0.857143")
     }
 
+    @Test("--warmup: the first N requests fill the cache and are not counted")
+    func warmupLeavesTheFirstRequestsOut() throws {
+        // The hand-worked trace above with a warm-up of 3 requests (a, b, a): the cache holds
+        // a and b when counting starts. Then c miss (purge b: 20 needed, 40 freed), b miss
+        // (purge a), d a miss that purges nothing, a miss (purge c).
+        let trace = "time,obj_id,size\n0,1,40\n1,2,40\n2,1,40\n3,3,40\n4,2,40\n5,4,200\n6,1,40\n"
+        let result = try withTrace(trace) { path in
+            var replayer = TraceReplayer(path: path)
+            replayer.warmupRequests = 3
+            return try replayer.replay(capacity: 100, policies: [PolicyRegistry.descriptor(named: "lru")!])[0]
+        }
+        #expect(result.requests == 4 && result.misses == 4)
+        #expect(result.bytesRequested == 40 * 3 + 200 && result.bytesMissed == 40 * 3 + 200)
+        #expect(result.purges == 3 && result.purgedBytes == 120 && result.overPurgeBytes == 60)
+        // Streamed from the file (no kept stream) the same.
+        let streamed = try withTrace(trace) { path in
+            var replayer = TraceReplayer(path: path)
+            replayer.warmupRequests = 3
+            replayer.streamBudget = 0
+            return try replayer.replay(capacity: 100, policies: [PolicyRegistry.descriptor(named: "lru")!])[0]
+        }
+        #expect(streamed.requests == 4 && streamed.misses == 4 && streamed.purges == 3)
+        // A warm-up as long as the trace leaves nothing to count: an error, not zeros.
+        #expect(throws: TraceError.self) {
+            try withTrace(trace) { path in
+                var replayer = TraceReplayer(path: path)
+                replayer.warmupRequests = 7
+                return try replayer.replay(capacity: 100, policies: [PolicyRegistry.descriptor(named: "lru")!])
+            }
+        }
+    }
+
     @Test func fitsExactlyFullAndCountsFirstRequestsAsMisses() throws {
         // Two objects of 50 fill 100 exactly: no purge, and the repeats hit.
         let result = try replay("time,obj_id,size\n0,1,50\n0,2,50\n1,1,50\n1,2,50\n", capacity: 100, ["fifo"])[0]
