@@ -52,10 +52,16 @@ public struct Verdict: Sendable {
             let name = line.metric.title.prefix(1).lowercased() + line.metric.title.dropFirst()
             var text: String
             if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
-                let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
-                text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean))"
-                    + " (change \(signed(change.mean, line.metric, describe)), 95 % interval \(signed(change.low, line.metric, describe)) to \(signed(change.high, line.metric, describe)); "
-                    + (line.significant ? "significant)" : "not significant)")
+                let interval = "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(signed(change.low, line.metric, describe)) to \(signed(change.high, line.metric, describe)); "
+                if line.significant {
+                    let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
+                    text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
+                        + interval + "significant)"
+                } else {
+                    // The best mean, but the interval spans 0: no claim that it is better.
+                    text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
+                        + interval + "not significant)"
+                }
             } else if let best = line.best, best != baseline {
                 text = "\(name): \(baseline) is best, tied by \(best), \(describe(line.metric, line.baselineMean))"
             } else {

@@ -78,6 +78,7 @@ struct CompareCommand: ParsableCommand {
         print("")
         print(rankedTable(comparison))
         if runner.warmup > 0 { print("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
+        if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
         if let note = baseline.note { print(note) }
         if bound {
             print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
@@ -86,6 +87,24 @@ struct CompareCommand: ParsableCommand {
         print(String(format: "\n%@: %d policies × %d replications in %.2f s; reports in %@/",
                      document.name, policies.count, runner.replications, elapsed, destination))
     }
+}
+
+/// One line naming the main metrics that came out the same under every policy in every
+/// replication (nothing to choose by), with why for low-disk warnings; nil if none did or
+/// only one policy ran.
+func identicalMetrics(_ rows: [SummaryRow]) -> String? {
+    guard Set(rows.map(\.policy)).count > 1 else { return nil }
+    let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .lowDiskNotifications, .failedRequests, .waitP95]
+    let byReplication = Dictionary(grouping: rows, by: \.replication)
+    let same = metrics.filter { metric in
+        byReplication.values.allSatisfy { runs in Set(runs.map { $0[metric] }).count == 1 }
+    }
+    guard !same.isEmpty else { return nil }
+    var line = "identical under every policy in every replication: " + same.map(\.column).joined(separator: ", ")
+    if same.contains(.lowDiskNotifications) {
+        line += " (a low-disk warning is posted only when purging every candidate would not free enough, so the purge order rarely moves it)"
+    }
+    return line
 }
 
 /// Policies best to worst by mean re-download bytes (ties: over-purge, then name).

@@ -79,19 +79,40 @@ let largeWorkloadEvents = 1e8
 /// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
 /// reach the event limit; says which generator makes most of it.
 func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
-    for text in neverInstalled(scenario) { note("odr-sim: warning: \(file): \(text)") }
+    for text in scenarioWarnings(scenario) { note("odr-sim: warning: \(file): \(text)") }
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     note("odr-sim: warning: \(file): \(text)")
 }
 
-/// Apps no event installs: every request of theirs fails (`app-not-installed`), which is a
-/// mistake far more often than a study of it.
-func neverInstalled(_ scenario: Scenario) -> [String] {
-    var installed = Set<AppIndex>()
-    for event in scenario.events { if case .install(let a) = event.action { installed.insert(a) } }
-    return scenario.apps.indices.filter { !installed.contains($0) }.map { a in
+/// What runs but makes no sense, one line each (warnings, not errors: a study of it may be
+/// meant): an app no event installs (every request of it fails with `app-not-installed`), an
+/// app asked for content but never launched (a real app asks only while it runs), a workload
+/// generator that makes no event over the run.
+func scenarioWarnings(_ scenario: Scenario) -> [String] {
+    var installed = Set<AppIndex>(), launched = Set<AppIndex>(), requesting = Set<AppIndex>()
+    for event in scenario.events {
+        switch event.action {
+        case .install(let a): installed.insert(a)
+        case .launch(let a): launched.insert(a)
+        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _): requesting.insert(a)
+        default: break
+        }
+    }
+    for generator in scenario.generators {
+        launched.formUnion(generator.roles.launches)
+        requesting.formUnion(generator.roles.requests)
+    }
+    var warnings = scenario.apps.indices.filter { !installed.contains($0) }.map { a in
         "app '\(scenario.apps[a].id)' is never installed (no {at: …, app: \(scenario.apps[a].id), install: true} event): every request of it fails with app-not-installed"
     }
+    for a in scenario.apps.indices where installed.contains(a) && requesting.contains(a) && !launched.contains(a) {
+        let id = scenario.apps[a].id
+        warnings.append("app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no sessions generator); a real app asks for content only while it runs")
+    }
+    for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
+        warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0?)")
+    }
+    return warnings
 }
 
 /// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
@@ -99,7 +120,7 @@ func neverInstalled(_ scenario: Scenario) -> [String] {
 /// `point` names a study's point (`used=61.5GB`).
 func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: String = "") throws {
     let at = point.isEmpty ? file : "\(file) (\(point))"
-    for text in neverInstalled(scenario) { note("odr-sim: warning: \(at): \(text)") }
+    for text in scenarioWarnings(scenario) { note("odr-sim: warning: \(at): \(text)") }
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     guard scenario.expectedEvents <= Double(maxEvents) else {
         throw CommandFailure("\(at): \(text)")

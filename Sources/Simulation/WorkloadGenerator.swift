@@ -9,4 +9,12 @@ public protocol WorkloadGenerator: Sendable {
     /// About how many events the generator makes over `duration` seconds (its mean), so a
     /// runaway workload is seen before it runs.
     func expectedEvents(over duration: Double) -> Double
+    /// The apps whose launches the generator makes, and those it makes requests for: what
+    /// the checks before a run read (an app that asks for content but is never launched).
+    var roles: (launches: [AppIndex], requests: [AppIndex]) { get }
+}
+
+extension WorkloadGenerator {
+    /// By default a generator launches no app and requests nothing (disk, network, updates).
+    public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], []) }
 }

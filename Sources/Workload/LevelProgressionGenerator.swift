@@ -31,6 +31,8 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
         Stream(self, seed: seed, firstKey: firstKey)
     }
 
+    public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], [app]) }
+
     /// Per level reached, a request, a prefetch and an end; at most every level.
     public func expectedEvents(over duration: Double) -> Double {
         3 * min(Double(levels.count), 1 + rate * max(0, duration - start))

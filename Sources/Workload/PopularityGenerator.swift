@@ -36,6 +36,8 @@ public struct PopularityGenerator: WorkloadGenerator {
         Stream(self, seed: seed, firstKey: firstKey)
     }
 
+    public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], [app]) }
+
     /// A request and its end per arrival.
     public func expectedEvents(over duration: Double) -> Double { 2 * rate * duration }
 

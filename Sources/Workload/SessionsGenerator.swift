@@ -29,6 +29,8 @@ public struct SessionsGenerator: WorkloadGenerator {
         Stream(self, seed: seed)
     }
 
+    public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([app], []) }
+
     /// A launch and a termination per arrival (an upper bound: arrivals inside a session are dropped).
     public func expectedEvents(over duration: Double) -> Double { 2 * rate * duration }
 

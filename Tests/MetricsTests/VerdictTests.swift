@@ -51,5 +51,9 @@ struct VerdictTests {
                       row("noisy", 1, redownload: 40), row("noisy", 2, redownload: 120)]
         let line = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
         #expect(line.best == "noisy" && line.change!.low < 0 && line.change!.high > 0 && !line.significant)
+        // The headline claims nothing of it: within the noise, not "improves".
+        let words = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).text { _, value in String(Int(value)) }
+        #expect(words[0].hasPrefix("re-downloaded bytes: noisy and base within the noise, 80 against 100 (change −20, 95 % interval −"))
+        #expect(words[0].hasSuffix("; not significant)"))
     }
 }

@@ -215,6 +215,7 @@ struct HostileInputTests {
               - {name: r, size: 10MB, tags: [t]}
         events:
           - {at: 0, app: a, install: true}
+          - {at: 0, app: a, launch: true}
         workload:
           - {kind: popularity, app: a, rate: 1000000/s, alpha: 0.9, hold: {median: 1s, sigma: 0.5}}
 
