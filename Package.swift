@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "OdrSimCLITests",
             dependencies: [
-                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies",
+                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -182,13 +182,20 @@ enum RedownloadGaps {
         }.joined()
     }
 
-    static func table(_ results: [ExperimentRunner.RunResult], policies: [String]) -> String {
-        var table = Table(["policy", "re-downloaded", "bound", "gap"])
-        for policy in policies {
+    /// Per policy run, its mean re-downloaded bytes and mean bound (the reports' section).
+    static func means(_ results: [ExperimentRunner.RunResult], policies: [String]) -> [(policy: String, redownloaded: Double, bound: Double)] {
+        policies.compactMap { policy in
             let runs = results.filter { $0.summary.policy == policy }
-            guard !runs.isEmpty else { continue }
+            guard !runs.isEmpty else { return nil }
             let bytes = runs.map { $0.summary[.redownloadBytes] }.reduce(0, +) / Double(runs.count)
             let bound = runs.map { Double($0.redownloadBound ?? 0) }.reduce(0, +) / Double(runs.count)
+            return (policy, bytes, bound)
+        }
+    }
+
+    static func table(_ results: [ExperimentRunner.RunResult], policies: [String]) -> String {
+        var table = Table(["policy", "re-downloaded", "bound", "gap"])
+        for (policy, bytes, bound) in means(results, policies: policies) {
             let g = gap(bytes, bound)
             table.add([policy, Units.bytes(bytes), Units.bytes(bound), percentGap(g)])
         }

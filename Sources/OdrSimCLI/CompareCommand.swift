@@ -69,6 +69,7 @@ struct CompareCommand: ParsableCommand {
                     lede: document.description.isEmpty ? "odr-sim compare of \(options.file)" : document.description,
                     facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
                 page.headline = headline
+                if bound { page.bounds = RedownloadGaps.means(results, policies: policies) }
                 files.append(("report.html", page.html))
             }
             try report.commit(files)

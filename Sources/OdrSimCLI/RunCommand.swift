@@ -97,6 +97,7 @@ struct RunCommand: ParsableCommand {
         if !output.noReport {
             var page = runReport(document, file: options.file, results)
             page.headline = headline
+            if bound { page.bounds = RedownloadGaps.means(results, policies: policies) }
             files.append(("report.html", page.html))
         }
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }

@@ -15,6 +15,9 @@ public struct CompareReport {
     public var facts: [(name: String, value: String)]
     public var comparison: Comparison
     public var palette: Palette
+    /// With `--bound`: per policy, its mean re-downloaded bytes and the mean of the bound
+    /// (the fewest any purge order could have re-downloaded with the same grants).
+    public var bounds: [(policy: String, redownloaded: Double, bound: Double)] = []
 
     public init(title: String, lede: String, facts: [(name: String, value: String)], comparison: Comparison, palette: Palette) {
         self.title = title
@@ -29,6 +32,13 @@ public struct CompareReport {
         let reference = comparison.reference
         for metric in Self.metrics {
             let (c, name, unit) = (metric.position, metric.title, metric.chartUnit)
+            // A metric no policy moves gets a sentence, not a chart of equal bars.
+            if comparison.policies.count > 1, let first = comparison.policies.first,
+               comparison.policies.allSatisfy({ Self.same($0, as: first, at: c) }) {
+                sections.append(Page.Section(heading: name, text: "Identical under every policy in every replication: \(Chart.describe(first.metrics[c].mean, unit)) on average."
+                    + (metric == .lowDiskNotifications ? " A low-disk warning is posted only when purging every candidate would not free enough, which the purge order rarely changes." : "")))
+                continue
+            }
             // Best (lowest mean) first; ties by name, so the order is stable.
             let ranked = comparison.policies.sorted { ($0.metrics[c].mean, $0.policy) < ($1.metrics[c].mean, $1.policy) }
             var bars = Chart(title: "\(name): mean and 95 % interval, best first", x: .init(label: "policy", unit: .plain),
@@ -62,10 +72,33 @@ public struct CompareReport {
             }
             sections.append(Page.Section(heading: name, figures: figures))
         }
+        if !bounds.isEmpty { sections.append(Self.boundsSection(bounds, palette: palette)) }
         var page = Page(title: title, lede: lede, facts: facts, sections: sections)
         page.headline = headline
         return page
     }
 
     public var html: String { page.html }
+
+    /// Whether `policy` had `first`'s value of metric `c` in every replication: equal means,
+    /// and a paired difference of exactly 0 (or it is the baseline).
+    static func same(_ policy: Comparison.PolicyStatistics, as first: Comparison.PolicyStatistics, at c: Int) -> Bool {
+        guard policy.metrics[c].mean == first.metrics[c].mean else { return false }
+        guard let d = policy.differences?[c] else { return true }
+        return d.mean == 0 && d.low == 0 && d.high == 0
+    }
+
+    /// The `--bound` section of `compare` and `run`: each policy's mean re-downloaded bytes
+    /// with a whisker down to its mean bound, and the gap.
+    public static func boundsSection(_ bounds: [(policy: String, redownloaded: Double, bound: Double)], palette: Palette) -> Page.Section {
+        var chart = Chart(title: "Re-downloaded bytes and the bound no purge order could beat", x: .init(label: "policy", unit: .plain),
+                          y: .init(label: "re-downloaded", unit: .bytes))
+        chart.bars = bounds.map { Chart.Bar(name: $0.policy, colour: palette.colour(of: $0.policy), value: $0.redownloaded, low: $0.bound, high: $0.redownloaded) }
+        return Page.Section(heading: "Against the offline bound (--bound)", figures: [Page.Figure(
+            chart: chart, caption: "Each bar is the policy's mean re-downloaded bytes; its whisker reaches down to the mean bound of its own runs (the fewest bytes any purge order could have re-downloaded, given the same grants). The gap is what a better purge order could still save.",
+            numbers: (["policy", "re-downloaded", "bound", "gap"], bounds.map { b in
+                [b.policy, Units.bytes(b.redownloaded), Units.bytes(b.bound),
+                 b.bound > 0 ? String(format: "%+.1f %%", (b.redownloaded / b.bound - 1) * 100) : "—"]
+            }))])
+    }
 }

@@ -41,6 +41,8 @@ public struct RunReport {
     public var lede: String
     /// The verdict lines shown at the top (``Metrics/Verdict``); none by default.
     public var headline: [String] = []
+    /// With `--bound`: per policy, mean re-downloaded bytes and mean bound (``CompareReport/boundsSection(_:palette:)``).
+    public var bounds: [(policy: String, redownloaded: Double, bound: Double)] = []
     public var facts: [(name: String, value: String)]
     public var rows: [SummaryRow]
     public var runs: [PolicyRun]
@@ -121,10 +123,10 @@ public struct RunReport {
             var chart = Chart(title: "Disk use over time: \(run.policy)", x: .init(label: "time", unit: .duration),
                               y: .init(label: "bytes", unit: .bytes, bounds: low...(Double(capacity) + step * 0.3)))
             chart.stack = [
-                layer("other data", "#9e9e9e") { $0.other },
+                layer("other data", Palette.states.other) { $0.other },
                 layer("ODR content", palette.colour(of: run.policy)) { $0.odr - $0.inUse },
-                layer("in use", "#404040") { $0.inUse },
-                layer("downloading", "#f0c05a") { $0.downloading },
+                layer("in use", Palette.states.inUse) { $0.inUse },
+                layer("downloading", Palette.states.downloading) { $0.downloading },
             ]
             chart.references = [(Double(capacity), "capacity")]
             for i in Self.thinned(run.purgeEpisodes.count, to: Self.displayMarks) {
@@ -144,7 +146,7 @@ public struct RunReport {
         sections.append(Page.Section(heading: "Disk use over time", figures: disk))
 
         // Cumulative re-download bytes, one line per policy.
-        var redownload = Chart(title: "Re-downloaded bytes, cumulative", x: .init(label: "time", unit: .duration),
+        var redownload = Chart(title: "Re-downloaded bytes, cumulative (replication 1)", x: .init(label: "time", unit: .duration),
                                y: .init(label: "re-downloaded", unit: .bytes))
         var numbers: [[String]] = []
         for run in runs {
@@ -161,7 +163,8 @@ public struct RunReport {
         ]))
 
         // Request waits.
-        var cdf = Chart(title: "Request waits (CDF)", x: .init(label: "wait", unit: .duration),
+        // A log axis: waits span milliseconds to hours, and the tail is what tells policies apart.
+        var cdf = Chart(title: "Request waits (CDF, log time axis)", x: .init(label: "wait", unit: .duration, log: true),
                         y: .init(label: "requests at or below", unit: .fraction, bounds: 0...1))
         var waitRows: [[String]] = []
         for run in runs where !run.waits.isEmpty {
@@ -175,9 +178,10 @@ public struct RunReport {
             waitRows.append([run.policy, at(0.5), at(0.95), at(0.99)])
         }
         sections.append(Page.Section(heading: "Waits", figures: [
-            Page.Figure(chart: cdf, caption: "Begin to grant, for granted requests (hits wait 0).",
+            Page.Figure(chart: cdf, caption: "Begin to grant, for granted requests, on a log time axis; hits wait 0 and start each curve at its left edge. Replication 1 of each policy.",
                         numbers: (["policy", "p50", "p95", "p99"], waitRows)),
         ]))
+        if !bounds.isEmpty { sections.append(CompareReport.boundsSection(bounds, palette: palette)) }
         var page = Page(title: title, lede: lede, facts: facts, sections: sections)
         page.headline = headline
         return page
