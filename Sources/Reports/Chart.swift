@@ -187,6 +187,9 @@ public struct Chart: Sendable {
             while v <= high + step * 1e-9 { values.append(v); v += step }
         }
         let largest = max(abs(low), abs(high))
+        // Decades of bytes or time: each tick in its own unit (10 MB, 1 GB), not 0.00001 TB.
+        if axis.log && axis.unit == .bytes { return (values, values.map(Units.bytes), "") }
+        if axis.log && axis.unit == .duration { return (values, values.map(Units.duration), "") }
         switch axis.unit {
         case .bytes:
             let u = Units.byteUnit(largest)
@@ -371,6 +374,18 @@ public struct Chart: Sendable {
                 body += "<text class=\"cell-label\" x=\"\(Self.f(px + w / 2))\" y=\"\(Self.f(py + h / 2 + 4))\" text-anchor=\"middle\" fill=\"\(f > 0.5 ? "#fff" : "#000")\">\(Self.escape(Units.number(v)))</text>"
             }
         }
+        // The legend: the colour scale from the lowest value to the highest, in five steps.
+        let lx = Self.left + plotWidth + 24, steps = 5
+        body += "<g class=\"heat-legend\"><text class=\"tick\" x=\"\(Self.f(lx))\" y=\"\(Self.f(Self.top - 6))\">value</text>"
+        for i in 0..<steps {
+            let f = Double(steps - 1 - i) / Double(steps - 1)
+            let shade = Int(245 - 200 * f)
+            let colour = "rgb(\(shade),\(Int(Double(shade) * 0.92)),\(min(255, shade + 30)))"
+            let y = Self.top + Double(i) * plotHeight / Double(steps)
+            body += "<rect x=\"\(Self.f(lx))\" y=\"\(Self.f(y))\" width=\"18\" height=\"\(Self.f(plotHeight / Double(steps)))\" fill=\"\(colour)\" stroke=\"#999\" stroke-width=\"0.5\"/>"
+            body += "<text class=\"tick\" x=\"\(Self.f(lx + 24))\" y=\"\(Self.f(y + plotHeight / Double(steps) / 2 + 4))\">\(Self.escape(Units.number(low + f * (high - low))))</text>"
+        }
+        body += "</g>"
         for (c, column) in heat.columns.enumerated() {
             body += "<text class=\"tick\" x=\"\(Self.f(Self.left + (Double(c) + 0.5) * w))\" y=\"\(Self.f(Self.top + plotHeight + 18))\" text-anchor=\"middle\">\(Self.escape(column))</text>"
         }

@@ -1,10 +1,11 @@
+import Foundation
 import Metrics
 
 /// `report.html` of `odr-sim sweep`: each main metric against each axis, one line per policy
 /// with its 95 % band (the other axes at their middle value), and with two or more axes a
 /// heat map of the baseline policy's re-downloads over the first two.
 public struct SweepReport {
-    static let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95]
+    static let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .lowDiskNotifications, .waitP95]
 
     public struct Axis {
         public var name: String
@@ -63,8 +64,18 @@ public struct SweepReport {
                     chart.lines.append(Chart.Line(name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
                                                   points: points, band: band, hovers: hovers))
                 }
-                figures.append(Page.Figure(chart: chart, caption: fixed.isEmpty ? "" : "Other axes at \(fixed).",
+                // Values across decades on a log axis, or the small ones are a flat line at 0.
+                let positive = chart.lines.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+                if let low = positive.min(), let high = positive.max(), high / low >= 100 { chart.y.log = true }
+                let others = fixed.isEmpty ? "" : "Other axes at \(fixed)."
+                var caption = others
+                if chart.y.log { caption += (caption.isEmpty ? "" : " ") + "Log axis: the values span \(Int(log10(positive.max()! / positive.min()!))) decades." }
+                figures.append(Page.Figure(chart: chart, caption: caption,
                                            numbers: (["policy", axis.name, "mean", "95 % low", "95 % high"], rows)))
+                // Against the baseline, replication by replication: what the bands above cannot show.
+                if metric == .redownloadBytes, let reference = self.points.first?.comparison.reference, policies.count > 1 {
+                    figures.append(differenceFigure(axis: axis, a: a, metric: metric, reference: reference, policies: policies, point: point, caption: others))
+                }
             }
             sections.append(Page.Section(heading: "Against \(axis.name)", figures: figures))
         }
@@ -91,6 +102,31 @@ public struct SweepReport {
                           zip(axes[1].values, values).map { [$0] + $1.map { Units.bytes($0 * 1) } }))]))
         }
         return Page(title: title, lede: lede, sections: sections)
+    }
+
+    /// Each policy's paired difference to the baseline along one axis, with its 95 % band.
+    func differenceFigure(axis: Axis, a: Int, metric: Metric, reference: String, policies: [String],
+                          point: (Int, String) -> Comparison?, caption: String) -> Page.Figure {
+        let (c, unit) = (metric.position, metric.chartUnit)
+        var chart = Chart(title: "\(metric.title): difference to \(reference) against \(axis.name)",
+                          x: .init(label: axis.name, unit: .plain, categories: axis.values), y: .init(label: "difference", unit: unit))
+        chart.references = [(0, reference)]
+        var rows: [[String]] = []
+        for policy in policies where policy != reference {
+            var points: [(x: Double, y: Double)] = [], band: [(low: Double, high: Double)] = [], hovers: [String] = []
+            for (v, value) in axis.values.enumerated() {
+                guard let d = point(a, value)?.statistics(of: policy)?.differences?[c] else { continue }
+                points.append((Double(v), d.mean))
+                band.append((d.low, d.high))
+                let significant = d.low > 0 || d.high < 0
+                hovers.append("\(policy) − \(reference), \(axis.name) = \(value): \(Chart.describe(d.mean, unit)), 95 % interval \(Chart.describe(d.low, unit)) to \(Chart.describe(d.high, unit))\(significant ? " (excludes 0)" : "")")
+                rows.append([policy, value, Chart.describe(d.mean, unit), Chart.describe(d.low, unit), Chart.describe(d.high, unit), significant ? "yes" : "no"])
+            }
+            chart.lines.append(Chart.Line(name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
+                                          points: points, band: band, hovers: hovers))
+        }
+        return Page.Figure(chart: chart, caption: "Policy − \(reference), replication by replication (common random numbers); below 0 is better than \(reference). " + caption,
+                           numbers: (["policy", axis.name, "difference", "95 % low", "95 % high", "excludes 0"], rows))
     }
 
     /// Per axis, the other axes its value determines across the points (axes of its `zip`
