@@ -61,12 +61,19 @@ struct WorkloadReader {
                 cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) })
         case "levels":
             let a = try app(fields)
-            let tagsNode = try fields.required("tags")
+            // Without a list, every tag of the app in catalog order: a generated catalog's
+            // `prefix`1 … `prefix`N, so the levels follow its count.
+            let levels = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
+                ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
+            let depth = try fields.value("prefetch_depth").map { node throws(ScenarioError) in
+                try reader.integer(node, "prefetch_depth", as: Int.self, atLeast: 0, atMost: max(0, levels.count - 1))
+            } ?? 1
             return LevelProgressionGenerator(
-                app: a, levels: try tags(tagsNode, of: a), rate: try rate(try fields.required("rate"), "rate"),
+                app: a, levels: levels, rate: try rate(try fields.required("rate"), "rate"),
                 start: try fields.value("start").map { node throws(ScenarioError) in try reader.duration(node, "start") } ?? 0,
                 prefetchPriority: try fields.value("prefetch_priority").map { node throws(ScenarioError) in
-                    try reader.loadingPriority(node, "prefetch_priority") } ?? LoadingPriority(0.2)!)
+                    try reader.loadingPriority(node, "prefetch_priority") } ?? LoadingPriority(0.2)!,
+                prefetchDepth: depth)
         case "popularity":
             let a = try app(fields)
             let list = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }

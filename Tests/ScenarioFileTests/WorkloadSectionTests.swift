@@ -21,6 +21,20 @@ private func parse(_ workload: String) throws(ScenarioError) -> Scenario {
 
 @Suite("The workload section (odr-sim extension)")
 struct WorkloadSectionTests {
+    @Test("levels without tags take every tag of the app, in catalog order; prefetch_depth is read and bounded")
+    func levelsDefaults() throws {
+        let s = try parse("""
+        workload:
+          - {kind: levels, app: game, rate: 1/d, prefetch_depth: 0}
+        """)
+        let levels = try #require(s.generators[0] as? LevelProgressionGenerator)
+        #expect(levels.levels == [TagID(rawValue: 0), TagID(rawValue: 1)] && levels.prefetchDepth == 0)
+        // 2 tags: at most 1 level ahead.
+        #expect(throws: ScenarioError.self) {
+            try parse("workload:\n  - {kind: levels, app: game, rate: 1/d, prefetch_depth: 2}\n")
+        }
+    }
+
     @Test("every generator kind parses with its units: rates per day or hour, durations, sizes")
     func kinds() throws {
         let s = try parse("""

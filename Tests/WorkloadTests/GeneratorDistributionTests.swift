@@ -141,6 +141,30 @@ struct GeneratorDistributionTests {
         #expect(second == [tags[1]] && p2 == LoadingPriority(0.2)! && optional)
     }
 
+    @Test("levels: prefetch_depth 0 requests each level urgently on arrival; depth 2 keeps two ahead")
+    func prefetchDepth() {
+        let tags = (0..<5).map { TagID(rawValue: Int32($0)) }
+        func requests(_ depth: Int) -> [(time: Double, tag: Int32, key: RequestKey, urgent: Bool)] {
+            events(LevelProgressionGenerator(app: 0, levels: tags, rate: 4 / day, prefetchDepth: depth), until: 1000 * day).compactMap {
+                if case .request(_, let t, let key, let priority, _) = $0.action { return ($0.time, t[0].rawValue, key, priority.isUrgent) }
+                return nil
+            }
+        }
+        // Depth 0: five urgent requests, one per level, the first at 0 and each at an advance.
+        let none = requests(0)
+        #expect(none.map(\.tag) == [0, 1, 2, 3, 4] && none.allSatisfy(\.urgent) && none.map(\.key) == [0, 1, 2, 3, 4])
+        #expect(none[0].time == 0 && none[1].time > 0)
+        // Depth 2: levels 1 and 2 prefetched at 0 beside level 0; each advance asks for the
+        // level two ahead (3 at the first, 4 at the second), and nothing past the last.
+        let two = requests(2)
+        #expect(two.map(\.tag) == [0, 1, 2, 3, 4])
+        #expect(two.prefix(3).allSatisfy { $0.time == 0 } && two[3].time > 0 && two[4].time > two[3].time)
+        #expect(two.map(\.urgent) == [true, false, false, false, false])
+        // The default, depth 1, is the generator as it always was: level 1 beside level 0.
+        let one = requests(1)
+        #expect(one.map(\.tag) == [0, 1, 2, 3, 4] && one[1].time == 0 && one[2].time > 0)
+    }
+
     @Test("a daily cycle of amplitude 1 peaking at noon puts 1/2 + 1/π ≈ 81.8 % of arrivals between 6 h and 18 h")
     func dailyCycle() {
         let spec = SessionsGenerator(app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0), cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
