@@ -66,6 +66,8 @@ struct AdviseCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var printing: FormatOption
+
     func validate() throws {
         try validateReplications(replications)
         if maxEvaluations < 3 { throw ValidationError("--max-evaluations must be at least 3 (the three starting layouts)") }
@@ -140,6 +142,18 @@ struct AdviseCommand: ParsableCommand {
             files.append(("report.html", page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html))
         }
         try report.commit(files)
+        if printing.json {
+            print(JSONSummary.object([
+                ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
+                ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
+                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)),
+                ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
+                                                   ("ci_high", JSONSummary.number(difference.high))])),
+                ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),
+                ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? "")),
+            ]))
+            return
+        }
         print("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
         // The moves from the starting layout to the advised one.
         var path: [String] = []

@@ -59,6 +59,7 @@ struct BoundCommand: ParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/bound-<trace file name>).", valueName: "dir"))
     var outDirectory: String?
 
+
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
@@ -72,6 +73,13 @@ struct BoundCommand: ParsableCommand {
             throw CommandFailure(error.description, located: true)
         }
         try report.commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
+        if traceFormat.json {
+            print(JSONSummary.object([
+                ("command", JSONSummary.string("bound")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
+                ("bounds", JSONSummary.records(TraceBound.csv(bounds))),
+            ]))
+            return
+        }
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
         for b in bounds {
             table.add([String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio), b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",

@@ -28,6 +28,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var warmup: WarmupOption
 
+    @OptionGroup var printing: FormatOption
+
     @OptionGroup var output: OutputOptions
 
 
@@ -73,6 +75,22 @@ struct CompareCommand: ParsableCommand {
                 files.append(("report.html", page.html))
             }
             try report.commit(files)
+            if printing.json {
+                func csv(_ name: String) -> String { JSONSummary.records(files.first { $0.0 == name }?.1 ?? "") }
+                var pairs: [(String, String)] = [
+                    ("command", JSONSummary.string("compare")), ("scenario", JSONSummary.string(document.name)),
+                    ("file", JSONSummary.string(options.file)), ("out", JSONSummary.string(destination)),
+                    ("policies", JSONSummary.array(policies.map(JSONSummary.string))),
+                    ("replications", String(runner.replications)), ("baseline", JSONSummary.string(baseline.name)),
+                    ("warmup_s", JSONSummary.number(runner.warmup)),
+                    ("verdict", JSONSummary.array(headline.map(JSONSummary.string))),
+                    ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
+                    ("comparison", csv("comparison.csv")),
+                ]
+                if bound { pairs.append(("bounds", csv("bounds.csv"))) }
+                print(JSONSummary.object(pairs))
+                return
+            }
         }
         print("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
         for line in headline { print("  " + line) }
@@ -94,12 +112,7 @@ struct CompareCommand: ParsableCommand {
 /// replication (nothing to choose by), with why for low-disk warnings; nil if none did or
 /// only one policy ran.
 func identicalMetrics(_ rows: [SummaryRow]) -> String? {
-    guard Set(rows.map(\.policy)).count > 1 else { return nil }
-    let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .lowDiskNotifications, .failedRequests, .waitP95]
-    let byReplication = Dictionary(grouping: rows, by: \.replication)
-    let same = metrics.filter { metric in
-        byReplication.values.allSatisfy { runs in Set(runs.map { $0[metric] }).count == 1 }
-    }
+    let same = identicalMetrics(of: rows)
     guard !same.isEmpty else { return nil }
     var line = "identical under every policy in every replication: " + same.map(\.column).joined(separator: ", ")
     if same.contains(.lowDiskNotifications) {
@@ -107,6 +120,19 @@ func identicalMetrics(_ rows: [SummaryRow]) -> String? {
     }
     return line
 }
+
+/// The main metrics that came out the same under every policy in every replication (none
+/// when only one policy ran).
+func identicalMetrics(of rows: [SummaryRow]) -> [Metric] {
+    guard Set(rows.map(\.policy)).count > 1 else { return [] }
+    let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .lowDiskNotifications, .failedRequests, .waitP95]
+    let byReplication = Dictionary(grouping: rows, by: \.replication)
+    return metrics.filter { metric in
+        byReplication.values.allSatisfy { runs in Set(runs.map { $0[metric] }).count == 1 }
+    }
+}
+
+func identicalMetricColumns(_ rows: [SummaryRow]) -> [String] { identicalMetrics(of: rows).map(\.column) }
 
 /// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
 func rankedTable(_ comparison: Comparison) -> String {

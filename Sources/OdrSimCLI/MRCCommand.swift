@@ -49,6 +49,7 @@ struct MRCCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
 
+
     func validate() throws {
         if points != nil && capacity != nil { throw ValidationError("give --points or --capacity, not both") }
         if let points, !(2...1000).contains(points) { throw ValidationError("--points must be between 2 and 1000") }
@@ -106,6 +107,13 @@ struct MRCCommand: ParsableCommand {
             files.append((name: "report.html", contents: page.html))
         }
         try report.commit(files)
+        if traceFormat.json {
+            print(JSONSummary.object([
+                ("command", JSONSummary.string("mrc")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
+                ("curve", JSONSummary.records(files[0].contents)),
+            ]))
+            return
+        }
         var table = Table(["capacity", "of unique", "misses", "object miss ratio", "byte miss ratio"])
         for (p, row) in zip(curve.points, rows) {
             let plusMinus = { (r: String, e: String) in sampled == nil ? r : "\(r) ± \(e)" }

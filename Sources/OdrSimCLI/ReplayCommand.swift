@@ -70,6 +70,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+
     // Problems are reported from `run` as a `CommandFailure`, one line ("odr-sim: …"),
     // rather than as validation errors, which add the usage text.
     func run() throws {
@@ -124,6 +125,15 @@ struct ReplayCommand: ParsableCommand {
                 files.append((name: "report.html", contents: page.html))
             }
             try report.commit(files)
+            if traceFormat.json {
+                var pairs: [(String, String)] = [
+                    ("command", JSONSummary.string("replay")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
+                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents)),
+                ]
+                if bound { pairs.append(("bounds", JSONSummary.records(files[1].contents))) }
+                print(JSONSummary.object(pairs))
+                return
+            }
         }
         print(ReplayReport.table(results), terminator: "")
         if bound {

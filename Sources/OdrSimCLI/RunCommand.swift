@@ -32,6 +32,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var warmup: WarmupOption
 
+    @OptionGroup var printing: FormatOption
+
     @OptionGroup var output: OutputOptions
 
     @Option(help: "Time-series sampling interval (e.g. 1m, 30s, 1h). Default: about 500 samples per run.")
@@ -113,6 +115,23 @@ struct RunCommand: ParsableCommand {
             throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
         }
         try report.commit(files, staged: !noEvents)
+
+        if printing.json {
+            func csv(_ name: String) -> String { JSONSummary.records(files.first { $0.name == name }?.contents ?? "") }
+            var pairs: [(String, String)] = [
+                ("command", JSONSummary.string("run")), ("scenario", JSONSummary.string(document.name)),
+                ("file", JSONSummary.string(options.file)), ("out", JSONSummary.string(destination)),
+                ("policies", JSONSummary.array(policies.map(JSONSummary.string))),
+                ("replications", String(runner.replications)), ("baseline", JSONSummary.string(baseline.name)),
+                ("warmup_s", JSONSummary.number(runner.warmup)),
+                ("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
+                ("summary", csv("summary.csv")),
+            ]
+            if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
+            if bound { pairs.append(("bounds", csv("bounds.csv"))) }
+            print(JSONSummary.object(pairs))
+            return
+        }
 
         if policies.count > 1 {
             print("Verdict against \(baseline.name) (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")

@@ -53,6 +53,8 @@ struct SweepRunCommand: ParsableCommand {
 
     @OptionGroup var warmup: WarmupOption
 
+    @OptionGroup var printing: FormatOption
+
     var out: String? { output.folder }
 
     func validate() throws {
@@ -120,8 +122,19 @@ struct SweepRunCommand: ParsableCommand {
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines, platformMetrics: platformMetrics), name: study.name,
-                  to: report!, report: !output.noReport)
+        let written = try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines, platformMetrics: platformMetrics),
+                                name: study.name, to: report!, report: !output.noReport)
+        if printing.json {
+            print(JSONSummary.object([
+                ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
+                ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
+                ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(study.replications)),
+                ("baseline", JSONSummary.string(study.baseline)), ("runs", String(plan.runs.count)),
+                ("warmup_s", JSONSummary.number(runner.warmup)),
+                ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? "")),
+            ]))
+            return
+        }
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
@@ -184,7 +197,8 @@ func parseShard(_ text: String) -> (k: Int, n: Int)? {
 
 /// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
 /// the result lines, so a merge writes the same bytes as one machine.
-private func write(_ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool) throws {
+@discardableResult
+private func write(_ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool) throws -> [(String, String)] {
     let files: [(String, String)]
     do {
         let comparisons = try results.comparisons()
@@ -215,4 +229,5 @@ private func write(_ results: SweepResults, name: String, to destination: Report
         throw CommandFailure("cannot write reports to \(destination.path): \(error)")
     }
     try destination.commit(files)
+    return files
 }

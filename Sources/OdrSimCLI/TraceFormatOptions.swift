@@ -2,12 +2,22 @@ import ArgumentParser
 import Foundation
 import TraceReplay
 
-/// The options that say how a trace file is laid out, shared by `replay` and `mrc`.
+/// The options that say how a trace file is laid out, shared by `replay`, `mrc` and `bound`.
+///
+/// `--format` names the trace's layout, as it always has; `--format json` instead asks for
+/// the JSON summary on stdout (as on every command), the layout then coming from the name
+/// or from `--trace-format`.
 struct TraceFormatOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "csv (delimited text), oracleGeneral, or oracleGeneral.zst. Default: by the file name (.zst, .oracleGeneral, else csv).",
+        "The trace's layout: csv (delimited text), oracleGeneral, or oracleGeneral.zst (default: by the file name: .zst, .oracleGeneral, else csv); or json: print a JSON summary for scripts instead of tables (the layout then by name or --trace-format).",
         valueName: "format"))
     var format: String?
+
+    @Option(name: .customLong("trace-format"), help: ArgumentHelp("The trace's layout, as --format names it, beside --format json.", valueName: "format"))
+    var traceFormatName: String?
+
+    /// Whether stdout gets the JSON summary (`--format json`).
+    var json: Bool { format?.lowercased() == "json" }
 
     @Option(help: ArgumentHelp(
         "Text traces: which column (from 1) holds what, e.g. time=1,id=2,size=3 (also app=N; time may be left out). Default: the header row names them.",
@@ -25,7 +35,9 @@ struct TraceFormatOptions: ParsableArguments {
     func traceFormat(path: String) throws -> TraceFormat {
         let textOptions = columns != nil || delimiter != nil || header != nil
         var chosen = TraceFormat.detect(path: path)
-        if let format {
+        if json && traceFormatName == nil {
+            // The layout by the name alone.
+        } else if let format = traceFormatName ?? format {
             switch format.lowercased() {
             case "csv", "text", "txt": chosen = .text(TextLayout())
             case "oraclegeneral", "oraclegeneral.bin", "bin": chosen = .oracleGeneral(compressed: false)
