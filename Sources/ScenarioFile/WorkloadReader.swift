@@ -17,6 +17,8 @@ import Yams
 struct WorkloadReader {
     let reader: NodeReader
     let apps: [AppSpec]
+    /// Apps some `sessions` entry launches (read first, so `within: sessions` can be checked).
+    var sessionApps = Set<AppIndex>()
 
     static let kinds: [String: Section] = [
         "sessions": .sessions, "levels": .levels, "popularity": .popularity, "disk": .disk, "network": .networkSpells,
@@ -25,11 +27,25 @@ struct WorkloadReader {
 
     func read(_ node: Node) throws(ScenarioError) -> [any WorkloadGenerator] {
         var generators: [any WorkloadGenerator] = []
+        var this = self
+        this.sessionApps = try sessionsApps(node)
         for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
             if item.mapping?["kind"]?.string == "trace" { continue }   // read by ``traceFiles(_:)``
-            generators.append(try readGenerator(item))
+            generators.append(try this.readGenerator(item))
         }
         return generators
+    }
+
+    /// The apps a `sessions` entry launches, for `within: sessions`.
+    private func sessionsApps(_ node: Node) throws(ScenarioError) -> Set<AppIndex> {
+        var result = Set<AppIndex>()
+        guard case .sequence(let items) = node else { return result }
+        for item in items {
+            guard let mapping = item.mapping, mapping["kind"]?.string == "sessions", let id = mapping["app"]?.string,
+                  let index = apps.firstIndex(where: { $0.id == id }) else { continue }
+            result.insert(index)
+        }
+        return result
     }
 
     /// The `file` nodes of the `{kind: trace, file: …}` entries, in order.
@@ -80,11 +96,19 @@ struct WorkloadReader {
                 ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
             let alphaNode = try fields.required("alpha")
             let alpha = try number(alphaNode, "alpha", atMost: ModelLimits.zipfAlpha)
-            return PopularityGenerator(
+            var generator = PopularityGenerator(
                 app: a, tags: list, rate: try rate(try fields.required("rate"), "rate"), alpha: alpha,
                 hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
                 cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) },
                 priority: try fields.value("priority").map { node throws(ScenarioError) in try reader.loadingPriority(node, "priority") } ?? .normal)
+            if let within = fields.value("within") {
+                _ = try reader.choice(within, "within", among: ["sessions"])
+                guard sessionApps.contains(a) else {
+                    throw reader.error(at: within, "within: sessions needs a sessions generator for app '\(apps[a].id)' (such as {kind: sessions, app: \(apps[a].id), rate: 3/d, length: {median: 20m, sigma: 0.8}})")
+                }
+                generator.withinSessions = true
+            }
+            return generator
         case "updates":
             let a = try app(fields)
             return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"), packs: apps[a].catalog.packs.count)

@@ -6,9 +6,14 @@ import Stochastic
 /// rank k (in the listed order) is chosen with probability ∝ k^−α (an exact discrete
 /// distribution), and each access is held for a lognormal time, then ended.
 ///
+/// `withinSessions`: only while the app runs (a session of its `sessions` generator). The
+/// arrivals outside sessions are left out, so `rate` is per hour of use: a Poisson process
+/// restricted to the sessions is Poisson at the same rate there.
+///
 /// ```yaml
 /// workload:
 ///   - {kind: popularity, app: filters, rate: 40/d, alpha: 0.9, hold: {median: 5m, sigma: 1}}
+///   - {kind: popularity, app: game, rate: 6/h, alpha: 0.8, hold: {median: 5m, sigma: 1}, within: sessions}
 /// ```
 public struct PopularityGenerator: WorkloadGenerator {
     public let kind = "popularity"
@@ -20,6 +25,8 @@ public struct PopularityGenerator: WorkloadGenerator {
     public var hold: Lognormal
     public var cycle: DailyCycle?
     public var priority: LoadingPriority
+    /// Requests only while a session of the app's `sessions` generator runs.
+    public var withinSessions = false
 
     public init(app: AppIndex, tags: [TagID], rate: Rate, alpha: Double, hold: Lognormal,
                 cycle: DailyCycle? = nil, priority: LoadingPriority = .normal) {
@@ -33,7 +40,11 @@ public struct PopularityGenerator: WorkloadGenerator {
     }
 
     public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
-        Stream(self, seed: seed, firstKey: firstKey)
+        let sessions = withinSessions
+            ? scenario.generators.lazy.compactMap { $0 as? SessionsGenerator }.first { $0.app == app }
+            : nil
+        return Stream(self, seed: seed, firstKey: firstKey,
+                      windows: sessions.map { SessionWindows($0, scenario: scenario, seed: seed) })
     }
 
     public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], [app]) }
@@ -56,8 +67,11 @@ public struct PopularityGenerator: WorkloadGenerator {
         @exclusivity(unchecked) var pending = PendingEvents<RequestKey>()
         @exclusivity(unchecked) var nextArrival: Double
         @exclusivity(unchecked) var nextKey: RequestKey
+        /// With `withinSessions`, when the app runs.
+        let windows: SessionWindows?
 
-        init(_ spec: PopularityGenerator, seed: UInt64, firstKey: RequestKey) {
+        init(_ spec: PopularityGenerator, seed: UInt64, firstKey: RequestKey, windows: SessionWindows? = nil) {
+            self.windows = windows
             self.spec = spec
             arrivals = PoissonArrivals(rate: spec.rate, cycle: spec.cycle,
                                        stream: RandomStream(seed: seed, purpose: "popularity/\(spec.app)/arrivals"), start: 0)
@@ -65,7 +79,22 @@ public struct PopularityGenerator: WorkloadGenerator {
             holds = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/holds")
             popularity = DiscreteDistribution.zipf(count: max(spec.tags.count, 1), alpha: spec.alpha)
             nextKey = firstKey
-            nextArrival = spec.tags.isEmpty ? .infinity : arrivals.next()
+            nextArrival = .infinity
+            if !spec.tags.isEmpty { nextArrival = nextOpenArrival() }
+        }
+
+        /// The next arrival, in a session when there are windows: one outside moves the
+        /// process to the next session's start (memoryless, so the same process restricted).
+        func nextOpenArrival() -> Double {
+            var time = arrivals.next()
+            guard let windows else { return time }
+            while time.isFinite {
+                let open = windows.firstOpen(atOrAfter: time)
+                if open == time || !open.isFinite { return open }
+                arrivals.restart(at: open)
+                time = arrivals.next()
+            }
+            return time
         }
 
         func next() -> ScenarioEvent? {
@@ -74,7 +103,7 @@ public struct PopularityGenerator: WorkloadGenerator {
             }
             guard nextArrival.isFinite else { return nil }
             let time = nextArrival
-            nextArrival = arrivals.next()
+            nextArrival = nextOpenArrival()
             let tags = RequestTags(single: spec.tags[popularity.sample(from: choices)])
             let key = nextKey
             nextKey += 1

@@ -35,6 +35,22 @@ struct WorkloadSectionTests {
         }
     }
 
+    @Test("within: sessions needs the app's sessions generator, and is read")
+    func withinSessions() throws {
+        let s = try parse("""
+        workload:
+          - {kind: popularity, app: game, rate: 4/h, alpha: 1, hold: {median: 5m, sigma: 1}, within: sessions}
+          - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}}
+        """)
+        #expect((s.generators[0] as? PopularityGenerator)?.withinSessions == true)
+        do {
+            _ = try parse("workload:\n  - {kind: popularity, app: game, rate: 4/h, alpha: 1, hold: {median: 5m, sigma: 1}, within: sessions}\n")
+            Issue.record("accepted within: sessions without sessions")
+        } catch {
+            #expect(error.message.hasPrefix("within: sessions needs a sessions generator for app 'game'"))
+        }
+    }
+
     @Test("every generator kind parses with its units: rates per day or hour, durations, sizes")
     func kinds() throws {
         let s = try parse("""

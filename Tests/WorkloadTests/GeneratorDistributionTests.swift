@@ -165,6 +165,37 @@ struct GeneratorDistributionTests {
         #expect(one.map(\.tag) == [0, 1, 2, 3, 4] && one[1].time == 0 && one[2].time > 0)
     }
 
+    @Test("popularity within sessions: every request while a session runs, at the rate per hour of use")
+    func withinSessions() {
+        let sessions = SessionsGenerator(app: 0, rate: 6 / day, length: Lognormal(median: 1800, sigma: 0.7))
+        var popularity = PopularityGenerator(app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 24 / day,
+                                             alpha: 1, hold: Lognormal(median: 60, sigma: 0.5))
+        popularity.withinSessions = true
+        let until = 2000 * day
+        let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [],
+                                generators: [sessions, popularity])
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
+            var stream = generator.makeStream(scenario: scenario, seed: 7, firstKey: 0, keySpace: 1 << 40)
+            var result: [ScenarioEvent] = []
+            while let event = stream.next(), event.time <= until { result.append(event) }
+            return result
+        }
+        // The sessions as the run sees them: launch, terminate, launch, …
+        let marks = all(sessions)
+        var windows: [(Double, Double)] = []
+        for event in marks {
+            if case .launch = event.action { windows.append((event.time, .infinity)) }
+            if case .terminate = event.action { windows[windows.count - 1].1 = event.time }
+        }
+        let requests = all(popularity).compactMap { if case .request = $0.action { $0.time } else { nil } }
+        let inside = requests.filter { t in windows.contains { $0.0 <= t && t < $0.1 } }
+        #expect(!requests.isEmpty && inside.count == requests.count)
+        // Per hour of use: 24/d over the summed session time, a Poisson count (±4 σ).
+        let used = windows.reduce(0.0) { $0 + min($1.1, until) - $1.0 }
+        let expected = 24 / day * used
+        #expect(abs(Double(requests.count) - expected) <= 4 * expected.squareRoot(), "\(requests.count) against \(expected)")
+    }
+
     @Test("a daily cycle of amplitude 1 peaking at noon puts 1/2 + 1/π ≈ 81.8 % of arrivals between 6 h and 18 h")
     func dailyCycle() {
         let spec = SessionsGenerator(app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0), cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
