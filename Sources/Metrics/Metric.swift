@@ -32,11 +32,16 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     }
 
     /// Whether a scenario's files carry the platform metrics: on a platform where the app
-    /// evicts, or with pack updates (events or a generator).
+    /// evicts, or with pack or app updates (events or a generator).
     public static func hasPlatformMetrics(_ scenario: Scenario) -> Bool {
         scenario.platform.family != .onDemandResources
             || scenario.generators.contains { $0.kind == "updates" }
-            || scenario.events.contains { if case .update = $0.action { true } else { false } }
+            || scenario.events.contains {
+                switch $0.action {
+                case .update, .updateApp: true
+                default: false
+                }
+            }
     }
 
     /// The columns of an experiment: ``classic``, and the platform metrics when it has a run

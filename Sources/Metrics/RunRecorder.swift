@@ -91,6 +91,7 @@ public final class RunRecorder: SimulationObserver {
         case .requestMade(let a, let conditional):
             write(t, "request", app: app(a), request: label(nil), detail: conditional ? "conditional" : "")
         case .appInstalled(let a): write(t, "install", app: app(a))
+        case .appUpdated(let a): write(t, "app_update", app: app(a))
         case .installFailed(let a, let error): write(t, "install_failed", app: app(a), detail: error.rawValue)
         case .appLaunched(let a): write(t, "launch", app: app(a))
         case .appTerminated(let a, let cause): write(t, "terminate", app: app(a), detail: cause.rawValue)

@@ -1,16 +1,18 @@
 /// Where an app is in its life on an ``ODRDevice``, and what moves it.
 ///
-/// | phase ↓ event → | `install` | `installFailed` | `initialPacksStored` | `launch` | `terminate` | `uninstall` |
-/// |---|---|---|---|---|---|---|
-/// | `absent` | installing | — | — | — | — | — |
-/// | `installing(launchPending: p)` | — | absent | installed(running: p) | installing(launchPending: true) | installing(launchPending: false) | absent |
-/// | `installed(running: false)` | — | — | — | installed(running: true) | installed(running: false) | absent |
-/// | `installed(running: true)` | — | — | — | — | installed(running: false) | absent |
+/// | phase ↓ event → | `install` | `installFailed` | `initialPacksStored` | `launch` | `terminate` | `uninstall` | `update` |
+/// |---|---|---|---|---|---|---|---|
+/// | `absent` | installing | — | — | — | — | — | — |
+/// | `installing(launchPending: p)` | — | absent | installed(running: p) | installing(launchPending: true) | installing(launchPending: false) | absent | — |
+/// | `installed(running: false)` | — | — | — | installed(running: true) | installed(running: false) | absent | installing(launchPending: false) |
+/// | `installed(running: true)` | — | — | — | — | installed(running: false) | absent | — |
 ///
 /// "—": the event does nothing in that phase (``after(_:)`` returns nil), and the public
 /// call that asked for it (``ODRDevice/install(_:at:)``, ``ODRDevice/launch(_:at:)``, …)
 /// returns false. A launch during the install is remembered and takes effect when the
-/// initial-install packs are on the device (ODR-SPEC §2: the app cannot run before).
+/// initial-install packs are on the device (ODR-SPEC §2: the app cannot run before). An
+/// update installs over a stopped app (the device terminates a running one first) and, like
+/// an install, holds launches until its initial-install packs are there.
 enum AppPhase: Hashable, BitwiseCopyable {
     case absent
     case installing(launchPending: Bool)
@@ -28,6 +30,8 @@ enum AppPhase: Hashable, BitwiseCopyable {
         case terminate
         /// The app and its packs leave the device.
         case uninstall
+        /// A new version of the app installs over the old one.
+        case update
     }
 
     /// The phase after `event`, or nil if `event` does nothing in this phase (the table above).
@@ -41,6 +45,7 @@ enum AppPhase: Hashable, BitwiseCopyable {
         case (.installing, .terminate): .installing(launchPending: false)
         case (.installed, .terminate): .installed(running: false)
         case (.installing, .uninstall), (.installed, .uninstall): .absent
+        case (.installed(running: false), .update): .installing(launchPending: false)
         default: nil
         }
     }

@@ -20,6 +20,8 @@ public struct Catalog: Sendable {
         public let category: TagCategory
         /// Preservation priority at install time (0…1).
         public let preservation: Double
+        /// For an initial-install or prefetch tag, the installations it downloads at.
+        public var installationEvents: InstallationEvents = .all
         /// The packs holding this tag's resources, in pack order.
         public let packs: [Int32]
         /// Total bytes of those packs.
@@ -173,9 +175,11 @@ public struct Catalog: Sendable {
         }
         let tags = tagOrder.enumerated().map { t, name in
             let settings = tagSettings[name] ?? TagSettings()
-            return Tag(
+            var tag = Tag(
                 name: name, category: settings.category, preservation: settings.preservation,
                 packs: packsOfTag[t], size: packsOfTag[t].reduce(0) { $0 + packSizes[Int($1)] })
+            tag.installationEvents = settings.installationEvents
+            return tag
         }
         let packs = packTagSets.enumerated().map { p, set in
             Pack(
@@ -230,17 +234,27 @@ public struct Catalog: Sendable {
 
     public func tag(_ id: TagID) -> Tag { tags[Int(id.rawValue)] }
 
-    /// The packs downloaded at install, in pack order.
-    public var initialInstallPacks: [Int32] {
+    /// The packs downloaded at the first install, in pack order.
+    public var initialInstallPacks: [Int32] { initialInstallPacks(at: .firstInstallation) }
+
+    /// The packs to prefetch after the first install: by tag order, then pack order, each once.
+    public var prefetchPacks: [Int32] { prefetchPacks(at: .firstInstallation) }
+
+    /// The initial-install packs an installation `event` downloads: those with an
+    /// initial-install tag that downloads at it, in pack order.
+    public func initialInstallPacks(at event: InstallationEvents) -> [Int32] {
         if case .numbered = storage { return [] }
-        return packs.indices.filter { packs[$0].category == .initialInstall }.map(Int32.init)
+        return packs.indices.filter { p in
+            packs[p].category == .initialInstall
+                && packs[p].tags.contains { tags[Int($0)].category == .initialInstall && tags[Int($0)].installationEvents.contains(event) }
+        }.map(Int32.init)
     }
 
-    /// The packs to prefetch after install: by tag order, then pack order, each pack once.
-    public var prefetchPacks: [Int32] {
+    /// The packs an installation `event` prefetches after its initial ones.
+    public func prefetchPacks(at event: InstallationEvents) -> [Int32] {
         if case .numbered = storage { return [] }
         let ordered = tags.indices.compactMap { t -> (Int, Int)? in
-            if case .prefetch(let order) = tags[t].category { return (order, t) }
+            if case .prefetch(let order) = tags[t].category, tags[t].installationEvents.contains(event) { return (order, t) }
             return nil
         }.sorted { $0 < $1 }
         var seen = Set<Int32>()

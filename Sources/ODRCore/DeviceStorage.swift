@@ -63,6 +63,8 @@ struct AppContent {
     var budget: Int64? = nil
     /// When a launch began waiting for the install to finish, while it waits.
     var launchWaitingSince: Double? = nil
+    /// The install under way is an update of the app (``ODRDevice/updateApp(_:at:)``).
+    var updating = false
 }
 
 /// Where a pack's bytes rest: the stored part of its life (``PackLife``, where the table of

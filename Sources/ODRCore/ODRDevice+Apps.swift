@@ -39,6 +39,41 @@ extension ODRDevice {
         return true
     }
 
+    /// A new version of the app installs over the old one (an App Store update): a running app
+    /// is terminated first. The initial-install packs whose tags download at
+    /// ``InstallationEvents/subsequentUpdate`` and are not on the device download, holding
+    /// launches until they are there, and then the prefetch packs that do the same. Without
+    /// room for them the update goes ahead without them (they download at the first request:
+    /// the old version's content is what the app has). Packs already stored stay as they are.
+    /// Returns false if the app is not installed (absent, or still installing).
+    @discardableResult
+    public func updateApp(_ app: AppID, at time: Double) -> Bool {
+        advance(to: time)
+        let a = app
+        guard state.apps[a].phase.isInstalled else { return false }
+        if state.apps[a].phase.isRunning { terminate(a, cause: .user) }
+        let catalog = state.appContents[a].catalog
+        let update = catalog.initialInstallPacks(at: .subsequentUpdate).map(state.apps[a].pack)
+        let missing = update.filter { state.packs[$0].phase != .resident && !state.packs[$0].downloading }
+        // A download of an initial-install pack already under way also completes the update.
+        let underway = update.filter { state.packs[$0].downloading }.count
+        move(a, .update)
+        state.appContents[a].updating = true
+        emit(.appUpdated(a))
+        state.appContents[a].prefetchQueue = catalog.prefetchPacks(at: .subsequentUpdate).map(state.apps[a].pack)
+        state.apps[a].prefetchCursor = 0
+        guard makeRoom(missing.reduce(Int64(0)) { $0 + state.packs[$1].size }, mayWarn: true) else {
+            for p in missing { emit(.prefetchSkipped(p, a, .outOfSpace)) }
+            completeInstall(a)
+            return true
+        }
+        state.apps[a].pendingInitial = missing.count + underway
+        for p in missing { startDownload(p, system: true) }
+        refreshRunnability()
+        if missing.count + underway == 0 { completeInstall(a) }
+        return true
+    }
+
     /// The app starts running: its packs are purged only when nothing else frees the space.
     /// Launching while the install is under way takes effect when it completes.
     @discardableResult
@@ -110,7 +145,9 @@ extension ODRDevice {
         }
         state.appContents[a].launchWaitingSince = nil
         move(a, .initialPacksStored)
-        emit(.appInstalled(a))
+        // An update announced itself when it began.
+        if !state.appContents[a].updating { emit(.appInstalled(a)) }
+        state.appContents[a].updating = false
         if launched { emit(.appLaunched(a)) }
         startNextPrefetch(a)
     }

@@ -50,6 +50,8 @@ public struct ODREvent: Hashable, Sendable {
         /// the outcome's event.
         case requestMade(AppID, conditional: Bool)
         case appInstalled(AppID)
+        /// A new version of the app began installing over the old one.
+        case appUpdated(AppID)
         case installFailed(AppID, RequestError)
         case appLaunched(AppID)
         case appTerminated(AppID, TerminationCause)

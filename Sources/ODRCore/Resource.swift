@@ -37,9 +37,12 @@ public struct TagSettings: Hashable, Sendable {
     public var category: TagCategory
     /// Preservation priority, 0…1: purging starts with the lowest (ODR-SPEC §3).
     public var preservation: Double
+    /// For initial-install and prefetch tags: at which of the app's installations they download.
+    public var installationEvents: InstallationEvents
 
-    public init(category: TagCategory = .onDemand, preservation: Double = 0) {
+    public init(category: TagCategory = .onDemand, preservation: Double = 0, installationEvents: InstallationEvents = .all) {
         self.category = category
         self.preservation = preservation
+        self.installationEvents = installationEvents
     }
 }

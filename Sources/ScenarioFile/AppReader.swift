@@ -166,6 +166,21 @@ struct AppReader {
         }
         let preservationNode = fields.value("preservation")
         let preservation = try preservationNode.map { node throws(ScenarioError) in try reader.fraction(node, "preservation") } ?? 0
-        return (TagSettings(category: category, preservation: preservation), preservationNode)
+        // Background Assets' installationEventTypes: at which installations the tag downloads.
+        var events = InstallationEvents.all
+        if let node = fields.value("installation_events") {
+            guard categoryName != "on-demand" else {
+                throw reader.error(at: fields.keyNode("installation_events") ?? node,
+                                   "installation_events applies only to \(profile.family.name(of: .initialInstall)) and \(profile.family.name(of: .prefetch(order: 0))) tags; tag '\(tag)' is \(profile.family.name(of: .onDemand))")
+            }
+            let items = try reader.sequence(node, "installation_events", of: "installation events such as [first-installation, subsequent-update]")
+            guard !items.isEmpty else { throw reader.error(at: node, "installation_events must name at least one of first-installation, subsequent-update") }
+            events = []
+            for item in items {
+                let name = try reader.choice(item, "each installation event", among: InstallationEvents.names.map(\.name))
+                events.insert(InstallationEvents.names.first { $0.name == name }!.event)
+            }
+        }
+        return (TagSettings(category: category, preservation: preservation, installationEvents: events), preservationNode)
     }
 }

@@ -69,7 +69,7 @@ struct EventReader {
         if verb == .disk { return .disk(try reader.signedSize(value, "disk")) }
         let app = try appIndex(try fields.required("app"))
         switch verb {
-        case .install, .launch, .terminate, .uninstall:
+        case .install, .launch, .terminate, .uninstall, .appUpdate:
             guard try reader.bool(value, verb.rawValue) else {
                 throw reader.error(at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
             }
@@ -77,6 +77,7 @@ struct EventReader {
             case .install: return .install(app)
             case .launch: return .launch(app)
             case .terminate: return .terminate(app)
+            case .appUpdate: return .updateApp(app)
             default: return .uninstall(app)
             }
         case .request:

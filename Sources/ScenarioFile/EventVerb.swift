@@ -9,11 +9,12 @@ enum EventVerb: String, CaseIterable, Sendable {
     case preserve
     case disk
     case update
+    case appUpdate = "app-update"
 
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
         switch self {
-        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve: ["app"]
+        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate: ["app"]
         case .request: ["app", "id", "priority", "optional"]
         case .requestIfPresent: ["app", "id"]
         case .setPriority: ["app", "priority"]

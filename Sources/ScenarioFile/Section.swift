@@ -19,7 +19,7 @@ enum Section: Sendable {
         case .networkPhase: ["at", "bandwidth", "kind"]
         case .app: ["id", "cellular", "on_low_disk", "cache_quota", "budget", "cellular_confirmation", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
-        case .tagSettings: ["category", "order", "preservation"]
+        case .tagSettings: ["category", "order", "preservation", "installation_events"]
         case .event: Self.eventKeys
         case .generate: ["tags", "size", "prefix"]
         case .lognormal: ["median", "sigma"]

@@ -15,7 +15,7 @@ import Yams
 ///
 /// `time` is seconds or a duration (`5m`, `1d8h`), in order; `event` is a verb of the scenario's
 /// events (`install`, `launch`, `terminate`, `uninstall`, `request`, `request-if-present`,
-/// `end`, `cancel`, `pause`, `resume`); `tags` lists a request's tags, separated by blanks or
+/// `end`, `cancel`, `pause`, `resume`, `app-update`); `tags` lists a request's tags, separated by blanks or
 /// `;`; `id` names a request and the events that refer to it; an optional `priority` column
 /// gives a request's loading priority. Each row is read as the scenario event it stands for,
 /// by the same reader as `events:` (the same apps, tags and request ids), so every problem is
@@ -24,7 +24,7 @@ struct TelemetryReader {
     static let columns = ["time", "app", "event", "tags", "id", "priority"]
     static let required = ["time", "app", "event"]
     static let verbs: [EventVerb] = [.install, .launch, .terminate, .uninstall, .request, .requestIfPresent,
-                                     .end, .cancel, .pause, .resume]
+                                     .end, .cancel, .pause, .resume, .appUpdate]
 
     /// The rows of `text` as events, each with its location.
     static func read(_ text: String, fileName: String, into events: inout EventReader) throws(ScenarioError) -> [(ScenarioEvent, String)] {

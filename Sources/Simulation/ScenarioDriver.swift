@@ -145,6 +145,7 @@ final class ScenarioDriver {
         state.currentKey = nil
         switch consume action {
         case .install(let a): device.install(appIDs[a], at: time)
+        case .updateApp(let a): device.updateApp(appIDs[a], at: time)
         case .launch(let a): device.launch(appIDs[a], at: time)
         case .terminate(let a): device.terminate(appIDs[a], at: time)
         case .uninstall(let a): device.uninstall(appIDs[a], at: time)

@@ -34,6 +34,8 @@ public struct ScenarioEvent: Sendable, Hashable {
         case network(bandwidth: Double, kind: LinkKind)
         /// A new version of the app's pack (its catalog's pack `pack`) is published.
         case update(AppIndex, pack: Int32)
+        /// A new version of the app installs over the old one (``ODRCore/ODRDevice/updateApp(_:at:)``).
+        case updateApp(AppIndex)
     }
 }
 

@@ -25,10 +25,11 @@ struct AppPhaseTests {
                 .installFailed: .absent, .initialPacksStored: .installed(running: true),
                 .launch: .installing(launchPending: true), .terminate: .installing(launchPending: false), .uninstall: .absent,
             ],
-            .installed(running: false): [.launch: .installed(running: true), .terminate: .installed(running: false), .uninstall: .absent],
+            .installed(running: false): [.launch: .installed(running: true), .terminate: .installed(running: false), .uninstall: .absent,
+                                         .update: .installing(launchPending: false)],
             .installed(running: true): [.terminate: .installed(running: false), .uninstall: .absent],
         ]
-        let events: [E] = [.install, .installFailed, .initialPacksStored, .launch, .terminate, .uninstall]
+        let events: [E] = [.install, .installFailed, .initialPacksStored, .launch, .terminate, .uninstall, .update]
         for phase in Self.phases {
             for event in events {
                 #expect(phase.after(event) == expected[phase]?[event], "\(phase) on \(event)")

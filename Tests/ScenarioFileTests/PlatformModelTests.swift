@@ -48,6 +48,76 @@ struct PlatformModelTests {
         #expect(device.isRunning(AppID(rawValue: 0)))
     }
 
+    @Test("installation events: an app update downloads the essential and prefetch packs of subsequent-update, and blocks its launch")
+    func installationEvents() throws {
+        // 40 Mbit/s = 5 MB/s. First install: `core` (essential, both events) 100 MB in 20 s,
+        // blocking the launch at 0 for 20 s; then `extras` (prefetch, first installation) 50 MB
+        // by 30 s. `patch` (essential) and `season` (prefetch) wait for an update.
+        // The update at 1 h: `core` is there; `patch` 200 MB downloads in 40 s and the launch
+        // at 1 h waits for it; then `season` 80 MB by 3656 s. Blocked: 20 + 40 = 60 s, twice.
+        let device = try run("""
+            duration: 2h
+            platform: background-assets
+            device: {capacity: 10GB, used: 1GB}
+            network: [{at: 0, bandwidth: 40Mbps}]
+            apps:
+              - id: game
+                resources:
+                  - {name: core, size: 100MB, tags: [core]}
+                  - {name: patch, size: 200MB, tags: [patch]}
+                  - {name: extras, size: 50MB, tags: [extras]}
+                  - {name: season, size: 80MB, tags: [season]}
+                tags:
+                  core: {category: essential}
+                  patch: {category: essential, installation_events: [subsequent-update]}
+                  extras: {category: prefetch, installation_events: [firstInstallation]}
+                  season: {category: prefetch, installation_events: [subsequent-update]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+              - {at: 1h, app: game, app-update: true}
+              - {at: 1h, app: game, launch: true}
+            """)
+        #expect(device.ledger.blockedLaunches == 2)
+        #expect(abs(device.ledger.launchBlockedSeconds - 60) < 1e-6)
+        #expect(device.ledger.downloadsFinished == 4)
+        #expect(device.ledger.downloadedBytes == 430 * Self.MB)
+        for tag in ["core", "patch", "extras", "season"] { #expect(device.state(of: pack(device, tag)) == .downloaded, "\(tag)") }
+        #expect(device.isRunning(AppID(rawValue: 0)))
+    }
+
+    @Test("without an update, subsequent-update packs never arrive; on-demand tags take no installation events")
+    func installationEventsRefused() throws {
+        let device = try run("""
+            duration: 2h
+            platform: background-assets
+            device: {capacity: 10GB}
+            network: [{at: 0, bandwidth: 40Mbps}]
+            apps:
+              - id: game
+                resources:
+                  - {name: patch, size: 200MB, tags: [patch]}
+                tags:
+                  patch: {category: essential, installation_events: [subsequent-update]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+            """)
+        #expect(device.ledger.downloadsFinished == 0 && device.ledger.blockedLaunches == 0)
+        #expect(throws: ScenarioError.self) {
+            try ScenarioParser(knownPolicies: ["lru"]).parse("""
+                duration: 1h
+                device: {capacity: 10GB}
+                apps:
+                  - id: game
+                    resources:
+                      - {name: x, size: 1MB, tags: [x]}
+                    tags:
+                      x: {installation_events: [first-installation]}
+                """, fileName: "p.scn")
+        }
+    }
+
     @Test("an on-demand pack is never downloaded without a request; essential and prefetch packs are")
     func onDemandWaitsForARequest() throws {
         let device = try run("""

@@ -82,7 +82,7 @@ struct TelemetryTests {
         ("60,game,request,level-1 levl-2,r9", "telemetry.csv:3:25: app 'game' has no tag 'levl-2'; did you mean 'level-2'?"),
         ("6x,game,launch,,", "telemetry.csv:3:1: time must be a time, not '6x'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h"),
         ("0,game,launch,", "telemetry.csv:3:1: 4 fields, but the header has 5"),
-        ("0,game,jump,,", "telemetry.csv:3:8: unknown event 'jump'; expected one of: install, launch, terminate, uninstall, request, request-if-present, end, cancel, pause, resume"),
+        ("0,game,jump,,", "telemetry.csv:3:8: unknown event 'jump'; expected one of: install, launch, terminate, uninstall, request, request-if-present, end, cancel, pause, resume, app-update"),
         ("5m,game,end,,r7", "telemetry.csv:3:14: unknown request id 'r7' for app 'game'; no earlier request of app 'game' has an id"),
     ])
     func badRow(row: String, expected: String) throws {
