@@ -17,11 +17,38 @@ public enum CSV {
 
     /// Seconds in plain decimal with microsecond resolution (never exponent notation).
     public static func seconds(_ value: Double) -> String {
-        String(format: "%.6f", value)
+        sixDecimals(value)
     }
 
     /// A ratio or statistic with six decimals.
     public static func decimal(_ value: Double, places: Int = 6) -> String {
-        value.isFinite ? String(format: "%.\(places)f", value) : ""
+        guard value.isFinite else { return "" }
+        return places == 6 ? sixDecimals(value) : String(format: "%.\(places)f", value)
+    }
+
+    /// `String(format: "%.6f", value)`, digit for digit, without Foundation's formatter (about
+    /// 10,000 instructions a call, most of a comparison.csv's cost).
+    static func sixDecimals(_ value: Double) -> String {
+        guard let micros = micros(value.magnitude), value.isFinite else { return String(format: "%.6f", value) }
+        var digits = String(micros % 1_000_000)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        return (value.sign == .minus ? "-" : "") + String(micros / 1_000_000) + "." + digits
+    }
+
+    /// `value` × 10^6 rounded as glibc's `%.6f` rounds (the exact binary value, half to even),
+    /// by integer arithmetic, for 0 ≤ `value` < 4·10^12 (nil beyond, or for a negative value).
+    static func micros(_ value: Double) -> UInt64? {
+        if value == 0 && value.sign == .plus { return 0 }
+        guard value > 0, value < 4e12 else { return nil }
+        let biased = Int(value.exponentBitPattern)
+        let mantissa = UInt128(biased == 0 ? value.significandBitPattern : value.significandBitPattern | (1 << 52))
+        let shift = 1075 - Swift.max(biased, 1)   // value = mantissa / 2^shift, shift > 0 here
+        guard shift <= 100 else { return 0 }     // value·10^6 < 2^-27: rounds to 0
+        let scaled = mantissa * 1_000_000
+        var rounded = scaled >> shift
+        let rest = scaled & ((1 << shift) - 1)
+        let half: UInt128 = 1 << (shift - 1)
+        if rest > half || (rest == half && rounded & 1 == 1) { rounded += 1 }
+        return UInt64(rounded)   // value·10^6 < 4·10^18 fits
     }
 }

@@ -113,26 +113,10 @@ final class CSVText {
         // Exact "%.6f" by integer arithmetic: the binary value times 10^6, rounded half to
         // even, as glibc's printf rounds. For the times a run produces (0 to about a
         // hundred thousand years); anything else goes through printf itself.
-        guard value > 0, value < 4e12 else {
-            if value == 0 && value.sign == .plus {
-                for byte in "0.000000".utf8 { append(byte) }
-            } else {
-                for byte in String(format: "%.6f", value).utf8 { append(byte) }
-            }
+        guard let micros = CSV.micros(value) else {
+            for byte in String(format: "%.6f", value).utf8 { append(byte) }
             return
         }
-        let biased = Int(value.exponentBitPattern)
-        let mantissa = UInt128(biased == 0 ? value.significandBitPattern : value.significandBitPattern | (1 << 52))
-        let shift = 1075 - Swift.max(biased, 1)   // value = mantissa / 2^shift, shift > 0 here
-        var micros: UInt64 = 0   // value·10^6 < 4·10^18 fits
-        if shift <= 100 {
-            let scaled = mantissa * 1_000_000
-            var rounded = scaled >> shift
-            let rest = scaled & ((1 << shift) - 1)
-            let half: UInt128 = 1 << (shift - 1)
-            if rest > half || (rest == half && rounded & 1 == 1) { rounded += 1 }
-            micros = UInt64(rounded)
-        }   // else value·10^6 < 2^-27: rounds to 0
         appendDigits(micros / 1_000_000, atLeast: 1)
         append(UInt8(ascii: "."))
         appendDigits(micros % 1_000_000, atLeast: 6)

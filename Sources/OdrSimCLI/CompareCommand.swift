@@ -56,7 +56,7 @@ struct CompareCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name)
-        let headline = verdictLines(rows, baseline: baseline.name)
+        let headline = verdictLines(comparison)
         do {
             var files = [
                 ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)

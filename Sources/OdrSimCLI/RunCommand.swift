@@ -90,12 +90,12 @@ struct RunCommand: ParsableCommand {
                 + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
         ]
+        let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name)
         if runner.replications > 1 {
-            let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name)
             files.append(("comparison.csv", comparison.csv))
             files.append(("comparison-long.csv", comparison.longCSV))
         }
-        let headline = verdictLines(results.map(\.summary), baseline: baseline.name)
+        let headline = verdictLines(comparison)
         if !output.noReport {
             var page = runReport(document, file: options.file, results)
             page.headline = headline

@@ -99,11 +99,11 @@ func note(_ message: String) {
     FileHandle.standardError.write(Data("\(message)\n".utf8))
 }
 
-/// The verdict of `rows` against `baseline`, one line per main metric, as the terminal and
+/// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.
-func verdictLines(_ rows: [SummaryRow], baseline: String) -> [String] {
+func verdictLines(_ comparison: Comparison) -> [String] {
     let offline = Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name))
-    let verdict = Verdict(Comparison(rows: rows, reference: baseline), offline: offline)
+    let verdict = Verdict(comparison, offline: offline)
     return verdict.text { metric, value in
         switch metric.unit {
         case .bytes: humanBytes(value)

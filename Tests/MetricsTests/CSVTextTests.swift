@@ -65,4 +65,23 @@ struct CSVTextTests {
         // 1.0000005 and 2.5e-7 are not exact (their binary values lie above and below).
         #expect(text.string == "0.007812,0.023438,\(String(format: "%.6f", 1.0000005)),0.000000")
     }
+
+    @Test("CSV.decimal writes what printf's %.6f writes, signs, ties and large values included")
+    func decimalIsPrintf() {
+        var values: [Double] = [0, -0.0, 1e-9, -1e-9, 0.0000005, 0.0000015, 0.0000025, -0.0000025, 0.5, 2.5e-7,
+                                123456.1234565, 3.999999e12, 4e12, 4.5e12, -7.25, 1e300, -1e300, .leastNonzeroMagnitude,
+                                Double(Int64.max), 1_234_567_890.123, 0.1, 0.2, 0.3]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let exponent = Double.random(in: -12...14, using: &generator)
+            values.append((Bool.random(using: &generator) ? 1 : -1) * pow(10, exponent))
+            // Sixth-decimal ties: k / 2·10^6 exactly where binary allows it.
+            values.append(Double(Int.random(in: 0...1_000_000, using: &generator)) / 2_000_000)
+        }
+        for value in values {
+            #expect(CSV.decimal(value) == String(format: "%.6f", value), "\(value.bitPattern)")
+        }
+        #expect(CSV.decimal(.nan) == "" && CSV.decimal(.infinity) == "")
+        #expect(CSV.decimal(0.125, places: 2) == String(format: "%.2f", 0.125))
+    }
 }
