@@ -15,6 +15,10 @@ import Simulation
 /// the Experiments layer (on every core, byte-identical at any job count); the best replaces
 /// the incumbent only if its mean objective is lower. The search stops when no move improves,
 /// or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
+///
+/// With a `population` (used space of the devices the app ships to), every layout runs on
+/// each device, the same seeds on each, and its objective is over all of them: advice for
+/// the phones out there, not one.
 public struct Advisor {
     /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each
     /// second of p95 wait, each byte of initial install, each failed request and each download
@@ -87,6 +91,8 @@ public struct Advisor {
     public var jobs = 1
     public var maxEvaluations = 60
     public var knownPolicies: [String]
+    /// Each device's `device.used`, as scenarios write it (`58GB`); empty: the scenario's own.
+    public var population: [String] = []
 
     public init(document: ScenarioDocument, text: String, fileName: String, app: AppIndex, policy: String,
                 replications: Int, weights: Weights = Weights(), knownPolicies: [String]) {
@@ -120,7 +126,12 @@ public struct Advisor {
                 do {
                     let parsed = try ScenarioParser(knownPolicies: knownPolicies).parse(rewritten, fileName: fileName)
                     let initial = parsed.scenario.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
-                    runnable.append((made.count, parsed))
+                    // One run per device of the population, in its order, for every layout alike.
+                    for used in population {
+                        let device = try ScenarioRewrite(text: rewritten, fileName: fileName).replacingUsed(with: used)
+                        runnable.append((made.count, try ScenarioParser(knownPolicies: knownPolicies).parse(device, fileName: fileName)))
+                    }
+                    if population.isEmpty { runnable.append((made.count, parsed)) }
                     made.append((candidate.layout, candidate.move, candidate.parent, rewritten, nil, initial))
                 } catch {
                     made.append((candidate.layout, candidate.move, candidate.parent, rewritten, error.message, 0))

@@ -62,6 +62,9 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes one download is worth beyond its size (its fixed cost).", valueName: "size"))
     var downloadPrice: String = "1MB"
 
+    @Option(help: ArgumentHelp("A population of devices: each layout runs on the scenario with each of these used spaces (comma-separated, e.g. 56GB,60GB,62GB), the same seeds on each, and is judged over all of them. Default: the scenario's device alone.", valueName: "size,…"))
+    var used: String?
+
     @OptionGroup var jobs: JobOptions
 
     @OptionGroup var output: OutputOptions
@@ -108,6 +111,20 @@ struct AdviseCommand: ParsableCommand {
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
+        if let used {
+            let population = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            for value in population {
+                // Each device must make a valid scenario as written, so no layout is blamed for it.
+                do {
+                    let text = try ScenarioRewrite(text: text, fileName: file).replacingUsed(with: value)
+                    _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
+                } catch {
+                    throw CommandFailure.usage("--used \(value): \(error.message)")
+                }
+            }
+            guard Set(population).count == population.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
+            advisor.population = population
+        }
         let started = Date()
         let result: Advisor.Result
         do {
@@ -146,6 +163,7 @@ struct AdviseCommand: ParsableCommand {
             print(JSONSummary.object([
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
+                ("population", JSONSummary.array(advisor.population.map(JSONSummary.string))),
                 ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
@@ -175,8 +193,9 @@ struct AdviseCommand: ParsableCommand {
         print("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %d replications in %.2f s; advised.scn in %@/",
-                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, replications, elapsed, report.path))
+        let devices = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (used \(advisor.population.joined(separator: ", "))) × "
+        print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
+                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, devices, replications, elapsed, report.path))
     }
 
     private func size(_ text: String, _ option: String) throws -> Int64 {

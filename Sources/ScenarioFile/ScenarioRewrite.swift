@@ -48,6 +48,22 @@ public struct ScenarioRewrite {
         return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
     }
 
+    /// The text with `device.used` set to `used` (a size as scenarios write it), and nothing
+    /// else changed: one device of a population.
+    public func replacingUsed(with used: String) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
+              case .mapping(var device)? = top["device"] else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no device mapping")
+        }
+        device["used"] = Node(used)
+        top["device"] = .mapping(device)
+        do {
+            return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        }
+    }
+
     /// The text with `platform:` set to `name` (a preset), and nothing else changed.
     public func replacingPlatform(with name: String) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {

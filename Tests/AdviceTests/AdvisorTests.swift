@@ -11,12 +11,15 @@ struct AdvisorTests {
     static let MB: Int64 = 1_000_000
 
     func advise(_ text: String, app: String = "game", policy: String = "lru", replications: Int = 3,
-                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1) throws -> (Advisor.Result, [Resource]) {
+                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1, population: [String] = [],
+                maxEvaluations: Int = 60) throws -> (Advisor.Result, [Resource]) {
         let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "a.scn")
         let index = document.scenario.apps.firstIndex { $0.id == app }!
         var advisor = Advisor(document: document, text: text, fileName: "a.scn", app: index, policy: policy,
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs
+        advisor.population = population
+        advisor.maxEvaluations = maxEvaluations
         return (try advisor.run(), document.resources[index])
     }
 
@@ -147,6 +150,28 @@ struct AdvisorTests {
         let best = result.evaluations[result.best]
         #expect(best.rejected == nil)
         #expect(best.layout.groups.indices.allSatisfy { best.layout.size(of: $0, resources) <= 512 * Self.MB })
+    }
+
+    @Test("a population of one device, the scenario's own, changes nothing; of three, each layout runs on each")
+    func population() throws {
+        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game.scn"),
+                              encoding: .utf8)
+        var weights = Advisor.Weights()
+        weights.failurePrice = 0
+        let (alone, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, maxEvaluations: 8)
+        // game.scn's phone has 58.5 GB used: the same device, the same runs, the same numbers.
+        let (same, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, population: ["58.5GB"],
+                                   maxEvaluations: 8)
+        #expect(alone.evaluations.map(\.objectives) == same.evaluations.map(\.objectives))
+        // Three devices: 3 × 2 objectives a layout, the scenario's own device's among them, in
+        // the population's order (so the pairs across layouts are the same device and seed).
+        let (three, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights,
+                                    population: ["57GB", "58.5GB", "60GB"], maxEvaluations: 8)
+        #expect(three.evaluations.allSatisfy { $0.rejected != nil || $0.objectives.count == 6 })
+        #expect(Array(three.evaluations[three.original].objectives[2..<4]) == alone.evaluations[alone.original].objectives)
+        // Here more free space (57 GB used) costs no more than less (60 GB), as written.
+        let o = three.evaluations[three.original].objectives
+        #expect(o[0] + o[1] <= o[4] + o[5])
     }
 
     @Test("the advice is the same at any job count")
