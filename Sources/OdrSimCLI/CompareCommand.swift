@@ -22,6 +22,8 @@ struct CompareCommand: ParsableCommand {
         Examples:
           odr-sim compare scenarios/game.scn --replications 30
           odr-sim compare scenarios/photo-filters.scn --policy apple --policy lru --policy gdsf --jobs 2
+          odr-sim compare scenarios/game.scn --policy lru --policy lfu --baseline lru --warmup 1d
+          odr-sim compare scenarios/game.scn --format json --no-report
         """)
 
     @OptionGroup var options: ScenarioRunOptions

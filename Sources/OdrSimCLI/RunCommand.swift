@@ -26,6 +26,7 @@ struct RunCommand: ParsableCommand {
           odr-sim run scenarios/game.scn
           odr-sim run scenarios/game.scn --policy lru --policy best-fit --policy belady
           odr-sim run scenarios/game.scn --sample 10m --out /tmp/game
+          odr-sim run scenarios/odyssey-telemetry.scn
         """)
 
     @OptionGroup var options: ScenarioRunOptions

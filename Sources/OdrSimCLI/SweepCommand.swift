@@ -16,9 +16,12 @@ struct SweepCommand: ParsableCommand {
         A study file (.study, YAML) names a base scenario, axes (a place in the scenario and \
         its values) and the policies and replications; see the README, "Studies". \
         `sweep FILE.study` runs every point × policy × replication and writes results.csv \
-        (a row per run, an axis per column) and comparison.csv (a row per point and policy: \
-        mean, sd, 95 % interval, paired difference to the baseline) to DIR (default \
-        Reports/<study>-sweep/). Results do not depend on --jobs or on sharding.
+        (a row per run, an axis per column, an axis of sizes, durations, bandwidths, rates \
+        or percentages followed by its number: used, used_bytes), comparison.csv (a row per \
+        point and policy: mean, sd, 95 % interval, paired difference to the baseline) and \
+        comparison-long.csv (the same, a number per row) to DIR (default \
+        Reports/<study>-sweep/). Axes with the same `zip:` group move together instead of \
+        multiplying. Results do not depend on --jobs or on sharding.
 
         On a cluster, each task runs `sweep FILE.study --shard K/N --out DIR` (a fixed, \
         cost-balanced share of the runs, written as DIR/shard-K-of-N.csv), and one last job \
@@ -27,6 +30,7 @@ struct SweepCommand: ParsableCommand {
 
         Examples:
           odr-sim sweep Scenarios/studies/tag-size.study
+          odr-sim sweep Scenarios/studies/content-split.study --format json
           odr-sim sweep Scenarios/studies/tag-size.study --shard 2/4 --out shards/
           odr-sim sweep merge shards/
         """,
