@@ -57,6 +57,9 @@ struct SweepRunCommand: ParsableCommand {
 
     @OptionGroup var warmup: WarmupOption
 
+    @Option(help: ArgumentHelp("The policy paired differences are taken against. Default: the study's `baseline`, else apple when it runs, else the first policy.", valueName: "policy"))
+    var baseline: String?
+
     @OptionGroup var printing: FormatOption
 
     var out: String? { output.folder }
@@ -77,6 +80,8 @@ struct SweepRunCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)", located: true)
         }
+        // --baseline over the study's own (which is apple or the first policy when it names none).
+        let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) }, policies: study.policies, replications: study.replications)
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
@@ -113,7 +118,7 @@ struct SweepRunCommand: ParsableCommand {
         let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
         if let (k, n) = shardPosition {
             var file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
-                                 baseline: study.baseline, name: study.name, axisNames: axisNames,
+                                 baseline: baseline, name: study.name, axisNames: axisNames,
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
             file.platformMetrics = platformMetrics
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
@@ -126,14 +131,14 @@ struct SweepRunCommand: ParsableCommand {
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        let written = try write(SweepResults(axisNames: axisNames, baseline: study.baseline, lines: lines, platformMetrics: platformMetrics),
+        let written = try write(SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics),
                                 name: study.name, to: report!, report: !output.noReport)
         if printing.json {
             print(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
                 ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
                 ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(study.replications)),
-                ("baseline", JSONSummary.string(study.baseline)), ("runs", String(plan.runs.count)),
+                ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
                 ("warmup_s", JSONSummary.number(runner.warmup)),
                 ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? "")),
             ]))

@@ -22,6 +22,28 @@ struct SweepCommandTests {
 
         """
 
+    @Test("--baseline takes the paired differences against another of the study's policies; one not run is refused")
+    func baseline() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.study")
+        try Data(Self.study.utf8).write(to: file)
+        let run = try CLI.run(["sweep", file.path, "--baseline", "lru", "--no-report", "--out", dir.appendingPathComponent("b").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(lines[0].contains(",redownload_bytes_diff_vs_lru,") && !lines[0].contains("diff_vs_apple"))
+        // lru's own row has no difference to itself; apple's has one.
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+        let column = header.firstIndex(of: "redownload_bytes_diff_vs_lru")!
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields[column].isEmpty == (fields[header.firstIndex(of: "policy")!] == "lru"))
+        }
+        let refused = try CLI.run(["sweep", file.path, "--baseline", "gdsf", "--out", dir.appendingPathComponent("c").path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr == "odr-sim: --baseline: 'gdsf' is not among the policies run (apple, lru)\n")
+    }
+
     @Test("three shards merged equal --jobs 1 byte for byte; a shard of an edited study is refused, naming it")
     func shardsMergeToTheSameBytes() throws {
         let dir = try CLI.temporaryDirectory()
