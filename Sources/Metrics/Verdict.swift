@@ -74,6 +74,41 @@ public struct Verdict: Sendable {
         }
     }
 
+    /// A study's headline: per main metric, the deployable policy that does better than the
+    /// baseline at the most points, at how many, and at how many of them its paired
+    /// difference is a significant improvement; and at how many points nothing beats the
+    /// baseline (it is best, or tied).
+    public static func study(_ comparisons: [Comparison], offline: Set<String>,
+                             metrics: [Metric] = Verdict.headlineMetrics) -> [String] {
+        guard let reference = comparisons.first?.reference else { return [] }
+        let verdicts = comparisons.map { Verdict($0, offline: offline, metrics: metrics) }
+        return metrics.indices.map { m in
+            var wins: [String: (points: Int, significant: Int)] = [:]
+            var order: [String] = []
+            var holds = 0
+            for verdict in verdicts {
+                let line = verdict.lines[m]
+                guard let best = line.best, best != reference, line.bestMean != line.baselineMean else {
+                    holds += 1
+                    continue
+                }
+                if wins[best] == nil { order.append(best) }
+                wins[best, default: (0, 0)].points += 1
+                if line.significant { wins[best, default: (0, 0)].significant += 1 }
+            }
+            let name = metrics[m].title.prefix(1).lowercased() + metrics[m].title.dropFirst()
+            let ranked = order.sorted { (wins[$0]!.points, $1) > (wins[$1]!.points, $0) }
+            guard let top = ranked.first else {
+                return "\(name): nothing does better than \(reference) at any of the \(comparisons.count) points"
+            }
+            var text = "\(name): \(top) is best at \(wins[top]!.points) of \(comparisons.count) points (significantly better than \(reference) at \(wins[top]!.significant))"
+            let others = ranked.dropFirst().prefix(2).map { "\($0) at \(wins[$0]!.points)" }
+            if !others.isEmpty { text += "; " + others.joined(separator: ", ") }
+            if holds > 0 { text += "; \(reference) best or tied at \(holds)" }
+            return text
+        }
+    }
+
     private func signed(_ value: Double, _ metric: Metric, _ describe: (Metric, Double) -> String) -> String {
         value < 0 ? "−" + describe(metric, -value) : "+" + describe(metric, value)
     }

@@ -101,6 +101,11 @@ func note(_ message: String) {
 
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.
+/// A study's verdict: per main metric, the policy best at the most points.
+func studyVerdict(_ comparisons: [Comparison]) -> [String] {
+    Verdict.study(comparisons, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)))
+}
+
 func verdictLines(_ comparison: Comparison) -> [String] {
     let offline = Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name))
     let verdict = Verdict(comparison, offline: offline)

@@ -131,8 +131,10 @@ struct SweepRunCommand: ParsableCommand {
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        let written = try write(SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics),
-                                name: study.name, to: report!, report: !output.noReport)
+        let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics)
+        let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
+        let comparisons: [Comparison] = ((try? sweepResults.comparisons()) ?? []).map(\.comparison)
+        let verdict = studyVerdict(comparisons)
         if printing.json {
             print(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
@@ -140,10 +142,13 @@ struct SweepRunCommand: ParsableCommand {
                 ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(study.replications)),
                 ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
                 ("warmup_s", JSONSummary.number(runner.warmup)),
+                ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))),
                 ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? "")),
             ]))
             return
         }
+        print("Verdict over \(study.points.count) points against \(baseline) (\(study.replications) replications each, paired):")
+        for line in verdict { print("  " + line) }
         print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
@@ -230,8 +235,9 @@ private func write(_ results: SweepResults, name: String, to destination: Report
         if report {
             let policies = comparisons.first?.comparison.policies ?? []
             let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
-            written.append(("report.html", SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons,
-                                                     palette: reportPalette).html))
+            var page = SweepReport(title: "\(name): study", lede: lede, axes: axes, points: comparisons, palette: reportPalette)
+            page.headline = studyVerdict(comparisons.map(\.comparison))
+            written.append(("report.html", page.html))
         }
         files = written
     } catch {

@@ -22,6 +22,8 @@ public struct SweepReport {
     /// Per point, its axis values and comparison (``Experiments/SweepResults/comparisons()``).
     public var points: [(values: [String], comparison: Comparison)]
     public var palette: Palette
+    /// The study's verdict lines, shown at the top (``Metrics/Verdict/study(_:offline:metrics:)``).
+    public var headline: [String] = []
 
     public init(title: String, lede: String, axes: [Axis], points: [(values: [String], comparison: Comparison)], palette: Palette) {
         self.title = title
@@ -101,7 +103,9 @@ public struct SweepReport {
                 numbers: ([axes[1].name + " \\ " + axes[0].name] + axes[0].values,
                           zip(axes[1].values, values).map { [$0] + $1.map { Units.bytes($0 * 1) } }))]))
         }
-        return Page(title: title, lede: lede, sections: sections)
+        var page = Page(title: title, lede: lede, sections: sections)
+        page.headline = headline
+        return page
     }
 
     /// Each policy's paired difference to the baseline along one axis, with its 95 % band.

@@ -56,4 +56,24 @@ struct VerdictTests {
         #expect(words[0].hasPrefix("re-downloaded bytes: noisy and base within the noise, 80 against 100 (change −20, 95 % interval −"))
         #expect(words[0].hasSuffix("; not significant)"))
     }
+
+    @Test("a study's headline: who beats the baseline at how many points, significantly at how many, and where it holds")
+    func study() {
+        // Point 1: good is 50 below base in both replications (significant); oracle lower
+        // still but offline. Point 2: good 0 and 300 against base's 100 and 200: −100, +100,
+        // a tie in the mean, so base holds. Point 3: noisy 60 below on average (−20, −100):
+        // the best there, its interval spanning 0.
+        let one = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+                   row("good", 1, redownload: 50), row("good", 2, redownload: 150),
+                   row("oracle", 1, redownload: 0), row("oracle", 2, redownload: 0)]
+        let two = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+                   row("good", 1, redownload: 0), row("good", 2, redownload: 300)]
+        let three = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+                     row("good", 1, redownload: 100), row("good", 2, redownload: 200),
+                     row("noisy", 1, redownload: 80), row("noisy", 2, redownload: 100)]
+        let lines = Verdict.study([one, two, three].map { Comparison(rows: $0, reference: "base") }, offline: ["oracle"],
+                                  metrics: [.redownloadBytes, .waitP95])
+        #expect(lines[0] == "re-downloaded bytes: good is best at 1 of 3 points (significantly better than base at 1); noisy at 1; base best or tied at 1")
+        #expect(lines[1] == "wait, 95th percentile: nothing does better than base at any of the 3 points")
+    }
 }
