@@ -139,7 +139,7 @@ public struct Advisor {
             }
             var rows: [[SummaryRow]] = Array(repeating: [], count: made.count)
             if !runnable.isEmpty {
-                let plan = ExperimentPlan(points: runnable.map { ExperimentPlan.Point($0.document.scenario, policyOptions: $0.document.policyOptions) },
+                let plan = ExperimentPlan(points: runnable.map { ExperimentPlan.Point($0.document.scenario, policyOptions: $0.document.policyOptions, appStrategies: $0.document.appStrategies) },
                                           policies: [policy], replications: replications)
                 let results = try ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs).run()
                 for result in results { rows[runnable[result.point].index].append(result.summary) }
@@ -190,7 +190,7 @@ public struct Advisor {
     /// over the replications, for each scenario text.
     func bounds(_ texts: [String]) throws -> [Double] {
         let documents = try texts.map { try ScenarioParser(knownPolicies: knownPolicies).parse($0, fileName: fileName) }
-        let plan = ExperimentPlan(points: documents.map { ExperimentPlan.Point($0.scenario, policyOptions: $0.policyOptions) },
+        let plan = ExperimentPlan(points: documents.map { ExperimentPlan.Point($0.scenario, policyOptions: $0.policyOptions, appStrategies: $0.appStrategies) },
                                   policies: [policy], replications: replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = true

@@ -30,11 +30,16 @@ public struct ExperimentPlan: Sendable {
         /// The digest of the file the scenario came from, carried into each summary row
         /// (`scenario_hash`); empty for a scenario built in code.
         public var sourceDigest: String
+        /// Where the app evicts: the apps (by index) with an eviction strategy of their own, a
+        /// policy name each; the others follow the run's policy (``ODRPolicies/AppStrategies``).
+        public var appStrategies: [Int: String]
 
-        public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "") {
+        public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
+                    appStrategies: [Int: String] = [:]) {
             self.scenario = scenario
             self.policyOptions = policyOptions
             self.sourceDigest = sourceDigest
+            self.appStrategies = appStrategies
         }
     }
 

@@ -196,7 +196,17 @@ public struct ExperimentRunner {
                        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
                        warmup: Double = 0, progress: ((Double) -> Bool)? = nil) -> RunResult? {
         let options = point.policyOptions[descriptor.name] ?? PolicyOptions()
-        let policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
+        var policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
+        if !point.appStrategies.isEmpty {
+            // Apps with a strategy of their own run it; the rest the run's policy. Apps are
+            // added to the device in scenario order, so app i is AppID i.
+            var own: [AppID: any PurgePolicy] = [:]
+            for (app, name) in point.appStrategies {
+                guard let strategy = PolicyRegistry.descriptor(named: name), !strategy.needsFuture else { continue }
+                own[AppID(rawValue: Int32(app))] = strategy.make(PolicyContext(seed: seed, options: point.policyOptions[name] ?? PolicyOptions()))
+            }
+            policy = AppStrategies(fallback: policy, strategies: own)
+        }
         let simulator = Simulator(scenario: point.scenario, policy: policy, seed: seed)
         var file: FileHandle?
         var openError: String?

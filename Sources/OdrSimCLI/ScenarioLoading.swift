@@ -38,11 +38,21 @@ func validateReplications(_ replications: Int?) throws {
 
 /// Loads a scenario file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
 func loadScenario(_ path: String) throws -> ScenarioDocument {
+    let document: ScenarioDocument
     do {
-        return try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: path)
+        document = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: path)
     } catch {
         // Exactly `FILE:LINE:COLUMN: reason`, so editors and CI annotations can jump to it.
         throw CommandFailure("\(error)", located: true)
+    }
+    try checkAppStrategies(document, file: path)
+    return document
+}
+
+/// An app's own strategy runs in the app's code, which cannot read the future.
+func checkAppStrategies(_ document: ScenarioDocument, file: String) throws {
+    for (app, name) in document.appStrategies.sorted(by: { $0.key < $1.key }) where PolicyRegistry.descriptor(named: name)?.needsFuture == true {
+        throw CommandFailure("\(file): app '\(document.scenario.apps[app].id)': strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a bound)")
     }
 }
 
@@ -66,7 +76,8 @@ func experimentRunner(_ document: ScenarioDocument, policies: [String], replicat
 extension ExperimentPlan.Point {
     /// A scenario file as a point of a plan: its scenario, policy options and digest.
     init(_ document: ScenarioDocument) {
-        self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest)
+        self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
+                  appStrategies: document.appStrategies)
     }
 }
 

@@ -28,4 +28,7 @@ public struct ScenarioDocument: Sendable {
     /// Each app's resources as the file lists them (generated ones included), by app index:
     /// the material of a layout (`odr-sim advise`).
     public var resources: [[Resource]] = []
+    /// Where the app evicts: an app's own eviction strategy (a policy name) by app index, for
+    /// the apps that name one (`apps[].strategy`); the others follow the run's policy.
+    public var appStrategies: [Int: String] = [:]
 }

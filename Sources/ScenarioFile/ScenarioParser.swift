@@ -70,9 +70,9 @@ public struct ScenarioParser: Sendable {
         let device = try readDevice(try top.required("device"), reader)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let (apps, cacheQuotas, resources) = try top.value("apps").map { node throws(ScenarioError) in
+        let (apps, cacheQuotas, resources, strategies) = try top.value("apps").map { node throws(ScenarioError) in
             try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
-        } ?? ([], [], [])
+        } ?? ([], [], [], [:])
         let optionsReader = PolicyOptionsReader(reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
                                                 appIDs: apps.map(\.id))
         var options = try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
@@ -127,9 +127,11 @@ public struct ScenarioParser: Sendable {
         let scenario = Scenario(
             seed: seed, duration: duration, platform: platform, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators)
-        return ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
-                                policyOptions: options, replications: replications, sampleInterval: sample,
-                                sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
+        var document = ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
+                                        policyOptions: options, replications: replications, sampleInterval: sample,
+                                        sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
+        document.appStrategies = strategies
+        return document
     }
 
     /// `game` for `Scenarios/game.scn`.
@@ -189,9 +191,11 @@ public struct ScenarioParser: Sendable {
         return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted)
     }
 
-    /// The apps, and the `cache_quota` nodes of those that have one.
+    /// The apps, the `cache_quota` nodes of those that have one, their resources, and their
+    /// own eviction strategies.
     private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64)
-        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]]) {
+        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]], [Int: String]) {
+        var strategies: [Int: String] = [:]
         var appReader = AppReader(reader: reader, profile: platform, seed: seed)
         appReader.freeSpace = freeSpace
         var apps: [AppSpec] = []
@@ -207,8 +211,18 @@ public struct ScenarioParser: Sendable {
                 throw reader.error(at: idNode, "app id '\(app.id)' is already used by another app\(line)")
             }
             idNodes[app.id] = idNode
+            if let strategy = item.mapping?["strategy"] {
+                guard platform.evictor == .app else {
+                    throw reader.error(at: strategy, "strategy applies where the app removes its own packs (background-assets, play-asset-delivery); on \(platform.name) the system purges under the run's policy")
+                }
+                let name = try reader.name(strategy, "strategy")
+                guard knownPolicies.contains(name) else {
+                    throw reader.error(at: strategy, "unknown strategy '\(name)'" + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+                }
+                strategies[apps.count] = name
+            }
             apps.append(app)
         }
-        return (apps, cacheQuotas, resources)
+        return (apps, cacheQuotas, resources, strategies)
     }
 }

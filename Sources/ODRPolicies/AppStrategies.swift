@@ -1,0 +1,40 @@
+import ODRCore
+
+/// Each app's own eviction strategy, where the app removes its packs (Background Assets,
+/// Play Asset Delivery): the packs of an app listed in `strategies` are the business of that
+/// app's policy alone; every other app's are the run's policy's (`fallback`).
+///
+/// Every notification about a pack goes to the policy of the pack's app, and a demand for
+/// one app's space (a ``PurgeView`` whose `app` is set: a budget, a full disk) to that app's
+/// policy, which sees only its own app's packs. A demand with no app (the system purging,
+/// which these platforms never do) goes to the fallback.
+public final class AppStrategies: PurgePolicy {
+    /// The run's policy's name: summary rows keep it.
+    public var name: String { fallback.name }
+    let fallback: any PurgePolicy
+    /// By `AppID.rawValue`; nil where the app follows the run's policy.
+    let strategies: [(any PurgePolicy)?]
+
+    public init(fallback: any PurgePolicy, strategies: [AppID: any PurgePolicy]) {
+        self.fallback = fallback
+        let count = (strategies.keys.map { Int($0.rawValue) }.max() ?? -1) + 1
+        var table = [(any PurgePolicy)?](repeating: nil, count: count)
+        for (app, policy) in strategies { table[Int(app.rawValue)] = policy }
+        self.strategies = table
+    }
+
+    func policy(of app: AppID) -> any PurgePolicy {
+        let i = Int(app.rawValue)
+        return i < strategies.count ? strategies[i] ?? fallback : fallback
+    }
+
+    public func packStored(_ pack: PurgeCandidate) { policy(of: pack.app).packStored(pack) }
+    public func packRequested(_ pack: PurgeCandidate) { policy(of: pack.app).packRequested(pack) }
+    public func packReleased(_ pack: PurgeCandidate) { policy(of: pack.app).packReleased(pack) }
+    public func packRemoved(_ pack: PurgeCandidate) { policy(of: pack.app).packRemoved(pack) }
+    public func packPreservationChanged(_ pack: PurgeCandidate) { policy(of: pack.app).packPreservationChanged(pack) }
+
+    public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        (view.app.map(policy(of:)) ?? fallback).selectVictims(toFree: bytes, from: view)
+    }
+}

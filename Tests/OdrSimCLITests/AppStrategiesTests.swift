@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Issue 25: where the app removes its packs, an app may run an eviction strategy of its own
+/// (`apps[].strategy`); the other apps follow the run's policy.
+@Suite("Each app's own strategy")
+struct AppStrategiesTests {
+    /// A 200 MB budget and three 100 MB packs, asked for a1, a2, a1 again, then a3: the third
+    /// pack needs one of the others out. LRU removes a2 (used at 3 min; a1 again at 5 min);
+    /// FIFO removes a1 (stored first, at 1 min).
+    static func scenario(strategy: String?) -> String {
+        """
+        duration: 1h
+        platform: background-assets
+        policies: [lru]
+        device: {capacity: 10GB}
+        network: [{at: 0, bandwidth: 40Mbps, kind: wifi}]
+        apps:
+          - id: game
+            budget: 200MB
+        \(strategy.map { "    strategy: \($0)\n" } ?? "")    resources:
+              - {name: a1, size: 100MB, tags: [a1]}
+              - {name: a2, size: 100MB, tags: [a2]}
+              - {name: a3, size: 100MB, tags: [a3]}
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: game, launch: true}
+          - {at: 1m, app: game, request: [a1], id: r1}
+          - {at: 2m, app: game, end: r1}
+          - {at: 3m, app: game, request: [a2], id: r2}
+          - {at: 4m, app: game, end: r2}
+          - {at: 5m, app: game, request: [a1], id: r3}
+          - {at: 6m, app: game, end: r3}
+          - {at: 7m, app: game, request: [a3], id: r4}
+
+        """
+    }
+
+    /// The packs the run removed, in order (events.csv's purge rows).
+    func purged(_ text: String) throws -> (status: Int32, stderr: String, packs: [String]) {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
+        guard result.status == 0 else { return (result.status, result.stderr, []) }
+        let rows = try String(contentsOf: dir.appendingPathComponent("o/events.csv"), encoding: .utf8).split(separator: "\n")
+        return (0, result.stderr, rows.filter { $0.contains(",purge,") }.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[6]) })
+    }
+
+    @Test("the run's lru removes a2; the app's own fifo removes a1")
+    func ownStrategy() throws {
+        #expect(try purged(Self.scenario(strategy: nil)).packs == ["a2"])
+        #expect(try purged(Self.scenario(strategy: "fifo")).packs == ["a1"])
+    }
+
+    @Test("refused: a strategy on ODR (the system purges), an unknown one, one that reads the future")
+    func refused() throws {
+        let odr = try purged(Self.scenario(strategy: "fifo").replacingOccurrences(of: "platform: background-assets\n", with: "")
+            .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
+        #expect(odr.status == 1)
+        #expect(odr.stderr.hasPrefix("s.scn:7:15: strategy applies where the app removes its own packs"), "\(odr.stderr)")
+        let unknown = try purged(Self.scenario(strategy: "fifp"))
+        #expect(unknown.status == 1 && unknown.stderr.contains("unknown strategy 'fifp'; did you mean 'fifo'?"), "\(unknown.stderr)")
+        let future = try purged(Self.scenario(strategy: "belady"))
+        #expect(future.status == 1)
+        #expect(future.stderr == "odr-sim: s.scn: app 'game': strategy 'belady' reads the future; an app's own code cannot (run it as the run's policy, a bound)\n")
+    }
+}
