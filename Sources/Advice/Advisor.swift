@@ -121,8 +121,15 @@ public struct Advisor {
             var made: [(layout: Layout, move: String, parent: Int?, text: String, rejected: String?, initial: Int64)] = []
             for candidate in fresh {
                 let (layoutResources, newTags) = candidate.layout.resources(from: resources)
-                let rewritten = try ScenarioRewrite(text: text, fileName: fileName)
+                var rewritten = try ScenarioRewrite(text: text, fileName: fileName)
                     .replacingResources(of: document.scenario.apps[app].id, with: layoutResources, newTags: newTags, header: [])
+                let appID = document.scenario.apps[app].id
+                if let budget = candidate.layout.budget {
+                    rewritten = try ScenarioRewrite(text: rewritten, fileName: fileName).settingApp(appID, "budget", to: budget)
+                }
+                if let strategy = candidate.layout.strategy {
+                    rewritten = try ScenarioRewrite(text: rewritten, fileName: fileName).settingApp(appID, "strategy", to: strategy)
+                }
                 do {
                     let parsed = try ScenarioParser(knownPolicies: knownPolicies).parse(rewritten, fileName: fileName)
                     let initial = parsed.scenario.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
@@ -199,6 +206,32 @@ public struct Advisor {
         return sums.map { $0 / Double(replications) }
     }
 
+    /// Strategies an app's code may run, tried where the app evicts.
+    public var strategies = ["lru", "fifo", "gdsf", "sieve", "largest-first", "best-fit"]
+
+    /// Where the app evicts: the app's budget halved and doubled (from its content's size
+    /// when it has none), and each other strategy; the layout's packs unchanged.
+    func settingMoves(of layout: Layout) -> [(layout: Layout, move: String)] {
+        guard document.scenario.platform.evictor == .app else { return [] }
+        var moves: [(layout: Layout, move: String)] = []
+        let content = resources.reduce(Int64(0)) { $0 + $1.size }
+        let current = layout.budget.flatMap { try? SizeSyntax.parse($0) } ?? document.scenario.apps[app].budget ?? content
+        for factor in [0.5, 2.0] {
+            let bytes = Int64((Double(current) * factor).rounded())
+            guard bytes > 0, bytes <= ModelLimits.bytes else { continue }
+            var moved = layout
+            moved.budget = ScenarioRewrite.size(bytes)
+            moves.append((moved, "budget \(moved.budget!)"))
+        }
+        let running = layout.strategy ?? document.appStrategies[app] ?? policy
+        for strategy in strategies where strategy != running {
+            var moved = layout
+            moved.strategy = strategy
+            moves.append((moved, "strategy \(strategy)"))
+        }
+        return moves
+    }
+
     /// The moves tried from `layout`, most promising first.
     func neighbours(of layout: Layout, coAccess: CoAccess) -> [(layout: Layout, move: String)] {
         var moves: [(layout: Layout, move: String)] = []
@@ -235,7 +268,14 @@ public struct Advisor {
         for g in groups.indices where layout.promoted[g] {
             moves.append((layout.promoting(g, false), "demote \(name(groups[g]))"))
         }
-        return moves
+        // Every move keeps the layout's budget and strategy; then the setting moves.
+        moves = moves.map { moved, text in
+            var kept = moved
+            kept.budget = layout.budget
+            kept.strategy = layout.strategy
+            return (kept, text)
+        }
+        return moves + settingMoves(of: layout)
     }
 
     /// A group as the moves name it: its resources, `map-1+forest`.

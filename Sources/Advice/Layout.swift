@@ -15,6 +15,10 @@ public struct Layout: Hashable, Sendable {
     public private(set) var groups: [[Int]]
     /// Per group: promoted to `prefetch` (downloaded after install), whatever its tags say.
     public private(set) var promoted: [Bool]
+    /// Where the app evicts: its budget and strategy as the layout ships them; nil keeps the
+    /// scenario's.
+    public var budget: String?
+    public var strategy: String?
 
     public init(groups: [[Int]], promoted: [Bool]? = nil) {
         let pairs = zip(groups.map { $0.sorted() }, promoted ?? Array(repeating: false, count: groups.count))
@@ -127,5 +131,6 @@ public struct Layout: Hashable, Sendable {
         let promotedCount = promoted.filter { $0 }.count
         return "\(groups.count) packs" + (merged > 0 ? " (\(merged) of several resources)" : "")
             + (promotedCount > 0 ? ", \(promotedCount) promoted to prefetch" : "")
+            + (budget.map { ", budget \($0)" } ?? "") + (strategy.map { ", strategy \($0)" } ?? "")
     }
 }

@@ -16,7 +16,10 @@ extension ODRDevice {
         }
         var applied = delta
         if !makeRoom(delta, mayWarn: true) {
-            applied = min(delta, freeBytes + reclaimableBytes)
+            // Where the app evicts, the system removes its packs for other data only if the
+            // platform says so (``PlatformProfile/systemRemovesForOtherData``).
+            let reclaimable = appEvicts && !settings.profile.systemRemovesForOtherData ? 0 : reclaimableBytes
+            applied = min(delta, freeBytes + reclaimable)
             if applied > freeBytes { purge(applied - freeBytes) }
             state.ledger.refusedOtherBytes += delta - applied
         }

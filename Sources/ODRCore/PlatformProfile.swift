@@ -62,6 +62,11 @@ public struct PlatformProfile: Hashable, Sendable {
     /// Neither platform documents what the app sees; `true` models an app that handles the
     /// failure (Play's `INSUFFICIENT_STORAGE`) by freeing its own space and retrying.
     public var appEvictsWhenFull = true
+    /// With ``Evictor/app``: whether the system removes unused packs (under the run's policy,
+    /// as ODR purges) when other data (photos, other apps) would not fit otherwise. Neither
+    /// platform documents it; `true` models a system that reclaims an app's downloadable
+    /// content before refusing the user's own data, `false` one that refuses the data.
+    public var systemRemovesForOtherData = true
     /// Downloads of more than this many bytes started on a cellular link wait for the user's
     /// confirmation (Play's `WAITING_FOR_WIFI`); nil: none do.
     public var cellularConfirmationBytes: Int64? = nil

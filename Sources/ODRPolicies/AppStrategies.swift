@@ -6,8 +6,10 @@ import ODRCore
 ///
 /// Every notification about a pack goes to the policy of the pack's app, and a demand for
 /// one app's space (a ``PurgeView`` whose `app` is set: a budget, a full disk) to that app's
-/// policy, which sees only its own app's packs. A demand with no app (the system purging,
-/// which these platforms never do) goes to the fallback.
+/// policy, which sees only its own app's packs. A demand with no app (the system removing
+/// packs for other data, ``ODRCore/PlatformProfile/systemRemovesForOtherData``) asks the
+/// run's policy first, then each app's own, until enough is freed: each chooses only among
+/// the packs it has been told of.
 public final class AppStrategies: PurgePolicy {
     /// The run's policy's name: summary rows keep it.
     public var name: String { fallback.name }
@@ -35,6 +37,17 @@ public final class AppStrategies: PurgePolicy {
     public func packPreservationChanged(_ pack: PurgeCandidate) { policy(of: pack.app).packPreservationChanged(pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        (view.app.map(policy(of:)) ?? fallback).selectVictims(toFree: bytes, from: view)
+        if let app = view.app { return policy(of: app).selectVictims(toFree: bytes, from: view) }
+        var victims = fallback.selectVictims(toFree: bytes, from: view)
+        var chosen = Set(victims)
+        var freed = victims.reduce(Int64(0)) { $0 + view.info($1).size }
+        for case let strategy? in strategies where freed < bytes {
+            // A policy that picks from the view's candidates may name a pack already chosen.
+            for victim in strategy.selectVictims(toFree: bytes - freed, from: view) where chosen.insert(victim).inserted {
+                victims.append(victim)
+                freed += view.info(victim).size
+            }
+        }
+        return victims
     }
 }

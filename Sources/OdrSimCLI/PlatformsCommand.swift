@@ -50,7 +50,8 @@ struct PlatformsCommand: ParsableCommand {
     static func evictor(_ profile: PlatformProfile) -> String {
         switch profile.evictor {
         case .system: "the system, under the run's purge policy, when space is short"
-        case .app: "the app, with the run's policy as its strategy, within `apps[].budget` and when a download finds the disk full"
+        case .app: "the app, with the run's policy (or `apps[].strategy`) as its strategy, within `apps[].budget` and when a download finds the disk full"
+            + (profile.systemRemovesForOtherData ? "; the system too, for other data that would not fit" : "")
         }
     }
 

@@ -43,6 +43,12 @@ struct PlatformReader {
             }
             profile.appEvictsWhenFull = try reader.bool(node, "app_evicts_when_full")
         }
+        if let node = fields.value("system_removes_for_other_data") {
+            guard profile.evictor == .app else {
+                throw reader.error(at: node, "system_removes_for_other_data applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+            }
+            profile.systemRemovesForOtherData = try reader.bool(node, "system_removes_for_other_data")
+        }
         if let node = fields.value("max_pack_count") {
             profile.maxPackCount = try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)
         }

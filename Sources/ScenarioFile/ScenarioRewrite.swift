@@ -48,6 +48,24 @@ public struct ScenarioRewrite {
         return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
     }
 
+    /// The text with app `appID`'s `key` (`budget`, `strategy`) set to `value`, nothing else changed.
+    public func settingApp(_ appID: String, _ key: String, to value: String) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
+              case .sequence(var apps)? = top["apps"],
+              let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
+              case .mapping(var app) = apps[index] else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
+        }
+        app[key] = Node(value)
+        apps[index] = .mapping(app)
+        top["apps"] = .sequence(apps)
+        do {
+            return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        }
+    }
+
     /// The text with `device.used` set to `used` (a size as scenarios write it), and nothing
     /// else changed: one device of a population.
     public func replacingUsed(with used: String) throws(ScenarioError) -> String {
@@ -78,7 +96,7 @@ public struct ScenarioRewrite {
     }
 
     /// `80MB` when the size is a whole number of megabytes, else its bytes.
-    static func size(_ bytes: Int64) -> String {
+    public static func size(_ bytes: Int64) -> String {
         bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)
     }
 }

@@ -65,4 +65,47 @@ struct AppStrategiesTests {
         #expect(future.status == 1)
         #expect(future.stderr == "odr-sim: s.scn: app 'game': strategy 'belady' reads the future; an app's own code cannot (run it as the run's policy, a bound)\n")
     }
+
+    /// 1000 MB, 500 MB used; `a1` (200 MB, app `game`, its own fifo) and `b1` (100 MB, app
+    /// `maps`, the run's lru) stored and let go; then photos grow by 400 MB with 200 MB free.
+    static func pressure(_ platform: String) -> String {
+        """
+        duration: 1h
+        platform: \(platform)
+        policies: [lru]
+        device: {capacity: 1000MB, used: 500MB}
+        network: [{at: 0, bandwidth: 400Mbps, kind: wifi}]
+        apps:
+          - id: game
+            strategy: fifo
+            resources:
+              - {name: a1, size: 200MB, tags: [a1]}
+          - id: maps
+            resources:
+              - {name: b1, size: 100MB, tags: [b1]}
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: maps, install: true}
+          - {at: 1m, app: game, request: [a1], id: r1}
+          - {at: 1m, app: maps, request: [b1], id: r2}
+          - {at: 2m, app: game, end: r1}
+          - {at: 2m, app: maps, end: r2}
+          - {at: 3m, disk: +400MB}
+
+        """
+    }
+
+    @Test("other data that does not fit: the system removes packs of every app, each app's by its own strategy; or, when the platform says it never does, the data is refused")
+    func systemRemoval() throws {
+        // 200 MB short: the run's lru offers b1 (100 MB, the only pack it knows), then game's
+        // fifo a1; both go (300 MB freed for 200 needed).
+        let removes = try purged(Self.pressure("background-assets"))
+        #expect(removes.status == 0, "\(removes.stderr)")
+        #expect(removes.packs == ["b1", "a1"])
+        // With system_removes_for_other_data: false nothing is removed: 200 MB of the
+        // 400 MB fit, the rest is refused.
+        let keeps = try purged(Self.pressure("{base: background-assets, system_removes_for_other_data: false}"))
+        #expect(keeps.status == 0 && keeps.packs.isEmpty)
+        #expect(keeps.stderr.contains("200 MB did not fit"), "\(keeps.stderr)")
+    }
 }
