@@ -174,6 +174,25 @@ struct AdvisorTests {
         #expect(o[0] + o[1] <= o[4] + o[5])
     }
 
+    @Test("where the app evicts, the app's budget and strategy are moves too, and a chosen one is in the advised text")
+    func settingMoves() throws {
+        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game-background-assets.scn"),
+                              encoding: .utf8)
+        let (result, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, maxEvaluations: 25)
+        let moves = result.evaluations.map(\.move)
+        // game-background-assets.scn gives odyssey 1 GB: halved and doubled, then each other strategy.
+        #expect(moves.contains("budget 500MB") && moves.contains("budget 2000MB"))
+        #expect(moves.contains("strategy fifo") && moves.contains("strategy gdsf") && !moves.contains("strategy lru"))
+        for evaluation in result.evaluations where evaluation.move.hasPrefix("strategy ") {
+            #expect(evaluation.text.contains("strategy: \(evaluation.move.dropFirst(9))"))
+        }
+        // On ODR, where the system purges, no such move.
+        let odr = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game.scn"),
+                             encoding: .utf8)
+        let (plain, _) = try advise(odr, app: "odyssey", policy: "lru", replications: 2, maxEvaluations: 10)
+        #expect(!plain.evaluations.contains { $0.move.hasPrefix("strategy ") || $0.move.hasPrefix("budget ") })
+    }
+
     @Test("the advice is the same at any job count")
     func jobs() throws {
         let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game.scn"),
