@@ -13,7 +13,7 @@ enum SourceText {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("no such file") }
-        guard !isDirectory.boolValue else { throw failure("is a directory, not a scenario file") }
+        guard !isDirectory.boolValue else { throw failure("is a directory, not a file") }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -189,7 +189,7 @@ struct ScenarioModelTests {
         #expect(throws: ScenarioError(file: path, line: 1, column: 1, message: "no such file")) {
             try parser.parseFile(atPath: path)
         }
-        #expect(throws: ScenarioError(file: "/tmp", line: 1, column: 1, message: "is a directory, not a scenario file")) {
+        #expect(throws: ScenarioError(file: "/tmp", line: 1, column: 1, message: "is a directory, not a file")) {
             try parser.parseFile(atPath: "/tmp")
         }
     }
