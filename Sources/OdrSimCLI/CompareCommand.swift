@@ -79,12 +79,9 @@ struct CompareCommand: ParsableCommand {
             try report.commit(files)
             if printing.json {
                 func csv(_ name: String) -> String { JSONSummary.records(files.first { $0.0 == name }?.1 ?? "") }
-                var pairs: [(String, String)] = [
-                    ("command", JSONSummary.string("compare")), ("scenario", JSONSummary.string(document.name)),
-                    ("file", JSONSummary.string(options.file)), ("out", JSONSummary.string(destination)),
-                    ("policies", JSONSummary.array(policies.map(JSONSummary.string))),
-                    ("replications", String(runner.replications)), ("baseline", JSONSummary.string(baseline.name)),
-                    ("warmup_s", JSONSummary.number(runner.warmup)),
+                var pairs = JSONSummary.head("compare", document, file: options.file, out: destination, policies: policies,
+                                             runner: runner, baseline: baseline.name)
+                pairs += [
                     ("verdict", JSONSummary.array(headline.map(JSONSummary.string))),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
                     ("comparison", csv("comparison.csv")),

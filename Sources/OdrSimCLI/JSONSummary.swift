@@ -1,5 +1,7 @@
 import ArgumentParser
+import Experiments
 import Metrics
+import ScenarioFile
 
 /// What a command prints on stdout.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -21,6 +23,15 @@ struct FormatOption: ParsableArguments {
 /// number as the CSV writes it, so the two agree to the digit; an empty field is `null`).
 /// Nothing in it depends on the machine or the clock: the same run prints the same bytes.
 enum JSONSummary {
+    /// The keys `run` and `compare` begin with: the command, its inputs and folder, the
+    /// policies, replications, baseline and warm-up.
+    static func head(_ command: String, _ document: ScenarioDocument, file: String, out: String, policies: [String],
+                     runner: ExperimentRunner, baseline: String) -> [(String, String)] {
+        [("command", string(command)), ("scenario", string(document.name)), ("file", string(file)), ("out", string(out)),
+         ("policies", array(policies.map(string))), ("replications", String(runner.replications)),
+         ("baseline", string(baseline)), ("warmup_s", number(runner.warmup))]
+    }
+
     /// An object of `pairs`, whose values are already JSON.
     static func object(_ pairs: [(String, String)]) -> String {
         "{" + pairs.map { string($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"

@@ -119,15 +119,10 @@ struct RunCommand: ParsableCommand {
 
         if printing.json {
             func csv(_ name: String) -> String { JSONSummary.records(files.first { $0.name == name }?.contents ?? "") }
-            var pairs: [(String, String)] = [
-                ("command", JSONSummary.string("run")), ("scenario", JSONSummary.string(document.name)),
-                ("file", JSONSummary.string(options.file)), ("out", JSONSummary.string(destination)),
-                ("policies", JSONSummary.array(policies.map(JSONSummary.string))),
-                ("replications", String(runner.replications)), ("baseline", JSONSummary.string(baseline.name)),
-                ("warmup_s", JSONSummary.number(runner.warmup)),
-                ("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
-                ("summary", csv("summary.csv")),
-            ]
+            var pairs = JSONSummary.head("run", document, file: options.file, out: destination, policies: policies,
+                                         runner: runner, baseline: baseline.name)
+            pairs += [("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
+                      ("summary", csv("summary.csv"))]
             if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
             if bound { pairs.append(("bounds", csv("bounds.csv"))) }
             print(JSONSummary.object(pairs))

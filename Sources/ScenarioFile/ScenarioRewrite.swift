@@ -50,44 +50,41 @@ public struct ScenarioRewrite {
 
     /// The text with app `appID`'s `key` (`budget`, `strategy`) set to `value`, nothing else changed.
     public func settingApp(_ appID: String, _ key: String, to value: String) throws(ScenarioError) -> String {
-        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
-              case .sequence(var apps)? = top["apps"],
-              let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
-              case .mapping(var app) = apps[index] else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
-        }
-        app[key] = Node(value)
-        apps[index] = .mapping(app)
-        top["apps"] = .sequence(apps)
-        do {
-            return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
-        } catch {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        try rewriting { top throws(ScenarioError) in
+            guard case .sequence(var apps)? = top["apps"],
+                  let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
+                  case .mapping(var app) = apps[index] else {
+                throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
+            }
+            app[key] = Node(value)
+            apps[index] = .mapping(app)
+            top["apps"] = .sequence(apps)
         }
     }
 
     /// The text with `device.used` set to `used` (a size as scenarios write it), and nothing
     /// else changed: one device of a population.
     public func replacingUsed(with used: String) throws(ScenarioError) -> String {
-        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
-              case .mapping(var device)? = top["device"] else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no device mapping")
-        }
-        device["used"] = Node(used)
-        top["device"] = .mapping(device)
-        do {
-            return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
-        } catch {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
+        try rewriting { top throws(ScenarioError) in
+            guard case .mapping(var device)? = top["device"] else {
+                throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no device mapping")
+            }
+            device["used"] = Node(used)
+            top["device"] = .mapping(device)
         }
     }
 
     /// The text with `platform:` set to `name` (a preset), and nothing else changed.
     public func replacingPlatform(with name: String) throws(ScenarioError) -> String {
+        try rewriting { top in top["platform"] = Node(name) }
+    }
+
+    /// The text's top mapping changed by `change`, written back in scenario style.
+    private func rewriting(_ change: (inout Node.Mapping) throws(ScenarioError) -> Void) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
         }
-        top["platform"] = Node(name)
+        try change(&top)
         do {
             return try Yams.serialize(node: ScenarioMigration.compact(.mapping(top)))
         } catch {
