@@ -56,15 +56,13 @@ struct BoundCommand: ParsableCommand {
     @Option(help: "The longest trace FOO takes. Default: \(FOO.maximumRequests).")
     var fooMaxRequests: Int = FOO.maximumRequests
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Report directory (default: Reports/bound-<trace file name>).", valueName: "dir"))
-    var outDirectory: String?
+    @OptionGroup var output: FolderOption
 
 
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try OutputSafety.reportFolder(out: outDirectory, default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent),
-                                                   inputs: [trace])
+        let report = try output.claim(default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
         let out = report.path
         let bounds: [TraceBound]
         do {

@@ -2,21 +2,32 @@ import ArgumentParser
 import Foundation
 import ScenarioFile
 
-/// Where a command writes its report, and whether it draws the charts: `--out` and
-/// `--no-report`, declared once for every command that writes a report folder.
-struct OutputOptions: ParsableArguments {
+/// `--out`: the folder a command writes, declared once for every command that writes one.
+struct FolderOption: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp(
         "Output folder: a new or empty one, or one odr-sim wrote. Default: the command's, under Reports/ (see its description).",
         valueName: "dir"))
     var folder: String?
 
-    @Flag(name: .customLong("no-report"), help: "Skip report.html (the charts).")
-    var noReport = false
-
     /// The report folder, `--out` or `fallback` (`Reports/…`), claimed before any work starts
     /// (``OutputSafety``).
     func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
         try OutputSafety.reportFolder(out: folder, default: fallback, inputs: inputs)
+    }
+}
+
+/// Where a command writes its report, and whether it draws the charts: `--out` and
+/// `--no-report`, for every command whose folder holds a report.html.
+struct OutputOptions: ParsableArguments {
+    @OptionGroup var destination: FolderOption
+
+    @Flag(name: .customLong("no-report"), help: "Skip report.html (the charts).")
+    var noReport = false
+
+    var folder: String? { destination.folder }
+
+    func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
+        try destination.claim(default: fallback, inputs: inputs)
     }
 }
 

@@ -75,4 +75,43 @@ struct ArchitectureTests {
             #expect(others.contains("scenario.\(field)"), "Scenario.\(field) is read by no file of the kernel: it belongs to the experiment (ScenarioDocument, ExperimentPlan)")
         }
     }
+
+    @Test("--out (a folder), --no-report and --jobs are each declared once, in the option groups every command shares")
+    func sharedOptionsDeclaredOnce() throws {
+        let folder = Self.root.appendingPathComponent("Sources/OdrSimCLI")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        var declared: [String: [String]] = [:]
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for declaration in Self.declarations(in: text) { declared[declaration, default: []].append(file) }
+        }
+        #expect(declared.values.reduce(0) { $0 + $1.count } > 40, "\(declared)")
+        for option in ["--out <dir>", "--no-report", "--jobs"] {
+            #expect(declared[option] == ["OutputOptions.swift"], "\(option) is declared in \(declared[option] ?? [])")
+        }
+    }
+
+    /// Each `@Option`/`@Flag` of a file as its command line shows it: the long name (spelled
+    /// out, or the property's name in kebab case) and, for an option, its value name
+    /// (`--out <dir>` is a folder, `--out <file>` a file, another option).
+    static func declarations(in text: String) -> [String] {
+        var result: [String] = []
+        for chunk in text.components(separatedBy: "@Option(").dropFirst() + text.components(separatedBy: "@Flag(").dropFirst() {
+            let isOption = text.contains("@Option(" + chunk)
+            guard let property = chunk.range(of: #"\bvar (\w+)"#, options: .regularExpression) else { continue }
+            let head = chunk[..<property.upperBound]
+            var name = String(chunk[property].dropFirst(4))
+            if let custom = head.range(of: #"customLong\("[^"]+"\)"#, options: .regularExpression) {
+                name = String(head[custom].dropFirst(12).dropLast(2))
+            } else {
+                name = name.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1-$2", options: .regularExpression).lowercased()
+            }
+            var shown = "--" + name
+            if isOption, let value = head.range(of: #"valueName: "[^"]+""#, options: .regularExpression) {
+                shown += " <" + head[value].dropFirst(12).dropLast() + ">"
+            }
+            result.append(shown)
+        }
+        return result
+    }
 }
