@@ -7,9 +7,14 @@ Each file is read with Python's csv module; every column must be in the dictiona
 or by its pattern: `M_mean` for a metric `M`, `A_bytes` for a study axis `A` beside its label
 column), and every value must parse as the column's type. Prints one line per problem and
 exits 1 if there is any; prints what it checked and exits 0 otherwise.
+
+Where pandas is installed (`scripts/bootstrap --tests` installs it), each file is also read
+with `pandas.read_csv` as it is, no options, and every integer or number column must come
+out numeric (int64 or float64): what a notebook sees, with no cleanup.
 """
 import csv
 import os
+import importlib.util
 import re
 import sys
 
@@ -94,6 +99,33 @@ def check(directory, dictionary):
     return problems, files, values
 
 
+def check_with_pandas(directory, dictionary):
+    """Reads every CSV with pandas.read_csv as it is; returns (problems, files, numeric columns)."""
+    import pandas
+    from pandas.api.types import is_numeric_dtype
+    columns = read_dictionary(dictionary)
+    problems, files, numeric = [], 0, 0
+    for root, _, names in sorted(os.walk(directory)):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            if not name.endswith(".csv"):
+                continue
+            with open(path, encoding="utf-8") as handle:
+                if handle.readline().startswith("#"):
+                    continue  # a shard file
+            frame = pandas.read_csv(path)
+            files += 1
+            header = list(frame.columns)
+            for c in header:
+                kind = entry(c, header, columns)
+                if kind is None or kind[0] not in ("integer", "number"):
+                    continue
+                numeric += 1
+                if not is_numeric_dtype(frame[c]):
+                    problems.append(f"{path}: pandas reads '{c}' as {frame[c].dtype}, not as numbers")
+    return problems, files, numeric
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
@@ -105,9 +137,20 @@ def main():
         print(p)
     if problems:
         print(f"{len(problems)} problems in {files} files")
-        return 1
-    print(f"{files} files, {values} values: every column documented, every value of its type")
-    return 0
+    else:
+        print(f"{files} files, {values} values: every column documented, every value of its type")
+    failed = bool(problems)
+    if importlib.util.find_spec("pandas") is not None:
+        import pandas
+        problems, files, numeric = check_with_pandas(sys.argv[1], dictionary)
+        for p in problems[:50]:
+            print(p)
+        if problems:
+            print(f"pandas: {len(problems)} problems in {files} files")
+        else:
+            print(f"pandas {pandas.__version__}: {files} files read as they are, {numeric} numeric columns all numeric")
+        failed = failed or bool(problems)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

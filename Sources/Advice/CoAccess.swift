@@ -21,7 +21,7 @@ public struct CoAccess: Sendable {
             for tag in resource.tags { byTag[tag, default: []].append(i) }
         }
         for seed in seeds {
-            let workload = Simulator.workload(of: scenario, seed: seed)
+            let workload = ScenarioStreams.merger(scenario, seed: seed)
             while let event = workload.next(), event.time <= scenario.duration {
                 let tags: RequestTags
                 switch event.action {

@@ -162,7 +162,7 @@ public struct ExperimentRunner {
                 let descriptor = descriptors[run.policy]!
                 let seed = plan.seed(of: run)
                 let future = descriptor.needsFuture
-                    ? futures.future(run.point, run.replication) { FutureRequests(requests: Simulator.requestStream(of: scenario, seed: seed)) }
+                    ? futures.future(run.point, run.replication) { FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: seed)) }
                     : nil
                 let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
                 let slot = slotOf[index]!

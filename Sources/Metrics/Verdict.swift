@@ -15,6 +15,11 @@ public struct Verdict: Sendable {
         public let bestMean: Double
         /// The best offline policy's mean, the bound on what any purge order could reach.
         public let bound: (policy: String, mean: Double)?
+        /// The other deployable policies whose mean equals the best's, by name.
+        public let tied: [String]
+        /// Whether every deployable policy gave the baseline's value in every replication
+        /// (nothing the purge order changes), with more than one deployable policy run.
+        public let identical: Bool
 
         /// Whether the interval of the change excludes 0.
         public var significant: Bool { change.map { $0.low > 0 || $0.high < 0 } ?? false }
@@ -41,8 +46,14 @@ public struct Verdict: Sendable {
             }
             let winner = deployable.min(by: better)
             let bound = bounds.min(by: better).map { ($0.policy, $0.metrics[c].mean) }
+            let tied = deployable.filter { $0.policy != winner?.policy && $0.metrics[c].mean == winner?.metrics[c].mean }.map(\.policy).sorted()
+            let identical = deployable.count > 1 && deployable.allSatisfy { statistics in
+                statistics.policy == comparison.reference
+                    || statistics.differences.map { $0[c].mean == 0 && $0[c].low == 0 && $0[c].high == 0 } ?? false
+            }
             return Line(metric: metric, best: winner?.policy, change: winner?.differences?[c],
-                        baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound)
+                        baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
+                        tied: tied, identical: identical)
         }
     }
 
@@ -62,8 +73,10 @@ public struct Verdict: Sendable {
                     text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
                         + interval + "not significant)"
                 }
-            } else if let best = line.best, best != baseline {
-                text = "\(name): \(baseline) is best, tied by \(best), \(describe(line.metric, line.baselineMean))"
+            } else if line.identical {
+                text = "\(name): the same under every policy in every replication, \(describe(line.metric, line.baselineMean))"
+            } else if line.best != nil, case let others = line.tied.filter({ $0 != baseline }) + [line.best!].filter({ $0 != baseline }), !others.isEmpty {
+                text = "\(name): \(baseline) is best, tied by \(Self.list(others.sorted())), \(describe(line.metric, line.baselineMean))"
             } else {
                 text = "\(name): \(baseline) is best, \(describe(line.metric, line.baselineMean))"
             }
@@ -71,6 +84,16 @@ public struct Verdict: Sendable {
                 text += "; bound (\(bound.policy), offline): \(describe(line.metric, bound.mean))"
             }
             return text
+        }
+    }
+
+    /// Names as a sentence lists them: `a`, `a and b`, `a, b and c`, `a, b, c and 5 others`.
+    static func list(_ names: [String]) -> String {
+        switch names.count {
+        case 0: return ""
+        case 1: return names[0]
+        case 2...4: return names.dropLast().joined(separator: ", ") + " and " + names.last!
+        default: return names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) others"
         }
     }
 

@@ -5,14 +5,14 @@
 /// Among equal times, network phases run first, then every scripted event (in file order),
 /// then the generators' events in the order they were scheduled (each stream's next event is scheduled when its
 /// previous one is taken; at the start, generators as listed). Both the run and the offline-policy pre-pass
-/// (``Simulator/requestStream(of:seed:)``) read events through this one type, so they see the
+/// (``ScenarioStreams/requests(of:seed:)``) read events through this one type, so they see the
 /// same order by construction.
 ///
 /// Performance: streams and their next events live in storage allocated once and written
 /// through pointers, so taking an event runs no copy-on-write check.
 ///
 /// ```swift
-/// let events = Simulator.workload(of: scenario)
+/// let events = ScenarioStreams.merger(scenario, seed: scenario.seed)
 /// while let time = events.nextTime, time <= scenario.duration {
 ///     let event = events.take()
 /// }

@@ -45,7 +45,8 @@ struct VerdictTests {
         let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes, .waitP95])
         #expect(!verdict.lines[0].significant)
         let text = verdict.text { _, value in String(Int(value)) }
-        #expect(text[0] == "re-downloaded bytes: base is best, 150")
+        // Equal means: the baseline keeps the title, and the tie is said.
+        #expect(text[0] == "re-downloaded bytes: base is best, tied by noisy, 150")
         // noisy − base for a skewed case: −60, +20 → mean −20, interval spans 0.
         let skewed = [row("base", 1, redownload: 100), row("base", 2, redownload: 100),
                       row("noisy", 1, redownload: 40), row("noisy", 2, redownload: 120)]
@@ -55,6 +56,30 @@ struct VerdictTests {
         let words = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).text { _, value in String(Int(value)) }
         #expect(words[0].hasPrefix("re-downloaded bytes: noisy and base within the noise, 80 against 100 (change −20, 95 % interval −"))
         #expect(words[0].hasSuffix("; not significant)"))
+    }
+
+    @Test("a metric no policy moves is said to be the same under every policy, not won by the baseline")
+    func identicalEverywhere() {
+        // Failed requests 1 and 3 in both replications under all four deployable policies:
+        // every paired difference is exactly 0, so no policy is "best". Re-downloads tie too
+        // (mean 150 for base, p, q, r, s) but differ per replication: a tie, named in full.
+        func failing(_ policy: String, _ replication: Int, redownload: Double) -> SummaryRow {
+            var values = [Double](repeating: 0, count: Metric.classic.count)
+            values[Metric.failedRequests.position] = replication == 1 ? 1 : 3
+            values[Metric.redownloadBytes.position] = redownload
+            return SummaryRow(policy: policy, replication: replication, seed: UInt64(replication), values: values)
+        }
+        var rows: [SummaryRow] = []
+        for policy in ["base", "p", "q", "r", "s"] {
+            let shift: Double = policy == "base" ? 0 : 50
+            rows += [failing(policy, 1, redownload: 100 + shift), failing(policy, 2, redownload: 200 - shift)]
+        }
+        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.failedRequests, .redownloadBytes])
+        #expect(verdict.lines[0].identical && !verdict.lines[1].identical)
+        #expect(verdict.lines[1].best == "base" && verdict.lines[1].tied == ["p", "q", "r", "s"])
+        let text = verdict.text { _, value in String(Int(value)) }
+        #expect(text[0] == "failed requests: the same under every policy in every replication, 2")
+        #expect(text[1] == "re-downloaded bytes: base is best, tied by p, q, r and s, 150")
     }
 
     @Test("a study's headline: who beats the baseline at how many points, significantly at how many, and where it holds")

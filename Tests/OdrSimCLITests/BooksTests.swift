@@ -59,7 +59,7 @@ struct BooksTests {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         for descriptor in PolicyRegistry.names.compactMap(PolicyRegistry.descriptor(named:)) {
-            let future = descriptor.needsFuture ? FutureRequests(requests: Simulator.requestStream(of: scenario)) : nil
+            let future = descriptor.needsFuture ? FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: scenario.seed)) : nil
             let simulator = Simulator(scenario: scenario, policy: descriptor.make(PolicyContext(future: future)))
             var violations: [String] = []
             while violations.count < 5, let time = simulator.peek() {

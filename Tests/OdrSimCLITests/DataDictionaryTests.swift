@@ -75,6 +75,9 @@ struct DataDictionaryTests {
         // run 6 (summary, events, timeseries, comparison, comparison-long, bounds), compare 3,
         // sweep 3 (results, comparison, comparison-long), replay 2, mrc 1, bound 1, advise 2.
         #expect(check.stdout.hasPrefix("18 files"), "\(check.stdout)")
+        // And as a notebook reads them: pandas.read_csv with no options gives numbers in every
+        // numeric column (pandas is installed by `scripts/bootstrap --tests`).
+        #expect(check.stdout.contains("\npandas ") && check.stdout.contains(": 18 files read as they are"), "\(check.stdout)")
 
         // The sweep's axes of quantities have their numbers beside them; the zip moved tags
         // and tag size together: 2 points of it × 2 rates, not 8.
@@ -97,6 +100,9 @@ struct DataDictionaryTests {
         #expect(failed.status == 1)
         #expect(failed.stdout.contains("results.csv:2: 'tag_median_bytes' is '256MB', not an integer"), "\(failed.stdout)")
         #expect(failed.stdout.contains("summary.csv: column 'round' is not in"), "\(failed.stdout)")
+        // (object in pandas 2, str in pandas 3: text either way)
+        #expect(failed.stdout.contains("results.csv: pandas reads 'tag_median_bytes' as "), "\(failed.stdout)")
+        #expect(failed.stdout.contains(", not as numbers\npandas: 1 problems in 2 files"), "\(failed.stdout)")
     }
 
     @Test("comparison-long.csv holds comparison.csv's numbers, one per row")

@@ -34,7 +34,7 @@ struct RequestStreamTests {
         }
         s.generators = [FixedRequests(tag: TagID(rawValue: 1), times: [10, 10, 20, 20]),
                         FixedRequests(tag: TagID(rawValue: 2), times: [10, 20, 20])]
-        let predicted = Simulator.requestStream(of: s)
+        let predicted = ScenarioStreams.requests(of: s, seed: s.seed)
         #expect(predicted.count == 10)
         let log = OrdinalLog()
         let simulator = Simulator(scenario: s, policy: log)

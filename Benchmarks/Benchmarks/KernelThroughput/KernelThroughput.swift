@@ -87,7 +87,7 @@ let workloadOnly: @Sendable () -> Void = {
     ) { benchmark in
         let scenario = SyntheticScenario.make(days: 365, fitFraction: 0.3)
         benchmark.startMeasurement()
-        let events = Simulator.workload(of: scenario)
+        let events = ScenarioStreams.merger(scenario, seed: scenario.seed)
         var count = 0
         while let time = events.nextTime, time <= scenario.duration {
             blackHole(events.take())
