@@ -18,7 +18,8 @@ import Simulation
 ///
 /// With a `population` (used space of the devices the app ships to), every layout runs on
 /// each device, the same seeds on each, and its objective is over all of them: advice for
-/// the phones out there, not one.
+/// the phones out there, not one. With an ``exchange``, the shards of a cluster job share
+/// each round's runs and take the same steps.
 public struct Advisor {
     /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each
     /// second of p95 wait, each byte of initial install, each failed request and each download
@@ -93,6 +94,8 @@ public struct Advisor {
     public var knownPolicies: [String]
     /// Each device's `device.used`, as scenarios write it (`58GB`); empty: the scenario's own.
     public var population: [String] = []
+    /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
+    public var exchange: AdviceExchange?
 
     public init(document: ScenarioDocument, text: String, fileName: String, app: AppIndex, policy: String,
                 replications: Int, weights: Weights = Weights(), knownPolicies: [String]) {
@@ -113,6 +116,7 @@ public struct Advisor {
         let coAccess = CoAccess(scenario: document.scenario, app: app, resources: resources, seeds: seeds)
         var evaluations: [Evaluation] = []
         var seen: Set<Layout> = []
+        var round = 0
 
         func evaluate(_ batch: [(layout: Layout, move: String, parent: Int?)]) throws -> [Int] {
             let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(max(0, maxEvaluations - evaluations.count))
@@ -146,10 +150,9 @@ public struct Advisor {
             }
             var rows: [[SummaryRow]] = Array(repeating: [], count: made.count)
             if !runnable.isEmpty {
-                let plan = ExperimentPlan(points: runnable.map { ExperimentPlan.Point($0.document.scenario, policyOptions: $0.document.policyOptions, appStrategies: $0.document.appStrategies) },
-                                          policies: [policy], replications: replications)
-                let results = try ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs).run()
-                for result in results { rows[runnable[result.point].index].append(result.summary) }
+                let outcomes = try perform(runnable.map(\.document), round: round)
+                round += 1
+                for outcome in outcomes { rows[runnable[outcome.point].index].append(outcome.summary) }
             }
             for (i, candidate) in made.enumerated() {
                 let runRows = rows[i]
@@ -190,20 +193,33 @@ public struct Advisor {
             best = challenger
         }
         return Result(evaluations: evaluations, original: original, best: best, starts: starts,
-                      bounds: try bounds([evaluations[original].text, evaluations[best].text]))
+                      bounds: try bounds([evaluations[original].text, evaluations[best].text], round: round))
     }
 
     /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
     /// over the replications, for each scenario text.
-    func bounds(_ texts: [String]) throws -> [Double] {
+    func bounds(_ texts: [String], round: Int) throws -> [Double] {
         let documents = try texts.map { try ScenarioParser(knownPolicies: knownPolicies).parse($0, fileName: fileName) }
+        var sums = Array(repeating: 0.0, count: texts.count)
+        for outcome in try perform(documents, round: round, bound: true) { sums[outcome.point] += Double(outcome.bound ?? 0) }
+        return sums.map { $0 / Double(replications) }
+    }
+
+    /// Runs every document under the policy, each replication on its common seed: here on
+    /// `jobs` cores, or this shard's share with the others' read from the ``exchange``.
+    /// Outcomes in plan order (point, then replication).
+    func perform(_ documents: [ScenarioDocument], round: Int, bound: Bool = false) throws -> [AdviceExchange.Outcome] {
         let plan = ExperimentPlan(points: documents.map { ExperimentPlan.Point($0.scenario, policyOptions: $0.policyOptions, appStrategies: $0.appStrategies) },
                                   policies: [policy], replications: replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
-        runner.computesRedownloadBound = true
-        var sums = Array(repeating: 0.0, count: texts.count)
-        for result in try runner.run() { sums[result.point] += Double(result.redownloadBound ?? 0) }
-        return sums.map { $0 / Double(replications) }
+        runner.computesRedownloadBound = bound
+        func run(_ indices: [Int]) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {
+            zip(indices, try runner.run(indices: indices)).map { index, result in
+                (index, AdviceExchange.Outcome(point: result.point, summary: result.summary, bound: result.redownloadBound))
+            }
+        }
+        guard let exchange else { return try run(Array(plan.runs.indices)).map(\.outcome) }
+        return try exchange.share(plan, round: round, run: run)
     }
 
     /// Strategies an app's code may run, tried where the app evicts.

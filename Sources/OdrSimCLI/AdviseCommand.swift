@@ -30,6 +30,9 @@ struct AdviseCommand: ParsableCommand {
               odr-sim advise Scenarios/game.scn --app odyssey --wait-price 10MB --max-evaluations 100
               odr-sim advise Scenarios/game.scn --app odyssey --platform play-asset-delivery --policy lru
               odr-sim compare Reports/game-advice/advised.scn --policy apple --replications 30
+
+            On a cluster, N tasks at once (e.g. `srun --ntasks 4`), each with its own K:
+              odr-sim advise Scenarios/game.scn --app odyssey --shard K/4 --exchange shared/advise
             """)
 
     @Argument(help: "The scenario file (.scn).")
@@ -65,6 +68,15 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A population of devices: each layout runs on the scenario with each of these used spaces (comma-separated, e.g. 56GB,60GB,62GB), the same seeds on each, and is judged over all of them. Default: the scenario's device alone.", valueName: "size,…"))
     var used: String?
 
+    @Option(help: ArgumentHelp("On a cluster: run shard K of N of every round's runs; the N shards run at once (one job of N tasks) and share results through --exchange; shard 1 writes the answer, the same bytes as one machine's.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard: the folder the shards share (on a file system every shard sees); files odr-sim did not write are never touched.", valueName: "dir"))
+    var exchange: String?
+
+    @Option(help: ArgumentHelp("With --shard: how long a shard waits for the others at the end of a round.", valueName: "duration"))
+    var shardTimeout: String = "1h"
+
     @OptionGroup var jobs: JobOptions
 
     @OptionGroup var output: OutputOptions
@@ -75,6 +87,14 @@ struct AdviseCommand: ParsableCommand {
         try validateReplications(replications)
         if maxEvaluations < 3 { throw ValidationError("--max-evaluations must be at least 3 (the three starting layouts)") }
         if !(installPrice >= 0 && installPrice.isFinite) { throw ValidationError("--install-price must be a number of at least 0") }
+        if let shard {
+            guard parseShard(shard) != nil else {
+                throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/4, not '\(shard)'")
+            }
+            guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
+        } else if exchange != nil {
+            throw ValidationError("--exchange is for --shard K/N (the folder the shards share)")
+        }
     }
 
     func run() throws {
@@ -106,11 +126,32 @@ struct AdviseCommand: ParsableCommand {
         let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
-        let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file])
+        let position = shard.flatMap(parseShard)
+        // Shard 1 writes the answer; the others only share their runs.
+        let report = try position.map { $0.k == 1 } ?? true
+            ? output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file]) : nil
         var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
+        if let (k, n) = position, let exchange {
+            let timeout: Double
+            do {
+                timeout = try DurationSyntax.parse(shardTimeout)
+            } catch {
+                throw CommandFailure.usage("--shard-timeout: \(error)")
+            }
+            let folder = URL(fileURLWithPath: exchange)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+                throw CommandFailure.usage("--exchange \(exchange): is a file, not a folder")
+            }
+            // Every option that changes a result is in the key, so two different advises
+            // sharing a folder never read each other's runs.
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), waitPrice, "\(installPrice)",
+                                       failurePrice, downloadPrice, used ?? "", String(n)].joined(separator: "\u{0}"))
+            advisor.exchange = AdviceExchange(shard: k, count: n, folder: folder, key: key, timeout: timeout)
+        }
         if let used {
             let population = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             for value in population {
@@ -133,6 +174,18 @@ struct AdviseCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         let elapsed = Date().timeIntervalSince(started)
+        guard let report else {
+            // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
+            let line = String(format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer",
+                              shard!, result.evaluations.count, elapsed)
+            if printing.json {
+                print(JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
+                                          ("layouts", String(result.evaluations.count))]))
+            } else {
+                print(line)
+            }
+            return
+        }
         let best = result.evaluations[result.best]
         let original = result.evaluations[result.original]
         let difference = result.difference

@@ -4,8 +4,8 @@
 /// It identifies the scenario a baseline was made from (`summary.csv`'s `scenario_hash`),
 /// so that `odr-sim check` refuses to compare runs of two different files. It is not a
 /// cryptographic hash: it guards against mistakes, not against forgery.
-enum SourceDigest {
-    static func of(_ text: String) -> String {
+public enum SourceDigest {
+    public static func of(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var previous: UInt8 = 0
         for byte in text.utf8 {

@@ -145,6 +145,78 @@ struct AdviseCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
     }
 
+    @Test("three shards in lockstep write what one machine writes; shards 2 and 3 write no report")
+    func shardsInLockstep() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let options = ["--app", "odyssey", "--replications", "2", "--max-evaluations", "12", "--jobs", "1"]
+        let alone = try CLI.run(["advise", game] + options + ["--out", dir.appendingPathComponent("alone").path])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let exchange = dir.appendingPathComponent("exchange").path
+        // The three shards must run at once: each waits for the others at the end of a round.
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var all = [CLI.Result?](repeating: nil, count: 3)
+            subscript(k: Int) -> CLI.Result? {
+                get { lock.withLock { all[k] } }
+                set { lock.withLock { all[k] = newValue } }
+            }
+        }
+        let results = Results()
+        let out = dir.path
+        // One thread each (a pool of two cores' width would start the third only when one
+        // of the first two ended, and they wait for it), and a timeout that ends a hang.
+        let finished = DispatchGroup()
+        for k in 0..<3 {
+            finished.enter()
+            Thread.detachNewThread {
+                results[k] = try? CLI.run(["advise", game] + options + ["--shard", "\(k + 1)/3", "--exchange", exchange,
+                                                                         "--shard-timeout", "2m", "--out", out + "/shard\(k + 1)"])
+                finished.leave()
+            }
+        }
+        finished.wait()
+        for k in 0..<3 { #expect(results[k]?.status == 0, "shard \(k + 1): \(results[k]?.stderr ?? "did not run")") }
+        #expect(results[1]?.stdout.hasPrefix("advise shard 2/3: 12 layouts searched with the other shards") == true)
+        for file in ["advised.scn", "layout.csv", "layouts.csv", "report.html"] {
+            let one = try String(contentsOfFile: dir.appendingPathComponent("alone/\(file)").path, encoding: .utf8)
+            let sharded = try String(contentsOfFile: dir.appendingPathComponent("shard1/\(file)").path, encoding: .utf8)
+            #expect(one == sharded, "\(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("shard2").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("shard3").path))
+        // Each round left one file per shard (12 layouts: the 3 starts, then rounds of moves, then the bound).
+        let files = try FileManager.default.contentsOfDirectory(atPath: exchange)
+        #expect(files.count >= 9 && files.count % 3 == 0, "\(files)")
+        #expect(files.allSatisfy { $0.hasPrefix("advise-") && $0.hasSuffix("-of-3.csv") })
+    }
+
+    @Test("a shard alone gives up after --shard-timeout, naming the shard it waited for; a file not its own is never overwritten")
+    func shardAloneAndForeignFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let exchange = dir.appendingPathComponent("exchange")
+        let options = ["--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--exchange", exchange.path]
+        let alone = try CLI.run(["advise", game] + options + ["--shard", "1/2", "--shard-timeout", "1s", "--out", dir.appendingPathComponent("a").path])
+        #expect(alone.status == 1)
+        #expect(alone.stderr.contains("waited 1 s for shard 2's round 0"), "\(alone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path))
+        // Shard 2's file of round 0, taken by a user's file of the same name: left as it is.
+        let mine = try FileManager.default.contentsOfDirectory(atPath: exchange.path)
+        #expect(mine.count == 1 && mine[0].hasSuffix("-round-0-shard-1-of-2.csv"), "\(mine)")
+        let theirs = exchange.appendingPathComponent(mine[0].replacingOccurrences(of: "shard-1-of-2", with: "shard-2-of-2"))
+        try Data("notes\n".utf8).write(to: theirs)
+        let second = try CLI.run(["advise", game] + options + ["--shard", "2/2", "--shard-timeout", "1s"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("exists and odr-sim did not write it"), "\(second.stderr)")
+        #expect(try String(contentsOf: theirs, encoding: .utf8) == "notes\n")
+        // Usage: --shard without --exchange, --exchange without --shard.
+        #expect(try CLI.run(["advise", game, "--app", "odyssey", "--shard", "1/2"]).status == 64)
+        #expect(try CLI.run(["advise", game, "--app", "odyssey", "--exchange", exchange.path]).status == 64)
+    }
+
     @Test("an unknown app is a usage error naming the apps; nothing is written")
     func unknownApp() throws {
         let dir = try CLI.temporaryDirectory()

@@ -39,4 +39,50 @@ struct ReadmeTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("20000"), "\(result.stdout)")
     }
+
+    /// The commands of the README's "What it does" block, as a user types them.
+    static func examples() -> [[String]] {
+        guard let start = readme.range(of: "## What it does\n\n```\n"),
+              let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex) else { return [] }
+        return readme[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("odr-sim ") else { return nil }
+            let command = line.components(separatedBy: " # ")[0]
+            return command.split(separator: " ").dropFirst().map(String.init)
+        }
+    }
+
+    @Test("every example of \"What it does\" runs as written in a copy of what a clone has (no ../shared, no Reports/ of a build)")
+    func examplesRunInAClone() throws {
+        let examples = Self.examples()
+        #expect(examples.count >= 14, "\(examples)")
+        #expect(Set(examples.map { $0[0] }).isSuperset(of: ["run", "compare", "sweep", "replay", "mrc", "bound", "check", "advise", "migrate"]))
+        // The tracked files as they are in the work tree: what a clone of this commit holds.
+        let list = Process()
+        list.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        list.arguments = ["git", "-C", CLI.repository.path, "ls-files", "-z"]
+        let pipe = Pipe()
+        list.standardOutput = pipe
+        try list.run()
+        let names = pipe.fileHandleForReading.readDataToEndOfFile().split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        list.waitUntilExit()
+        #expect(names.contains("README.md") && names.contains("Scenarios/game.scn"))
+        let clone = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: clone) }
+        let files = FileManager.default
+        for name in names where name.hasPrefix("Scenarios/") || name.hasPrefix("Reports/") || name == "scenarios" {
+            let source = CLI.repository.appendingPathComponent(name), target = clone.appendingPathComponent(name)
+            try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if let link = try? files.destinationOfSymbolicLink(atPath: source.path) {
+                try files.createSymbolicLink(atPath: target.path, withDestinationPath: link)
+            } else {
+                try files.copyItem(at: source, to: target)
+            }
+        }
+        for example in examples {
+            let result = try CLI.run(example, in: clone)
+            #expect(result.status == 0, "odr-sim \(example.joined(separator: " ")): \(result.stderr)")
+        }
+        #expect(files.fileExists(atPath: clone.appendingPathComponent("game-pad.scn").path))
+        #expect(files.fileExists(atPath: clone.appendingPathComponent("Reports/game-advice/advised.scn").path))
+    }
 }

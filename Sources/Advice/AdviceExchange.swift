@@ -1,0 +1,151 @@
+import Experiments
+import Foundation
+import Metrics
+
+/// An advise shared among the shards of a cluster job: each shard runs its share of every
+/// round's runs, writes them to a folder all shards see, and reads the others' shares back,
+/// so that every shard holds the whole round and takes the same next step.
+///
+/// A local search is a chain of rounds, each depending on the one before, so unlike a sweep's
+/// shards these work in lockstep (bulk-synchronous): all `count` shards must run at once (a
+/// Slurm job of that many tasks, `srun --ntasks N`), and each waits at the end of a round for
+/// the others. Runs are shared as ``ExperimentPlan/shard(_:of:)`` shares a sweep's (balanced
+/// by cost), and results travel with every digit of their doubles, so the search, and what
+/// shard 1 writes, is byte for byte the one a single machine makes.
+///
+/// ```text
+/// # odr-sim advise shard 2/4 key=5b0e… round=3 runs=11 total=42
+/// index,point,bound,policy,replication,seed,scenario_hash,v1,v2,…
+/// ```
+///
+/// A file is named by the advise's key (a digest of the scenario and every option that
+/// changes a result), its round and its shard, and written whole (a temporary name, then a
+/// rename); a file of the same name from an identical earlier advise holds the same numbers.
+/// The exchange never writes over a file that is not one of its own.
+public struct AdviceExchange: Sendable {
+    public let shard: Int
+    public let count: Int
+    public let folder: URL
+    /// What identifies this advise: a digest of its inputs and options.
+    public let key: String
+    /// Seconds a shard waits for the others' share of a round before giving up.
+    public var timeout: Double
+    /// Seconds between looks at the folder while waiting.
+    public var poll: Double = 0.05
+
+    static let marker = "# odr-sim advise shard "
+
+    public init(shard: Int, count: Int, folder: URL, key: String, timeout: Double = 3600) {
+        precondition(count >= 1 && (1...count).contains(shard), "shard \(shard) of \(count)")
+        self.shard = shard
+        self.count = count
+        self.folder = folder
+        self.key = key
+        self.timeout = timeout
+    }
+
+    /// One run's answer, as the advisor reads it.
+    public struct Outcome: Sendable, Equatable {
+        public let point: Int
+        public let summary: SummaryRow
+        public let bound: Int64?
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case notOurs(String)
+        case timedOut(String)
+        case malformed(String)
+        case writeFailed(String)
+
+        public var description: String {
+            switch self {
+            case .notOurs(let s), .timedOut(let s), .malformed(let s), .writeFailed(let s): return s
+            }
+        }
+    }
+
+    func fileName(round: Int, shard: Int) -> String {
+        "advise-\(key)-round-\(round)-shard-\(shard)-of-\(count).csv"
+    }
+
+    /// Every run of `plan` in plan order: this shard's share from `run` (given the run
+    /// indices), the others' read from the folder once they are there.
+    func share(_ plan: ExperimentPlan, round: Int,
+               run: ([Int]) throws -> [(index: Int, outcome: Outcome)]) throws -> [Outcome] {
+        let mine = plan.shard(shard, of: count)
+        let done = try mine.isEmpty ? [] : run(mine)
+        try write(done, round: round, total: plan.runs.count)
+        var outcomes = [Outcome?](repeating: nil, count: plan.runs.count)
+        for (index, outcome) in done { outcomes[index] = outcome }
+        for other in 1...count where other != shard {
+            for (index, outcome) in try read(round: round, shard: other, total: plan.runs.count) {
+                guard outcomes.indices.contains(index) else {
+                    throw Failure.malformed("\(path(round: round, shard: other)): run \(index) is not one of the round's \(plan.runs.count)")
+                }
+                outcomes[index] = outcome
+            }
+        }
+        if let missing = outcomes.firstIndex(where: { $0 == nil }) {
+            throw Failure.malformed("round \(round): no shard ran run \(missing) of \(plan.runs.count) (were the shards started with different --shard counts?)")
+        }
+        return outcomes.map { $0! }
+    }
+
+    func path(round: Int, shard: Int) -> String {
+        folder.appendingPathComponent(fileName(round: round, shard: shard)).path
+    }
+
+    private func write(_ done: [(index: Int, outcome: Outcome)], round: Int, total: Int) throws {
+        let target = path(round: round, shard: shard)
+        if let existing = FileManager.default.contents(atPath: target),
+           !String(decoding: existing.prefix(Self.marker.utf8.count), as: UTF8.self).hasPrefix(Self.marker) {
+            throw Failure.notOurs("\(target) exists and odr-sim did not write it; choose another folder for the shards")
+        }
+        var text = Self.marker + "\(shard)/\(count) key=\(key) round=\(round) runs=\(done.count) total=\(total)\n"
+        text += "index,point,bound,policy,replication,seed,scenario_hash,values\n"
+        for (index, outcome) in done {
+            let row = outcome.summary
+            // Doubles as Swift writes them (the shortest text that reads back to the same
+            // value), so the shards' objectives are bit for bit a single machine's.
+            let fields = [String(index), String(outcome.point), outcome.bound.map(String.init) ?? "", row.policy,
+                          String(row.replication), String(row.seed), row.scenarioHash] + row.values.map { "\($0)" }
+            text += fields.joined(separator: ",") + "\n"
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+        } catch {
+            throw Failure.writeFailed("\(target): \(error.localizedDescription)")
+        }
+    }
+
+    private func read(round: Int, shard other: Int, total: Int) throws -> [(index: Int, outcome: Outcome)] {
+        let source = path(round: round, shard: other)
+        let started = Date()
+        var data = FileManager.default.contents(atPath: source)
+        while data == nil {
+            guard Date().timeIntervalSince(started) < timeout else {
+                throw Failure.timedOut("advise --shard \(shard)/\(count): waited \(Int(timeout)) s for shard \(other)'s round \(round) (\(source)); all \(count) shards must run at once")
+            }
+            Thread.sleep(forTimeInterval: poll)
+            data = FileManager.default.contents(atPath: source)
+        }
+        let lines = String(decoding: data!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        let head = Self.marker + "\(other)/\(count) key=\(key) round=\(round) "
+        guard let first = lines.first, first.hasPrefix(head), first.hasSuffix(" total=\(total)"), lines.count >= 2 else {
+            throw Failure.malformed("\(source): not shard \(other)/\(count)'s round \(round) of this advise (key \(key), \(total) runs)")
+        }
+        return try lines.dropFirst(2).enumerated().map { offset, line in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard f.count > 7, let index = Int(f[0]), let point = Int(f[1]), let replication = Int(f[4]), let seed = UInt64(f[5]) else {
+                throw Failure.malformed("\(source):\(offset + 3): not a run's line")
+            }
+            let values = try f[7...].map { text -> Double in
+                guard let value = Double(text) else { throw Failure.malformed("\(source):\(offset + 3): '\(text)' is not a number") }
+                return value
+            }
+            let summary = SummaryRow(policy: f[3], replication: replication, seed: seed, values: values, scenarioHash: f[6])
+            return (index, Outcome(point: point, summary: summary, bound: f[2].isEmpty ? nil : Int64(f[2])))
+        }
+    }
+}
