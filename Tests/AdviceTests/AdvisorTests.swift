@@ -97,6 +97,49 @@ struct AdvisorTests {
         #expect(result.evaluations[result.best].mean < result.evaluations[result.original].mean)
     }
 
+    @Test("a large resource requested once a week by itself keeps an on-demand pack of its own")
+    func weeklyLargeResourceAlone() throws {
+        // By hand: s1 and s2 (5 MB each) are asked for together every morning; big (400 MB)
+        // alone, at days 3 and 10. Every noon other data takes 550 MB of the 600 MB free for an
+        // hour, so the system purges every unused pack each day (as written: s-pack 10 MB and,
+        // when there, big).
+        // - big in the morning pack: each morning fetches 410 MB again (13 re-downloads, 5.3 GB),
+        //   and big is still gone at days 3 and 10.
+        // - big promoted to prefetch: 400 MB at install, purged at the first noon, fetched again
+        //   at day 3 (a re-download), plus the install price (40 MB): worse than on demand,
+        //   which fetches it at day 3 (not a re-download) and again at day 10 (one).
+        // - s1 and s2 apart: the same bytes, one more download a morning (1 MB each).
+        // So the best layout: {s1, s2} and {big}, nothing promoted.
+        var events = "  - {at: 0, app: game, install: true}\n  - {at: 0, app: game, launch: true}\n"
+        for day in 0..<14 {
+            events += "  - {at: \(day)d8h, app: game, request: [a], id: m\(day)}\n  - {at: \(day)d9h, app: game, end: m\(day)}\n"
+            if day == 3 || day == 10 {
+                events += "  - {at: \(day)d10h, app: game, request: [w], id: w\(day)}\n  - {at: \(day)d11h, app: game, end: w\(day)}\n"
+            }
+            events += "  - {at: \(day)d12h, disk: +550MB}\n  - {at: \(day)d13h, disk: -550MB}\n"
+        }
+        let text = """
+            duration: 14d
+            device: {capacity: 1GB, used: 400MB}
+            network: [{at: 0, bandwidth: 100Mbps, kind: wifi}]
+            apps:
+              - id: game
+                resources: [{name: s1, size: 5MB, tags: [a]}, {name: s2, size: 5MB, tags: [a]}, {name: big, size: 400MB, tags: [w]}]
+            events:
+            \(events)
+            """
+        let (result, resources) = try advise(text, replications: 1)
+        let best = result.evaluations[result.best]
+        #expect(group(of: "big", best.layout, resources) == ["big"])
+        #expect(group(of: "s1", best.layout, resources) == ["s1", "s2"])
+        let big = best.layout.groups.firstIndex { $0.map { resources[$0].name } == ["big"] }!
+        #expect(!best.layout.promoted[big])
+        // The promotion of big was tried, and it lost.
+        let promoted = try #require(result.evaluations.first { $0.move == "promote big to prefetch" })
+        #expect(promoted.mean > best.mean)
+        #expect(promoted.redownloadBytes >= Double(400 * Self.MB))
+    }
+
     @Test("two resources never needed together on a tight disk stay apart, and the advice is never worse than as written")
     func neverTogetherTightDisk() throws {
         // 350 MB free; a (300 MB) in the morning, b (300 MB) in the evening, each ended before
