@@ -26,11 +26,12 @@ extension TraceObjects {
     /// miss per request in a 32 MB table; here a repeat costs a store ahead in the stream and
     /// one read of an 8-byte ID.
     static func scanLinked(path: String, format: TraceFormat, recordRequests: Bool, keepNextAccess: Bool,
-                           streamBudget: Int, exactTotals: Bool) throws(TraceError) -> LinkedScan {
+                           streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool) throws(TraceError) -> LinkedScan {
         guard case .oracleGeneral(let compressed) = format else { preconditionFailure("only oracleGeneral links its requests") }
         let reader = try OracleGeneralReader(path: path, compressed: compressed)
         var objects = TraceObjects(fileName: reader.fileName, appNames: reader.appNames, table: ObjectTable())
         objects.keepsStream = streamBudget > 0
+        objects.keepsTimes = keepTimes
         objects.objectsPerApp = [0]
         // The stream doubles as the map of announced requests: -1 where no one has named one.
         let known = reader.recordCount
@@ -99,7 +100,7 @@ extension TraceObjects {
                 requestedBytes = total
             } else if largest > Int64.max / objects.requestCount {
                 return try scanLinked(path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
-                                      streamBudget: streamBudget, exactTotals: true)
+                                      streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
             }
             objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: true)
         }

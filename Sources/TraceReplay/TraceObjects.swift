@@ -41,6 +41,9 @@ struct TraceObjects {
     var timeValues: [Double] = []
     /// Whether ``requests`` and ``times`` hold the whole trace for the runs to replay.
     var keepsStream = false
+    /// Whether the kept stream keeps times (``timeStarts``, ``timeValues``); without them a
+    /// replay gives each request its ordinal (1, 2, …) as its time.
+    var keepsTimes = true
     /// Per request, the ordinal (from 1) of the next request for the same object, 0 for none:
     /// the trace's own `next_access_vtime`, checked against the stream as it is read. Kept
     /// only when asked for and the format carries it.
@@ -61,19 +64,22 @@ struct TraceObjects {
     /// following it (``scanLinked``); where the field disagrees with the stream, by hashing
     /// the IDs, with ``nextAccessProblem`` saying why. `useNextAccess`: also keep the field
     /// for the future (see ``nextAccess``), which needs `recordRequests`.
+    ///
+    /// `keepTimes`: keep each request's time in the stream (the replay's policies read times).
     static func scan(path: String, format: TraceFormat, recordRequests: Bool, useNextAccess: Bool = false,
-                     streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+                     streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
         guard format.carriesNextAccess else {
             return try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
-                                   exactTotals: exactTotals)
+                                   keepTimes: keepTimes, exactTotals: exactTotals)
         }
         switch try scanLinked(path: path, format: format, recordRequests: recordRequests,
-                              keepNextAccess: useNextAccess && recordRequests, streamBudget: streamBudget, exactTotals: exactTotals) {
+                              keepNextAccess: useNextAccess && recordRequests, streamBudget: streamBudget, keepTimes: keepTimes,
+                              exactTotals: exactTotals) {
         case .scanned(let objects):
             return objects
         case .disagrees(let problem):
             var objects = try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
-                                          exactTotals: exactTotals)
+                                          keepTimes: keepTimes, exactTotals: exactTotals)
             objects.nextAccessProblem = problem
             return objects
         }
@@ -81,10 +87,11 @@ struct TraceObjects {
 
     /// The scan of any format: each request's object found by its ID in ``table``.
     static func scanHashing(path: String, format: TraceFormat, recordRequests: Bool,
-                            streamBudget: Int, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+                            streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
         let reader = try TraceInput(path: path, format: format)
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
+        objects.keepsTimes = keepTimes
         var streamBytes = 0
         // Every byte count of a replay (requested, missed, stored) is at most the requested
         // bytes' total, so checking this one sum keeps them all from overflowing.
@@ -115,7 +122,7 @@ struct TraceObjects {
                 if inserted && record.size > largest { largest = record.size }
                 if largest > Int64.max / objects.requestCount {
                     return try scanHashing(path: path, format: format, recordRequests: recordRequests,
-                                           streamBudget: streamBudget, exactTotals: true)
+                                           streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
                 }
             }
             objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: recordRequests)
@@ -147,7 +154,7 @@ struct TraceObjects {
     mutating func keepTime(_ time: Double, _ streamBytes: inout Int, budget: Int, recordRequests: Bool) {
         guard keepsStream else { return }
         streamBytes += 4
-        if timeValues.last != time {
+        if keepsTimes && timeValues.last != time {
             timeStarts.append(Int32(truncatingIfNeeded: requestCount - 1))
             timeValues.append(time)
             streamBytes += 12

@@ -31,10 +31,11 @@ import ODRPolicies
 public struct TraceReplayer: Sendable {
     public let path: String
     /// Most bytes the first pass may keep of the decoded request stream (4 bytes a request for
-    /// the object, 12 bytes per distinct consecutive time), so that no policy's run parses the
-    /// file again. A longer trace is streamed from the file once more for each policy
-    /// instead, keeping memory O(distinct objects). The default, 256 MiB, covers about 60
-    /// million requests of a trace with one-second times.
+    /// the object, and 12 bytes per distinct consecutive time if a policy reads times, which
+    /// none of the shipped ones does: ``PolicyDescriptor/readsTime``), so that no policy's run
+    /// parses the file again. A longer trace is streamed from the file once more for each
+    /// policy instead, keeping memory O(distinct objects). The default, 256 MiB, covers about
+    /// 67 million requests.
     public var streamBudget: Int
     /// Requests at the start of the trace left out of every count (a warm-up): the cache
     /// fills as usual, then hits, misses, bytes and purges start from zero.
@@ -77,8 +78,10 @@ public struct TraceReplayer: Sendable {
         jobs: Int = 1, warning: ((String) -> Void)? = nil, progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
         let needsFuture = policies.contains { $0.needsFuture }
+        // Times are kept only for a policy that reads them: none of the shipped ones does, and
+        // a time per request can take three quarters of the stream's memory.
         var objects = try TraceObjects.scan(path: path, format: format, recordRequests: needsFuture, useNextAccess: needsFuture,
-                                            streamBudget: streamBudget)
+                                            streamBudget: streamBudget, keepTimes: policies.contains { $0.readsTime })
         guard warmupRequests == 0 || Int64(warmupRequests) < objects.requestCount else {
             throw TraceError(file: path, line: nil, message: "the warm-up of \(warmupRequests) requests covers the whole trace (\(objects.requestCount) requests); nothing would be counted")
         }
@@ -167,7 +170,9 @@ public struct TraceReplayer: Sendable {
     /// Feeds the decoded stream the first pass kept.
     func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         var k = 0
-        var nextStart = objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
+        // Without times (no policy reads them), each request's time is its ordinal.
+        let timed = objects.keepsTimes
+        var nextStart = timed && objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
         let measureFrom = warmupRequests > 0 ? warmupRequests : Int.max
         for (i, pack) in requests.enumerated() {
@@ -180,7 +185,7 @@ public struct TraceReplayer: Sendable {
             if i + Self.prefetchDistance < requests.count { run.prefetch(requests[i + Self.prefetchDistance]) }
             let facts = run.facts(of: pack)
             if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
-            if let error = run.request(pack: pack, facts: facts, at: objects.timeValues[k]) {
+            if let error = run.request(pack: pack, facts: facts, at: timed ? objects.timeValues[k] : Double(i + 1)) {
                 throw TraceError(file: objects.fileName, line: nil,
                                  message: "request \(i + 1): the device refused it: \(error)")
             }

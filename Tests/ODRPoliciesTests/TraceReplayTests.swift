@@ -1,3 +1,4 @@
+import Foundation
 import ODRCore
 import ODRPolicies
 import Testing
@@ -117,5 +118,62 @@ import TraceReplay
         #expect(kept.map(\.requests) == [400, 400, 400, 400])
         // Belady never misses more than LRU.
         #expect(kept[1].misses <= kept[0].misses)
+    }
+}
+
+/// Issue 27: a replay keeps times in its stream only for a policy that reads them.
+@Suite("Times in a replay")
+struct ReplayTimesTests {
+    /// FIFO that notes the time of every space demand it answers (``PurgeView/time``).
+    final class TimeNoting: PurgePolicy, @unchecked Sendable {
+        let fifo = FIFOPolicy()
+        let box: Box
+        init(_ box: Box) { self.box = box }
+        var name: String { "fifo-noting" }
+        func packStored(_ pack: PurgeCandidate) { fifo.packStored(pack) }
+        func packRemoved(_ pack: PurgeCandidate) { fifo.packRemoved(pack) }
+        func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+            box.times.append(view.time)
+            return fifo.selectVictims(toFree: bytes, from: view)
+        }
+    }
+
+    final class Box: @unchecked Sendable { var times: [Double] = [] }
+
+    /// `times.csv`: 6 requests at 100, 100, 250, 250, 900, 901 s, three 40-byte objects and a
+    /// 60-byte disk, so the third distinct object (request 3) and each later miss purge.
+    static let trace = "time,obj_id,size\n100,1,40\n100,2,40\n250,3,40\n250,1,40\n900,2,40\n901,3,40\n"
+
+    func replay(readsTime: Bool, streamBudget: Int) throws -> (times: [Double], misses: Int64) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("odr-sim-times-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("times.csv").path
+        try Data(Self.trace.utf8).write(to: URL(fileURLWithPath: path))
+        let box = Box()
+        let descriptor = PolicyDescriptor(name: "fifo-noting", summary: "test", readsTime: readsTime) { _ in TimeNoting(box) }
+        let result = try TraceReplayer(path: path, streamBudget: streamBudget).replay(capacity: 60, policies: [descriptor])[0]
+        return (box.times, result.misses)
+    }
+
+    @Test("a policy that reads times sees the trace's; one that does not gets request ordinals, with the same counts")
+    func ordinalsUnlessRead() throws {
+        // Every request misses (FIFO, room for one object): purges before requests 2 … 6.
+        let timed = try replay(readsTime: true, streamBudget: 1 << 20)
+        #expect(timed.times == [100, 250, 250, 900, 901])
+        #expect(timed.misses == 6)
+        let ordinal = try replay(readsTime: false, streamBudget: 1 << 20)
+        #expect(ordinal.times == [2, 3, 4, 5, 6])
+        #expect(ordinal.misses == timed.misses)
+    }
+
+    @Test("without times the stream takes 4 bytes a request, so a budget too small for times still keeps it")
+    func budgetWithoutTimes() throws {
+        // 6 requests: 24 bytes of objects, plus 12 for each of the 4 distinct times (72 in
+        // all). A 30-byte budget keeps the stream only without times; past the budget a run
+        // reads the file again, and so sees the file's times.
+        #expect(try replay(readsTime: false, streamBudget: 30).times == [2, 3, 4, 5, 6])
+        #expect(try replay(readsTime: true, streamBudget: 30).times == [100, 250, 250, 900, 901])
+        #expect(try replay(readsTime: false, streamBudget: 20).times == [100, 250, 250, 900, 901])
     }
 }
