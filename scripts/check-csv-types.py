@@ -126,6 +126,14 @@ def check_with_pandas(directory, dictionary):
     return problems, files, numeric
 
 
+def report(problems, files, failure_prefix, success):
+    """Prints the first 50 problems and a closing line; returns whether there were any."""
+    for p in problems[:50]:
+        print(p)
+    print(f"{failure_prefix}{len(problems)} problems in {files} files" if problems else success)
+    return bool(problems)
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
@@ -133,23 +141,12 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     dictionary = sys.argv[2] if len(sys.argv) == 3 else os.path.join(here, "..", "docs", "data-dictionary.md")
     problems, files, values = check(sys.argv[1], dictionary)
-    for p in problems[:50]:
-        print(p)
-    if problems:
-        print(f"{len(problems)} problems in {files} files")
-    else:
-        print(f"{files} files, {values} values: every column documented, every value of its type")
-    failed = bool(problems)
+    failed = report(problems, files, "", f"{files} files, {values} values: every column documented, every value of its type")
     if importlib.util.find_spec("pandas") is not None:
         import pandas
         problems, files, numeric = check_with_pandas(sys.argv[1], dictionary)
-        for p in problems[:50]:
-            print(p)
-        if problems:
-            print(f"pandas: {len(problems)} problems in {files} files")
-        else:
-            print(f"pandas {pandas.__version__}: {files} files read as they are, {numeric} numeric columns all numeric")
-        failed = failed or bool(problems)
+        failed |= report(problems, files, "pandas: ",
+                         f"pandas {pandas.__version__}: {files} files read as they are, {numeric} numeric columns all numeric")
     return 1 if failed else 0
 
 
