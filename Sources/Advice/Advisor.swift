@@ -16,11 +16,26 @@ import Simulation
 /// the incumbent only if its mean objective is lower. The search stops when no move improves,
 /// or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
 ///
-/// With a `population` (used space of the devices the app ships to), every layout runs on
-/// each device, the same seeds on each, and its objective is over all of them: advice for
-/// the phones out there, not one. With an ``exchange``, the shards of a cluster job share
+/// With a `population` (the devices the app ships to: their used space, their network), every
+/// layout runs on each device, the same seeds on each, and its objective is over all of them:
+/// advice for the phones out there, not one. With an ``exchange``, the shards of a cluster job share
 /// each round's runs and take the same steps.
 public struct Advisor {
+    /// One device of a population: the scenario with these values at these paths
+    /// (`device.used: 56GB`, `network.1.bandwidth: 8Mbps`), as one point of a study sets them.
+    public struct Device: Sendable, Hashable {
+        public let settings: [PathValue]
+
+        public init(settings: [PathValue]) {
+            self.settings = settings
+        }
+
+        /// `used=56GB, bandwidth=8Mbps`: each path's last step and its value.
+        public var label: String {
+            settings.map { "\($0.path.split(separator: ".").last ?? "")=\($0.value)" }.joined(separator: ", ")
+        }
+    }
+
     /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each
     /// second of p95 wait, each byte of initial install, each failed request and each download
     /// (its fixed cost: a request to the store, a manifest, a place in the system's queue;
@@ -92,8 +107,9 @@ public struct Advisor {
     public var jobs = 1
     public var maxEvaluations = 60
     public var knownPolicies: [String]
-    /// Each device's `device.used`, as scenarios write it (`58GB`); empty: the scenario's own.
-    public var population: [String] = []
+    /// The devices every layout runs on, each the scenario with its settings; empty: the
+    /// scenario's own device alone.
+    public var population: [Device] = []
     /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
     public var exchange: AdviceExchange?
 
@@ -138,8 +154,8 @@ public struct Advisor {
                     let parsed = try ScenarioParser(knownPolicies: knownPolicies).parse(rewritten, fileName: fileName)
                     let initial = parsed.scenario.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
                     // One run per device of the population, in its order, for every layout alike.
-                    for used in population {
-                        let device = try ScenarioRewrite(text: rewritten, fileName: fileName).replacingUsed(with: used)
+                    for member in population {
+                        let device = try ScenarioRewrite(text: rewritten, fileName: fileName).setting(member.settings)
                         runnable.append((made.count, try ScenarioParser(knownPolicies: knownPolicies).parse(device, fileName: fileName)))
                     }
                     if population.isEmpty { runnable.append((made.count, parsed)) }

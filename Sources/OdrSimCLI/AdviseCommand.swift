@@ -29,6 +29,7 @@ struct AdviseCommand: ParsableCommand {
               odr-sim advise Scenarios/game.scn --app odyssey
               odr-sim advise Scenarios/game.scn --app odyssey --wait-price 10MB --max-evaluations 100
               odr-sim advise Scenarios/game.scn --app odyssey --platform play-asset-delivery --policy lru
+              odr-sim advise Scenarios/game.scn --app odyssey --population Scenarios/studies/game-devices.study
               odr-sim compare Reports/game-advice/advised.scn --policy apple --replications 30
 
             On a cluster, N tasks at once (e.g. `srun --ntasks 4`), each with its own K:
@@ -68,6 +69,9 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A population of devices: each layout runs on the scenario with each of these used spaces (comma-separated, e.g. 56GB,60GB,62GB), the same seeds on each, and is judged over all of them. Default: the scenario's device alone.", valueName: "size,…"))
     var used: String?
 
+    @Option(help: ArgumentHelp("A population of devices from a study's axes: each layout runs on the scenario as each of the study's points sets it (its axes must vary device.* or network.*: free space, bandwidth, offline spells), the same seeds on each. The study's base scenario is not read for anything else.", valueName: "study"))
+    var population: String?
+
     @Option(help: ArgumentHelp("On a cluster: run shard K of N of every round's runs; the N shards run at once (one job of N tasks) and share results through --exchange; shard 1 writes the answer, the same bytes as one machine's.", valueName: "K/N"))
     var shard: String?
 
@@ -94,6 +98,9 @@ struct AdviseCommand: ParsableCommand {
             guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
         } else if exchange != nil {
             throw ValidationError("--exchange is for --shard K/N (the folder the shards share)")
+        }
+        if used != nil && population != nil {
+            throw ValidationError("--used and --population both give the devices; put the used spaces on an axis of the study (path: device.used)")
         }
     }
 
@@ -129,11 +136,12 @@ struct AdviseCommand: ParsableCommand {
         let position = shard.flatMap(parseShard)
         // Shard 1 writes the answer; the others only share their runs.
         let report = try position.map { $0.k == 1 } ?? true
-            ? output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file]) : nil
+            ? output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file] + [population].compactMap { $0 }) : nil
         var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
+        advisor.population = try population(text: text)
         if let (k, n) = position, let exchange {
             let timeout: Double
             do {
@@ -149,22 +157,9 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, so two different advises
             // sharing a folder never read each other's runs.
             let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), waitPrice, "\(installPrice)",
-                                       failurePrice, downloadPrice, used ?? "", String(n)].joined(separator: "\u{0}"))
+                                       failurePrice, downloadPrice,
+                                       advisor.population.map(\.label).joined(separator: "; "), String(n)].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: k, count: n, folder: folder, key: key, timeout: timeout)
-        }
-        if let used {
-            let population = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
-            for value in population {
-                // Each device must make a valid scenario as written, so no layout is blamed for it.
-                do {
-                    let text = try ScenarioRewrite(text: text, fileName: file).replacingUsed(with: value)
-                    _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
-                } catch {
-                    throw CommandFailure.usage("--used \(value): \(error.message)")
-                }
-            }
-            guard Set(population).count == population.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
-            advisor.population = population
         }
         let started = Date()
         let result: Advisor.Result
@@ -216,7 +211,7 @@ struct AdviseCommand: ParsableCommand {
             print(JSONSummary.object([
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
-                ("population", JSONSummary.array(advisor.population.map(JSONSummary.string))),
+                ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
                 ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
@@ -246,9 +241,46 @@ struct AdviseCommand: ParsableCommand {
         print("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        let devices = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (used \(advisor.population.joined(separator: ", "))) × "
+        let devices = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
         print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
                      result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, devices, replications, elapsed, report.path))
+    }
+
+    /// The devices of `--used` or `--population`, each checked to make a valid scenario of
+    /// `text` as written, so that no layout is blamed for a device.
+    private func population(text: String) throws -> [Advisor.Device] {
+        let devices: [(name: String, device: Advisor.Device)]
+        if let used {
+            let values = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard Set(values).count == values.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
+            devices = values.map { ("--used \($0)", Advisor.Device(settings: [PathValue(path: "device.used", value: $0)])) }
+        } else if let population {
+            let study: Study
+            do {
+                study = try StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: population)
+            } catch {
+                throw CommandFailure("\(error)", located: true)
+            }
+            // The layout is what advise varies; a population varies only the device and its network.
+            if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) }) {
+                throw CommandFailure.usage("--population \(population): axis '\(axis.name)' varies \(axis.path); a population varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches")
+            }
+            devices = study.points.map { point in
+                let device = Advisor.Device(settings: study.settings(of: point))
+                return ("--population \(population) point \(device.label)", device)
+            }
+        } else {
+            return []
+        }
+        for (name, device) in devices {
+            do {
+                let text = try ScenarioRewrite(text: text, fileName: file).setting(device.settings)
+                _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
+            } catch {
+                throw CommandFailure.usage("\(name): \(error.message)")
+            }
+        }
+        return devices.map(\.device)
     }
 
     private func size(_ text: String, _ option: String) throws -> Int64 {

@@ -62,15 +62,23 @@ public struct ScenarioRewrite {
         }
     }
 
-    /// The text with `device.used` set to `used` (a size as scenarios write it), and nothing
-    /// else changed: one device of a population.
-    public func replacingUsed(with used: String) throws(ScenarioError) -> String {
-        try rewriting { top throws(ScenarioError) in
-            guard case .mapping(var device)? = top["device"] else {
-                throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no device mapping")
-            }
-            device["used"] = Node(used)
-            top["device"] = .mapping(device)
+    /// The text with each setting's value at its path (dotted as a study's axis path:
+    /// `device.used`, `network.2.bandwidth`), and nothing else changed: one device of a
+    /// population. A path that does not resolve is an error at the file's first line.
+    public func setting(_ settings: [PathValue]) throws(ScenarioError) -> String {
+        guard let root = try SourceText.compose(text, fileName: fileName), case .mapping = root else {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+        }
+        let reader = NodeReader(file: fileName)
+        var node = root
+        for setting in settings {
+            let steps = try StudyParser.resolve(setting.path, in: node, reader: reader, at: root)
+            node = StudyParser.replacing(steps[...], in: node, with: setting.value)
+        }
+        do {
+            return try Yams.serialize(node: ScenarioMigration.compact(node))
+        } catch {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
         }
     }
 

@@ -42,4 +42,21 @@ public struct Study: Sendable {
     /// The base scenario's file (the study's own when the base is inline): an input that no
     /// output may replace.
     public var baseFile: String = ""
+
+    /// What `point` sets: each axis's path with the point's value there.
+    public func settings(of point: Point) -> [PathValue] {
+        zip(axes, point.values).map { PathValue(path: $0.path, value: $1) }
+    }
+}
+
+/// A value at a place in a scenario, the place a dotted path as a study's axes write it
+/// (`device.used`, `network.2.bandwidth`, `apps.game.generate.tags`).
+public struct PathValue: Sendable, Hashable {
+    public let path: String
+    public let value: String
+
+    public init(path: String, value: String) {
+        self.path = path
+        self.value = value
+    }
 }

@@ -11,7 +11,7 @@ struct AdvisorTests {
     static let MB: Int64 = 1_000_000
 
     func advise(_ text: String, app: String = "game", policy: String = "lru", replications: Int = 3,
-                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1, population: [String] = [],
+                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1, population: [Advisor.Device] = [],
                 maxEvaluations: Int = 60) throws -> (Advisor.Result, [Resource]) {
         let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "a.scn")
         let index = document.scenario.apps.firstIndex { $0.id == app }!
@@ -22,6 +22,9 @@ struct AdvisorTests {
         advisor.maxEvaluations = maxEvaluations
         return (try advisor.run(), document.resources[index])
     }
+
+    /// A device of a population with `device.used` set to `size`.
+    func used(_ size: String) -> Advisor.Device { Advisor.Device(settings: [PathValue(path: "device.used", value: size)]) }
 
     /// The group (resource names) of resource `name` in a layout.
     func group(of name: String, _ layout: Layout, _ resources: [Resource]) -> Set<String> {
@@ -203,18 +206,45 @@ struct AdvisorTests {
         weights.failurePrice = 0
         let (alone, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, maxEvaluations: 8)
         // game.scn's phone has 58.5 GB used: the same device, the same runs, the same numbers.
-        let (same, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, population: ["58.5GB"],
+        let (same, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, population: [used("58.5GB")],
                                    maxEvaluations: 8)
         #expect(alone.evaluations.map(\.objectives) == same.evaluations.map(\.objectives))
         // Three devices: 3 × 2 objectives a layout, the scenario's own device's among them, in
         // the population's order (so the pairs across layouts are the same device and seed).
         let (three, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights,
-                                    population: ["57GB", "58.5GB", "60GB"], maxEvaluations: 8)
+                                    population: ["57GB", "58.5GB", "60GB"].map(used), maxEvaluations: 8)
         #expect(three.evaluations.allSatisfy { $0.rejected != nil || $0.objectives.count == 6 })
         #expect(Array(three.evaluations[three.original].objectives[2..<4]) == alone.evaluations[alone.original].objectives)
         // Here more free space (57 GB used) costs no more than less (60 GB), as written.
         let o = three.evaluations[three.original].objectives
         #expect(o[0] + o[1] <= o[4] + o[5])
+    }
+
+    @Test("a study's axes make a population: the wifi's bandwidth as written changes nothing; a slower one is paired in order")
+    func bandwidthPopulation() throws {
+        let scenarios = #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/")
+        let text = try String(contentsOfFile: scenarios + "game.scn", encoding: .utf8)
+        // game.scn's first network phase is home wifi at 40 Mbps; the study varies it.
+        let study = try StudyParser(knownPolicies: PolicyRegistry.names).parse("""
+            scenario: game.scn
+            axes:
+              - {name: wifi, path: network.1.bandwidth, values: [4Mbps, 40Mbps]}
+            """, fileName: scenarios + "population.study")
+        let devices = study.points.map { Advisor.Device(settings: study.settings(of: $0)) }
+        #expect(devices.map(\.label) == ["bandwidth=4Mbps", "bandwidth=40Mbps"])
+        var weights = Advisor.Weights()
+        weights.failurePrice = 0
+        let (alone, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, maxEvaluations: 6)
+        let (same, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights,
+                                   population: [devices[1]], maxEvaluations: 6)
+        #expect(alone.evaluations.map(\.objectives) == same.evaluations.map(\.objectives))
+        let (two, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights,
+                                  population: devices, maxEvaluations: 6)
+        #expect(two.evaluations.allSatisfy { $0.rejected != nil || $0.objectives.count == 4 })
+        #expect(Array(two.evaluations[two.original].objectives[2..<4]) == alone.evaluations[alone.original].objectives)
+        // A tenth of the bandwidth: every download takes ten times as long at home, so the
+        // p95 wait over both devices is above the fast device's alone.
+        #expect(two.evaluations[two.original].waitP95 > alone.evaluations[alone.original].waitP95)
     }
 
     @Test("where the app evicts, the app's budget and strategy are moves too, and a chosen one is in the advised text")

@@ -228,6 +228,41 @@ struct AdviseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
     }
 
+    @Test("--population takes a study's device and network axes; other axes, both --used and --population, a path the scenario lacks: one line each, nothing written")
+    func population() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        func study(_ name: String, _ axes: String) throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            try "scenario: \(game)\naxes:\n\(axes)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let devices = try study("devices.study", """
+              - {name: used, path: device.used, values: [57GB, 60GB], zip: phone}
+              - {name: wifi, path: network.1.bandwidth, values: [10Mbps, 40Mbps], zip: phone}
+            """)
+        let out = dir.appendingPathComponent("a").path
+        let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
+                                  "--population", devices, "--out", out, "--no-report"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("2 devices (used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps) × 2 replications"), "\(result.stdout)")
+        let layout = try study("layout.study", "  - {path: apps.odyssey.cellular, values: [true, false]}")
+        let refusals: [([String], String)] = [
+            (["--population", layout], "a population varies only device.* and network.*"),
+            (["--population", devices, "--used", "57GB"], "--used and --population both give the devices"),
+            // game.scn has 8 network phases, odyssey-telemetry.scn one.
+            (["--population", try study("far.study", "  - {path: network.8.bandwidth, values: [1Mbps]}")], "does not resolve"),
+        ]
+        let telemetry = CLI.repository.appendingPathComponent("Scenarios/odyssey-telemetry.scn").path
+        for (options, message) in refusals {
+            let refused = try CLI.run(["advise", telemetry, "--app", "odyssey", "--out", dir.appendingPathComponent("x").path] + options)
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains(message) && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
+        }
+    }
+
     @Test("--platform advises for another platform: the scenario migrated first; layouts.csv ranks the layouts")
     func otherPlatform() throws {
         let dir = try CLI.temporaryDirectory()
