@@ -30,5 +30,10 @@ public struct Interval: Sendable, Hashable {
 
     public var halfWidth: Double { (high - low) / 2 }
 
+    /// Whether the interval lies wholly above or below 0: a difference that is more than
+    /// noise. Never for one value, whose interval is a point only because no spread can be
+    /// estimated from it.
+    public var excludesZero: Bool { count > 1 && (low > 0 || high < 0) }
+
     public func contains(_ value: Double) -> Bool { value >= low && value <= high }
 }

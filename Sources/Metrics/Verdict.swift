@@ -21,8 +21,8 @@ public struct Verdict: Sendable {
         /// (nothing the purge order changes), with more than one deployable policy run.
         public let identical: Bool
 
-        /// Whether the interval of the change excludes 0.
-        public var significant: Bool { change.map { $0.low > 0 || $0.high < 0 } ?? false }
+        /// Whether the interval of the change excludes 0 (never with one replication).
+        public var significant: Bool { change?.excludesZero ?? false }
     }
 
     public let baseline: String
@@ -64,7 +64,12 @@ public struct Verdict: Sendable {
             var text: String
             if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
                 let interval = "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(signed(change.low, line.metric, describe)) to \(signed(change.high, line.metric, describe)); "
-                if line.significant {
+                if change.count < 2 {
+                    // One replication: a difference, but no spread to judge it by.
+                    let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "does better than" : "does no better than"
+                    text = "\(name): \(best) \(verb) \(baseline) in the one replication, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
+                        + "(change \(signed(change.mean, line.metric, describe)); one replication gives no interval: run 2 or more to judge significance)"
+                } else if line.significant {
                     let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
                     text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
                         + interval + "significant)"

@@ -240,7 +240,7 @@ struct AdviseCommand: ParsableCommand {
         print("  initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \(Units.bytes(Double(best.initialInstallBytes)))")
         print("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
-              + (difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
+              + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
         let devices = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
         print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
                      result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, devices, replications, elapsed, report.path))

@@ -11,7 +11,8 @@ enum TemporaryFiles {
     static let host: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "host" }
-        let name = String(cString: buffer).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let name = String(decoding: bytes, as: UTF8.self).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
         return name.isEmpty ? "host" : name
     }()
 

@@ -60,14 +60,14 @@ public struct CompareReport {
                 diff.bars = others.map { p in
                     let d = p.differences![c]
                     return Chart.Bar(name: p.policy, colour: palette.colour(of: p.policy), value: d.mean, low: d.low, high: d.high,
-                                     flagged: d.low > 0 || d.high < 0)
+                                     flagged: d.excludesZero)
                 }
                 figures.append(Page.Figure(
                     chart: diff, caption: "Policy − \(reference), replication by replication (common random numbers). Below zero: better than \(reference).",
                     numbers: (["policy", "difference", "95 % low", "95 % high", "excludes 0"], others.map { p in
                         let d = p.differences![c]
                         return [p.policy, Chart.describe(d.mean, unit), Chart.describe(d.low, unit), Chart.describe(d.high, unit),
-                                d.low > 0 || d.high < 0 ? "yes" : "no"]
+                                d.excludesZero ? "yes" : "no"]
                     })))
             }
             sections.append(Page.Section(heading: name, figures: figures))

@@ -122,7 +122,7 @@ public struct SweepReport {
                 guard let d = point(a, value)?.statistics(of: policy)?.differences?[c] else { continue }
                 points.append((Double(v), d.mean))
                 band.append((d.low, d.high))
-                let significant = d.low > 0 || d.high < 0
+                let significant = d.excludesZero
                 hovers.append("\(policy) − \(reference), \(axis.name) = \(value): \(Chart.describe(d.mean, unit)), 95 % interval \(Chart.describe(d.low, unit)) to \(Chart.describe(d.high, unit))\(significant ? " (excludes 0)" : "")")
                 rows.append([policy, value, Chart.describe(d.mean, unit), Chart.describe(d.low, unit), Chart.describe(d.high, unit), significant ? "yes" : "no"])
             }

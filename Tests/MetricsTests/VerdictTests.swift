@@ -34,6 +34,22 @@ struct VerdictTests {
         #expect(text == "re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to −50; significant); bound (oracle, offline): 15")
     }
 
+    @Test("one replication gives a change but no interval: never significant, and the headline says how to judge")
+    func oneReplication() {
+        // good − base = 50 − 150 = −100 in the only replication: its "interval" is the point
+        // −100, which excludes 0 only because no spread can be estimated from one value.
+        let rows = [row("base", 1, redownload: 150), row("good", 1, redownload: 50)]
+        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes])
+        #expect(verdict.lines[0].best == "good" && verdict.lines[0].change?.mean == -100)
+        #expect(!verdict.lines[0].significant)
+        let text = verdict.text { _, value in String(Int(value)) }[0]
+        #expect(text == "re-downloaded bytes: good does better than base in the one replication, 50 against 150 (change −100; one replication gives no interval: run 2 or more to judge significance)")
+        // Two replications with the same difference: now an interval of width 0, significant.
+        let two = rows + [row("base", 2, redownload: 250), row("good", 2, redownload: 150)]
+        #expect(Verdict(Comparison(rows: two, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0].significant)
+        #expect(!Interval([-100]).excludesZero && Interval([-100, -100]).excludesZero && !Interval([-100, 100]).excludesZero)
+    }
+
     @Test("a change whose interval spans 0 is not significant; a tie names the baseline")
     func notSignificant() {
         // noisy − base per replication: −100, +100: mean 0, a tie, which goes to the baseline
