@@ -26,7 +26,7 @@ enum Section: Sendable {
         case .dailyCycle: ["amplitude", "peak"]
         case .spell: ["mean", "bandwidth"]
         case .sessions: ["kind", "app", "rate", "length", "daily_cycle"]
-        case .levels: ["kind", "app", "tags", "rate", "start", "prefetch_priority", "prefetch_depth"]
+        case .levels: ["kind", "app", "tags", "rate", "start", "prefetch_priority", "prefetch_depth", "within"]
         case .popularity: ["kind", "app", "tags", "rate", "alpha", "hold", "daily_cycle", "priority", "within"]
         case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]

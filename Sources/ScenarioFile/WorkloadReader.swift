@@ -33,6 +33,13 @@ struct WorkloadReader {
             if item.mapping?["kind"]?.string == "trace" { continue }   // read by ``traceFiles(_:)``
             generators.append(try this.readGenerator(item))
         }
+        // Levels played within sessions take their sessions' rate (for the estimate of events).
+        for (i, generator) in generators.enumerated() {
+            guard var levels = generator as? LevelProgressionGenerator, levels.withinSessions != nil,
+                  let sessions = generators.lazy.compactMap({ $0 as? SessionsGenerator }).first(where: { $0.app == levels.app }) else { continue }
+            levels.withinSessions = sessions.rate
+            generators[i] = levels
+        }
         return generators
     }
 
@@ -84,12 +91,14 @@ struct WorkloadReader {
             let depth = try fields.value("prefetch_depth").map { node throws(ScenarioError) in
                 try reader.integer(node, "prefetch_depth", as: Int.self, atLeast: 0, atMost: max(0, levels.count - 1))
             } ?? 1
-            return LevelProgressionGenerator(
+            var generator = LevelProgressionGenerator(
                 app: a, levels: levels, rate: try rate(try fields.required("rate"), "rate"),
                 start: try fields.value("start").map { node throws(ScenarioError) in try reader.duration(node, "start") } ?? 0,
                 prefetchPriority: try fields.value("prefetch_priority").map { node throws(ScenarioError) in
                     try reader.loadingPriority(node, "prefetch_priority") } ?? LoadingPriority(0.2)!,
                 prefetchDepth: depth)
+            if try withinSessions(fields, app: a) { generator.withinSessions = 0 }   // the sessions' rate is set once all are read
+            return generator
         case "popularity":
             let a = try app(fields)
             let list = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
@@ -101,13 +110,7 @@ struct WorkloadReader {
                 hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
                 cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) },
                 priority: try fields.value("priority").map { node throws(ScenarioError) in try reader.loadingPriority(node, "priority") } ?? .normal)
-            if let within = fields.value("within") {
-                _ = try reader.choice(within, "within", among: ["sessions"])
-                guard sessionApps.contains(a) else {
-                    throw reader.error(at: within, "within: sessions needs a sessions generator for app '\(apps[a].id)' (such as {kind: sessions, app: \(apps[a].id), rate: 3/d, length: {median: 20m, sigma: 0.8}})")
-                }
-                generator.withinSessions = true
-            }
+            generator.withinSessions = try withinSessions(fields, app: a)
             return generator
         case "updates":
             let a = try app(fields)
@@ -130,6 +133,16 @@ struct WorkloadReader {
             }
             return NetworkSpellsGenerator(spells: spells)
         }
+    }
+
+    /// Whether the generator says `within: sessions`, which needs a `sessions` generator for its app.
+    private func withinSessions(_ fields: MappingFields, app a: AppIndex) throws(ScenarioError) -> Bool {
+        guard let within = fields.value("within") else { return false }
+        _ = try reader.choice(within, "within", among: ["sessions"])
+        guard sessionApps.contains(a) else {
+            throw reader.error(at: within, "within: sessions needs a sessions generator for app '\(apps[a].id)' (such as {kind: sessions, app: \(apps[a].id), rate: 3/d, length: {median: 20m, sigma: 0.8}})")
+        }
+        return true
     }
 
     private func app(_ fields: MappingFields) throws(ScenarioError) -> AppIndex {

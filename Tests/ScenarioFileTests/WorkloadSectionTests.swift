@@ -43,6 +43,15 @@ struct WorkloadSectionTests {
           - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}}
         """)
         #expect((s.generators[0] as? PopularityGenerator)?.withinSessions == true)
+        // Levels too, taking their sessions' rate (3/d) for the estimate of events.
+        let levels = try parse("""
+        workload:
+          - {kind: levels, app: game, rate: 1/h, within: sessions}
+          - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}}
+        """)
+        #expect((levels.generators[0] as? LevelProgressionGenerator)?.withinSessions == 3.0 / 86_400)
+        #expect((try parse("workload:\n  - {kind: levels, app: game, rate: 1/h}\n").generators[0] as? LevelProgressionGenerator)?.withinSessions == nil)
+        #expect(throws: ScenarioError.self) { try parse("workload:\n  - {kind: levels, app: game, rate: 1/h, within: sessions}\n") }
         do {
             _ = try parse("workload:\n  - {kind: popularity, app: game, rate: 4/h, alpha: 1, hold: {median: 5m, sigma: 1}, within: sessions}\n")
             Issue.record("accepted within: sessions without sessions")

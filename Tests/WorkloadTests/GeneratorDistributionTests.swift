@@ -196,6 +196,76 @@ struct GeneratorDistributionTests {
         #expect(abs(Double(requests.count) - expected) <= 4 * expected.squareRoot(), "\(requests.count) against \(expected)")
     }
 
+    @Test("levels within sessions: the same level durations, counted in play time; each session holds the current level and the next, then lets go")
+    func levelsWithinSessions() {
+        let sessions = SessionsGenerator(app: 0, rate: 4 / day, length: Lognormal(median: 3600, sigma: 0.6))
+        // Enough levels that the last is never reached in 100 days (about 200 of play).
+        let tags = (0..<2000).map { TagID(rawValue: Int32($0)) }
+        var levels = LevelProgressionGenerator(app: 0, levels: tags, rate: 1 / 7200)   // two hours of play a level
+        levels.withinSessions = 4 / day
+        let until = 100 * day
+        let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [],
+                                generators: [sessions, levels])
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
+            var stream = generator.makeStream(scenario: scenario, seed: 7, firstKey: 0, keySpace: 1 << 40)
+            var result: [ScenarioEvent] = []
+            while let event = stream.next(), event.time <= until { result.append(event) }
+            return result
+        }
+        var windows: [(start: Double, end: Double)] = []
+        for event in all(sessions) {
+            if case .launch = event.action { windows.append((event.time, .infinity)) }
+            if case .terminate = event.action { windows[windows.count - 1].end = event.time }
+        }
+        let played = all(levels)
+        let settle = LevelProgressionGenerator.sessionSettle
+        // Every event strictly inside a session, a millisecond from its edges.
+        #expect(played.allSatisfy { e in windows.contains { $0.start + settle <= e.time && e.time <= $0.end - settle } })
+        // By hand: the level durations are the generator's own draws (the stream of purpose
+        // "levels/0/durations"), laid on the clock of play. Play time at wall time t is the sum
+        // of (min(t, end) − start − settle) over the sessions begun, less the settle at each end.
+        let draws = RandomStream(seed: 7, purpose: "levels/0/durations")
+        func playTime(at t: Double) -> Double {
+            windows.reduce(0.0) { sum, w in
+                let (open, close) = (w.start + settle, w.end - settle)
+                return open < close && t > open ? sum + min(t, close) - open : sum
+            }
+        }
+        var advances: [Double] = []
+        var level = 0
+        // An advance ends the finished level and asks for the one after the new current.
+        for (i, event) in played.enumerated() {
+            guard case .request(_, let t, _, let priority, _) = event.action, !priority.isUrgent,
+                  i > 0, played[i - 1].time == event.time, case .end = played[i - 1].action else { continue }
+            #expect(t == [tags[level + 2]], "the advance to level \(level + 1) prefetches level \(level + 2)")
+            advances.append(event.time)
+            level += 1
+        }
+        #expect(advances.count >= 10, "\(advances.count) advances")
+        var expected = 0.0
+        for (k, wall) in advances.enumerated() {
+            expected += draws.exponential(mean: 7200)
+            #expect(abs(playTime(at: wall) - expected) < 1e-6 * max(1, expected), "advance \(k + 1)")
+        }
+        // Each session that plays begins with the current level, urgent, and the next, optional,
+        // and lets go of everything it holds at its end.
+        var live = Set<RequestKey>()
+        for event in played {
+            switch event.action {
+            case .request(_, _, let key, _, _): live.insert(key)
+            case .end(_, let key): #expect(live.remove(key) != nil)
+            default: break
+            }
+        }
+        let firstSession = windows.first { $0.start + settle < $0.end - settle }!
+        let opening = played.filter { $0.time == firstSession.start + settle }
+        guard opening.count == 2, case .request(_, let a, _, let p, _) = opening[0].action,
+              case .request(_, let b, _, _, let optional) = opening[1].action else { Issue.record("no opening"); return }
+        #expect(a == [tags[0]] && p.isUrgent && b == [tags[1]] && optional)
+        // Nothing is held between sessions: every request ended by its session's end.
+        #expect(live.count <= 2, "held at the end: \(live.count)")
+    }
+
     @Test("a daily cycle of amplitude 1 peaking at noon puts 1/2 + 1/π ≈ 81.8 % of arrivals between 6 h and 18 h")
     func dailyCycle() {
         let spec = SessionsGenerator(app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0), cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
