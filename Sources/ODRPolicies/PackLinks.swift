@@ -113,11 +113,20 @@ final class PackLinks {
     }
 
     /// Appends `p` at the back of `list`, first unlinking it from wherever it was.
+    ///
+    /// Performance: a pack that is already the newest of its list (a release right after its
+    /// request, on every line of a replay) returns here, inlined into the caller; only a
+    /// move calls ``relink(_:list:)``.
+    @inline(__always)
     func pushBack(_ pack: PackID, list: Int = 0) {
+        precondition(pack.rawValue >= 0 && list < listCount, "bad pack \(pack.rawValue) or list \(list)")
+        if ends[list].tail == pack.rawValue { return }
+        relink(pack, list: list)
+    }
+
+    /// ``pushBack(_:list:)`` of a pack that is not the newest of `list`.
+    private func relink(_ pack: PackID, list: Int) {
         let p = pack.rawValue
-        precondition(p >= 0 && list < listCount, "bad pack \(p) or list \(list)")
-        // Already the newest of this list (a release right after a request): nothing to do.
-        if ends[list].tail == p { return }
         ensureNode(Int(p))
         remove(pack)
         let t = ends[list].tail

@@ -39,7 +39,7 @@ extension TraceObjects {
         requests.reserveCapacity(known ?? 1 << 16)
         var streamBytes = 0
         var requestedBytes: Int64 = 0
-        var largest: Int64 = 0
+        var bound = RequestedBytesBound()
         // Names given, and named records read: equal exactly when no record was named twice
         // and no name points past the last record.
         var names = 0, named = 0
@@ -73,7 +73,7 @@ extension TraceObjects {
                 objects.objects.append(Object(size: record.size, app: 0, local: objects.objectsPerApp[0]))
                 objects.objectsPerApp[0] += 1
                 if keepNextAccess { objects.firstRequest.append(Int32(k)) }
-                if record.size > largest { largest = record.size }
+                bound.note(record.size)
                 requests[k] = index
             }
             objects.requestCount += 1
@@ -98,7 +98,7 @@ extension TraceObjects {
                                      message: "record \(record.line): the requests up to here total more than \(Int64.max) bytes")
                 }
                 requestedBytes = total
-            } else if largest > Int64.max / objects.requestCount {
+            } else if bound.mayOverflow(requests: objects.requestCount) {
                 return try scanLinked(path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
                                       streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
             }

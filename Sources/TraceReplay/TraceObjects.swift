@@ -96,7 +96,7 @@ struct TraceObjects {
         // Every byte count of a replay (requested, missed, stored) is at most the requested
         // bytes' total, so checking this one sum keeps them all from overflowing.
         var requestedBytes: Int64 = 0
-        var largest: Int64 = 0
+        var bound = RequestedBytesBound()
         while let record = try reader.next() {
             let (index, inserted, firstApp) = objects.table.findOrInsert(record.object, tag: record.app)
             let app = Int(record.app)
@@ -119,8 +119,8 @@ struct TraceObjects {
                 }
                 requestedBytes = total
             } else {
-                if inserted && record.size > largest { largest = record.size }
-                if largest > Int64.max / objects.requestCount {
+                if inserted { bound.note(record.size) }
+                if bound.mayOverflow(requests: objects.requestCount) {
                     return try scanHashing(path: path, format: format, recordRequests: recordRequests,
                                            streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
                 }
@@ -204,4 +204,23 @@ struct TraceObjects {
         }
         return catalogs
     }
+}
+
+/// Whether requests × the largest size seen could pass `Int64.max`, so that the byte totals
+/// must be summed with overflow checks: the exact test `largest > Int64.max / requests`,
+/// with the division made once per new largest size instead of once per request (a
+/// division is tens of cycles, and the scan reads millions of records).
+struct RequestedBytesBound {
+    private var largest: Int64 = 0
+    /// The most requests that cannot overflow at the current largest size.
+    private var limit = Int64.max
+
+    mutating func note(_ size: Int64) {
+        guard size > largest else { return }
+        largest = size
+        limit = Int64.max / size
+    }
+
+    /// For positive integers, `largest > max / n` exactly when `n > max / largest`.
+    func mayOverflow(requests: Int64) -> Bool { requests > limit }
 }

@@ -167,6 +167,11 @@ public struct TraceReplayer: Sendable {
     /// for a trip to memory to finish while the requests between are worked on.
     static let prefetchDistance = 8
 
+    /// Fewer packs than this and their records (the device's 64-byte record, the policy's
+    /// entries: about 128 bytes a pack) stay in a core's 1 MiB second-level cache on their
+    /// own, so the replay loads nothing ahead: the hints would be work with nothing to hide.
+    static let prefetchFromPacks = 8_192
+
     /// Feeds the decoded stream the first pass kept.
     func replayKept(_ objects: TraceObjects, into run: inout ReplayRun, progress: ((Int) -> Void)?) throws(TraceError) {
         var k = 0
@@ -175,6 +180,7 @@ public struct TraceReplayer: Sendable {
         var nextStart = timed && objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
         let measureFrom = warmupRequests > 0 ? warmupRequests : Int.max
+        let ahead = objects.objectsPerApp.reduce(0) { $0 + Int($1) } >= Self.prefetchFromPacks ? Self.prefetchDistance : requests.count
         for (i, pack) in requests.enumerated() {
             if i == measureFrom { run.restartCounting() }
             if i >= nextStart {
@@ -182,7 +188,7 @@ public struct TraceReplayer: Sendable {
                 nextStart = k + 1 < objects.timeStarts.count ? Int(objects.timeStarts[k + 1]) : Int.max
             }
             // The record of the request a few ahead starts loading now (see ``ReplayRun/prefetch(_:)``).
-            if i + Self.prefetchDistance < requests.count { run.prefetch(requests[i + Self.prefetchDistance]) }
+            if i + ahead < requests.count { run.prefetch(requests[i + ahead]) }
             let facts = run.facts(of: pack)
             if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
             if let error = run.request(pack: pack, facts: facts, at: timed ? objects.timeValues[k] : Double(i + 1)) {
