@@ -189,7 +189,9 @@ struct AdviseCommand: ParsableCommand {
             "objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired difference "
                 + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
                 + "\(replications) replications under \(policy)",
-        ]
+        ] + (advisor.population.isEmpty ? [] : [
+            "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))",
+        ])
         var advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { $0.hasPrefix("#") }.joined(separator: "\n")
         do {

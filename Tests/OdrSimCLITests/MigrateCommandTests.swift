@@ -247,6 +247,10 @@ struct AdviseCommandTests {
                                   "--population", devices, "--out", out, "--no-report"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("2 devices (used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps) × 2 replications"), "\(result.stdout)")
+        // advised.scn is the scenario's own device; its header says what the advice was judged on.
+        let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
+        #expect(advised.contains("\n# judged over 2 devices, the same seeds on each: used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps\n"))
+        #expect(advised.contains("used: 58.5GB"))
         let layout = try study("layout.study", "  - {path: apps.odyssey.cellular, values: [true, false]}")
         let refusals: [([String], String)] = [
             (["--population", layout], "a population varies only device.* and network.*"),
