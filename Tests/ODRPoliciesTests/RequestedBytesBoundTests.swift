@@ -10,7 +10,7 @@ struct RequestedBytesBoundTests {
 
     @Test("agrees with largest > Int64.max / requests on the edges and on random sizes and counts")
     func agreesWithDivision() {
-        var generator = SplitMix(state: 26)
+        var generator = SplitMix64(seed: 26)
         // Edges: 0, 1, the square root of Int64.max and its neighbours, the exact divisors.
         let root: Int64 = 3_037_000_499   // ⌊√(2^63 − 1)⌋
         var cases: [(sizes: [Int64], requests: Int64)] = [
@@ -31,14 +31,3 @@ struct RequestedBytesBoundTests {
     }
 }
 
-/// A seeded generator, so that a failure names a case that comes back.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -73,7 +73,7 @@ final class Rig {
 }
 
 /// SplitMix64: a tiny seeded generator for test workloads (no global randomness in tests).
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
