@@ -110,7 +110,7 @@ func scenarioWarnings(_ scenario: Scenario) -> [String] {
         warnings.append("app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no sessions generator); a real app asks for content only while it runs")
     }
     for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
-        warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0?)")
+        warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start past the run's end?)")
     }
     return warnings
 }

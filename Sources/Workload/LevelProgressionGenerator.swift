@@ -65,6 +65,8 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
     /// Per level reached, a request, a prefetch and an end; at most every level. Within
     /// sessions, also a request and an end of each level held, per session.
     public func expectedEvents(over duration: Double) -> Double {
+        // Nothing is asked for before `start`: one past the run's end makes nothing.
+        guard start <= duration, !levels.isEmpty else { return 0 }
         let levelEvents = 3 * min(Double(levels.count), 1 + rate * max(0, duration - start))
         guard let sessionRate = withinSessions else { return levelEvents }
         return levelEvents + 2 * Double(1 + prefetchDepth) * sessionRate * duration

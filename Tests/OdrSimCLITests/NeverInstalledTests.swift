@@ -60,9 +60,16 @@ struct NeverInstalledTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == """
             odr-sim: warning: s.scn: app 'game' makes requests but is never launched (no {at: …, app: game, launch: true} event, no sessions generator); a real app asks for content only while it runs
-            odr-sim: warning: s.scn: workload generator 1 (disk) makes no event over the run (a rate of 0?)
+            odr-sim: warning: s.scn: workload generator 1 (disk) makes no event over the run (a rate of 0, or a start past the run's end?)
 
             """)
+        // Levels that start after the run's end make nothing either.
+        let late = text.replacingOccurrences(of: "  - {kind: disk, rate: 0/d, size: {median: 10MB, sigma: 1}}",
+                                             with: "  - {kind: levels, app: maps, rate: 1/d, start: 30d}")
+        try Data(late.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let lateResult = try CLI.run(["validate", "s.scn"], in: dir)
+        #expect(lateResult.stderr.contains("workload generator 1 (levels) makes no event over the run (a rate of 0, or a start past the run's end?)"),
+                "\(lateResult.stderr)")
         // A sessions generator launches the app: no warning of it then.
         let sessions = text.replacingOccurrences(of: "  - {kind: disk, rate: 0/d, size: {median: 10MB, sigma: 1}}",
                                                  with: "  - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.5}}")
