@@ -244,13 +244,21 @@ struct AdviseCommandTests {
             """)
         let out = dir.appendingPathComponent("a").path
         let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
-                                  "--population", devices, "--out", out, "--no-report"])
+                                  "--population", devices, "--out", out, "--no-report", "--jobs", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("2 devices (used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps) × 2 replications"), "\(result.stdout)")
         // advised.scn is the scenario's own device; its header says what the advice was judged on.
         let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
         #expect(advised.contains("\n# judged over 2 devices, the same seeds on each: used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps\n"))
         #expect(advised.contains("used: 58.5GB"))
+        // The same bytes at another job count.
+        let two = dir.appendingPathComponent("a2").path
+        let again = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
+                                 "--population", devices, "--out", two, "--no-report", "--jobs", "2"])
+        #expect(again.status == 0, "\(again.stderr)")
+        for file in ["advised.scn", "layout.csv", "layouts.csv"] {
+            #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8) == String(contentsOfFile: two + "/" + file, encoding: .utf8), "\(file)")
+        }
         let layout = try study("layout.study", "  - {path: apps.odyssey.cellular, values: [true, false]}")
         let refusals: [([String], String)] = [
             (["--population", layout], "a population varies only device.* and network.*"),
