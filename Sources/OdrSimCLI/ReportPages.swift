@@ -30,10 +30,16 @@ func storyFacts(_ scenario: Scenario) -> [(name: String, value: String)] {
 /// `report.html` of `run`.
 func runReport(_ document: ScenarioDocument, file: String, _ results: [ExperimentRunner.RunResult]) -> RunReport {
     var runs: [RunReport.PolicyRun] = []
-    for result in results where !runs.contains(where: { $0.policy == result.summary.policy }) {
-        runs.append(RunReport.PolicyRun(policy: result.summary.policy, replication: result.summary.replication,
-                                        samples: result.samples, purgeEpisodes: result.purgeEpisodes,
-                                        lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution))
+    for result in results {
+        if let i = runs.firstIndex(where: { $0.policy == result.summary.policy }) {
+            runs[i].redownloads.append(result.samples.map(\.redownloaded))
+            continue
+        }
+        var run = RunReport.PolicyRun(policy: result.summary.policy, replication: result.summary.replication,
+                                      samples: result.samples, purgeEpisodes: result.purgeEpisodes,
+                                      lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution)
+        run.redownloads = [result.samples.map(\.redownloaded)]
+        runs.append(run)
     }
     let scenario = document.scenario
     let lede = document.description.isEmpty ? "odr-sim run of \(file)" : document.description

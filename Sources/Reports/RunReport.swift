@@ -13,6 +13,9 @@ public struct RunReport {
         public var purgeEpisodes: [(time: Double, purged: Int64)]
         public var lowDiskWarnings: [Double]
         public var waits: [(seconds: Double, fraction: Double)]
+        /// Cumulative re-downloaded bytes at each sample of every replication (the first
+        /// replication's included), for the chart of their mean; empty: replication 1 alone.
+        public var redownloads: [[Int64]] = []
         public init(policy: String, replication: Int, samples: [RunRecorder.Sample], purgeEpisodes: [(time: Double, purged: Int64)],
                     lowDiskWarnings: [Double], waits: [(seconds: Double, fraction: Double)]) {
             self.policy = policy
@@ -21,6 +24,16 @@ public struct RunReport {
             self.purgeEpisodes = purgeEpisodes
             self.lowDiskWarnings = lowDiskWarnings
             self.waits = waits
+        }
+
+        /// Per sample, the mean over the replications and the lowest and highest, when every
+        /// replication has the samples of the first (the same sampling clock); else nil.
+        var redownloadSpread: [(mean: Double, low: Double, high: Double)]? {
+            guard redownloads.count > 1, redownloads.allSatisfy({ $0.count == samples.count }) else { return nil }
+            return samples.indices.map { i in
+                let values = redownloads.map { Double($0[i]) }
+                return (values.reduce(0, +) / Double(values.count), values.min()!, values.max()!)
+            }
         }
     }
 
@@ -145,21 +158,41 @@ public struct RunReport {
         }
         sections.append(Page.Section(heading: "Disk use over time", figures: disk))
 
-        // Cumulative re-download bytes, one line per policy.
-        var redownload = Chart(title: "Re-downloaded bytes, cumulative (replication 1)", x: .init(label: "time", unit: .duration),
-                               y: .init(label: "re-downloaded", unit: .bytes))
+        // Cumulative re-download bytes, one line per policy: the mean over the replications
+        // with the lowest and highest as a band, as the summary table shows means; with one
+        // replication, that replication.
+        let spreads = runs.map(\.redownloadSpread)
+        let meanOf = spreads.allSatisfy { $0 != nil } ? runs.first?.redownloads.count : nil
+        var redownload = Chart(title: "Re-downloaded bytes, cumulative (" + (meanOf.map { "mean of \($0) replications" } ?? "replication 1") + ")",
+                               x: .init(label: "time", unit: .duration), y: .init(label: "re-downloaded", unit: .bytes))
         var numbers: [[String]] = []
-        for run in runs {
-            let s = Self.thinned(run.samples.count, to: Self.displayPoints).map { run.samples[$0] }
-            redownload.lines.append(Chart.Line(
-                name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
-                points: s.map { ($0.time, Double($0.redownloaded)) }, steps: true,
-                hovers: s.map { "\(run.policy), \(String(format: "%.6f", $0.time)) s: redownload_bytes \($0.redownloaded)" }))
-            if let last = run.samples.last { numbers.append([run.policy, Units.bytes(Double(last.redownloaded))]) }
+        for (run, spread) in zip(runs, spreads) {
+            let picked = Self.thinned(run.samples.count, to: Self.displayPoints)
+            let times = picked.map { run.samples[$0].time }
+            if meanOf != nil, let spread {
+                let shown = picked.map { spread[$0] }
+                redownload.lines.append(Chart.Line(
+                    name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                    points: zip(times, shown).map { ($0, $1.mean) }, band: shown.map { ($0.low, $0.high) }, steps: true,
+                    hovers: zip(times, shown).map { "\(run.policy), \(String(format: "%.6f", $0)) s: redownload_bytes mean \(String(format: "%.0f", $1.mean)), lowest \(String(format: "%.0f", $1.low)), highest \(String(format: "%.0f", $1.high))" }))
+                if let last = spread.last {
+                    numbers.append([run.policy, Units.bytes(last.mean), Units.bytes(last.low), Units.bytes(last.high)])
+                }
+            } else {
+                let s = picked.map { run.samples[$0] }
+                redownload.lines.append(Chart.Line(
+                    name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                    points: s.map { ($0.time, Double($0.redownloaded)) }, steps: true,
+                    hovers: s.map { "\(run.policy), \(String(format: "%.6f", $0.time)) s: redownload_bytes \($0.redownloaded)" }))
+                if let last = run.samples.last { numbers.append([run.policy, Units.bytes(Double(last.redownloaded))]) }
+            }
         }
+        let redownloadCaption = meanOf.map {
+            "Bytes received again for packs purged before, as the run goes: the mean of \($0) replications of each policy (the summary's means at the end), the band from the lowest replication to the highest."
+        } ?? "Bytes received again for packs purged before, as the run goes (replication 1 of each policy)."
         sections.append(Page.Section(heading: "Re-downloads", figures: [
-            Page.Figure(chart: redownload, caption: "Bytes received again for packs purged before, as the run goes (replication 1 of each policy).",
-                        numbers: (["policy", "at the end"], numbers)),
+            Page.Figure(chart: redownload, caption: redownloadCaption,
+                        numbers: meanOf == nil ? (["policy", "at the end"], numbers) : (["policy", "mean at the end", "lowest", "highest"], numbers)),
         ]))
 
         // Request waits.

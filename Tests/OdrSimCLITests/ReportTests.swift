@@ -95,6 +95,46 @@ struct ReportTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
     }
 
+    @Test("run of several replications: the re-download chart is the mean of timeseries.csv's replications, the band their lowest and highest")
+    func runReportMeans() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("game3")
+        let result = try CLI.run(["run", "Scenarios/game.scn", "--out", out.path, "--replications", "3", "--policy", "apple", "--policy", "lru"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("Re-downloaded bytes, cumulative (mean of 3 replications)"))
+        #expect(Self.svgsParse(html).failures == 0)
+        // By hand from the CSV: per policy and time, the three replications' values.
+        let series = try String(contentsOf: out.appendingPathComponent("timeseries.csv"), encoding: .utf8)
+        let header = series.split(separator: "\n")[0].split(separator: ",").map(String.init)
+        let column = try #require(header.firstIndex(of: "redownload_bytes"))
+        var values: [String: [Double]] = [:]
+        for line in series.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            values["\(f[0]) \(f[2])", default: []].append(Double(f[column])!)
+        }
+        var checked = 0, spread = 0
+        for policy in ["apple", "lru"] {
+            var rest = html[...]
+            let marker = "<title>\(policy), "
+            while let start = rest.range(of: marker), let end = rest.range(of: "</title>", range: start.upperBound..<rest.endIndex) {
+                let text = rest[start.upperBound..<end.lowerBound]
+                rest = rest[end.upperBound...]
+                guard let r = text.range(of: " s: redownload_bytes mean ") else { continue }
+                let at = try #require(values["\(policy) \(text[..<r.lowerBound])"])
+                #expect(at.count == 3)
+                let mean = at.reduce(0, +) / 3
+                #expect(String(text[r.upperBound...]) == "\(String(format: "%.0f", mean)), lowest \(String(format: "%.0f", at.min()!)), highest \(String(format: "%.0f", at.max()!))")
+                checked += 1
+                if at.min()! < at.max()! { spread += 1 }
+            }
+        }
+        #expect(checked >= 2 * 100)
+        // The replications differ somewhere, so the band is not a line.
+        #expect(spread > 0)
+    }
+
     @Test("compare: bars with whiskers ranked per metric, paired differences marked when their interval excludes 0")
     func compareReport() throws {
         let dir = try CLI.temporaryDirectory()
