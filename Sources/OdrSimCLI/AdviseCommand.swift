@@ -189,6 +189,8 @@ struct AdviseCommand: ParsableCommand {
             "objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired difference "
                 + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
                 + "\(replications) replications under \(policy)",
+            "re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \(Units.bytes(best.redownloadBytes)) advised; "
+                + "no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \(Units.bytes(result.bounds[1])) (the offline bound)",
         ] + (advisor.population.isEmpty ? [] : [
             "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))",
         ])
@@ -215,6 +217,7 @@ struct AdviseCommand: ParsableCommand {
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
                 ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)),
+                ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
                 ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),

@@ -276,5 +276,8 @@ struct AdvisorTests {
         #expect(one.evaluations.map(\.move) == two.evaluations.map(\.move))
         #expect(one.best == two.best)
         #expect(one.evaluations[one.best].mean <= one.evaluations[one.original].mean)
+        // The offline bound is a floor under what the policy re-downloaded, as written and advised.
+        #expect(one.bounds[0] <= one.evaluations[one.original].redownloadBytes && one.bounds[1] <= one.evaluations[one.best].redownloadBytes)
+        #expect(one.bounds == two.bounds)
     }
 }

@@ -140,6 +140,9 @@ struct AdviseCommandTests {
         }
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0][2].split(separator: "\n").count == 1 + 12)
+        // The header says how far the re-downloads are from what no purge order could avoid.
+        #expect(outputs[0][0].contains(" advised; no purge order could re-download less than ") && outputs[0][0].contains(" (the offline bound)\n"))
+        #expect(outputs[0][3].contains("(the offline bound)"))
         let run = try CLI.run(["run", dir.appendingPathComponent("a1/advised.scn").path, "--policy", "apple",
                                "--out", dir.appendingPathComponent("r").path, "--no-report"])
         #expect(run.status == 0, "\(run.stderr)")
