@@ -38,12 +38,16 @@ extension ODRDevice {
         if state.link == .offline { return outcome(of: fail(app, .noNetwork)) }
         if state.link == .cellular && !state.apps[app].allowsCellular { return outcome(of: fail(app, .cellularNotAllowed)) }
         // The request pins the pack while the device makes room, so it is not purged (nor,
-        // when partial, taken as a leftover) to make room for itself.
-        pin(p)
+        // when partial, taken as a leftover) to make room for itself. A pack with nothing on
+        // disk can be neither, and nothing reads the pin before it is given up but the app's
+        // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
+        // trace replay's packs never are, which spares each miss two refreshes of the pack).
+        let pinned = state.packs[p].bytesOnDisk > 0
+        if pinned { pin(p) }
         let needed = state.packs[p].size - state.packs[p].bytesOnDisk
         if appEvicts { enforceBudget(of: app, adding: needed) }
         guard makeRoom(needed, mayWarn: true, for: app) else {
-            unpin(p)
+            if pinned { unpin(p) }
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }
             return outcome(of: fail(app, .outOfSpace))
         }
@@ -57,7 +61,7 @@ extension ODRDevice {
         state.packs[p].bytesOnDisk = state.packs[p].size
         store(p, .storeAtOnce)
         // Granted, then ended.
-        holdMomentarily(p, pinned: true)
+        holdMomentarily(p, pinned: pinned)
         state.ledger.grants += 1
         return .miss
     }

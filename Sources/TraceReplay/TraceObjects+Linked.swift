@@ -50,12 +50,15 @@ extension TraceObjects {
             let k = Int(objects.requestCount)
             if requests.count == k { requests.append(-1) }
             // What the request a few ahead will read: its object's ID if it is named, else
-            // (when that record is already in the reader's buffer) its slot in the table.
+            // (when that record is already in the reader's buffer) its slot in the table;
+            // while the objects are few enough to stay in cache, nothing.
             let ahead = k + TraceReplayer.prefetchDistance
-            if ahead < requests.count, requests[ahead] >= 0 {
-                objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests[ahead])) }
-            } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
-                objects.table.prefetch(id)
+            if objects.objectID.count >= TraceReplayer.prefetchFromPacks {
+                if ahead < requests.count, requests[ahead] >= 0 {
+                    objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests[ahead])) }
+                } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
+                    objects.table.prefetch(id)
+                }
             }
             var index = requests[k]
             if index >= 0 {
