@@ -25,14 +25,15 @@ public struct Advisor {
     /// (`device.used: 56GB`, `network.1.bandwidth: 8Mbps`), as one point of a study sets them.
     public struct Device: Sendable, Hashable {
         public let settings: [PathValue]
+        /// How reports name the device: `used=56GB, wifi=8Mbps`.
+        public let label: String
 
-        public init(settings: [PathValue]) {
+        /// `names` name the settings in the label (a study's axis names); by default, each
+        /// path's last step.
+        public init(settings: [PathValue], names: [String]? = nil) {
             self.settings = settings
-        }
-
-        /// `used=56GB, bandwidth=8Mbps`: each path's last step and its value.
-        public var label: String {
-            settings.map { "\($0.path.split(separator: ".").last ?? "")=\($0.value)" }.joined(separator: ", ")
+            let names = names ?? settings.map { String($0.path.split(separator: ".").last ?? "") }
+            label = zip(names, settings).map { "\($0)=\($1.value)" }.joined(separator: ", ")
         }
     }
 

@@ -271,7 +271,7 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure.usage("--population \(population): axis '\(axis.name)' varies \(axis.path); a population varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches")
             }
             devices = study.points.map { point in
-                let device = Advisor.Device(settings: study.settings(of: point))
+                let device = Advisor.Device(settings: study.settings(of: point), names: study.axes.map(\.name))
                 return ("--population \(population) point \(device.label)", device)
             }
         } else {

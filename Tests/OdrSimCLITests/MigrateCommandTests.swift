@@ -249,10 +249,10 @@ struct AdviseCommandTests {
         let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
                                   "--population", devices, "--out", out, "--no-report", "--jobs", "1"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("2 devices (used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps) × 2 replications"), "\(result.stdout)")
+        #expect(result.stdout.contains("2 devices (used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps) × 2 replications"), "\(result.stdout)")
         // advised.scn is the scenario's own device; its header says what the advice was judged on.
         let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
-        #expect(advised.contains("\n# judged over 2 devices, the same seeds on each: used=57GB, bandwidth=10Mbps; used=60GB, bandwidth=40Mbps\n"))
+        #expect(advised.contains("\n# judged over 2 devices, the same seeds on each: used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps\n"))
         #expect(advised.contains("used: 58.5GB"))
         // The same bytes at another job count.
         let two = dir.appendingPathComponent("a2").path
