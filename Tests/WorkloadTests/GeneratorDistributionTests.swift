@@ -7,8 +7,11 @@ import Testing
 
 private let day = 86_400.0
 
-private func events(_ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double) -> [ScenarioEvent] {
-    let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [])
+/// `generator`'s events up to `until`, in a scenario whose workload is `generators` (those it
+/// reads, such as the sessions of `within: sessions`).
+private func events(_ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double,
+                    generators: [any WorkloadGenerator] = []) -> [ScenarioEvent] {
+    let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [], generators: generators)
     var stream = generator.makeStream(scenario: scenario, seed: seed, firstKey: 0, keySpace: 1 << 40)
     var result: [ScenarioEvent] = []
     while let event = stream.next(), event.time <= until { result.append(event) }
@@ -172,14 +175,7 @@ struct GeneratorDistributionTests {
                                              alpha: 1, hold: Lognormal(median: 60, sigma: 0.5))
         popularity.withinSessions = true
         let until = 2000 * day
-        let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [],
-                                generators: [sessions, popularity])
-        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
-            var stream = generator.makeStream(scenario: scenario, seed: 7, firstKey: 0, keySpace: 1 << 40)
-            var result: [ScenarioEvent] = []
-            while let event = stream.next(), event.time <= until { result.append(event) }
-            return result
-        }
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] { events(generator, until: until, generators: [sessions, popularity]) }
         // The sessions as the run sees them: launch, terminate, launch, …
         let marks = all(sessions)
         var windows: [(Double, Double)] = []
@@ -204,14 +200,7 @@ struct GeneratorDistributionTests {
         var levels = LevelProgressionGenerator(app: 0, levels: tags, rate: 1 / 7200)   // two hours of play a level
         levels.withinSessions = 4 / day
         let until = 100 * day
-        let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [],
-                                generators: [sessions, levels])
-        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
-            var stream = generator.makeStream(scenario: scenario, seed: 7, firstKey: 0, keySpace: 1 << 40)
-            var result: [ScenarioEvent] = []
-            while let event = stream.next(), event.time <= until { result.append(event) }
-            return result
-        }
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] { events(generator, until: until, generators: [sessions, levels]) }
         var windows: [(start: Double, end: Double)] = []
         for event in all(sessions) {
             if case .launch = event.action { windows.append((event.time, .infinity)) }
