@@ -21,12 +21,18 @@ extension ODRDevice {
 
         advance(to: time)
         state.ledger.requests += 1
-        state.requestOrdinal += 1
-        let packList = PackList(single: p)
-        noteRequested(packList)
-        if exceedsInUseLimit(app, packList) { return outcome(of: fail(app, .inUseLimit)) }
+        let ordinal = state.requestOrdinal + 1
+        state.requestOrdinal = ordinal
+        // Performance: the pack's record through one address (no pack is added during an
+        // access): ``noteRequested(_:)`` of the one pack.
+        let record = state.packs.address(p.index)
+        if record.pointee.requestCount < Int32.max { record.pointee.requestCount += 1 }
+        record.pointee.lastRequestOrdinal = ordinal
+        if settings.profile.maxInUseSize != nil && exceedsInUseLimit(app, PackList(single: p)) {
+            return outcome(of: fail(app, .inUseLimit))
+        }
 
-        if state.packs[p].phase == .resident {
+        if record.pointee.phase == .resident {
             // A hit: found, held, let go.
             state.ledger.hits += 1
             use(p)
@@ -42,9 +48,9 @@ extension ODRDevice {
         // disk can be neither, and nothing reads the pin before it is given up but the app's
         // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
         // trace replay's packs never are, which spares each miss two refreshes of the pack).
-        let pinned = state.packs[p].bytesOnDisk > 0
+        let pinned = record.pointee.bytesOnDisk > 0
         if pinned { pin(p) }
-        let needed = state.packs[p].size - state.packs[p].bytesOnDisk
+        let needed = record.pointee.size - record.pointee.bytesOnDisk
         if appEvicts { enforceBudget(of: app, adding: needed) }
         guard makeRoom(needed, mayWarn: true, for: app) else {
             if pinned { unpin(p) }
@@ -57,8 +63,8 @@ extension ODRDevice {
         if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
         state.odrBytes += needed
         state.ledger.downloadedBytes += needed
-        if state.packs[p].purgedBefore { state.ledger.redownloadBytes += needed }
-        state.packs[p].bytesOnDisk = state.packs[p].size
+        if record.pointee.purgedBefore { state.ledger.redownloadBytes += needed }
+        record.pointee.bytesOnDisk = record.pointee.size
         store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)

@@ -84,39 +84,49 @@ extension ODRDevice {
 
     /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
     func verify(_ victims: [PackID], toFree bytes: Int64, view: PurgeView) {
-        state.markEpoch &+= 1
+        // A few victims (nearly every episode) are checked for repeats against each other;
+        // more, by marking each in its detail record: linear, but a second line per victim.
+        let few = victims.count <= Self.victimsComparedPairwise
+        if !few { state.markEpoch &+= 1 }
         var freed: Int64 = 0
-        for victim in victims {
-            let p = victim
-            guard view.isCandidate(p) else {
+        for (k, victim) in victims.enumerated() {
+            guard let size = view.candidateSize(victim) else {
                 fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
-            guard state.packDetails[p].mark != state.markEpoch else {
+            let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
+            guard !repeated else {
                 fatalError("purge policy '\(policy.name)' chose \(victim) twice")
             }
-            state.packDetails[p].mark = state.markEpoch
-            freed += state.packs[p].size
+            if !few { state.packDetails[victim].mark = state.markEpoch }
+            freed += size
         }
         if freed < bytes && victims.count != view.candidateCount {
             fatalError("purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
     }
 
+    /// Up to this many victims, ``verify(_:toFree:view:)`` looks for a repeat by comparing
+    /// them with each other (at most 28 comparisons).
+    static let victimsComparedPairwise = 8
+
     /// Removes pack `p`'s bytes from the disk; returns how many.
     func purgePack(_ p: PackID) -> Int64 {
-        let bytes = state.packs[p].bytesOnDisk
-        let wasResident = state.packs[p].phase == .resident
+        // Performance: the record through one address (no pack is added during a purge).
+        let record = state.packs.address(p.index)
+        let bytes = record.pointee.bytesOnDisk
+        let wasResident = record.pointee.phase == .resident
         state.odrBytes -= bytes
-        state.packs[p].bytesOnDisk = 0
-        if state.packs[p].leftover {
+        record.pointee.bytesOnDisk = 0
+        if record.pointee.leftover {
             state.leftoverBytes -= bytes
             removeLeftover(p)
-            state.packs[p].leftover = false
+            record.pointee.leftover = false
         }
         move(pack: p, .purge)
         state.packDetails[p].purgeCount += 1
-        state.packs[p].purgedBefore = true
-        refresh(p)
+        record.pointee.purgedBefore = true
+        // What `refresh` would find: purged, so not purgeable, and no longer a leftover.
+        setPurgeable(p, false)
         state.ledger.purges += 1
         state.ledger.purgedBytes += bytes
         if wasResident { policy.packRemoved(candidate(at: p)) }

@@ -243,10 +243,16 @@ public final class ODRDevice {
     }
 
     /// `uses` uses of pack `p` now (each takes the next use tick).
+    @inline(__always)
     func touch(_ p: PackID, uses: UInt64 = 1) {
-        state.useTick &+= uses
-        state.packs[p].lastUse = state.now
-        state.packs[p].lastUseTick = state.useTick
+        // Performance: the tick and the time read before the record is written, so that the
+        // stores through the record's address need not be followed by reloads of the state.
+        let tick = state.useTick &+ uses
+        let now = state.now
+        state.useTick = tick
+        let record = state.packs.address(p.index)
+        record.pointee.lastUse = now
+        record.pointee.lastUseTick = tick
     }
 
     func notePeak() {

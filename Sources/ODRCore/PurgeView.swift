@@ -33,6 +33,17 @@ public struct PurgeView {
         return device.isRemovable(pack, by: app)
     }
 
+    /// The bytes purging `pack` would free if it may be purged in this step; nil if it may not.
+    ///
+    /// Performance: one call for a policy's two questions about the pack it passes over (is it
+    /// a candidate, and how much would it free), answered from the one record line the first
+    /// reads, so a policy need keep no column of sizes of its own.
+    public func candidateSize(_ pack: PackID) -> Int64? {
+        guard Self.isCandidate(pack, tier: tier, packs: packs, apps: apps) else { return nil }
+        if let app, !device.isRemovable(pack, by: app) { return nil }
+        return packs[pack].size
+    }
+
     /// Whether pack `p` is purgeable and of an app in `tier`.
     @inline(__always)
     static func isCandidate(_ p: PackID, tier: PurgeTier, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {

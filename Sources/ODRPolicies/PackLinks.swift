@@ -62,6 +62,13 @@ final class PackLinks {
         nodeCapacity = count
     }
 
+    /// Makes room at once for every pack of `candidate`'s device, so that a list of a
+    /// million packs grows once rather than doubling as they arrive.
+    @inline(__always)
+    func cover(_ candidate: PurgeCandidate) {
+        if candidate.pack.index >= nodeCapacity { reserve(Swift.max(candidate.pack.index + 1, candidate.packCount)) }
+    }
+
     private func ensureNode(_ p: Int) {
         guard p >= nodeCapacity else { return }
         let grown = Swift.max(p + 1, nodeCapacity * 2, 64)
@@ -128,7 +135,7 @@ final class PackLinks {
     private func relink(_ pack: PackID, list: Int) {
         let p = pack.rawValue
         ensureNode(Int(p))
-        remove(pack)
+        if nodes[Int(p)].owner >= 0 { unlink(p) }
         let t = ends[list].tail
         nodes[Int(p)] = Node(prev: t, next: -1, owner: Int32(list))
         if t >= 0 { nodes[Int(t)].next = p } else { ends[list].head = p }
@@ -139,7 +146,12 @@ final class PackLinks {
     /// Unlinks `p`; does nothing if it is in no list.
     func remove(_ pack: PackID) {
         guard contains(pack) else { return }
-        let p = pack.rawValue
+        unlink(pack.rawValue)
+    }
+
+    /// Unlinks `p`, which is in a list.
+    @inline(__always)
+    private func unlink(_ p: Int32) {
         let node = nodes[Int(p)]
         let list = Int(node.owner)
         if node.prev >= 0 { nodes[Int(node.prev)].next = node.next } else { ends[list].head = node.next }

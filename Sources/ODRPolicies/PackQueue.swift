@@ -1,22 +1,17 @@
 import ODRCore
 
-/// Packs in a queue order with their sizes: the shared machinery of the queue-ordered
-/// policies (FIFO, LRU). Victims are taken from the front, skipping non-candidates.
+/// Packs in a queue order: the shared machinery of the queue-ordered policies (FIFO, LRU).
+/// Victims are taken from the front, skipping non-candidates; their sizes come from the
+/// view (``PurgeView/candidateSize(_:)``), which reads them from the record it checks.
 ///
 /// Cost: O(1) to store, move or remove; a purge walks from the front, O(victims + skipped).
 /// A class, so that a policy's call reaches the lists without copying (and retaining) them.
 final class PackQueue {
     private let order = PackLinks()
-    /// Pack sizes, kept here so a purge need not read each victim's record for its size.
-    private let size = Column<Int64>(initial: 0)
 
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {
-        if pack.pack.index >= size.count {
-            size.cover(pack)
-            order.reserve(size.count)
-        }
-        size[pack.pack] = pack.size
+        order.cover(pack)
         order.pushBack(pack.pack)
     }
 
@@ -37,10 +32,9 @@ final class PackQueue {
         var freed: Int64 = 0
         var cursor = order.first()
         while let p = cursor, freed < bytes {
-            let id = p
-            if view.isCandidate(id) {
-                answer.value.append(id)
-                freed += size[p]
+            if let size = view.candidateSize(p) {
+                answer.value.append(p)
+                freed += size
             }
             cursor = order.after(p)
         }

@@ -43,7 +43,8 @@ struct ReplayRun {
     @inline(__always)
     func facts(of pack: Int32) -> Facts {
         let id = PackID(rawValue: pack)
-        return Facts(size: device.size(of: id), app: device.app(of: id).rawValue)
+        // A trace of one app (every binary trace) need not ask the device whose pack it is.
+        return Facts(size: device.size(of: id), app: firstPack.count == 1 ? 0 : device.app(of: id).rawValue)
     }
 
     /// Starts loading the record of a pack requested soon (``ODRDevice/prefetch(_:)``).

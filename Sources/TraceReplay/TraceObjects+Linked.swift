@@ -35,8 +35,8 @@ extension TraceObjects {
         objects.objectsPerApp = [0]
         // The stream doubles as the map of announced requests: -1 where no one has named one.
         let known = reader.recordCount
-        var requests: [Int32] = []
-        requests.reserveCapacity(known ?? 1 << 16)
+        var requests = LinkedStream(capacity: known ?? 1 << 16)
+        defer { requests.deallocate() }
         var streamBytes = 0
         var requestedBytes: Int64 = 0
         var bound = RequestedBytesBound()
@@ -48,19 +48,19 @@ extension TraceObjects {
         }
         while let (record, next) = try reader.next() {
             let k = Int(objects.requestCount)
-            if requests.count == k { requests.append(-1) }
+            if requests.count == k { requests.extend(to: k + 1) }
             // What the request a few ahead will read: its object's ID if it is named, else
             // (when that record is already in the reader's buffer) its slot in the table;
             // while the objects are few enough to stay in cache, nothing.
             let ahead = k + TraceReplayer.prefetchDistance
             if objects.objectID.count >= TraceReplayer.prefetchFromPacks {
-                if ahead < requests.count, requests[ahead] >= 0 {
-                    objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests[ahead])) }
+                if ahead < requests.count, requests.base[ahead] >= 0 {
+                    objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests.base[ahead])) }
                 } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
                     objects.table.prefetch(id)
                 }
             }
-            var index = requests[k]
+            var index = requests.base[k]
             if index >= 0 {
                 named += 1
                 guard objects.objectID[Int(index)] == record.object else {
@@ -77,7 +77,7 @@ extension TraceObjects {
                 objects.objectsPerApp[0] += 1
                 if keepNextAccess { objects.firstRequest.append(Int32(k)) }
                 bound.note(record.size)
-                requests[k] = index
+                requests.base[k] = index
             }
             objects.requestCount += 1
             if next != -1 && next != .max {
@@ -88,9 +88,9 @@ extension TraceObjects {
                     return disagreement(record.line, "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
                 }
                 let at = Int(next) - 1
-                if requests.count <= at { requests.append(contentsOf: repeatElement(-1, count: at + 1 - requests.count)) }
+                if requests.count <= at { requests.extend(to: at + 1) }
                 // A store, not a read: a record named twice is found by the count below.
-                requests[at] = index
+                requests.base[at] = index
                 names += 1
             }
             if keepNextAccess { objects.nextAccess.append(next == -1 || next == .max ? 0 : UInt32(next)) }
@@ -114,7 +114,7 @@ extension TraceObjects {
             return .disagrees(TraceError(file: reader.fileName, line: nil,
                                          message: "\(names - named) next_access_vtime fields name a record that another one names too"))
         }
-        objects.requests = objects.keepsStream || recordRequests ? requests : []
+        objects.requests = objects.keepsStream || recordRequests ? requests.array() : []
         objects.hasNextAccess = keepNextAccess
         objects.assignPacks()
         return .scanned(objects)
@@ -140,4 +140,42 @@ extension TraceObjects {
         offsets[objects.count] = ordinals.count
         return FutureRequests(offsets: offsets, ordinals: ordinals, requestCount: requestCount)
     }
+}
+
+/// The linked scan's stream: each record's object index, -1 where no earlier record has
+/// named it yet. It doubles as the map of announced requests, so every record writes it
+/// twice (its own slot, and the slot its `next_access_vtime` names).
+///
+/// Performance: a plain block rather than an array, so that those writes are plain stores:
+/// no uniqueness check and no bounds trap per write. Every index written is below ``count``:
+/// the scan extends the stream to a record before it names or reads it.
+private struct LinkedStream {
+    private(set) var base: UnsafeMutablePointer<Int32>
+    /// Records read or named so far.
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// Makes records below `length` part of the stream, the new ones unnamed (-1).
+    mutating func extend(to length: Int) {
+        guard length > count else { return }
+        if length > capacity {
+            let grown = Swift.max(length, capacity * 2)
+            let block = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
+            block.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = block
+            capacity = grown
+        }
+        (base + count).initialize(repeating: -1, count: length - count)
+        count = length
+    }
+
+    func array() -> [Int32] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func deallocate() { base.deallocate() }
 }

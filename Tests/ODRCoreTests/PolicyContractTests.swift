@@ -42,6 +42,27 @@ final class RecordingPolicy: PurgePolicy {
     }
 }
 
+/// Answers like LRU by asking the view for each pack's size, and records what it was told.
+final class SizeAskingPolicy: PurgePolicy {
+    let name = "size-asking"
+    var answers: [Int64?] = []
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        answers = (0..<4).map { view.candidateSize(PackID(rawValue: $0)) }
+        return [PackID(rawValue: 1), PackID(rawValue: 2)]
+    }
+}
+
+/// Eleven 10 MB packs `t0`…`t10` on a 100 MB disk; `t0`…`t9` used and released (the disk
+/// is full), so asking for `t10` needs 10 MB.
+func manyPacksScenario(policy: any PurgePolicy) -> (ODRDevice, AppID) {
+    let names = (0...10).map { "t\($0)" }
+    let catalog = try! makeCatalog(names.map { ([$0], 10 * MB) })
+    let device = ODRDevice(capacity: 100 * MB, policy: policy)
+    let app = device.installedApp("game", catalog)
+    for (k, name) in names.prefix(10).enumerated() { device.useAndRelease(app, [name], at: Double(k + 1)) }
+    return (device, app)
+}
+
 /// A 300 MB disk, 100 MB other data; app "game" with h (held), r1 and r2 (released), 50 MB
 /// each, and x (150 MB) not downloaded: 250 MB used. Asking for x needs 100 MB more.
 /// Packs: h = 0, r1 = 1, r2 = 2, x = 3.
@@ -117,6 +138,39 @@ struct PolicyContractTests {
             let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
             #expect(stderr.contains("purge policy 'twice' chose pack#1 twice"))
         }
+    }
+
+    @Test("Among more victims than are compared pairwise, a repeat still stops the program")
+    func duplicateAmongMany() async {
+        // Ten victims (more than `victimsComparedPairwise`, 8): the repeat is found by marks.
+        #expect(ODRDevice.victimsComparedPairwise < 10)
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let answer = (0..<9).map { PackID(rawValue: $0) } + [PackID(rawValue: 0)]
+            let (device, app) = manyPacksScenario(policy: FixedPolicy(name: "many", answer: answer))
+            _ = device.beginAccessing(app, tags: [device.tag("t10", of: app)], at: 20)
+        }.map { result in
+            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(stderr.contains("purge policy 'many' chose pack#0 twice"))
+        }
+    }
+
+    @Test("Ten distinct victims are accepted, and all of them purged")
+    func manyDistinctVictims() {
+        // 10 MB needed; the answer frees 100 MB, more than asked: allowed (over-purge).
+        let answer = (0..<10).map { PackID(rawValue: $0) }
+        let (device, app) = manyPacksScenario(policy: FixedPolicy(name: "many", answer: answer))
+        _ = device.beginAccessing(app, tags: [device.tag("t10", of: app)], at: 20)
+        #expect(device.purgedPacks == answer)
+        #expect(device.ledger.overPurgeBytes == 90 * MB)
+    }
+
+    @Test("The view tells a candidate's size, and nil for a pack that is not a candidate")
+    func candidateSizes() {
+        let policy = SizeAskingPolicy()
+        let (device, app) = contractScenario(policy: policy)
+        _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
+        // h is held, r1 and r2 released (50 MB each), x is not on the device.
+        #expect(policy.answers == [nil, 50 * MB, 50 * MB, nil])
     }
 
     @Test("A policy freeing too few bytes while candidates remain stops the program")
