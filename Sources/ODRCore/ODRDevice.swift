@@ -199,6 +199,9 @@ public final class ODRDevice {
     public func prefetch(_ pack: PackID) {
         guard pack.index >= 0 && pack.index < state.packs.count else { return }
         odr_prefetch(state.packs.base + pack.index)
+        // A miss admits the pack and writes its detail (admission order): on traces where
+        // most requests miss, that line is otherwise a trip to memory of its own.
+        odr_prefetch(state.packDetails.base + pack.index)
         policy.prefetch(pack)
     }
     /// The pack's name in its app's catalog.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The purgeable packs one purge step may choose from, read-only.
 ///
 /// Building ``candidates`` costs time proportional to the packs on the device; incremental
@@ -42,6 +44,19 @@ public struct PurgeView {
         guard Self.isCandidate(pack, tier: tier, packs: packs, apps: apps) else { return nil }
         if let app, !device.isRemovable(pack, by: app) { return nil }
         return packs[pack].size
+    }
+
+    /// A hint that `pack` is likely among the victims of the next purge (the front of a
+    /// queue once this step's victims are gone): starts loading the device's records of it,
+    /// which that purge reads first. Changes nothing.
+    ///
+    /// Performance: on traces of millions of objects, where nearly every request misses, the
+    /// victim's records are otherwise the one trip to memory of a purge that nothing hides.
+    @inline(__always)
+    public func prefetch(_ pack: PackID) {
+        guard pack.index >= 0 && pack.index < packs.count else { return }
+        odr_prefetch(packs.base + pack.index)
+        odr_prefetch(device.state.packDetails.base + pack.index)
     }
 
     /// Whether pack `p` is purgeable and of an app in `tier`.

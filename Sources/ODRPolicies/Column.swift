@@ -1,3 +1,4 @@
+import CPrefetch
 import ODRCore
 
 /// One value per pack (or per app), indexed by its device-wide number: a policy's per-pack
@@ -38,6 +39,13 @@ final class Column<Value: BitwiseCopyable> {
         let grown = Swift.max(minimum, count * 2)
         values = regrow(values, from: count, to: grown, filling: initial)
         count = grown
+    }
+
+    /// Starts loading pack `p`'s entry into the cache (a hint for a pack requested soon;
+    /// changes nothing).
+    @inline(__always)
+    func prefetch(_ pack: PackID) {
+        if pack.rawValue >= 0 && pack.index < count { odr_prefetch(values + pack.index) }
     }
 
     /// Whether the column has grown to pack `p`.

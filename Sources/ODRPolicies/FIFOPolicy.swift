@@ -15,6 +15,7 @@ public final class FIFOPolicy: DescribedPolicy {
 
     public func packStored(_ pack: PurgeCandidate) { queue.store(pack) }
     public func packRemoved(_ pack: PurgeCandidate) { queue.remove(pack) }
+    public func prefetch(_ pack: PackID) { queue.prefetch(pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         queue.victims(toFree: bytes, from: view)

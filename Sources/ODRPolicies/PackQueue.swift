@@ -38,6 +38,8 @@ final class PackQueue {
             }
             cursor = order.after(p)
         }
+        // The front once these victims are gone: the next purge's first look.
+        if let next = cursor { view.prefetch(next) }
         return answer.value
     }
 }

@@ -18,7 +18,6 @@ public final class SievePolicy: DescribedPolicy {
     /// Front: oldest arrival; back: newest.
     private let queue = PackLinks()
     private let visited = Column<Bool>(initial: false)
-    private let size = Column<Int64>(initial: 0)
     /// The next pack the hand examines; nil means the oldest.
     private var hand: PackID?
 
@@ -29,9 +28,7 @@ public final class SievePolicy: DescribedPolicy {
     ) { _ in SievePolicy() }
 
     public func packStored(_ pack: PurgeCandidate) {
-        size.cover(pack)
         visited.cover(pack)
-        size[pack.pack] = pack.size
         visited[pack.pack] = false
         if hand == pack.pack { hand = queue.after(pack.pack) }
         queue.pushBack(pack.pack)
@@ -39,6 +36,11 @@ public final class SievePolicy: DescribedPolicy {
 
     public func packRequested(_ pack: PurgeCandidate) {
         if queue.contains(pack.pack) { visited[pack.pack] = true }
+    }
+
+    public func prefetch(_ pack: PackID) {
+        visited.prefetch(pack)
+        queue.prefetch(pack)
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
@@ -51,25 +53,28 @@ public final class SievePolicy: DescribedPolicy {
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         var victims: [PackID] = []
         var freed: Int64 = 0
-        while freed < bytes, let victim = sweep(view) {
+        while freed < bytes, let (victim, victimSize) = sweep(view) {
             hand = queue.after(victim)
             // Out of the queue now so the next sweep cannot pick it again.
             queue.remove(victim)
             victims.append(victim)
-            freed += size[victim]
+            freed += victimSize
         }
+        // Where the hand rests: the next purge's first look.
+        if let hand { view.prefetch(hand) }
         return victims
     }
 
-    /// Moves the hand to the first unvisited candidate, clearing bits on the way.
-    private func sweep(_ view: PurgeView) -> PackID? {
+    /// Moves the hand to the first unvisited candidate, clearing bits on the way; that
+    /// candidate and its size.
+    private func sweep(_ view: PurgeView) -> (PackID, Int64)? {
         let limit = 2 * queue.count(0) + 2
         var steps = 0
         var cursor = hand ?? queue.first()
         while let p = cursor, steps <= limit {
             steps += 1
-            if view.isCandidate(p) {
-                if !visited[p] { return p }
+            if let size = view.candidateSize(p) {
+                if !visited[p] { return (p, size) }
                 visited[p] = false
             }
             cursor = queue.after(p) ?? queue.first()

@@ -48,6 +48,8 @@ final class SizeAskingPolicy: PurgePolicy {
     var answers: [Int64?] = []
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
         answers = (0..<4).map { view.candidateSize(PackID(rawValue: $0)) }
+        // Hints, even for packs the device does not have, change nothing.
+        for p: Int32 in [-1, 0, 3, 4, 1 << 20] { view.prefetch(PackID(rawValue: p)) }
         return [PackID(rawValue: 1), PackID(rawValue: 2)]
     }
 }
@@ -164,13 +166,15 @@ struct PolicyContractTests {
         #expect(device.ledger.overPurgeBytes == 90 * MB)
     }
 
-    @Test("The view tells a candidate's size, and nil for a pack that is not a candidate")
+    @Test("The view tells a candidate's size, and nil for a pack that is not a candidate; its hints change nothing")
     func candidateSizes() {
         let policy = SizeAskingPolicy()
         let (device, app) = contractScenario(policy: policy)
         _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
         // h is held, r1 and r2 released (50 MB each), x is not on the device.
         #expect(policy.answers == [nil, 50 * MB, 50 * MB, nil])
+        #expect(device.purgedPacks == [PackID(rawValue: 1), PackID(rawValue: 2)])
+        #expect(device.state(of: PackID(rawValue: 0)) == .inUse(retainCount: 1))
     }
 
     @Test("A policy freeing too few bytes while candidates remain stops the program")
