@@ -21,16 +21,12 @@ extension ODRDevice {
 
         advance(to: time)
         state.ledger.requests += 1
-        let ordinal = state.requestOrdinal + 1
-        state.requestOrdinal = ordinal
+        state.requestOrdinal += 1
+        noteRequested(p)
+        if exceedsInUseLimit(app, PackList(single: p)) { return outcome(of: fail(app, .inUseLimit)) }
         // Performance: the pack's record through one address (no pack is added during an
-        // access): ``noteRequested(_:)`` of the one pack.
+        // access), so that its fields are not reloaded after each store to the device's state.
         let record = state.packs.address(p.index)
-        if record.pointee.requestCount < Int32.max { record.pointee.requestCount += 1 }
-        record.pointee.lastRequestOrdinal = ordinal
-        if settings.profile.maxInUseSize != nil && exceedsInUseLimit(app, PackList(single: p)) {
-            return outcome(of: fail(app, .inUseLimit))
-        }
 
         if record.pointee.phase == .resident {
             // A hit: found, held, let go.

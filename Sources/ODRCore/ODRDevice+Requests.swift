@@ -215,10 +215,16 @@ extension ODRDevice {
     }
 
     func noteRequested(_ packList: PackList) {
-        for p in packList {
-            if state.packs[p].requestCount < Int32.max { state.packs[p].requestCount += 1 }
-            state.packs[p].lastRequestOrdinal = state.requestOrdinal
-        }
+        for p in packList { noteRequested(p) }
+    }
+
+    /// Counts the latest request (``DeviceState/requestOrdinal``) as one of pack `p`'s.
+    @inline(__always)
+    func noteRequested(_ p: PackID) {
+        let ordinal = state.requestOrdinal
+        let record = state.packs.address(p.index)
+        if record.pointee.requestCount < Int32.max { record.pointee.requestCount += 1 }
+        record.pointee.lastRequestOrdinal = ordinal
     }
 
     func allocate(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
@@ -304,6 +310,7 @@ extension ODRDevice {
     /// Whether granting `packList` would put more bytes in use than the profile allows the app,
     /// counting what its requests hold and what its waiting requests will hold once granted:
     /// requests that begin together cannot pass the limit between them.
+    @inline(__always)
     func exceedsInUseLimit(_ app: AppID, _ packList: PackList) -> Bool {
         guard let limit = settings.profile.maxInUseSize else { return false }
         var added: Int64 = 0

@@ -153,26 +153,22 @@ private struct LinkedStream {
     private(set) var base: UnsafeMutablePointer<Int32>
     /// Records read or named so far.
     private(set) var count = 0
-    private var capacity: Int
+    /// Every slot below it is -1 until written.
+    private var capacity = 0
 
     init(capacity: Int) {
+        base = regrow(.allocate(capacity: 0), from: 0, to: Swift.max(capacity, 16), filling: -1)
         self.capacity = Swift.max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
     }
 
-    /// Makes records below `length` part of the stream, the new ones unnamed (-1).
+    /// Makes records below `length` part of the stream; the new ones are unnamed (-1).
     mutating func extend(to length: Int) {
-        guard length > count else { return }
         if length > capacity {
             let grown = Swift.max(length, capacity * 2)
-            let block = UnsafeMutablePointer<Int32>.allocate(capacity: grown)
-            block.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = block
+            base = regrow(base, from: capacity, to: grown, filling: -1)
             capacity = grown
         }
-        (base + count).initialize(repeating: -1, count: length - count)
-        count = length
+        count = Swift.max(count, length)
     }
 
     func array() -> [Int32] { Array(UnsafeBufferPointer(start: base, count: count)) }
