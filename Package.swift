@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Bounds", targets: ["Bounds"]),
         .library(name: "Advice", targets: ["Advice"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
+        .library(name: "TextInput", targets: ["TextInput"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +44,9 @@ let package = Package(
         .target(name: "Bounds", dependencies: ["CFlow"]),
         // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
         .target(name: "CPrefetch"),
+        // The one reader of text inputs (scenarios, studies, telemetry, baselines, shard and
+        // exchange files): CRLF, byte-order marks, NUL and non-files handled alike.
+        .target(name: "TextInput"),
         // The ODR state machine: sans-I/O; a prefetch hint for its records.
         .target(name: "ODRCore", dependencies: ["CPrefetch"]),
         // Seeded random streams and distributions over GSL.
@@ -61,18 +65,18 @@ let package = Package(
             dependencies: ["Simulation", "Stochastic", .product(name: "Collections", package: "swift-collections")]
         ),
         // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
-        .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "Yams"]),
+        .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "TextInput", "Yams"]),
         // Runs into numbers: events and ledgers into CSV rows, statistics, regression checks.
         .target(
             name: "Metrics",
-            dependencies: ["ODRCore", "Simulation", "Stochastic", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["ODRCore", "Simulation", "Stochastic", "TextInput", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // Plans of runs (points × policies × replications), their scheduling on cores and on
         // shards, and the merge of shards: run, compare, check and sweep all go through it.
-        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds"]),
+        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds", "TextInput"]),
         // The layout an app team should ship (`odr-sim advise`): layouts of one app's
         // resources, each written as a scenario and simulated through Experiments.
-        .target(name: "Advice", dependencies: ["ODRCore", "Simulation", "ScenarioFile", "Metrics", "Experiments"]),
+        .target(name: "Advice", dependencies: ["ODRCore", "Simulation", "ScenarioFile", "Metrics", "Experiments", "TextInput"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
@@ -82,7 +86,7 @@ let package = Package(
             name: "OdrSimCLI",
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
-                "Advice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Advice", "TextInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
@@ -105,7 +109,9 @@ let package = Package(
             name: "WorkloadTests",
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "AdviceTests", dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies"]),
+        .testTarget(name: "AdviceTests", dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Metrics", "TextInput"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "TextInputTests", dependencies: ["TextInput"]),
         .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies"]),
         .testTarget(
             name: "OdrSimCLITests",

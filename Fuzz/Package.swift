@@ -33,6 +33,18 @@ let package = Package(
             dependencies: [.product(name: "TraceReplay", package: root), .product(name: "ODRPolicies", package: root)],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // Advise exchange files: the shards' shared runs, checked whole (issue 42).
+        .executableTarget(
+            name: "FuzzExchange",
+            dependencies: [.product(name: "Advice", package: root), .product(name: "TextInput", package: root)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        // Telemetry traces: the streaming row reader behind `{kind: trace}` (issue 42).
+        .executableTarget(
+            name: "FuzzTelemetry",
+            dependencies: [.product(name: "ScenarioFile", package: root), .product(name: "ODRPolicies", package: root)],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         // Baselines: the RFC 4180 reader, the baseline reader and the regression check.
         .executableTarget(
             name: "FuzzBaseline",

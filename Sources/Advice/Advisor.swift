@@ -106,6 +106,8 @@ public struct Advisor {
     public let replications: Int
     public let weights: Weights
     public var jobs = 1
+    /// Most kernel events one run may process (``ExperimentRunner/maxEvents``).
+    public var maxEvents = ExperimentRunner.defaultMaxEvents
     public var maxEvaluations = 60
     public var knownPolicies: [String]
     /// The devices every layout runs on, each the scenario with its settings; empty: the
@@ -230,6 +232,7 @@ public struct Advisor {
                                   policies: [policy], replications: replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
+        runner.maxEvents = maxEvents
         func run(_ indices: [Int]) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {
             zip(indices, try runner.run(indices: indices)).map { index, result in
                 (index, AdviceExchange.Outcome(point: result.point, summary: result.summary, bound: result.redownloadBound))

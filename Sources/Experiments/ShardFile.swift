@@ -1,13 +1,16 @@
 import Foundation
 import Metrics
 import Simulation
+import TextInput
 
 /// One shard's share of a study's runs, as `shard-K-of-N.csv`: a first line naming the
-/// study (its digest), the shard, the baseline and the axes; then `results.csv`'s header
-/// and lines, each with the run's index in the study's canonical order in front.
+/// study (its digest), the shard, the baseline, a digest of the rest of the file (`rows=`,
+/// ``TextDigest``) and the name; then `results.csv`'s header and lines, each with the run's
+/// index in the study's canonical order in front. A file whose rows no longer match their
+/// digest (edited, or cut short by a full disk) is refused by name.
 ///
 /// ```text
-/// # odr-sim shard 2/4 study=9f0c… runs=53 total=210 baseline=apple name=tag-size
+/// # odr-sim shard 2/4 study=9f0c… runs=53 total=210 baseline=apple rows=77a1… name=tag-size
 /// run,free_space,policy,replication,seed,…
 /// 7,56GB,apple,1,42,…
 /// ```
@@ -55,10 +58,10 @@ public struct ShardFile: Sendable, Equatable {
     }
 
     public var text: String {
-        var text = "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) name=\(name.replacingOccurrences(of: "\n", with: " "))\n"
-        text += "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
-        for run in runs { text += "\(run.index)," + run.line }
-        return text
+        var body = "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
+        for run in runs { body += "\(run.index)," + run.line }
+        return "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) "
+            + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
     }
 
     /// Why a file is not a shard of this kind, with its name.
@@ -75,6 +78,7 @@ public struct ShardFile: Sendable, Equatable {
     /// Reads a shard file's text; `name` is what errors name.
     public static func parse(_ text: String, name: String) throws(Error) -> ShardFile {
         func bad(_ why: String) -> Error { Error(message: "\(name): \(why)") }
+        let text = text.contains("\r\n") ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         guard let first = lines.first, first.hasPrefix("# odr-sim shard ") else {
@@ -95,6 +99,12 @@ public struct ShardFile: Sendable, Equatable {
               let digest = fields["study"], let runCount = fields["runs"].flatMap(Int.init),
               let total = fields["total"].flatMap(Int.init), let baseline = fields["baseline"] else {
             throw bad("its first line is malformed: '\(first)'")
+        }
+        guard let rowsDigest = fields["rows"] else {
+            throw bad("its first line has no rows= digest (written by an earlier odr-sim?); run the shard again")
+        }
+        guard TextDigest.of(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...].description) == rowsDigest else {
+            throw bad("its rows do not match the digest in its first line: the file was edited or cut short since odr-sim wrote it; run the shard again")
         }
         guard (1...maximumRuns).contains(total), (0...total).contains(runCount), count <= total else {
             throw bad("its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), 0 ≤ runs ≤ total): '\(first)'")

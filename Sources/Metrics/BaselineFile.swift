@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// Reads a `summary.csv` back into rows, for regression checks against a committed baseline.
 ///
@@ -28,11 +29,11 @@ public struct BaselineFile: Sendable {
     }
 
     public static func read(_ path: String) throws -> BaselineFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Error(description: "\(path): cannot read the baseline")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Error(description: "\(path):1:1: the baseline is not UTF-8 text")
+        let text: String
+        do {
+            text = try InputText.read(path)
+        } catch {
+            throw Error(description: "\(path):\(error.line):\(error.column): \(error.message)")
         }
         return try parse(text, name: path)
     }

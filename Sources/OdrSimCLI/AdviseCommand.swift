@@ -1,11 +1,13 @@
 import Advice
 import ArgumentParser
+import Experiments
 import Foundation
 import Metrics
 import ODRCore
 import ODRPolicies
 import Reports
 import ScenarioFile
+import TextInput
 
 /// `odr-sim advise`: the layout of one app's content (packs, and which are prefetched) that
 /// does best on the scenario's workload.
@@ -57,8 +59,12 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
-    @Option(help: ArgumentHelp("What one byte of initial-install content costs, in bytes.", valueName: "number"))
+    @Option(help: ArgumentHelp("What one byte of initial-install content costs, in bytes (0 to \(Int(AdviseCommand.maximumInstallPrice))).", valueName: "number"))
     var installPrice: Double = 0.1
+
+    /// The largest `--install-price`: a million bytes per byte keeps every objective (at most
+    /// 1 PiB of install, ModelLimits.bytes) far inside a double's range.
+    static let maximumInstallPrice: Double = 1_000_000
 
     @Option(help: ArgumentHelp("Bytes one failed request is worth.", valueName: "size"))
     var failurePrice: String = "100MB"
@@ -83,17 +89,26 @@ struct AdviseCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup var limits: RunLimits
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var printing: FormatOption
 
+    /// Most layouts a search may try: each is replications × devices runs.
+    static let maximumEvaluations = 100_000
+
     func validate() throws {
         try validateReplications(replications)
-        if maxEvaluations < 3 { throw ValidationError("--max-evaluations must be at least 3 (the three starting layouts)") }
-        if !(installPrice >= 0 && installPrice.isFinite) { throw ValidationError("--install-price must be a number of at least 0") }
+        if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations {
+            throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
+        }
+        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) {
+            throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))")
+        }
         if let shard {
-            guard parseShard(shard) != nil else {
-                throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/4, not '\(shard)'")
+            guard ShardPosition(shard) != nil else {
+                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
             }
             guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
         } else if exchange != nil {
@@ -106,12 +121,7 @@ struct AdviseCommand: ParsableCommand {
 
     func run() throws {
         var document = try loadScenario(file)
-        var text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw CommandFailure("\(file): \(error.localizedDescription)")
-        }
+        var text = try readInput(file)
         if let platform, platform != document.scenario.platform.name {
             guard let target = PlatformProfile.named(platform) else {
                 throw CommandFailure.usage("--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))")
@@ -121,7 +131,7 @@ struct AdviseCommand: ParsableCommand {
                     ? try ScenarioMigration(target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names)
                         .migrate(text, fileName: file)
                     : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
-                document = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
+                document = try scenarioParser().parse(text, fileName: file)
             } catch {
                 throw CommandFailure("\(error)", located: true)
             }
@@ -129,37 +139,47 @@ struct AdviseCommand: ParsableCommand {
         guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
             throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
         }
-        let policy = try resolvePolicyFlags([self.policy ?? document.policies[0]])[0].name
+        let policy = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0].name
         let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
-        let position = shard.flatMap(parseShard)
-        // Shard 1 writes the answer; the others only share their runs.
-        let report = try position.map { $0.k == 1 } ?? true
-            ? output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: [file] + [population].compactMap { $0 }) : nil
+        let timeout = try shard.map { _ throws(CommandFailure) in
+            do {
+                return try DurationSyntax.parse(shardTimeout)
+            } catch {
+                throw CommandFailure.usage("--shard-timeout: \(error)")
+            }
+        }
         var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
                               replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
         advisor.population = try population(text: text)
-        if let (k, n) = position, let exchange {
-            let timeout: Double
-            do {
-                timeout = try DurationSyntax.parse(shardTimeout)
-            } catch {
-                throw CommandFailure.usage("--shard-timeout: \(error)")
-            }
-            let folder = URL(fileURLWithPath: exchange)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
-                throw CommandFailure.usage("--exchange \(exchange): is a file, not a folder")
-            }
-            // Every option that changes a result is in the key, so two different advises
-            // sharing a folder never read each other's runs.
+        // Every layout runs the scenario's workload: refused up front beyond --max-events, as
+        // `run` refuses it (each device of the population is the same workload).
+        try checkWorkload(document.scenario, file: file, maxEvents: limits.maxEvents)
+        advisor.maxEvents = limits.maxEvents
+        // The first round runs the three starting layouts on every device: the most runs any
+        // round shares, so the bound on N.
+        let devices = max(1, advisor.population.count)
+        let position = try checkedShard(shard, runs: 3 * replications * devices,
+                                        what: "runs in the search's largest round (3 starting layouts × \(replications) replications × \(devices) device\(devices == 1 ? "" : "s"))")
+        // Outputs are claimed before any work. Shard 1 writes the answer; the others only
+        // share their runs.
+        let reportPath = output.folder ?? OutputSafety.defaultReport(document.name, suffix: "-advice")
+        let inputs = [file] + [population].compactMap { $0 }
+        if let exchange { try OutputSafety.claimExchange(exchange, report: reportPath, inputs: inputs) }
+        let report = (position?.index ?? 1) == 1
+            ? try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: inputs) : nil
+        if let position, let exchange, let timeout {
+            // Every option that changes a result is in the key, and the version, so two
+            // different advises sharing a folder never read each other's runs.
+            let version = OdrSim.configuration.version ?? ""
             let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
-                                       advisor.population.map(\.label).joined(separator: "; "), String(n)].joined(separator: "\u{0}"))
-            advisor.exchange = AdviceExchange(shard: k, count: n, folder: folder, key: key, timeout: timeout)
+                                       advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
+            advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
+                                              key: key, timeout: timeout, version: version)
         }
         let started = Date()
         let result: Advisor.Result
@@ -174,10 +194,10 @@ struct AdviseCommand: ParsableCommand {
             let line = String(format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer",
                               shard!, result.evaluations.count, elapsed)
             if printing.json {
-                print(JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
+                say(JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
                                           ("layouts", String(result.evaluations.count))]))
             } else {
-                print(line)
+                say(line)
             }
             return
         }
@@ -185,7 +205,7 @@ struct AdviseCommand: ParsableCommand {
         let original = result.evaluations[result.original]
         let difference = result.difference
         let header = [
-            "odr-sim advise \(file) --app \(app): \(best.layout.summary) (\(best.move))",
+            "odr-sim advise \(InputText.oneLine(file)) --app \(InputText.oneLine(app)): \(best.layout.summary) (\(best.move))",
             "objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired difference "
                 + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
                 + "\(replications) replications under \(policy)",
@@ -203,7 +223,7 @@ struct AdviseCommand: ParsableCommand {
             throw CommandFailure("\(error)", located: true)
         }
         var files = [
-            ("advised.scn", header.map { "# " + $0 }.joined(separator: "\n") + "\n" + advised),
+            ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", layoutCSV(best.layout, document.resources[appIndex])),
             ("layouts.csv", layoutsCSV(result)),
         ]
@@ -212,7 +232,7 @@ struct AdviseCommand: ParsableCommand {
         }
         try report.commit(files)
         if printing.json {
-            print(JSONSummary.object([
+            say(JSONSummary.object([
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
@@ -225,7 +245,7 @@ struct AdviseCommand: ParsableCommand {
             ]))
             return
         }
-        print("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
+        say("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
         // The moves from the starting layout to the advised one.
         var path: [String] = []
         var step: Int? = result.best
@@ -233,22 +253,22 @@ struct AdviseCommand: ParsableCommand {
             path.append(result.evaluations[s].move)
             step = result.evaluations[s].parent
         }
-        for move in path.reversed() { print("  \(move)") }
+        for move in path.reversed() { say("  \(move)") }
         let rows: [(String, Double, Double)] = [
             ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
             ("over-purged", original.overPurgeBytes, best.overPurgeBytes),
         ]
-        for (name, before, after) in rows { print("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
-        print(String(format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
+        for (name, before, after) in rows { say("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
+        say(String(format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
                      original.failedRequests, best.failedRequests))
-        print("  re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \(Units.bytes(result.bounds[1]))")
-        print("  initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \(Units.bytes(Double(best.initialInstallBytes)))")
-        print("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
+        say("  re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \(Units.bytes(result.bounds[1]))")
+        say("  initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \(Units.bytes(Double(best.initialInstallBytes)))")
+        say("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        let devices = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
-        print(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
-                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, devices, replications, elapsed, report.path))
+        let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
+        say(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
+                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population, replications, elapsed, report.path))
     }
 
     /// The devices of `--used` or `--population`, each checked to make a valid scenario of
@@ -257,22 +277,34 @@ struct AdviseCommand: ParsableCommand {
         let devices: [(name: String, device: Advisor.Device)]
         if let used {
             let values = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            for value in values {
+                do {
+                    _ = try SizeSyntax.parse(value)
+                } catch {
+                    throw CommandFailure.usage(value.isEmpty ? "--used: an empty entry in '\(used)'; give sizes separated by commas, such as 56GB,60GB" : "--used: \(error)")
+                }
+            }
             guard Set(values).count == values.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
             devices = values.map { ("--used \($0)", Advisor.Device(settings: [PathValue(path: "device.used", value: $0)])) }
         } else if let population {
             let study: Study
             do {
-                study = try StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: population)
+                study = try studyParser().parseFile(atPath: population)
             } catch {
                 throw CommandFailure("\(error)", located: true)
             }
             // The layout is what advise varies; a population varies only the device and its network.
             if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) }) {
-                throw CommandFailure.usage("--population \(population): axis '\(axis.name)' varies \(axis.path); a population varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches")
+                let place = axis.valueLocations.first ?? "\(InputText.oneLine(population)):1:1"
+                throw CommandFailure("\(place): axis '\(axis.name)' varies \(axis.path); a population (--population) varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches", located: true)
             }
             devices = study.points.map { point in
                 let device = Advisor.Device(settings: study.settings(of: point), names: study.axes.map(\.name))
-                return ("--population \(population) point \(device.label)", device)
+                // A point the scenario refuses is the study's problem, at its first axis's value.
+                let axis = study.axes[0]
+                let where_ = axis.values.firstIndex(of: point.values[0]).flatMap { axis.valueLocations.indices.contains($0) ? axis.valueLocations[$0] : nil }
+                    ?? "\(InputText.oneLine(population)):1:1"
+                return ("\(where_): point \(device.label) on \(InputText.oneLine(file))", device)
             }
         } else {
             return []
@@ -280,19 +312,23 @@ struct AdviseCommand: ParsableCommand {
         for (name, device) in devices {
             do {
                 let text = try ScenarioRewrite(text: text, fileName: file).setting(device.settings)
-                _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: file)
+                _ = try scenarioParser().parse(text, fileName: file)
             } catch {
-                throw CommandFailure.usage("\(name): \(error.message)")
+                // --used is a flag (64); a study's point is input, at its own line (1).
+                if self.used != nil { throw CommandFailure.usage("\(name): \(error.message)") }
+                throw CommandFailure("\(name): \(error.message)", located: true)
             }
         }
         return devices.map(\.device)
     }
 
+    /// A price in bytes, read as a scenario reads a size (at most 1 PiB, ModelLimits).
     private func size(_ text: String, _ option: String) throws -> Int64 {
-        guard case .success(let bytes) = SizeParser.parse(text) else {
-            throw CommandFailure.usage("\(option): '\(text)' is not a size (such as 1MB or 500KB)")
+        do {
+            return try SizeSyntax.parse(text)
+        } catch {
+            throw CommandFailure.usage("\(option): \(error)")
         }
-        return bytes
     }
 
     private func page(_ result: Advisor.Result, resources: [Resource], lede: String) -> AdviceReport {

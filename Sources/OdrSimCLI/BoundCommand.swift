@@ -72,7 +72,7 @@ struct BoundCommand: ParsableCommand {
         }
         try report.commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
         if traceFormat.json {
-            print(JSONSummary.object([
+            say(JSONSummary.object([
                 ("command", JSONSummary.string("bound")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
                 ("bounds", JSONSummary.records(TraceBound.csv(bounds))),
             ]))
@@ -83,10 +83,10 @@ struct BoundCommand: ParsableCommand {
             table.add([String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio), b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",
                        b.foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "-", CSV.decimal(b.pfoo.counts.byteMissRatio)])
         }
-        print("Miss ratios no policy can go below (lower bounds) and the optimum's upper bound:")
-        print(table.rendered)
-        if let note = bounds.first?.fooNote { print(note) }
-        print("wrote \(out)/bounds.csv")
+        say("Miss ratios no policy can go below (lower bounds) and the optimum's upper bound:")
+        say(table.rendered)
+        if let note = bounds.first?.fooNote { say(note) }
+        say("wrote \(out)/bounds.csv")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextInput
 import Experiments
 import Metrics
 import ODRPolicies
@@ -88,7 +89,7 @@ struct CheckCommand: ParsableCommand {
             runner.maxEvents = limits.maxEvents
             let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
             try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
-            print("\(baseline): baseline written (\(rows.count) rows)")
+            say("\(baseline): baseline written (\(rows.count) rows)")
             return
         }
         let old: BaselineFile
@@ -116,20 +117,16 @@ struct CheckCommand: ParsableCommand {
         let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
                                     method: statistical ? .statistical : .pairwise)
         if let junit {
-            do {
-                try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit)
-            } catch {
-                throw CommandFailure("cannot write \(junit): \(error.localizedDescription)")
-            }
+            try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit)
         }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
         let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
         if check.passed {
-            print("\(file): ok against \(baseline) (\(how))")
+            say("\(file): ok against \(baseline) (\(how))")
             return
         }
-        for failure in check.failures { print(failure) }
-        for mismatch in check.mismatches { print("\(baseline): \(mismatch)") }
+        for failure in check.failures { say("\(failure)") }
+        for mismatch in check.mismatches { say("\(baseline): \(mismatch)") }
         if !check.mismatches.isEmpty {
             throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
         }
@@ -146,19 +143,29 @@ struct CheckCommand: ParsableCommand {
 /// POSIX rename(2) replaces the old file atomically (Foundation's replaceItemAt does not
 /// work on Linux). The caller has checked that what it replaces is odr-sim's
 /// (``OutputSafety/checkFile(_:label:inputs:isOurs:)``).
-func writeAtomically(_ text: String, to path: String) throws {
+func writeAtomically(_ text: String, to path: String) throws(CommandFailure) {
     let url = URL(fileURLWithPath: path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    TemporaryFiles.removeStale(besides: url)
     let temporary = TemporaryFiles.staging(url)
-    defer { Interruption.unregister(temporary) }
-    Interruption.register(temporary)
-    try Data(text.utf8).write(to: temporary)
-    try Interruption.critical {
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+    do {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        TemporaryFiles.removeStale(besides: url)
+        defer { Interruption.unregister(temporary) }
+        Interruption.register(temporary)
+        do {
+            try Data(text.utf8).write(to: temporary)
+        } catch {
+            // A full disk leaves no part-written temporary file behind.
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace \(path): \(reason)"])
+            throw error
         }
+        try Interruption.critical {
+            guard rename(temporary.path, url.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(reason)"])
+            }
+        }
+    } catch {
+        throw CommandFailure("cannot write \(InputText.oneLine(path)): \(error.localizedDescription)")
     }
 }

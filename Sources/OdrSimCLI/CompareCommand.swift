@@ -87,22 +87,22 @@ struct CompareCommand: ParsableCommand {
                     ("comparison", csv("comparison.csv")),
                 ]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
-                print(JSONSummary.object(pairs))
+                say(JSONSummary.object(pairs))
                 return
             }
         }
-        print("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
-        for line in headline { print("  " + line) }
-        print("")
-        print(rankedTable(comparison))
-        if runner.warmup > 0 { print("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
+        say("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
+        for line in headline { say("  " + line) }
+        say("")
+        say(rankedTable(comparison))
+        if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
-        if let note = baseline.note { print(note) }
+        if let note = baseline.note { say(note) }
         if bound {
-            print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
-            print(RedownloadGaps.table(results, policies: policies))
+            say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
+            say(RedownloadGaps.table(results, policies: policies))
         }
-        print(String(format: "\n%@: %d policies × %d replications in %.2f s; reports in %@/",
+        say(String(format: "\n%@: %d policies × %d replications in %.2f s; reports in %@/",
                      document.name, policies.count, runner.replications, elapsed, destination))
     }
 }

@@ -19,6 +19,8 @@ enum Interruption {
 
     /// Handles SIGINT, SIGTERM and SIGHUP from now on (the command-line tool calls it once).
     static func install() {
+        // A reader that goes away is EPIPE on the write (StandardOutput), not a silent death.
+        signal(SIGPIPE, SIG_IGN)
         let queue = DispatchQueue(label: "odr-sim.signals")
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
@@ -32,10 +34,30 @@ enum Interruption {
     /// Removes what is registered and exits; the lock waits for a rename under way.
     private static func interrupted(by number: Int32) -> Never {
         registry.lock.lock()
-        for path in registry.paths { try? FileManager.default.removeItem(atPath: path) }
+        for path in registry.paths { removeWhileWritten(path) }
         let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
         FileHandle.standardError.write(Data("\nodr-sim: stopped by \(name); no output written\n".utf8))
         _exit(128 + number)
+    }
+
+    /// Removes `path` (a file, or a folder with what is in it) although workers may still be
+    /// adding files to it: a folder emptied while a worker creates its next part file is not
+    /// empty for `rmdir`, so removal is tried again until nothing is left (at most a second).
+    static func removeWhileWritten(_ path: String) {
+        let fm = FileManager.default
+        for _ in 0..<200 {
+            try? fm.removeItem(atPath: path)
+            var status = stat()
+            if lstat(path, &status) != 0 { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Whether `url` was registered by this process and not yet published or removed: a
+    /// temporary path this process made, so removing it can lose nothing of anyone else's.
+    static func isRegistered(_ url: URL) -> Bool {
+        registry.lock.lock(); defer { registry.lock.unlock() }
+        return registry.paths.contains(url.path)
     }
 
     /// A temporary path to remove if the process is interrupted.

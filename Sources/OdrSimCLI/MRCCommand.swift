@@ -108,7 +108,7 @@ struct MRCCommand: ParsableCommand {
         }
         try report.commit(files)
         if traceFormat.json {
-            print(JSONSummary.object([
+            say(JSONSummary.object([
                 ("command", JSONSummary.string("mrc")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
                 ("curve", JSONSummary.records(files[0].contents)),
             ]))
@@ -120,10 +120,10 @@ struct MRCCommand: ParsableCommand {
             table.add([row[0], String(format: "%.3g %%", 100 * Double(p.capacity) / Double(max(1, curve.uniqueBytes))),
                        row[3], plusMinus(row[6], row[9]), plusMinus(row[7], row[10])])
         }
-        print(table.rendered)
+        say(table.rendered)
         if let sampled {
-            print("Estimated from \(sampled.sampledObjects) objects (\(String(format: "%.4g", 100 * sampled.rate)) % of them by hash) and their \(sampled.sampledRequests) of \(sampled.requests) requests; ± is one standard error, from 8 sub-samples.")
+            say("Estimated from \(sampled.sampledObjects) objects (\(String(format: "%.4g", 100 * sampled.rate)) % of them by hash) and their \(sampled.sampledRequests) of \(sampled.requests) requests; ± is one standard error, from 8 sub-samples.")
         }
-        print("wrote \(out)/mrc.csv" + (output.noReport ? "" : " and report.html"))
+        say("wrote \(out)/mrc.csv" + (output.noReport ? "" : " and report.html"))
     }
 }

@@ -45,7 +45,14 @@ struct MigrateCommand: ParsableCommand {
         guard let target = PlatformProfile.named(to), target.evictor == .app else {
             throw CommandFailure.usage("--to: '\(to)' is not a platform where the app evicts; choose \(Self.targets.joined(separator: " or "))")
         }
-        let strategies = try resolvePolicyFlags(self.strategies.isEmpty ? ["lru"] : self.strategies).map(\.name)
+        if let budget {
+            do {
+                _ = try BudgetSyntax.parse(budget)
+            } catch {
+                throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))")
+            }
+        }
+        let strategies = try resolvePolicyFlags(self.strategies.isEmpty ? ["lru"] : self.strategies, option: "--strategy").map(\.name)
         if let out {
             try OutputSafety.checkFile(out, label: "--out \(out)", inputs: [file]) { head in head.hasPrefix("# " + ScenarioMigration.marker) }
         }
@@ -59,14 +66,10 @@ struct MigrateCommand: ParsableCommand {
             throw CommandFailure("\(error)", located: true)
         }
         guard let out else {
-            print(migrated, terminator: "")
+            say(migrated, terminator: "")
             return
         }
-        do {
-            try writeAtomically(migrated, to: out)
-        } catch {
-            throw CommandFailure("cannot write \(out): \(error.localizedDescription)")
-        }
+        try writeAtomically(migrated, to: out)
         note("\(out): \(file) on \(target.name) (run it with: odr-sim run \(out))")
     }
 }

@@ -33,18 +33,30 @@ public struct OdrSim: ParsableCommand {
     /// `odr-sim: …` or `FILE:LINE:COLUMN: …`: exit status 64 for a misuse of the command line
     /// (ArgumentParser's checks included), 1 for bad input or a failed run, 128 + the signal
     /// when interrupted (``Interruption``). `--help` and `--version` are ArgumentParser's.
+    /// Standard output is checked to its end (``StandardOutput``): a failed write is exit 1.
     /// This is the only place that exits: commands throw.
     public static func main() {
         Interruption.install()
         do {
             var command = try parseAsRoot()
             try command.run()
+            try StandardOutput.finish()
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data((failure.description + "\n").utf8))
             Foundation.exit(failure.status)
         } catch {
             let code = exitCode(for: error)
-            guard code != .success else { exit(withError: error) }  // --help, --version
+            guard code != .success else {  // --help, --version: through the checked writer too
+                let text = fullMessage(for: error)
+                say(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+                do {
+                    try StandardOutput.finish()
+                } catch {
+                    FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                    Foundation.exit(error.status)
+                }
+                Foundation.exit(0)
+            }
             var text = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
             let line = text.split(separator: "\n").first.map(String.init) ?? "failed"

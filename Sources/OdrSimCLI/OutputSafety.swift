@@ -81,6 +81,89 @@ enum OutputSafety {
         throw CommandFailure("\(label): the folder holds \(what) odr-sim did not write (\(shown)); choose a new or empty folder")
     }
 
+    /// The manifest an advise exchange folder carries (``claimExchange(_:report:inputs:)``).
+    static let exchangeManifestName = ".odr-sim-exchange"
+    static let exchangeManifestHeading = "# odr-sim advise exchange: the shards of an advise share their runs here"
+
+    /// Claims `path` as the folder the shards of an advise share (`--exchange`), before any
+    /// work: never the report folder `report` or inside it (nor it inside the exchange), never
+    /// a folder holding an input or anything odr-sim did not write. A folder that does not
+    /// exist is made, with the manifest that marks it as odr-sim's; every shard claims it
+    /// alike, so the shards may start in any order.
+    static func claimExchange(_ path: String, report: String, inputs: [String]) throws(CommandFailure) {
+        let label = "--exchange \(path)"
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let exchange = resolve(url)
+        let out = resolve(URL(fileURLWithPath: report).standardizedFileURL)
+        if exchange == out || exchange.hasPrefix(out + "/") || out.hasPrefix(exchange + "/") {
+            throw CommandFailure.usage("\(label): is the report folder \(report) or shares it; the shards' exchange and the report must be separate folders")
+        }
+        var status = stat()
+        if lstat(url.path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                throw CommandFailure.usage("\(label): is a file or a link, not a folder")
+            }
+            try checkReportFolderPlace(path, label: label, inputs: inputs)
+            let entries: [String]
+            do {
+                entries = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            } catch {
+                throw CommandFailure("\(label): cannot read the folder: \(error.localizedDescription)")
+            }
+            let foreign = entries.filter { name in
+                if name == exchangeManifestName { return false }
+                // Another shard's file being written (`.advise-….csv.tmp-HOST-PID`), or its
+                // mark being made: shards claim the folder at the same moment.
+                if name.hasPrefix(".advise-") || name.hasPrefix(exchangeManifestName), TemporaryFiles.owner(of: name) != nil { return false }
+                guard name.hasPrefix("advise-"), name.hasSuffix(".csv"),
+                      let head = head(of: url.appendingPathComponent(name)) else { return true }
+                return !head.hasPrefix("# odr-sim advise shard ")
+            }
+            if !foreign.isEmpty {
+                let shown = foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
+                throw CommandFailure("\(label): the folder holds \(foreign.count == 1 ? "1 file" : "\(foreign.count) files") odr-sim did not write (\(shown)); choose a new or empty folder for the shards")
+            }
+        } else {
+            try checkReportFolderPlace(path, label: label, inputs: inputs)
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            // Made once, whichever shard comes first (O_EXCL): the others find it there.
+            let manifest = url.appendingPathComponent(exchangeManifestName).path
+            let descriptor = open(manifest, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            if descriptor >= 0 {
+                let heading = Array((exchangeManifestHeading + "\n").utf8)
+                let written = heading.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+                if written != heading.count {
+                    unlink(manifest)
+                    throw CocoaError(.fileWriteOutOfSpace)
+                }
+            } else if errno != EEXIST {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            throw CommandFailure("\(label): cannot make the folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// The checks of ``checkReportFolder(_:label:inputs:)`` that concern where a folder is
+    /// (the root, the home or current folder, one holding an input), not what it holds.
+    private static func checkReportFolderPlace(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
+        let resolved = resolve(URL(fileURLWithPath: path).standardizedFileURL)
+        if resolved == "/" { throw CommandFailure("\(label): is the root folder; choose a new or empty folder") }
+        if resolved == resolve(URL(fileURLWithPath: NSHomeDirectory())) {
+            throw CommandFailure("\(label): is your home folder; choose a new or empty folder")
+        }
+        let here = resolve(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        if here == resolved || here.hasPrefix(resolved + "/") {
+            throw CommandFailure("\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new or empty folder")
+        }
+        for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL).hasPrefix(resolved + "/") {
+            throw CommandFailure("\(label): holds the input file \(input); choose a new or empty folder")
+        }
+    }
+
     /// What is in the folder `url` that its manifest does not list (everything, without one).
     static func foreignEntries(of url: URL, label: String) throws(CommandFailure) -> [String] {
         let entries: [String]
@@ -122,6 +205,15 @@ enum OutputSafety {
         let resolved = resolve(url)
         for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL) == resolved {
             throw CommandFailure("\(label): is the input file \(input); choose another name")
+        }
+        // A report folder is replaced whole by its next run, which would refuse the stranger
+        // (or, were it listed, remove it): a single file never goes inside one.
+        var folder = url.deletingLastPathComponent()
+        while folder.path != "/" {
+            if manifestFiles(in: folder) != nil {
+                throw CommandFailure("\(label): is inside the report folder \(folder.path), which odr-sim's next report there replaces; choose a path outside it")
+            }
+            folder = folder.deletingLastPathComponent()
         }
         var status = stat()
         guard lstat(url.path, &status) == 0 else {

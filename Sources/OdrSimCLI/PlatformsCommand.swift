@@ -26,15 +26,15 @@ struct PlatformsCommand: ParsableCommand {
 
     func run() {
         if markdown {
-            print(Self.markdownTable(), terminator: "")
+            say(Self.markdownTable(), terminator: "")
             return
         }
         for profile in PlatformProfile.presets {
-            print("\(profile.name): \(Self.evictor(profile))")
-            print("  categories: \(Self.categories(profile))")
-            print("  install: \(Self.install(profile))")
-            if let cellular = Self.cellular(profile) { print("  cellular: \(cellular)") }
-            print("  limits: \(Self.limits(profile))")
+            say("\(profile.name): \(Self.evictor(profile))")
+            say("  categories: \(Self.categories(profile))")
+            say("  install: \(Self.install(profile))")
+            if let cellular = Self.cellular(profile) { say("  cellular: \(cellular)") }
+            say("  limits: \(Self.limits(profile))")
         }
     }
 

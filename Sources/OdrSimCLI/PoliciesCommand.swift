@@ -23,16 +23,16 @@ struct PoliciesCommand: ParsableCommand {
 
     func run() {
         if markdown {
-            print(Self.markdownTable(), terminator: "")
+            say(Self.markdownTable(), terminator: "")
             return
         }
         let width = PolicyRegistry.names.map(\.count).max() ?? 0
         for policy in PolicyRegistry.all {
             let pad = String(repeating: " ", count: width - policy.name.count)
-            print("\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")")
+            say("\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")")
             for option in policy.options {
                 let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
-                print("\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)")
+                say("\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)")
             }
         }
     }

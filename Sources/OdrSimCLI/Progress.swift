@@ -90,7 +90,17 @@ func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
 /// generator that makes no event over the run.
 func scenarioWarnings(_ scenario: Scenario) -> [String] {
     var installed = Set<AppIndex>(), launched = Set<AppIndex>(), requesting = Set<AppIndex>()
+    // Whether each app is on the device at each scripted event, in time order: an update of
+    // an app that is not there does nothing.
+    var present = Set<AppIndex>(), updatesWithoutApp: [AppIndex: Double] = [:]
     for event in scenario.events {
+        switch event.action {
+        case .install(let a): present.insert(a)
+        case .uninstall(let a): present.remove(a)
+        case .updateApp(let a), .update(let a, _):
+            if !present.contains(a) && updatesWithoutApp[a] == nil { updatesWithoutApp[a] = event.time }
+        default: break
+        }
         switch event.action {
         case .install(let a): installed.insert(a)
         case .launch(let a): launched.insert(a)
@@ -108,6 +118,9 @@ func scenarioWarnings(_ scenario: Scenario) -> [String] {
     for a in scenario.apps.indices where installed.contains(a) && requesting.contains(a) && !launched.contains(a) {
         let id = scenario.apps[a].id
         warnings.append("app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no sessions generator); a real app asks for content only while it runs")
+    }
+    for (a, time) in updatesWithoutApp.sorted(by: { $0.key < $1.key }) {
+        warnings.append("app '\(scenario.apps[a].id)' is updated at \(humanDuration(time)) while it is not installed; the update does nothing (install it first)")
     }
     for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
         warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start past the run's end?)")

@@ -83,7 +83,7 @@ struct ReplayCommand: ParsableCommand {
         let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
                                                    inputs: [trace])
         let out = report.path
-        let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies)
+        let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies, option: "--policy")
         let results: [ReplayResult]
         let bar = ProgressBar(unit: "policies")
         do {
@@ -131,17 +131,17 @@ struct ReplayCommand: ParsableCommand {
                     ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents)),
                 ]
                 if bound { pairs.append(("bounds", JSONSummary.records(files[1].contents))) }
-                print(JSONSummary.object(pairs))
+                say(JSONSummary.object(pairs))
                 return
             }
         }
-        print(ReplayReport.table(results), terminator: "")
+        say(ReplayReport.table(results), terminator: "")
         if bound {
-            print("\nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses than the lower bound):")
-            print(BoundGaps.table(results, bounds))
-            if let note = bounds.first?.fooNote { print(note + "; gaps are to PFOO-L") }
+            say("\nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses than the lower bound):")
+            say(BoundGaps.table(results, bounds))
+            if let note = bounds.first?.fooNote { say(note + "; gaps are to PFOO-L") }
         }
-        print("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (output.noReport ? "" : " and report.html"))
+        say("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (output.noReport ? "" : " and report.html"))
     }
 }
 

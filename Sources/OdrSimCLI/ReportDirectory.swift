@@ -48,14 +48,25 @@ public struct ReportDirectory {
             Interruption.register(staging)
             if OutputSafety.manifestFiles(in: staging) != nil { try? fm.removeItem(at: staging) }
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            try Data(OutputSafety.manifest(files: []).utf8).write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+            do {
+                try Data(OutputSafety.manifest(files: []).utf8).write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+            } catch {
+                // A full disk: nothing of this run may stay behind.
+                try? fm.removeItem(at: staging)
+                Interruption.unregister(staging)
+                throw error
+            }
         }
     }
 
-    /// Removes the temporary directory and whatever was written into it.
+    /// Removes the temporary directory and whatever was written into it: this process made
+    /// it (it is registered), so it holds only what this process wrote, even when a full disk
+    /// left its manifest empty.
     public func abandon() {
         Interruption.critical {
-            if OutputSafety.manifestFiles(in: staging) != nil { try? FileManager.default.removeItem(at: staging) }
+            if Interruption.isRegistered(staging) || OutputSafety.manifestFiles(in: staging) != nil {
+                Interruption.removeWhileWritten(staging.path)
+            }
             Interruption.unregister(staging)
         }
     }
@@ -68,7 +79,9 @@ public struct ReportDirectory {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
         }
         let out = try FileHandle(forWritingTo: target)
-        defer { try? out.close() }
+        // A failed close (a full disk on the last write-back) is a failed file.
+        var closed = false
+        defer { if !closed { try? out.close() } }
         try out.seekToEnd()
         for part in parts {
             let input = try FileHandle(forReadingFrom: part)
@@ -78,6 +91,9 @@ public struct ReportDirectory {
             }
             try FileManager.default.removeItem(at: part)
         }
+        closed = true
+        try out.synchronize()
+        try out.close()
     }
 
     /// Writes `files` (name → contents) and swaps them in as the destination directory.

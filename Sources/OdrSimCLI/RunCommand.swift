@@ -43,6 +43,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip events.csv (faster on long runs).")
     var noEvents = false
 
+    @Option(help: ArgumentHelp(
+        "Most rows events.csv may get, estimated from the workload before the runs (about 170 bytes a row): beyond it the run is refused up front. Raise it, or use --no-events. Default: 10000000 (about 1.7 GB).",
+        valueName: "n"))
+    var maxEventRows: Int = RunCommand.defaultMaxEventRows
+
+    /// About 1.7 GB of events.csv: a long telemetry replay under several policies would
+    /// otherwise write many gigabytes nobody asked for.
+    static let defaultMaxEventRows = 10_000_000
+
+    func validate() throws {
+        if maxEventRows < 1 { throw ValidationError("--max-event-rows must be at least 1") }
+    }
 
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
@@ -71,6 +83,11 @@ struct RunCommand: ParsableCommand {
         runner.computesRedownloadBound = bound
         runner.warmup = try warmup.seconds(shortestRun: scenario.duration, bound: bound)
         try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        // events.csv gets about a row per kernel event of every run.
+        let eventRows = scenario.expectedEvents * Double(policies.count * runner.replications)
+        if !noEvents && eventRows > Double(maxEventRows) {
+            throw CommandFailure("\(options.file): events.csv would get about \(scientific(eventRows)) rows (about \(humanBytes(eventRows * 170))), beyond --max-event-rows \(maxEventRows); run with --no-events, or raise --max-event-rows")
+        }
         let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
         let destination = report.path
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
@@ -125,23 +142,23 @@ struct RunCommand: ParsableCommand {
                       ("summary", csv("summary.csv"))]
             if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
             if bound { pairs.append(("bounds", csv("bounds.csv"))) }
-            print(JSONSummary.object(pairs))
+            say(JSONSummary.object(pairs))
             return
         }
 
         if policies.count > 1 {
-            print("Verdict against \(baseline.name) (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")
-            for line in headline { print("  " + line) }
-            print("")
+            say("Verdict against \(baseline.name) (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")
+            for line in headline { say("  " + line) }
+            say("")
         }
-        print(summaryTable(results.map(\.summary), replicated: runner.replications > 1, platformMetrics: platformMetrics))
-        if runner.warmup > 0 { print("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
+        say(summaryTable(results.map(\.summary), replicated: runner.replications > 1, platformMetrics: platformMetrics))
+        if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if bound {
-            print("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
-            print(RedownloadGaps.table(results, policies: policies))
+            say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
+            say(RedownloadGaps.table(results, policies: policies))
         }
         let events = results.reduce(0) { $0 + $1.kernelEvents }
-        print(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/",
+        say(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/",
                      document.name, results.count, events, elapsed, destination))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
 import Foundation
+import TextInput
 import Metrics
 import ODRPolicies
 import ScenarioFile
@@ -40,26 +41,32 @@ func validateReplications(_ replications: Int?) throws {
 func loadScenario(_ path: String) throws -> ScenarioDocument {
     let document: ScenarioDocument
     do {
-        document = try ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: path)
+        document = try scenarioParser().parseFile(atPath: path)
     } catch {
         // Exactly `FILE:LINE:COLUMN: reason`, so editors and CI annotations can jump to it.
         throw CommandFailure("\(error)", located: true)
     }
-    try checkAppStrategies(document, file: path)
     return document
 }
 
-/// An app's own strategy runs in the app's code, which cannot read the future.
-func checkAppStrategies(_ document: ScenarioDocument, file: String) throws {
-    for (app, name) in document.appStrategies.sorted(by: { $0.key < $1.key }) where PolicyRegistry.descriptor(named: name)?.needsFuture == true {
-        throw CommandFailure("\(file): app '\(document.scenario.apps[app].id)': strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a bound)")
-    }
+/// The scenario parser with the policy registry's names, options and offline policies: the
+/// one set of rules for a scenario, whichever command or study point it comes from.
+func scenarioParser() -> ScenarioParser {
+    ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
 }
+
+/// The study parser with the same rules as ``scenarioParser()`` at every point.
+func studyParser() -> StudyParser {
+    StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
+}
+
+/// The registry's policies that read the future.
+private var offlinePolicies: Set<String> { Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)) }
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
 func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [String] {
-    try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested).map(\.name)
+    try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested, option: "--policy").map(\.name)
 }
 
 /// The experiment a command runs on a scenario file, built once from its options: the
@@ -82,11 +89,23 @@ extension ExperimentPlan.Point {
 }
 
 /// ``PolicyRegistry/resolve(_:)-([String])`` for `--policy` flags: one wording, exit 64.
-func resolvePolicyFlags(_ names: [String]) throws -> [PolicyDescriptor] {
+/// `option` is the flag the names came from, which the error names (`--strategy lruu` is
+/// an error of `--strategy`, not of `--policy`).
+func resolvePolicyFlags(_ names: [String], option: String) throws -> [PolicyDescriptor] {
     do {
         return try PolicyRegistry.resolve(names)
     } catch {
-        throw CommandFailure.usage("--policy: \(error)")
+        throw CommandFailure.usage("\(option): \(error)")
+    }
+}
+
+/// The text of an input file, read by the one reader (``InputText``): a problem is one
+/// line at `FILE:LINE:COLUMN`.
+func readInput(_ path: String) throws(CommandFailure) -> String {
+    do {
+        return try InputText.read(path)
+    } catch {
+        throw CommandFailure("\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true)
     }
 }
 
@@ -95,7 +114,7 @@ func resolvePolicyFlags(_ names: [String]) throws -> [PolicyDescriptor] {
 /// the usual `apple`.
 func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: String, note: String?) {
     if let requested {
-        _ = try resolvePolicyFlags([requested])
+        _ = try resolvePolicyFlags([requested], option: "--baseline")
         guard policies.contains(requested) else {
             throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
         }

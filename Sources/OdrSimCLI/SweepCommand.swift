@@ -66,8 +66,8 @@ struct SweepRunCommand: ParsableCommand {
 
     func validate() throws {
         if let shard {
-            guard parseShard(shard) != nil else {
-                throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, such as 2/4, not '\(shard)'")
+            guard ShardPosition(shard) != nil else {
+                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
             }
             guard out != nil else { throw ValidationError("--shard needs --out DIR, the directory every shard writes into") }
         }
@@ -76,7 +76,7 @@ struct SweepRunCommand: ParsableCommand {
     func run() throws {
         let study: Study
         do {
-            study = try StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parseFile(atPath: file)
+            study = try studyParser().parseFile(atPath: file)
         } catch {
             throw CommandFailure("\(error)", located: true)
         }
@@ -86,10 +86,7 @@ struct SweepRunCommand: ParsableCommand {
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
-        let shardPosition = shard.flatMap(parseShard)
-        if let (_, n) = shardPosition, n > plan.runs.count {
-            throw CommandFailure.usage("--shard \(shard!): the study has \(plan.runs.count) runs, so it splits into at most \(plan.runs.count) shards")
-        }
+        let shardPosition = try checkedShard(shard, runs: plan.runs.count, what: "runs in the study")
         let pointLabels = study.points.map { zip(study.axes, $0.values).map { "\($0.name)=\($1)" }.joined(separator: ", ") }
         // The largest point's workload speaks for the study: refused beyond --max-events, a
         // warning (once) when large.
@@ -98,13 +95,13 @@ struct SweepRunCommand: ParsableCommand {
         }
         // Outputs are claimed before any work: a shard file may replace only an earlier one.
         var report: ReportDirectory?
-        if let (k, n) = shardPosition {
-            let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n)).path
+        if let position = shardPosition {
+            let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: position.index, of: position.count)).path
             try OutputSafety.checkFile(target, label: "--out \(out!)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
         } else {
             report = try output.claim(default: OutputSafety.defaultReport(study.name, suffix: "-sweep"), inputs: [file, study.baseFile])
         }
-        let indices = shardPosition.map { plan.shard($0.k, of: $0.n) } ?? Array(plan.runs.indices)
+        let indices = shardPosition.map { plan.shard($0.index, of: $0.count) } ?? Array(plan.runs.indices)
         let started = Date()
         let results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         let elapsed = Date().timeIntervalSince(started)
@@ -116,18 +113,15 @@ struct SweepRunCommand: ParsableCommand {
         }
         let axisNames = study.axes.map(\.name)
         let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
-        if let (k, n) = shardPosition {
+        if let position = shardPosition {
+            let (k, n) = (position.index, position.count)
             var file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
                                  baseline: baseline, name: study.name, axisNames: axisNames,
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
             file.platformMetrics = platformMetrics
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
-            do {
-                try writeAtomically(file.text, to: target.path)
-            } catch {
-                throw CommandFailure("cannot write \(target.path): \(error.localizedDescription)")
-            }
-            print(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
+            try writeAtomically(file.text, to: target.path)
+            say(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
@@ -136,7 +130,7 @@ struct SweepRunCommand: ParsableCommand {
         let comparisons: [Comparison] = ((try? sweepResults.comparisons()) ?? []).map(\.comparison)
         let verdict = studyVerdict(comparisons)
         if printing.json {
-            print(JSONSummary.object([
+            say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
                 ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
                 ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(study.replications)),
@@ -147,9 +141,9 @@ struct SweepRunCommand: ParsableCommand {
             ]))
             return
         }
-        print("Verdict over \(study.points.count) points against \(baseline) (\(study.replications) replications each, paired):")
-        for line in verdict { print("  " + line) }
-        print(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
+        say("Verdict over \(study.points.count) points against \(baseline) (\(study.replications) replications each, paired):")
+        for line in verdict { say("  " + line) }
+        say(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
 
@@ -180,9 +174,7 @@ struct SweepMergeCommand: ParsableCommand {
         var paths: [String] = []
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw CommandFailure("\(path): cannot read it as UTF-8 text")
-            }
+            let text = try readInput(path)
             do {
                 shards.append(try ShardFile.parse(text, name: path))
             } catch {
@@ -198,15 +190,19 @@ struct SweepMergeCommand: ParsableCommand {
         }
         let destination = try output.claim(default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"), inputs: paths)
         try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
-        print("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination.path)/")
+        say("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination.path)/")
     }
 }
 
-/// `2/4` → (2, 4).
-func parseShard(_ text: String) -> (k: Int, n: Int)? {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
-    return (k, n)
+/// `--shard K/N` (already checked to be K/N by the command's validate()), with N checked
+/// against the `runs` there are to share: a usage error beyond them.
+func checkedShard(_ text: String?, runs: Int, what: String) throws(CommandFailure) -> ShardPosition? {
+    guard let text else { return nil }
+    guard let position = ShardPosition(text) else { throw CommandFailure.usage("--shard must be \(ShardPosition.syntax), not '\(text)'") }
+    switch position.checked(runs: runs, what: what) {
+    case .success(let position): return position
+    case .failure(let error): throw CommandFailure.usage(error.message)
+    }
 }
 
 /// results.csv, comparison.csv and report.html, swapped in together. Everything comes from

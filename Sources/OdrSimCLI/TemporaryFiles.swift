@@ -42,12 +42,27 @@ enum TemporaryFiles {
             switch status.st_mode & S_IFMT {
             case S_IFREG: try? fm.removeItem(at: path)   // a single file's temporary name
             case S_IFDIR:
-                // Only a folder that carries odr-sim's manifest, and only what it lists.
+                // Only a folder that carries odr-sim's manifest, and only what it lists; or the
+                // staging folder of this very destination that a killed run left before its
+                // manifest was whole (a full disk, SIGKILL), holding nothing but run parts.
                 if OutputSafety.manifestFiles(in: path) != nil {
                     if name.contains(".old-") { ReportDirectory.removeReport(at: path) } else { try? fm.removeItem(at: path) }
+                } else if name.hasPrefix(".\(destination.lastPathComponent).tmp-"), isUnmarkedStaging(path) {
+                    try? fm.removeItem(at: path)
                 }
             default: continue
             }
+        }
+    }
+
+    /// Whether the folder holds nothing but what a run's staging folder holds before its
+    /// manifest is complete: the manifest's name (empty or cut short) and run parts
+    /// (`.events-N.part`).
+    static func isUnmarkedStaging(_ folder: URL) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
+        return entries.allSatisfy { name in
+            name == OutputSafety.manifestName
+                || (name.hasPrefix(".events-") && name.hasSuffix(".part") && Int(name.dropFirst(8).dropLast(5)) != nil)
         }
     }
 

@@ -136,11 +136,11 @@ struct AppReader {
     /// A size (`2GB`) or a share of the device's free space at the start (`25%`).
     private func readBudget(_ node: Node) throws(ScenarioError) -> Int64 {
         let text = try reader.scalar(node, "budget")
-        guard text.hasSuffix("%") else { return try reader.size(node, "budget") }
-        guard let percent = Double(text.dropLast()), percent.isFinite, percent > 0, percent <= 100 else {
-            throw reader.error(at: node, "budget '\(text)' must be a size such as 2GB or a share of free space from 0% to 100%, such as 25%")
+        do {
+            return try BudgetSyntax.parse(text).bytes(freeSpace: freeSpace)
+        } catch {
+            throw reader.error(at: node, error.message(subject: "budget"))
         }
-        return Int64((Double(freeSpace) * percent / 100).rounded())
     }
 
     /// A tag's settings and the node of its preservation value, if given.

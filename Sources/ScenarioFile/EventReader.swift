@@ -15,10 +15,13 @@ struct EventReader {
     /// Labels of the keys handed out so far, indexed by ``RequestKey``.
     private(set) var labels: [String] = []
     private let appIndexByID: [String: AppIndex]
-    /// Per app: request id → key and the node that defined it.
-    private var requests: [[String: (key: RequestKey, node: Node)]]
+    /// Per app: request id → key and the line that defined it.
+    private var requests: [[String: (key: RequestKey, line: Int?)]]
     /// The time and its text of the event before, for the time-order check.
     private var previous: (time: Double, text: String)?
+    /// Per app: each updated pack's version so far (a pack starts at version 1), so that an
+    /// update must raise it.
+    private var packVersions: [[Int32: Int]] = []
 
     init(reader: NodeReader, apps: [AppSpec]) {
         self.reader = reader
@@ -27,10 +30,110 @@ struct EventReader {
         for (i, app) in apps.enumerated() { index[app.id] = i }
         appIndexByID = index
         requests = Array(repeating: [:], count: apps.count)
+        packVersions = Array(repeating: [:], count: apps.count)
     }
 
     /// Starts a new time-ordered sequence (a telemetry file after the scenario's `events`).
     mutating func restartTimeOrder() { previous = nil }
+
+    /// Where a value was written, for its errors: a YAML node of the scenario, or a cell of a
+    /// telemetry CSV (its line and column).
+    enum Place {
+        case node(Node)
+        case cell(line: Int, column: Int)
+
+        var line: Int? {
+            switch self {
+            case .node(let node): node.mark?.line
+            case .cell(let line, _): line
+            }
+        }
+    }
+
+    func error(at place: Place, _ message: String) -> ScenarioError {
+        switch place {
+        case .node(let node): reader.error(at: node, message)
+        case .cell(let line, let column): ScenarioError(file: reader.file, line: line, column: column, message: message)
+        }
+    }
+
+    /// One field of a telemetry row: its text and place.
+    struct Cell {
+        let text: String
+        let line: Int
+        let column: Int
+        var place: Place { .cell(line: line, column: column) }
+    }
+
+    /// A telemetry row as the event it stands for, checked by the same rules as an entry of
+    /// `events:` (the same apps, tags, request ids and time order), without YAML: a trace may
+    /// have millions of rows. `verb` is one of ``TelemetryReader/verbs``; `tags` are the
+    /// request's tags, each with its place.
+    mutating func readRow(time: Cell, app: Cell, verb: EventVerb, verbCell: Cell, tags: [Cell], id: Cell?,
+                          priority: Cell?) throws(ScenarioError) -> ScenarioEvent {
+        let seconds: Double
+        do {
+            seconds = try DurationSyntax.parse(time.text)
+        } catch {
+            throw self.error(at: time.place, error.message(subject: "time"))
+        }
+        if let previous, seconds < previous.time {
+            throw self.error(at: time.place,
+                             "event at \(time.text) is earlier than the event before it (at \(previous.text)); events must be in time order")
+        }
+        previous = (seconds, time.text)
+        let appIndex = try self.appIndex(app.text, at: app.place)
+        func required(_ cell: Cell?) throws(ScenarioError) -> Cell {
+            guard let cell else { throw self.error(at: verbCell.place, "\(verb.rawValue) event is missing required key 'id'") }
+            return cell
+        }
+        let action: ScenarioEvent.Action
+        switch verb {
+        case .install: action = .install(appIndex)
+        case .launch: action = .launch(appIndex)
+        case .terminate: action = .terminate(appIndex)
+        case .uninstall: action = .uninstall(appIndex)
+        case .appUpdate: action = .updateApp(appIndex)
+        case .request, .requestIfPresent:
+            guard !tags.isEmpty else { throw self.error(at: verbCell.place, "\(verb.rawValue) must list at least one tag") }
+            var ids: [TagID] = []
+            for cell in tags {
+                let tag = try tagID(cell.text, at: cell.place, app: appIndex)
+                guard !ids.contains(tag) else {
+                    throw self.error(at: cell.place, "tag '\(cell.text)' is listed twice in this \(verb.rawValue)")
+                }
+                ids.append(tag)
+            }
+            if verb == .request {
+                let key = try defineRequest(try required(id).text, at: try required(id).place, app: appIndex)
+                var loading = LoadingPriority.normal
+                if let priority {
+                    do {
+                        loading = try PrioritySyntax.parseLoading(priority.text)
+                    } catch {
+                        throw self.error(at: priority.place, error.message(subject: "priority"))
+                    }
+                }
+                action = .request(appIndex, tags: RequestTags(ids), key: key, priority: loading, optional: false)
+            } else {
+                let key = try id.map { cell throws(ScenarioError) in try defineRequest(cell.text, at: cell.place, app: appIndex) }
+                action = .requestIfPresent(appIndex, tags: RequestTags(ids), key: key)
+            }
+        case .end, .cancel, .pause, .resume:
+            let cell = id ?? Cell(text: "", line: verbCell.line, column: verbCell.column)
+            guard !cell.text.isEmpty else { throw self.error(at: cell.place, "request id must not be empty") }
+            let key = try requestKey(cell.text, at: cell.place, app: appIndex)
+            switch verb {
+            case .end: action = .end(appIndex, key: key)
+            case .cancel: action = .cancel(appIndex, key: key)
+            case .pause: action = .pause(appIndex, key: key)
+            default: action = .resume(appIndex, key: key)
+            }
+        default:
+            throw self.error(at: verbCell.place, "a \(verb.rawValue) event cannot come from telemetry")
+        }
+        return ScenarioEvent(time: seconds, action: action)
+    }
 
     mutating func read(_ node: Node) throws(ScenarioError) -> ScenarioEvent {
         let fields = try reader.mapping(node, "each event", section: .event)
@@ -112,8 +215,20 @@ struct EventReader {
             }
             return .preserve(app, preservations)
         case .update:
-            if let node = fields.value("version") { _ = try reader.integer(node, "version", as: Int.self, atLeast: 1) }
-            return .update(app, pack: try packIndex(value, app: app))
+            let pack = try packIndex(value, app: app)
+            // A new version replaces the pack on the device; the same version published again,
+            // or an older one, is no update (App Store Connect refuses a version that is not
+            // higher), so it is refused here rather than removing and re-downloading the pack.
+            let current = packVersions[app][pack] ?? 1
+            var version = current + 1
+            if let node = fields.value("version") {
+                version = try reader.integer(node, "version", as: Int.self, atLeast: 1, atMost: Int(Int32.max))
+                guard version > current else {
+                    throw reader.error(at: node, "version \(version) of pack '\(apps[app].catalog.packs[Int(pack)].name)' is not newer than its version \(current)\(current == 1 ? " (as installed)" : " (an earlier update)"); an update must raise the version")
+                }
+            }
+            packVersions[app][pack] = version
+            return .update(app, pack: pack)
         case .disk:
             preconditionFailure("disk events are handled before the app is resolved")
         }
@@ -131,10 +246,13 @@ struct EventReader {
     }
 
     private func appIndex(_ node: Node) throws(ScenarioError) -> AppIndex {
-        let id = try reader.name(node, "app")
+        try appIndex(try reader.name(node, "app"), at: .node(node))
+    }
+
+    private func appIndex(_ id: String, at place: Place) throws(ScenarioError) -> AppIndex {
         guard let index = appIndexByID[id] else {
             let hint = NameSuggestion.hint(for: id, among: apps.map(\.id), noneText: "the scenario has no apps")
-            throw reader.error(at: node, "unknown app '\(id)'" + hint)
+            throw error(at: place, "unknown app '\(id)'" + hint)
         }
         return index
     }
@@ -154,32 +272,41 @@ struct EventReader {
     }
 
     private func tagID(_ node: Node, app: AppIndex) throws(ScenarioError) -> TagID {
-        let name = try reader.name(node, "tag")
+        try tagID(try reader.name(node, "tag"), at: .node(node), app: app)
+    }
+
+    private func tagID(_ name: String, at place: Place, app: AppIndex) throws(ScenarioError) -> TagID {
         let catalog = apps[app].catalog
         guard let tag = catalog.tagID(named: name) else {
             let hint = NameSuggestion.hint(for: name, among: catalog.tags.map(\.name), noneText: "it has no tags")
-            throw reader.error(at: node, "app '\(apps[app].id)' has no tag '\(name)'" + hint)
+            throw error(at: place, "app '\(apps[app].id)' has no tag '\(name)'" + hint)
         }
         return tag
     }
 
     /// A new request id of `app`: a fresh key labelled with the id.
     private mutating func defineRequest(_ node: Node, app: AppIndex) throws(ScenarioError) -> RequestKey {
-        let id = try reader.name(node, "id")
+        try defineRequest(try reader.name(node, "id"), at: .node(node), app: app)
+    }
+
+    private mutating func defineRequest(_ id: String, at place: Place, app: AppIndex) throws(ScenarioError) -> RequestKey {
         if let earlier = requests[app][id] {
-            let line = earlier.node.mark.map { " (line \($0.line))" } ?? ""
-            throw reader.error(
-                at: node, "request id '\(id)' is already used by app '\(apps[app].id)'\(line); ids are unique within an app")
+            let line = earlier.line.map { " (line \($0))" } ?? ""
+            throw error(
+                at: place, "request id '\(id)' is already used by app '\(apps[app].id)'\(line); ids are unique within an app")
         }
         let key = labels.count
         labels.append(id)
-        requests[app][id] = (key, node)
+        requests[app][id] = (key, place.line)
         return key
     }
 
     /// The key of a request id that an earlier request of `app` defined.
     private func requestKey(_ node: Node, app: AppIndex) throws(ScenarioError) -> RequestKey {
-        let id = try reader.name(node, "request id")
+        try requestKey(try reader.name(node, "request id"), at: .node(node), app: app)
+    }
+
+    private func requestKey(_ id: String, at place: Place, app: AppIndex) throws(ScenarioError) -> RequestKey {
         if let known = requests[app][id] { return known.key }
         let appID = apps[app].id
         var message = "unknown request id '\(id)' for app '\(appID)'"
@@ -191,6 +318,6 @@ struct EventReader {
             message += NameSuggestion.hint(
                 for: id, among: known, noneText: "no earlier request of app '\(appID)' has an id")
         }
-        throw reader.error(at: node, message)
+        throw error(at: place, message)
     }
 }

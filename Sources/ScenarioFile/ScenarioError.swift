@@ -1,3 +1,4 @@
+import TextInput
 /// Why a scenario file was rejected: where (`FILE:LINE:COLUMN`, 1-based) and a one-line reason.
 ///
 /// ```text
@@ -23,5 +24,5 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// `FILE:LINE:COLUMN: message`, on one line.
-    public var description: String { "\(file):\(line):\(column): \(message)" }
+    public var description: String { "\(InputText.oneLine(file)):\(line):\(column): \(message)" }
 }

@@ -1,4 +1,5 @@
 import ODRCore
+import TextInput
 import Yams
 
 /// Rewrites an On-Demand Resources scenario for a platform where the app owns eviction
@@ -97,7 +98,8 @@ public struct ScenarioMigration {
         } catch {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
         }
-        let header = (["# \(Self.marker) \(fileName) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
+        // The file's name as one line: a newline in a path must not start a YAML key.
+        let header = (["# \(Self.marker) \(InputText.oneLine(fileName)) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
             .joined(separator: "\n")
         let migrated = header + "\n" + body
         do {

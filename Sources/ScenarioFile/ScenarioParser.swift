@@ -20,10 +20,14 @@ public struct ScenarioParser: Sendable {
     /// The options each policy declares (``PolicyOption``), by policy name, for
     /// `policy_options:`; a policy not listed takes none.
     public let policyOptions: [String: [PolicyOption]]
+    /// The policies that read the future (offline bounds such as `belady`): a run's policy,
+    /// never an app's `strategy` (an app's code cannot see what comes).
+    public let offlinePolicies: Set<String>
 
-    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:]) {
+    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []) {
         self.knownPolicies = knownPolicies
         self.policyOptions = policyOptions
+        self.offlinePolicies = offlinePolicies
     }
 
     /// `apps[].cache_quota`, the older spelling of this policy option per app.
@@ -218,6 +222,9 @@ public struct ScenarioParser: Sendable {
                 let name = try reader.name(strategy, "strategy")
                 guard knownPolicies.contains(name) else {
                     throw reader.error(at: strategy, "unknown strategy '\(name)'" + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+                }
+                guard !offlinePolicies.contains(name) else {
+                    throw reader.error(at: strategy, "strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a bound)")
                 }
                 strategies[apps.count] = name
             }

@@ -27,14 +27,14 @@ public struct ScenarioRewrite {
         app["generate"] = nil
         app["resources"] = .sequence(Node.Sequence(resources.map { resource in
             .mapping(Node.Mapping([
-                (Node("name"), Node(resource.name)),
+                (Node("name"), Self.string(resource.name)),
                 (Node("size"), Node(Self.size(resource.size))),
-                (Node("tags"), .sequence(Node.Sequence(resource.tags.map { Node($0) }))),
+                (Node("tags"), .sequence(Node.Sequence(resource.tags.map { Self.string($0) }))),
             ]))
         }))
         if !newTags.isEmpty {
             var tags = app["tags"]?.mapping ?? Node.Mapping([])
-            for tag in newTags { tags[tag.name] = .mapping(Node.Mapping([(Node("category"), Node(tag.category))])) }
+            for tag in newTags { tags[Self.string(tag.name)] = .mapping(Node.Mapping([(Node("category"), Node(tag.category))])) }
             app["tags"] = .mapping(tags)
         }
         apps[index] = .mapping(app)
@@ -46,6 +46,13 @@ public struct ScenarioRewrite {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the scenario: \(error)")
         }
         return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
+    }
+
+    /// A name as a YAML string that reads back as the same string: quoted when YAML would
+    /// read it as something else (a resource named `null`, a tag `~`, `true`, `1e3`), plain
+    /// otherwise, as a person would write it.
+    static func string(_ text: String) -> Node {
+        Resolver.default.resolveTag(of: Node(text)) == .str ? Node(text) : Node(text, Tag(.str), .doubleQuoted)
     }
 
     /// The text with app `appID`'s `key` (`budget`, `strategy`) set to `value`, nothing else changed.

@@ -15,6 +15,9 @@ public struct Study: Sendable {
         /// Axes with the same `zip` group move together, value by value, instead of forming
         /// a product (tag count and tag size of one content budget); nil for an axis of its own.
         public var zip: String? = nil
+        /// Where each value was written (`FILE:LINE:COLUMN` of the study; a range's values all
+        /// at the range), for errors about a value met later (a population of `advise`).
+        public var valueLocations: [String] = []
     }
 
     /// One combination of axis values and the scenario it makes.

@@ -1,6 +1,7 @@
 import Foundation
 import ODRCore
 import Simulation
+import TextInput
 import Yams
 
 /// Parses study files (`.study`, YAML) into a ``Study`` whose every point is a validated
@@ -30,10 +31,13 @@ public struct StudyParser: Sendable {
     public let knownPolicies: [String]
     /// The options each policy declares, as ``ScenarioParser/policyOptions``.
     public let policyOptions: [String: [PolicyOption]]
+    /// As ``ScenarioParser/offlinePolicies``: checked at every point alike.
+    public let offlinePolicies: Set<String>
 
-    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:]) {
+    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []) {
         self.knownPolicies = knownPolicies
         self.policyOptions = policyOptions
+        self.offlinePolicies = offlinePolicies
     }
 
     /// Most points a study may have.
@@ -73,7 +77,7 @@ public struct StudyParser: Sendable {
             }
             baseNode = node
         }
-        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies, policyOptions: policyOptions)
+        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies, policyOptions: policyOptions, offlinePolicies: offlinePolicies)
         let base: ScenarioDocument
         do {
             base = try scenarioParser.parse(baseText, fileName: baseFile)
@@ -118,6 +122,10 @@ public struct StudyParser: Sendable {
             let valuesNode = try fields.required("values")
             let (values, nodes) = try readValues(valuesNode, axis: name, reader)
             var axis = Study.Axis(name: name, path: path, values: values)
+            axis.valueLocations = nodes.map { node in
+                let e = reader.error(at: node, "")
+                return "\(InputText.oneLine(fileName)):\(e.line):\(e.column)"
+            }
             if let zipNode = fields.value("zip") {
                 let group = try reader.name(zipNode, "zip group")
                 if let partner = axes.first(where: { $0.zip == group }), partner.values.count != values.count {

@@ -1,5 +1,5 @@
 import Simulation
-import Yams
+import TextInput
 
 /// Reads a `{kind: trace, file: telemetry.csv}` workload: app events recorded in the field,
 /// replayed as scripted events.
@@ -26,19 +26,56 @@ struct TelemetryReader {
     static let verbs: [EventVerb] = [.install, .launch, .terminate, .uninstall, .request, .requestIfPresent,
                                      .end, .cancel, .pause, .resume, .appUpdate]
 
-    /// The rows of `text` as events, each with its location.
+    /// The rows of `text` as events, each with its location, read in one streaming pass: each
+    /// row is checked as it is read (``EventReader/readRow(time:app:verb:verbCell:tags:id:priority:)``),
+    /// so a problem on the last of a million rows is reported in seconds, before any run.
     static func read(_ text: String, fileName: String, into events: inout EventReader) throws(ScenarioError) -> [(ScenarioEvent, String)] {
-        let reader = NodeReader(file: fileName)
-        let lines = Self.lines(text)
-        guard let header = lines.first, !header.fields.allSatisfy({ $0.text.isEmpty }) else {
+        var header: Line?
+        var position: [String: Int] = [:]
+        var result: [(ScenarioEvent, String)] = []
+        // A row is about 30 bytes: room for the rows without regrowing.
+        result.reserveCapacity(text.utf8.count / 32)
+        let saved = events.reader
+        events.reader = NodeReader(file: fileName)
+        events.restartTimeOrder()
+        defer {
+            events.reader = saved
+            events.restartTimeOrder()
+        }
+        var failure: ScenarioError?
+        forEachLine(text) { row in
+            do throws(ScenarioError) {
+                guard let header else {
+                    try readHeader(row, fileName: fileName, into: &position)
+                    header = row
+                    return true
+                }
+                guard !(row.fields.count == 1 && row.fields[0].text.isEmpty) else { return true }
+                result.append((try readRow(row, header: header, position: position, fileName: fileName, events: &events),
+                               "\(fileName):\(row.line):1"))
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        guard header != nil else {
             throw ScenarioError(file: fileName, line: 1, column: 1,
                                 message: "the telemetry file is empty; its first line names the columns, such as time,app,event,tags,id")
         }
-        var position: [String: Int] = [:]
+        return result
+    }
+
+    private static func readHeader(_ header: Line, fileName: String, into position: inout [String: Int]) throws(ScenarioError) {
+        guard !header.fields.allSatisfy({ $0.text.isEmpty }) else {
+            throw ScenarioError(file: fileName, line: 1, column: 1,
+                                message: "the telemetry file is empty; its first line names the columns, such as time,app,event,tags,id")
+        }
         for (i, field) in header.fields.enumerated() {
             let name = field.text
             guard columns.contains(name) else {
-                throw ScenarioError(file: fileName, line: header.line, column: field.column, message: "unknown column '\(name)'"
+                throw ScenarioError(file: fileName, line: header.line, column: field.column, message: "unknown column '\(InputText.oneLine(name))'"
                     + NameSuggestion.hint(for: name, among: columns) + " (the columns are \(columns.joined(separator: ", ")))")
             }
             guard position[name] == nil else {
@@ -49,102 +86,45 @@ struct TelemetryReader {
         for name in required where position[name] == nil {
             throw ScenarioError(file: fileName, line: header.line, column: 1, message: "the header has no '\(name)' column; it needs \(required.joined(separator: ", "))")
         }
+    }
 
-        // Each row becomes the `events:` entry it stands for, one YAML line at the row's own
-        // line number, so the scenario's event reader reads it; its errors' columns are then
-        // moved from the YAML line back to the CSV field they came from.
-        var yaml = ""
-        var columnMaps: [Int: [(yaml: Int, csv: Int)]] = [:]
-        var lineNumber = 1
-        for row in lines.dropFirst() where !(row.fields.count == 1 && row.fields[0].text.isEmpty) {
-            guard row.fields.count == header.fields.count else {
-                throw ScenarioError(file: fileName, line: row.line, column: 1,
-                                    message: "\(row.fields.count) fields, but the header has \(header.fields.count)")
-            }
-            func field(_ column: String) -> (text: String, column: Int)? {
-                guard let i = position[column], !row.fields[i].text.isEmpty else { return nil }
-                return row.fields[i]
-            }
-            guard let event = field("event") else {
-                throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no event")
-            }
-            guard let verb = EventVerb(rawValue: event.text), verbs.contains(verb) else {
-                throw ScenarioError(file: fileName, line: row.line, column: event.column, message: "unknown event '\(event.text)'"
-                    + NameSuggestion.hint(for: event.text, among: verbs.map(\.rawValue)))
-            }
-            var text = "- {"
-            var map: [(yaml: Int, csv: Int)] = [(1, 1)]
-            func add(_ key: String, _ value: String, from column: Int) {
-                if text.count > 3 { text += ", " }
-                text += key + ": "
-                map.append((text.count + 1, column))
-                text += value
-            }
-            func quoted(_ value: String) -> String {
-                "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-            }
-            if let time = field("time") { add("at", quoted(time.text), from: time.column) }
-            if let app = field("app") { add("app", quoted(app.text), from: app.column) }
-            switch verb {
-            case .request, .requestIfPresent:
-                let tags = field("tags") ?? ("", event.column)
-                text += (text.count > 3 ? ", " : "") + verb.rawValue + ": ["
-                var offset = 0
-                for (i, name) in tags.text.split(separator: " ", omittingEmptySubsequences: false).flatMap({ $0.split(separator: ";", omittingEmptySubsequences: false) }).enumerated() {
-                    defer { offset += name.count + 1 }
-                    guard !name.isEmpty else { continue }
-                    if i > 0 && text.last != "[" { text += ", " }
-                    map.append((text.count + 1, tags.column + offset))
-                    text += quoted(String(name))
-                }
-                text += "]"
-                if let id = field("id") { add("id", quoted(id.text), from: id.column) }
-                if verb == .request, let priority = field("priority") { add("priority", quoted(priority.text), from: priority.column) }
-            case .end, .cancel, .pause, .resume:
-                let id = field("id")
-                add(verb.rawValue, quoted(id?.text ?? ""), from: id?.column ?? event.column)
-            default:
-                add(verb.rawValue, "true", from: event.column)
-            }
-            text += "}"
-            // Blank lines up to the row's own line number.
-            yaml += String(repeating: "\n", count: row.line - lineNumber) + text
-            lineNumber = row.line
-            columnMaps[row.line] = map
+    private static func readRow(_ row: Line, header: Line, position: [String: Int], fileName: String,
+                                events: inout EventReader) throws(ScenarioError) -> ScenarioEvent {
+        guard row.fields.count == header.fields.count else {
+            throw ScenarioError(file: fileName, line: row.line, column: 1,
+                                message: "\(row.fields.count) fields, but the header has \(header.fields.count)")
         }
-        guard !yaml.isEmpty else { return [] }
-
-        let relocate = { (error: ScenarioError) -> ScenarioError in
-            guard let map = columnMaps[error.line] else { return error }
-            let csv = map.last { $0.yaml <= error.column }?.csv ?? 1
-            // The event reader names the time `at`, as `events:` does; here it is the `time` column.
-            let message = error.message.hasPrefix("at ") ? "time " + error.message.dropFirst(3) : error.message
-            return ScenarioError(file: fileName, line: error.line, column: csv, message: message)
+        func field(_ column: String) -> EventReader.Cell? {
+            guard let i = position[column], !row.fields[i].text.isEmpty else { return nil }
+            return EventReader.Cell(text: row.fields[i].text, line: row.line, column: row.fields[i].column)
         }
-        let items: [Node]
-        do {
-            guard case .sequence(let sequence)? = try Yams.compose(yaml: yaml) else { return [] }
-            items = Array(sequence)
-        } catch {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot read the rows: \(error)")
+        guard let event = field("event") else {
+            throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no event")
         }
-        let saved = events.reader
-        events.reader = reader
-        events.restartTimeOrder()
-        defer {
-            events.reader = saved
-            events.restartTimeOrder()
+        guard let verb = EventVerb(rawValue: event.text), verbs.contains(verb) else {
+            throw ScenarioError(file: fileName, line: row.line, column: event.column, message: "unknown event '\(InputText.oneLine(event.text))'"
+                + NameSuggestion.hint(for: event.text, among: verbs.map(\.rawValue)))
         }
-        var result: [(ScenarioEvent, String)] = []
-        result.reserveCapacity(items.count)
-        for item in items {
-            do {
-                result.append((try events.read(item), "\(fileName):\(item.mark?.line ?? 1):1"))
-            } catch {
-                throw relocate(error)
+        guard let time = field("time") else {
+            throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no time")
+        }
+        guard let app = field("app") else {
+            throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no app")
+        }
+        var tags: [EventReader.Cell] = []
+        if verb == .request || verb == .requestIfPresent, let cell = field("tags") {
+            // Tags separated by blanks or `;`, each at its own column.
+            var offset = 0
+            for name in cell.text.split(separator: " ", omittingEmptySubsequences: false)
+                .flatMap({ $0.split(separator: ";", omittingEmptySubsequences: false) }) {
+                defer { offset += name.unicodeScalars.count + 1 }
+                guard !name.isEmpty else { continue }
+                tags.append(EventReader.Cell(text: String(name), line: row.line, column: cell.column + offset))
             }
         }
-        return result
+        let id = field("id").map { verb == .request || verb == .requestIfPresent || verb == .end || verb == .cancel || verb == .pause || verb == .resume ? $0 : nil } ?? nil
+        return try events.readRow(time: time, app: app, verb: verb, verbCell: event, tags: tags, id: id,
+                                  priority: verb == .request ? field("priority") : nil)
     }
 
     /// A CSV line's fields, each with its 1-based column; quotes as RFC 4180.
@@ -153,40 +133,72 @@ struct TelemetryReader {
         var fields: [(text: String, column: Int)]
     }
 
+    /// Calls `body` with each line of `text` (blank lines after the first skipped), until it
+    /// returns false; nothing is kept between lines.
+    static func forEachLine(_ text: String, _ body: (Line) -> Bool) {
+        var number = 0
+        for raw in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            number += 1
+            var bytes = raw[...]
+            if bytes.last == 13 { bytes = bytes.dropLast() }
+            if bytes.isEmpty && number > 1 { continue }
+            guard body(Line(line: number, fields: fields(of: bytes))) else { return }
+        }
+    }
+
     static func lines(_ text: String) -> [Line] {
         var result: [Line] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.isEmpty && n > 0 { continue }
-            var fields: [(String, Int)] = []
-            var field = "", start = 1, column = 1, quoted = false, inQuotes = false
-            var characters = line.makeIterator()
-            var pending: Character? = nil
-            while let c = pending ?? characters.next() {
-                pending = nil
-                if inQuotes {
-                    if c == "\"" {
-                        if let next = characters.next() {
-                            if next == "\"" { field.append("\""); column += 1 } else { inQuotes = false; pending = next }
-                        } else {
-                            inQuotes = false
-                        }
-                    } else {
-                        field.append(c)
-                    }
-                } else if c == "," {
-                    fields.append((quoted ? field : String(Substring(field).trimmingBlanks()), start))
-                    field = ""; quoted = false; start = column + 1
-                } else if c == "\"" && field.allSatisfy({ $0 == " " }) {
-                    inQuotes = true; quoted = true; field = ""
-                } else {
-                    field.append(c)
-                }
-                column += 1
-            }
-            fields.append((quoted ? field : String(Substring(field).trimmingBlanks()), start))
-            result.append(Line(line: n + 1, fields: fields))
-        }
+        forEachLine(text) { result.append($0); return true }
         return result
+    }
+
+    /// A line's fields (RFC 4180 quotes), each with its 1-based column in Unicode scalars,
+    /// read byte by byte: a telemetry file may have millions of rows.
+    private static func fields(of bytes: Substring.UTF8View.SubSequence) -> [(text: String, column: Int)] {
+        var fields: [(String, Int)] = []
+        var field: [UInt8] = []
+        var start = 1, column = 1, quoted = false, inQuotes = false
+        var index = bytes.startIndex
+        func finish() {
+            var value = field[...]
+            if !quoted {
+                while value.first == 32 || value.first == 9 { value = value.dropFirst() }
+                while value.last == 32 || value.last == 9 { value = value.dropLast() }
+            }
+            fields.append((String(decoding: value, as: UTF8.self), start))
+        }
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            // Columns count scalars: a UTF-8 continuation byte is no new column.
+            let advances = byte & 0xC0 != 0x80
+            if inQuotes {
+                if byte == 34 {
+                    if index < bytes.endIndex && bytes[index] == 34 {
+                        field.append(34)
+                        index = bytes.index(after: index)
+                        column += 1
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    field.append(byte)
+                }
+            } else if byte == 44 {
+                finish()
+                field.removeAll(keepingCapacity: true)
+                quoted = false
+                start = column + 1
+            } else if byte == 34 && field.allSatisfy({ $0 == 32 }) {
+                inQuotes = true
+                quoted = true
+                field.removeAll(keepingCapacity: true)
+            } else {
+                field.append(byte)
+            }
+            if advances { column += 1 }
+        }
+        finish()
+        return fields
     }
 }

@@ -88,15 +88,50 @@ struct ShardingTests {
         #expect(message([a, a], ["a.csv", "a2.csv"]).contains("a2.csv and a.csv are both shard 1/2"))
         let foreign = Self.shard(2, of: 2, digest: "other", runs: b.runs.map { ($0.index, $0.line) })
         #expect(message([a, foreign], ["a.csv", "f.csv"]).contains("f.csv is from another study"))
-        // Cut after a whole line, and in the middle of one.
+        // Cut after a whole line, and in the middle of one: the rows no longer match the
+        // digest of the first line (issue 42).
         let cut = String(b.text.dropLast(b.runs[1].line.count + 2))
         do { _ = try ShardFile.parse(cut, name: "b.csv"); Issue.record("accepted") } catch {
-            #expect(error.message == "b.csv: incomplete: 1 of its 2 runs")
+            #expect(error.message.hasPrefix("b.csv: its rows do not match the digest in its first line"))
         }
         let midLine = String(b.text.dropLast(20))
         do { _ = try ShardFile.parse(midLine, name: "b.csv"); Issue.record("accepted") } catch {
-            #expect(error.message.hasPrefix("b.csv: line 4 has"))
+            #expect(error.message.hasPrefix("b.csv: its rows do not match the digest in its first line"))
         }
         #expect(throws: ShardFile.Error.self) { try ShardFile.parse("policy,replication\n", name: "x.csv") }
+    }
+
+    @Test("issue 42: one number of a row edited is refused; the same file with CRLF line ends reads as the LF one")
+    func editedAndCRLF() throws {
+        let b = Self.shard(2, of: 2, runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
+        let edited = b.text.replacingOccurrences(of: "\n3,2GB,lru,1", with: "\n3,2GB,lru,7")
+        #expect(edited != b.text)
+        do { _ = try ShardFile.parse(edited, name: "b.csv"); Issue.record("an edited shard was accepted") } catch {
+            #expect(error.message.contains("do not match the digest"))
+        }
+        let crlf = b.text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try ShardFile.parse(crlf, name: "b.csv") == b)
+        // A shard of an earlier release (no digest) is refused with what to do.
+        let old = b.text.replacing(#/ rows=[0-9a-f]+/#, with: "")
+        do { _ = try ShardFile.parse(old, name: "b.csv"); Issue.record("accepted") } catch {
+            #expect(error.message.contains("no rows= digest"))
+        }
+    }
+
+    @Test("issue 42: --shard K/N is one bounded type: N at most the study's run limit when read, at most the runs when checked")
+    func shardPositions() {
+        for text in ["1/1", "2/4", "10000000/10000000"] { #expect(ShardPosition(text) != nil, "\(text)") }
+        for text in ["0/1", "2/1", "1/0", "1/9223372036854775807", "1/4294967296", "1/10000001", "+1/2", "1/ 2", "-1/2", "1/2/3", "/2", "1/",
+                     "１/２", "1.0/2", "a/b", ""] {
+            #expect(ShardPosition(text) == nil, "\(text)")
+        }
+        let position = ShardPosition("3/16")!
+        #expect(position.index == 3 && position.count == 16)
+        if case .failure(let error) = position.checked(runs: 15) {
+            #expect(error.message == "--shard 3/16: there are 15 runs to share, so at most 15 shards")
+        } else {
+            Issue.record("16 shards of 15 runs accepted")
+        }
+        if case .failure = position.checked(runs: 16) { Issue.record("16 shards of 16 runs refused") }
     }
 }

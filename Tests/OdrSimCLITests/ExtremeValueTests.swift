@@ -214,6 +214,20 @@ struct ExtremeValueTests {
         (["replay", "t.csv", "--capacity", "100"], "--jobs"), (["replay", "t.csv", "--capacity", "100"], "--foo-max-requests"),
         (["mrc", "t.csv"], "--points"), (["mrc", "t.csv"], "--sample"), (["mrc", "t.csv"], "--capacity"),
         (["bound", "t.csv"], "--capacity"), (["bound", "t.csv", "--capacity", "100"], "--foo-max-requests"),
+        // Issue 42: the commands added since issue 24, every numeric option.
+        (["run", "s.scn"], "--max-event-rows"), (["run", "s.scn"], "--warmup"), (["compare", "s.scn", "--policy", "lru"], "--warmup"),
+        (["advise", "s.scn", "--app", "game", "--max-evaluations", "3"], "--replications"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1"], "--max-evaluations"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--wait-price"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--install-price"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--failure-price"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--download-price"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--used"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--max-events"),
+        (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--jobs"),
+        (["advise", "s.scn", "--app", "game", "--exchange", "ex", "--shard-timeout", "1s"], "--shard"),
+        (["advise", "s.scn", "--app", "game", "--exchange", "ex", "--shard", "1/1"], "--shard-timeout"),
+        (["migrate", "s.scn", "--to", "background-assets"], "--budget"),
     ]
 
     @Test("each numeric command-line option: success, or one line `odr-sim: …` with exit 64 (or 1)")
@@ -234,7 +248,7 @@ struct ExtremeValueTests {
                     #expect(result.stderr.split(separator: "\n").count == 1, "\(command) \(option) \(value): \(result.stderr)")
                     #expect(result.stderr.hasPrefix("odr-sim: ") || result.stderr.hasPrefix("t.csv:"), "\(command) \(option) \(value): \(result.stderr)")
                 }
-                for name in ["o", "sh"] { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+                for name in ["o", "sh", "ex"] { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
             }
         }
     }

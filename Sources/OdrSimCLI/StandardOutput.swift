@@ -1,0 +1,48 @@
+import Foundation
+
+/// Standard output, written so that a failed write is never silent: every line a command
+/// prints goes through ``say(_:terminator:)``, and ``finish()`` reports the first failed
+/// write (a full disk behind `> file`, `> /dev/full`) as the command's error, exit 1.
+///
+/// A reader that goes away (`odr-sim … | head`: `EPIPE`) is not an error: what is left is
+/// dropped and the command ends as it would have. Writes go straight to file descriptor 1,
+/// unbuffered, so nothing can be lost in a buffer at exit.
+enum StandardOutput {
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        /// The first write error (`errno`), if any; once set, nothing more is written.
+        var failure: Int32?
+        var closedByReader = false
+    }
+    private static let state = State()
+
+    /// Writes `text` to standard output, whole, unless an earlier write failed.
+    static func write(_ text: String) {
+        state.lock.lock(); defer { state.lock.unlock() }
+        guard state.failure == nil, !state.closedByReader else { return }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { state.closedByReader = true } else { state.failure = errno }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// The first failed write, as the command's failure (exit 1); nothing if every write
+    /// went through or the reader closed the pipe.
+    static func finish() throws(CommandFailure) {
+        state.lock.lock(); defer { state.lock.unlock() }
+        guard let code = state.failure else { return }
+        throw CommandFailure("cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
+    }
+}
+
+/// Prints `text` and `terminator` on standard output through ``StandardOutput``: the only
+/// way a command writes there (a source test holds it).
+func say(_ text: String = "", terminator: String = "\n") {
+    StandardOutput.write(text + terminator)
+}

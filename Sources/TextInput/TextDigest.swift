@@ -1,0 +1,20 @@
+/// A text's content digest: 64-bit FNV-1a over its bytes, with CRLF line ends read as LF (so
+/// a checkout or a copy that converts line ends keeps the digest), as 16 hex digits.
+///
+/// It identifies what a file was made from (a scenario's `scenario_hash`) and what a file
+/// held when it was written (the rows of a sweep shard or an advise exchange file), so that a
+/// file edited or cut short since is refused. It is not a cryptographic hash: it guards
+/// against mistakes, not against forgery.
+public enum TextDigest {
+    public static func of(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            defer { previous = byte }
+            if byte == 10 && previous == 13 { continue }  // the LF of a CRLF: CR already counted as the line end
+            hash = (hash ^ UInt64(byte == 13 ? 10 : byte)) &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import TextInput
+
+/// Issue 42: every text input is read by one reader, which treats CRLF, byte-order marks, NUL
+/// bytes, bytes that are not UTF-8 and things that are not files alike, wherever they come from.
+@Suite("The one reader of text inputs")
+struct InputTextTests {
+    static func text(_ bytes: [UInt8]) throws(InputText.Failure) -> String { try InputText.text(Data(bytes)) }
+    static func failure(_ bytes: [UInt8]) -> InputText.Failure? {
+        do {
+            _ = try text(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("CRLF line ends and a byte-order mark read as the plain LF file")
+    func windowsFiles() throws {
+        let plain = "a: 1\nb: [x, y]\n"
+        #expect(try Self.text(Array("a: 1\r\nb: [x, y]\r\n".utf8)) == plain)
+        #expect(try Self.text([0xEF, 0xBB, 0xBF] + Array("a: 1\r\nb: [x, y]\r\n".utf8)) == plain)
+        // A lone CR is not a line end: kept, for the parser to judge.
+        #expect(try Self.text(Array("a\rb\n".utf8)) == "a\rb\n")
+    }
+
+    @Test("a NUL byte is refused at its line and column (columns in Unicode scalars, as YAML counts them)")
+    func nul() {
+        #expect(Self.failure(Array("ab\ncd".utf8) + [0] + Array("e\n".utf8)) == InputText.Failure(line: 2, column: 3, message: "a NUL byte: the file is not text"))
+        #expect(Self.failure(Array("é".utf8) + [0]) == InputText.Failure(line: 1, column: 2, message: "a NUL byte: the file is not text"))
+    }
+
+    @Test("bytes that are not UTF-8 are refused at the first of them")
+    func notUTF8() {
+        #expect(Self.failure(Array("ok\nx".utf8) + [0xFF, 0x41]) == InputText.Failure(line: 2, column: 2, message: "the file is not UTF-8 text"))
+    }
+
+    @Test("a folder, a named pipe and a device are named as what they are, and nothing is opened (a pipe would wait)")
+    func notFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("odr-sim-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        func message(_ path: String) -> String {
+            do {
+                _ = try InputText.read(path)
+                return "read"
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message(directory.path) == "is a directory, not a file")
+        #expect(message(fifo).hasPrefix("is a named pipe (FIFO), not a file"))
+        #expect(message("/dev/zero") == "is a device, not a file")
+        #expect(message(directory.appendingPathComponent("none").path) == "no such file")
+        let file = directory.appendingPathComponent("f.scn")
+        try Data("x: 1\r\n".utf8).write(to: file)
+        #expect(try InputText.read(file.path) == "x: 1\n")
+    }
+
+    @Test("a name from a file or a path becomes one line: no newline can start a YAML key in a comment")
+    func oneLine() {
+        #expect(InputText.oneLine("game.scn") == "game.scn")
+        #expect(InputText.oneLine("a\nb: 1.scn") == "a\\nb: 1.scn")
+        #expect(InputText.oneLine("x\r\ty\u{7}\u{2028}") == "x\\r\\ty\\u{7}\\u{2028}")
+        #expect(!InputText.oneLine("\n\n\u{85}").contains { $0.isNewline })
+    }
+
+    @Test("the digest reads CRLF as LF, and any edit changes it")
+    func digest() {
+        #expect(TextDigest.of("a\r\nb\r\n") == TextDigest.of("a\nb\n"))
+        #expect(TextDigest.of("a,1\n") != TextDigest.of("a,2\n"))
+        #expect(TextDigest.of("a,1\n").count == 16)
+        // FNV-1a 64 of the empty text is its offset basis.
+        #expect(TextDigest.of("") == "cbf29ce484222325")
+    }
+}
