@@ -3,7 +3,7 @@ import ODRCore
 import Simulation
 import Yams
 
-/// Parses scenario files (`.scn`, YAML; see SCENARIO-FORMAT.md) into a validated ``Scenario``.
+/// Parses scenario files (`.scn`, YAML; see docs/scenario-format.md) into a validated ``Scenario``.
 ///
 /// Every problem is a ``ScenarioError`` pointing at `FILE:LINE:COLUMN` of the offending node,
 /// with a one-line reason and, for misspelt names, a "did you mean" hint. Unknown keys are

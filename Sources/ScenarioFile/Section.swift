@@ -1,5 +1,5 @@
 /// A kind of mapping in a scenario file, with the keys it allows and the words messages use for it.
-enum Section: Sendable {
+enum Section: Sendable, CaseIterable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
     case sessions, levels, popularity, disk, networkSpells, updates, trace

@@ -4,7 +4,7 @@ import Testing
 import TraceReplay
 
 /// The replay against libCacheSim's own numbers for the CloudPhysics trace
-/// (`shared/traces/cloudphysics-reference.csv`, an independent reference): misses and
+/// (`Tests/Fixtures/traces/cloudphysics-reference.csv`, an independent reference): misses and
 /// missed bytes must agree exactly at each of its four capacities.
 @Suite struct AgreementTests {
     struct Expected {

@@ -12,10 +12,9 @@ func withTrace<T>(_ text: String, name: String = "trace.csv", _ body: (String) t
     return try body(url.path)
 }
 
-/// `<repo>/../shared/traces/`, found from this file's path (CI has it beside the clone).
+/// `Tests/Fixtures/traces/`: the CloudPhysics trace and libCacheSim's counts for it, carried
+/// by the repository (their origin and sha256 in the README beside them).
 let sharedTraces: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()   // Tests/ODRPoliciesTests/
     .deletingLastPathComponent()   // Tests/
-    .deletingLastPathComponent()   // the repository
-    .deletingLastPathComponent()   // its parent, which holds shared/
-    .appendingPathComponent("shared/traces")
+    .appendingPathComponent("Fixtures/traces")

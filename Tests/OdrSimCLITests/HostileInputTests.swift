@@ -245,7 +245,7 @@ struct HostileInputTests {
 
     @Test("replay shows its progress with an estimate")
     func replayProgress() throws {
-        let trace = CLI.repository.deletingLastPathComponent().appendingPathComponent("shared/traces/cloudphysics.csv").path
+        let trace = CLI.repository.appendingPathComponent("Tests/Fixtures/traces/cloudphysics.csv").path
         try #require(FileManager.default.fileExists(atPath: trace))
         let (result, _, dir) = try run(["replay", trace, "--capacity", "20297697", "--policy", "lru", "--policy", "fifo", "--out", "out"],
                                        environment: ["ODR_SIM_PROGRESS": "always"])

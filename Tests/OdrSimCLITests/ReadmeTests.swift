@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Issue 27: what the README shows a newcomer exists in a fresh clone. On the main before it,
-/// the README's four pictures lived in an ignored folder and its trace examples named
-/// `../shared`, which a clone does not have.
+/// the README's four pictures lived in an ignored folder and its trace examples named a
+/// folder beside the repository, which a clone does not have.
 @Suite("README")
 struct ReadmeTests {
     static let readme = (try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
@@ -51,7 +51,7 @@ struct ReadmeTests {
         }
     }
 
-    @Test("every example of \"What it does\" runs as written in a copy of what a clone has (no ../shared, no Reports/ of a build)")
+    @Test("every example of \"What it does\" runs as written in a copy of what a clone has (nothing beside it, no Reports/ of a build)")
     func examplesRunInAClone() throws {
         let examples = Self.examples()
         #expect(examples.count >= 14, "\(examples)")

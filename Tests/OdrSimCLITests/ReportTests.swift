@@ -164,9 +164,9 @@ struct ReportTests {
 struct MultiCapacityReplayTests {
     @Test("--capacity 1%,5%,10%,25% in one command: libCacheSim's capacities and counts, and miss-ratio curves whose hovers equal summary.csv")
     func percentCapacities() throws {
-        let trace = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics.csv").standardized
-        let reference = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics-reference.csv").standardized
-        guard FileManager.default.fileExists(atPath: trace.path) else { Issue.record("no shared trace at \(trace.path)"); return }
+        let trace = CLI.repository.appendingPathComponent("Tests/Fixtures/traces/cloudphysics.csv")
+        let reference = CLI.repository.appendingPathComponent("Tests/Fixtures/traces/cloudphysics-reference.csv")
+        try #require(FileManager.default.fileExists(atPath: trace.path), "no trace fixture at \(trace.path)")
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("mrc")
@@ -195,10 +195,10 @@ struct MultiCapacityReplayTests {
 
 @Suite("odr-sim mrc")
 struct MRCCommandTests {
-    @Test("mrc of the shared trace says 92,200 misses at 202,976,972 bytes, as replay --policy lru does")
+    @Test("mrc of the CloudPhysics trace says 92,200 misses at 202,976,972 bytes, as replay --policy lru does")
     func sharedTrace() throws {
-        let trace = CLI.repository.appendingPathComponent("../shared/traces/cloudphysics.csv").standardized
-        guard FileManager.default.fileExists(atPath: trace.path) else { Issue.record("no shared trace at \(trace.path)"); return }
+        let trace = CLI.repository.appendingPathComponent("Tests/Fixtures/traces/cloudphysics.csv")
+        try #require(FileManager.default.fileExists(atPath: trace.path), "no trace fixture at \(trace.path)")
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("mrc")

@@ -4,7 +4,7 @@ import Testing
 
 import ScenarioFile
 
-/// The examples of SCENARIO-FORMAT.md, put together as one file, must parse and mean what the page says.
+/// The examples of the scenario format (docs/scenario-format.md), put together as one file, must parse and mean what the page says.
 @Suite("The contract's examples")
 struct ContractExampleTests {
     /// The page's top-level, apps and events examples verbatim, with one addition: the events
