@@ -1,8 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies point one way: OdrSimCLI → Experiments → (Metrics, ODRPolicies) and
-// OdrSimCLI → (ScenarioFile, TraceReplay, Workload) → Simulation → ODRCore.
+// Dependencies point one way, from the command line down to the core (the README's diagram,
+// drawn from this file by scripts/architecture):
+//   odr-sim → OdrSimCLI → (Advice, Reports, TraceReplay, Bounds)
+//   Advice → (Experiments, ScenarioFile);  Experiments → (Metrics, ODRPolicies, Bounds)
+//   ScenarioFile → Workload → Simulation → ODRCore;  Metrics → Simulation → ODRCore
+//   TextInput (the one reader of text inputs) depends on nothing of the package.
 // ODRCore reads no clock, file or network.
 let package = Package(
     name: "odr-sim",

@@ -3,9 +3,11 @@ import Simulation
 /// Byte sizes as scenario files write them: `512MB`, `1.5GB`, `64MiB`, `700KB`, `123B`, or a
 /// bare integer (bytes).
 ///
-/// `KB/MB/GB/TB` are powers of 10 and `KiB/MiB/GiB/TiB` powers of 2 (ODR-SPEC §5). A blank
-/// between number and unit is allowed; fractions are rounded to the nearest byte. A size is
-/// at most 1 PiB (``ModelLimits/bytes``).
+/// `KB/MB/GB/TB` are powers of 10 and `KiB/MiB/GiB/TiB` powers of 2 (ODR-SPEC §5), in any
+/// case (`64gb`), but a lone `b` (a bit) is refused. A blank between number and unit is
+/// allowed; fractions are rounded to the nearest byte. A size is at most 1 PiB
+/// (``ModelLimits/bytes``). The one reader of sizes: scenario and study files and every
+/// command-line option that takes a size go through it.
 ///
 /// ```swift
 /// try SizeSyntax.parse("1.5GB")        // 1_500_000_000
@@ -53,7 +55,13 @@ public enum SizeSyntax {
         let multiplier: UInt64
         if unitText.isEmpty {
             multiplier = 1
-        } else if let unit = units.first(where: { $0.suffix == unitText }) {
+        } else if unitText == "b" {
+            // A lone lowercase b reads as bits elsewhere (Mb/s): never guessed for bytes.
+            throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: "write B for bytes (b is a bit); " + expected))
+        } else if let unit = units.first(where: { $0.suffix == unitText })
+                    ?? units.first(where: { $0.suffix.uppercased() == unitText.uppercased() }) {
+            // Units in any case (`64gb`, `10kib`), as people type them on a command line and
+            // in files alike.
             multiplier = unit.bytes
         } else {
             throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: expected))

@@ -75,8 +75,9 @@ struct LifeTableTests {
     static func coreSources() throws -> [(name: String, text: String)] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ODRCore")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
-            .map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+        // Its folders by concern (Catalog/, Device/, Space/, …) included; names are file names.
+        let paths = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        return try paths.map { (($0 as NSString).lastPathComponent, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
     }
 
     @Test("a pack's phase, download slot, pins and retain are written in PackLife.swift only; a request's life in RequestLife.swift only")
@@ -94,5 +95,15 @@ struct LifeTableTests {
         }
         #expect(packWriters == ["PackLife.swift"])
         #expect(requestWriters == ["RequestLife.swift"])
+    }
+
+    @Test("no raw pointer in the device's domain code: its files name no .pointee and no address (issue 37; RecordReference does it)")
+    func noPointersInTheDevice() throws {
+        let device = try Self.coreSources().filter { $0.name.hasPrefix("ODRDevice") }
+        #expect(device.count >= 8)
+        for (name, text) in device {
+            #expect(!text.contains(".pointee"), "\(name) reads or writes through .pointee")
+            #expect(!text.contains("UnsafeMutablePointer"), "\(name) handles a raw pointer")
+        }
     }
 }

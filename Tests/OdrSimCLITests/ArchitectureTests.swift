@@ -9,6 +9,12 @@ import Testing
 struct ArchitectureTests {
     static let root = CLI.repository
 
+    /// The Swift files of a target's folder, its folders by concern included, as paths relative
+    /// to it, sorted.
+    static func swiftFiles(in folder: URL) -> [String] {
+        (FileManager.default.subpaths(atPath: folder.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
     /// What `scripts/architecture` makes of Package.swift.
     static func generated() throws -> String {
         let process = Process()
@@ -23,15 +29,15 @@ struct ArchitectureTests {
         return text
     }
 
-    @Test("the README's diagram is the one Package.swift makes")
+    @Test("docs/architecture.md's diagram is the one Package.swift makes")
     func diagram() throws {
         let generated = try Self.generated()
         #expect(generated.hasPrefix("```text\nodr-sim      → OdrSimCLI\n"), "\(generated)")
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- architecture:begin -->\n"))
         let end = try #require(readme.range(of: "<!-- architecture:end -->"))
         #expect(String(readme[begin.upperBound..<end.lowerBound]) == generated,
-                "README.md's architecture differs from Package.swift's: run scripts/architecture --update")
+                "docs/architecture.md's diagram differs from Package.swift's: run scripts/architecture --update")
     }
 
     @Test("every dependency a target declares on another of the package's targets is imported")
@@ -44,7 +50,7 @@ struct ArchitectureTests {
             let dependsOn = parts[1].components(separatedBy: "  [")[0]
             guard dependsOn != "—" else { continue }
             let folder = Self.root.appendingPathComponent("Sources/\(target)")
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            let files = Self.swiftFiles(in: folder)
             guard !files.isEmpty else { continue }  // a C target's headers name their own includes
             let text = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
             for dependency in dependsOn.components(separatedBy: ", ") {
@@ -67,8 +73,8 @@ struct ArchitectureTests {
             return String(words[2].dropLast())
         }
         #expect(fields.count >= 8, "\(fields)")
-        let others = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".swift") && $0 != "Scenario.swift" }
+        let others = try Self.swiftFiles(in: folder)
+            .filter { $0 != "Scenario.swift" }
             .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
             .joined(separator: "\n")
         for field in fields {
@@ -79,11 +85,11 @@ struct ArchitectureTests {
     @Test("--out (a folder), --no-report and --jobs are each declared once, in the option groups every command shares")
     func sharedOptionsDeclaredOnce() throws {
         let folder = Self.root.appendingPathComponent("Sources/OdrSimCLI")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let files = Self.swiftFiles(in: folder)
         var declared: [String: [String]] = [:]
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for declaration in Self.declarations(in: text) { declared[declaration, default: []].append(file) }
+            for declaration in Self.declarations(in: text) { declared[declaration, default: []].append((file as NSString).lastPathComponent) }
         }
         #expect(declared.values.reduce(0) { $0 + $1.count } > 40, "\(declared)")
         for option in ["--out <dir>", "--no-report", "--jobs"] {

@@ -8,18 +8,47 @@ import Testing
 struct ReadmeTests {
     static let readme = (try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
 
-    @Test("every image the README names is a file of the repository, not ignored by git")
+    /// docs/*.md, each with its text.
+    static func guides() throws -> [(name: String, text: String)] {
+        let folder = CLI.repository.appendingPathComponent("docs")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }.sorted()
+            .map { ("docs/" + $0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    @Test("every image the README and the guides name is a file of the repository, not ignored by git; the README shows one")
     func images() throws {
         let regex = try NSRegularExpression(pattern: #"!\[[^\]]*\]\(([^)]+)\)"#)
-        let matches = regex.matches(in: Self.readme, range: NSRange(Self.readme.startIndex..., in: Self.readme))
-        let paths = matches.compactMap { Range($0.range(at: 1), in: Self.readme).map { String(Self.readme[$0]) } }
-        #expect(paths.count >= 4)
-        for path in paths where !path.hasPrefix("http") {
-            let url = CLI.repository.appendingPathComponent(path)
-            let data = FileManager.default.contents(atPath: url.path)
-            #expect(data != nil, "README names \(path), which is not in the repository")
-            #expect(data.map { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) } ?? false, "\(path) is not a PNG")
-            #expect(!path.hasPrefix("Reports/"), "\(path) is under Reports/, which .gitignore ignores")
+        var count = 0
+        for (name, text) in [("README.md", Self.readme)] + (try Self.guides()) {
+            let base = name == "README.md" ? CLI.repository : CLI.repository.appendingPathComponent("docs")
+            let matches = regex.matches(in: text, range: NSRange(text.startIndex..., in: text))
+            let paths = matches.compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
+            if name == "README.md" { #expect(!paths.isEmpty, "the README shows no picture") }
+            for path in paths where !path.hasPrefix("http") {
+                count += 1
+                let url = base.appendingPathComponent(path).standardized
+                let data = FileManager.default.contents(atPath: url.path)
+                #expect(data != nil, "\(name) names \(path), which is not in the repository")
+                #expect(data.map { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) } ?? false, "\(path) is not a PNG")
+                #expect(!url.path.contains("/Reports/"), "\(path) is under Reports/, which .gitignore ignores")
+            }
+        }
+        #expect(count >= 4)
+    }
+
+    @Test("the README is a front door: at most 400 lines, the two Quick start commands, links to guides that exist")
+    func frontDoor() throws {
+        #expect(Self.readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 400)
+        #expect(Self.readme.contains("./odr-sim run scenarios/game.scn") && Self.readme.contains("scripts/bootstrap --tests && swift test"))
+        let regex = try NSRegularExpression(pattern: #"\]\(([^)#]+)(#[^)]*)?\)"#)
+        for (name, text) in [("README.md", Self.readme)] + (try Self.guides()) {
+            let base = name == "README.md" ? CLI.repository : CLI.repository.appendingPathComponent("docs")
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let target = String(text[range])
+                guard !target.hasPrefix("http"), !target.hasPrefix("mailto") else { continue }
+                #expect(FileManager.default.fileExists(atPath: base.appendingPathComponent(target).standardized.path), "\(name) links to \(target), which does not exist")
+            }
         }
     }
 

@@ -253,9 +253,9 @@ public final class ODRDevice {
         let tick = state.useTick &+ uses
         let now = state.now
         state.useTick = tick
-        let record = state.packs.address(p.index)
-        record.pointee.lastUse = now
-        record.pointee.lastUseTick = tick
+        let record = state.packs.record(p.index)
+        record.lastUse = now
+        record.lastUseTick = tick
     }
 
     func notePeak() {

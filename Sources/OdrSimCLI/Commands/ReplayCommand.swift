@@ -3,6 +3,7 @@ import Bounds
 import Foundation
 import ODRPolicies
 import Reports
+import ScenarioFile
 import TraceReplay
 
 /// `odr-sim replay`: replays a cache trace through the ODR core under one or more policies.
@@ -145,8 +146,6 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// A failure reported as one line on standard error, with a non-zero exit status.
-
 /// `--capacity` of replay and mrc: sizes and percentages of the trace's unique bytes,
 /// comma-separated, each once.
 func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
@@ -159,9 +158,10 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
             capacities.append(.percent(percent))
             continue
         }
-        switch SizeParser.parse(item) {
-        case .success(let value): capacities.append(.bytes(value))
-        case .failure(let error): throw CommandFailure.usage("--capacity: \(error)")
+        do {
+            capacities.append(.bytes(try SizeSyntax.parse(item)))
+        } catch {
+            throw CommandFailure.usage("--capacity: \(error)")
         }
     }
     guard Set(capacities).count == capacities.count else {

@@ -112,19 +112,19 @@ extension ODRDevice {
     /// Removes pack `p`'s bytes from the disk; returns how many.
     func purgePack(_ p: PackID) -> Int64 {
         // Performance: the record through one address (no pack is added during a purge).
-        let record = state.packs.address(p.index)
-        let bytes = record.pointee.bytesOnDisk
-        let wasResident = record.pointee.phase == .resident
+        let record = state.packs.record(p.index)
+        let bytes = record.bytesOnDisk
+        let wasResident = record.phase == .resident
         state.odrBytes -= bytes
-        record.pointee.bytesOnDisk = 0
-        if record.pointee.leftover {
+        record.bytesOnDisk = 0
+        if record.leftover {
             state.leftoverBytes -= bytes
             removeLeftover(p)
-            record.pointee.leftover = false
+            record.leftover = false
         }
         move(pack: p, .purge)
         state.packDetails[p].purgeCount += 1
-        record.pointee.purgedBefore = true
+        record.purgedBefore = true
         // What `refresh` would find: purged, so not purgeable, and no longer a leftover.
         setPurgeable(p, false)
         state.ledger.purges += 1

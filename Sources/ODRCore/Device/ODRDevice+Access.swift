@@ -26,9 +26,9 @@ extension ODRDevice {
         if exceedsInUseLimit(app, PackList(single: p)) { return outcome(of: fail(app, .inUseLimit)) }
         // Performance: the pack's record through one address (no pack is added during an
         // access), so that its fields are not reloaded after each store to the device's state.
-        let record = state.packs.address(p.index)
+        let record = state.packs.record(p.index)
 
-        if record.pointee.phase == .resident {
+        if record.phase == .resident {
             // A hit: found, held, let go.
             state.ledger.hits += 1
             use(p)
@@ -44,9 +44,9 @@ extension ODRDevice {
         // disk can be neither, and nothing reads the pin before it is given up but the app's
         // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
         // trace replay's packs never are, which spares each miss two refreshes of the pack).
-        let pinned = record.pointee.bytesOnDisk > 0
+        let pinned = record.bytesOnDisk > 0
         if pinned { pin(p) }
-        let needed = record.pointee.size - record.pointee.bytesOnDisk
+        let needed = record.size - record.bytesOnDisk
         if appEvicts { enforceBudget(of: app, adding: needed) }
         guard makeRoom(needed, mayWarn: true, for: app) else {
             if pinned { unpin(p) }
@@ -59,8 +59,8 @@ extension ODRDevice {
         if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
         state.odrBytes += needed
         state.ledger.downloadedBytes += needed
-        if record.pointee.purgedBefore { state.ledger.redownloadBytes += needed }
-        record.pointee.bytesOnDisk = record.pointee.size
+        if record.purgedBefore { state.ledger.redownloadBytes += needed }
+        record.bytesOnDisk = record.size
         store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)

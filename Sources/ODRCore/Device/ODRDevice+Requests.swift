@@ -222,9 +222,9 @@ extension ODRDevice {
     @inline(__always)
     func noteRequested(_ p: PackID) {
         let ordinal = state.requestOrdinal
-        let record = state.packs.address(p.index)
-        if record.pointee.requestCount < Int32.max { record.pointee.requestCount += 1 }
-        record.pointee.lastRequestOrdinal = ordinal
+        let record = state.packs.record(p.index)
+        if record.requestCount < Int32.max { record.requestCount += 1 }
+        record.lastRequestOrdinal = ordinal
     }
 
     func allocate(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
