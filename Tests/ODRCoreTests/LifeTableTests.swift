@@ -106,4 +106,26 @@ struct LifeTableTests {
             #expect(!text.contains("UnsafeMutablePointer"), "\(name) handles a raw pointer")
         }
     }
+
+    @Test("who makes room is decided in one file: the platform's evictor is read by RoomMaker.swift only, in the core and every runtime module (issue 37)")
+    func oneRoomMaker() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        var readers: Set<String> = []
+        for module in ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Experiments", "Metrics"] {
+            let folder = sources.appendingPathComponent(module)
+            for path in (FileManager.default.subpaths(atPath: folder.path) ?? []) where path.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+                // Reading `.evictor`, `appEvictsWhenFull` or `systemRemovesForOtherData`; the
+                // profile's own file declares and sets them.
+                let reads = text.split(separator: "\n").contains { line in
+                    !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                        && (line.contains(".evictor") || line.contains(".appEvictsWhenFull") || line.contains(".systemRemovesForOtherData"))
+                }
+                if reads { readers.insert((path as NSString).lastPathComponent) }
+            }
+        }
+        #expect(readers.subtracting(["PlatformProfile.swift"]) == ["RoomMaker.swift"], "\(readers.sorted())")
+    }
 }
+

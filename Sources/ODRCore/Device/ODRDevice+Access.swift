@@ -47,7 +47,7 @@ extension ODRDevice {
         let pinned = record.bytesOnDisk > 0
         if pinned { pin(p) }
         let needed = record.size - record.bytesOnDisk
-        if appEvicts { enforceBudget(of: app, adding: needed) }
+        roomMaker.beforeDownload(of: app, adding: needed, on: self)
         guard makeRoom(needed, mayWarn: true, for: app) else {
             if pinned { unpin(p) }
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }

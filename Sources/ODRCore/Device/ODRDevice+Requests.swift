@@ -285,7 +285,7 @@ extension ODRDevice {
                 needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
-        if appEvicts { enforceBudget(of: app, adding: needed) }
+        roomMaker.beforeDownload(of: app, adding: needed, on: self)
         guard makeRoom(needed, mayWarn: true, for: app) else {
             for p in packList { unpin(p) }
             release(slot: slot, .cancel)

@@ -57,8 +57,8 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     public let policy: any PurgePolicy
-    /// The app's code removes packs (``Evictor/app``); the system never purges.
-    let appEvicts: Bool
+    /// Who makes room for a demand: the system or the app (``RoomMaker``).
+    let roomMaker: RoomMaker
     /// Downloads larger than this wait on cellular for the user's confirmation
     /// (``PlatformProfile/cellularConfirmationBytes``; `Int64.max` where none do).
     let cellularConfirmationBytes: Int64
@@ -112,7 +112,7 @@ public final class ODRDevice {
         state.otherBytes = min(otherData, capacity)
         self.policy = policy
         self.settings = settings
-        appEvicts = settings.profile.evictor == .app
+        roomMaker = RoomMaker(settings.profile)
         cellularConfirmationBytes = settings.profile.cellularConfirmationBytes ?? .max
         state.ledger.peakUsedBytes = usedBytes
     }

@@ -47,7 +47,8 @@ public struct PlatformProfile: Hashable, Sendable {
 
     /// Which platform family the profile describes: the names of its categories and errors.
     public var family: PlatformFamily = .onDemandResources
-    /// Who removes downloaded packs to make room.
+    /// Who removes downloaded packs to make room: read by the device through its
+    /// `RoomMaker` only (ODRCore/Space/RoomMaker.swift).
     public var evictor: Evictor = .system
     /// Whether an install whose initial packs cannot get their space fails (ODR; Play's
     /// install-time packs are part of the install) rather than going ahead without them,

@@ -16,9 +16,8 @@ extension ODRDevice {
         }
         var applied = delta
         if !makeRoom(delta, mayWarn: true) {
-            // Where the app evicts, the system removes its packs for other data only if the
-            // platform says so (``PlatformProfile/systemRemovesForOtherData``).
-            let reclaimable = appEvicts && !settings.profile.systemRemovesForOtherData ? 0 : reclaimableBytes
+            // What the system may still remove for other data (``RoomMaker``).
+            let reclaimable = roomMaker.reclaimableForOtherData(on: self)
             applied = min(delta, freeBytes + reclaimable)
             if applied > freeBytes { purge(applied - freeBytes) }
             state.ledger.refusedOtherBytes += delta - applied
@@ -29,33 +28,12 @@ extension ODRDevice {
         return applied
     }
 
-    /// Makes `bytes` free, purging if needed. Returns false, having purged nothing, when even
-    /// purging everything purgeable (after a low-disk warning, if allowed) would not do.
-    ///
-    /// Where the app evicts (``Evictor/app``) the system purges nothing: a download that
-    /// finds the disk full fails, unless `app`, the app asking, removes enough of its own
-    /// unused packs first (``PlatformProfile/appEvictsWhenFull``).
+    /// Makes `bytes` free as the platform's ``RoomMaker`` does it: the system purging, or the
+    /// app `app` (the one asking) removing its own packs. Returns false, having removed
+    /// nothing, when that cannot free enough.
+    @inline(__always)
     func makeRoom(_ bytes: Int64, mayWarn: Bool, for app: AppID? = nil) -> Bool {
-        var deficit = bytes - freeBytes
-        if deficit <= 0 { return true }
-        if appEvicts {
-            guard let app, settings.profile.appEvictsWhenFull, removableBytes(of: app).bytes >= deficit else { return false }
-            evict(deficit, of: app)
-            return true
-        }
-        if reclaimableBytes >= deficit {
-            purge(deficit)
-            return true
-        }
-        guard mayWarn else { return false }
-        postLowDiskWarning(needed: deficit)
-        deficit = bytes - freeBytes
-        if deficit <= 0 { return true }
-        if reclaimableBytes >= deficit {
-            purge(deficit)
-            return true
-        }
-        return false
+        roomMaker.makeRoom(bytes, mayWarn: mayWarn, for: app, on: self)
     }
 
     /// One purge episode freeing at least `deficit` bytes (the caller checked it can).
