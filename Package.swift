@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Advice", targets: ["Advice"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
         .library(name: "TextInput", targets: ["TextInput"]),
+        .library(name: "SafeOutput", targets: ["SafeOutput"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +52,9 @@ let package = Package(
         // The one reader of text inputs (scenarios, studies, telemetry, baselines, shard and
         // exchange files): CRLF, byte-order marks, NUL and non-files handled alike.
         .target(name: "TextInput"),
+        // What odr-sim may write and how (it never removes a file it did not write): report
+        // folders, staging and signals, standard output checked to its end, one-line failures.
+        .target(name: "SafeOutput", dependencies: ["TextInput"]),
         // The ODR state machine: sans-I/O; a prefetch hint for its records.
         .target(name: "ODRCore", dependencies: ["CPrefetch"]),
         // Seeded random streams and distributions over GSL.
@@ -90,7 +94,7 @@ let package = Package(
             name: "OdrSimCLI",
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
-                "Advice", "TextInput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Advice", "TextInput", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
@@ -120,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "OdrSimCLITests",
             dependencies: [
-                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Reports",
+                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Reports", "SafeOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

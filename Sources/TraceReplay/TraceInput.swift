@@ -32,13 +32,4 @@ enum TraceInput {
         case .oracleGeneral(let r): try r.next()?.record
         }
     }
-
-    /// The next record and, for oracleGeneral, its `next_access_vtime` (else -1).
-    @inline(__always)
-    func nextWithNextAccess() throws(TraceError) -> (record: TraceRecord, nextAccess: Int64)? {
-        switch self {
-        case .text(let r): try r.next().map { ($0, -1) }
-        case .oracleGeneral(let r): try r.next()
-        }
-    }
 }

@@ -120,4 +120,19 @@ struct ArchitectureTests {
         }
         return result
     }
+
+    @Test("commands only in OdrSimCLI: at most 2,400 lines, the domain code in the modules it belongs to (issue 37)")
+    func commandLineIsThin() throws {
+        let folder = Self.root.appendingPathComponent("Sources/OdrSimCLI")
+        let lines = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+            .reduce(0) { $0 + $1.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        #expect(lines <= 2_400, "OdrSimCLI has \(lines) lines")
+        // What moved out stays out: the Pareto ranks (Advice), the warnings (Metrics), the tables
+        // (Reports), the output rules (SafeOutput).
+        let text = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+        for declaration in ["func paretoRanks", "func scenarioWarnings", "struct Table", "enum OutputSafety", "struct ReportDirectory"] {
+            #expect(!text.contains(declaration), "\(declaration) is back in OdrSimCLI")
+        }
+    }
 }
+

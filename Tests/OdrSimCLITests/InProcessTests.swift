@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OdrSimCLI
+import SafeOutput
 import Testing
 
 /// Commands run in this process, as `OdrSim.main()` runs them: a command throws a

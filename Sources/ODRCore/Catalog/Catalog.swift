@@ -336,12 +336,4 @@ extension Catalog {
         storage = .numbered(names: names, sizes: sizes)
         self.profile = profile
     }
-
-    /// Bytes of pack `index`, without making a ``Pack``.
-    func packSize(_ index: Int) -> Int64 {
-        switch storage {
-        case .listed(_, let packs, _): packs[index].size
-        case .numbered(_, let sizes): sizes[index]
-        }
-    }
 }

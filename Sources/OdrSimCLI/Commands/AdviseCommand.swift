@@ -6,6 +6,7 @@ import Metrics
 import ODRCore
 import ODRPolicies
 import Reports
+import SafeOutput
 import ScenarioFile
 import TextInput
 
@@ -174,7 +175,7 @@ struct AdviseCommand: ParsableCommand {
         if let position, let exchange, let timeout {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
-            let version = OdrSim.configuration.version ?? ""
+            let version = ToolVersion.current
             let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
@@ -224,8 +225,8 @@ struct AdviseCommand: ParsableCommand {
         }
         var files = [
             ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
-            ("layout.csv", layoutCSV(best.layout, document.resources[appIndex])),
-            ("layouts.csv", layoutsCSV(result)),
+            ("layout.csv", best.layout.csv(document.resources[appIndex])),
+            ("layouts.csv", result.layoutsCSV),
         ]
         if !output.noReport {
             files.append(("report.html", page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html))
@@ -348,58 +349,5 @@ struct AdviseCommand: ParsableCommand {
         }
         return AdviceReport(title: "\(app): the layout to ship", lede: lede, layouts: layouts, starts: result.starts,
                             advised: result.best, resources: rows)
-    }
-
-    /// `layout.csv`: each resource's pack and category under the advised layout.
-    private func layoutCSV(_ layout: Layout, _ resources: [Resource]) -> String {
-        var text = CSV.row(["resource", "size_bytes", "pack", "prefetch"])
-        let (laid, _) = layout.resources(from: resources)
-        for (g, group) in layout.groups.enumerated() {
-            for r in group {
-                text += CSV.row([resources[r].name, String(resources[r].size), laid[r].tags.sorted().joined(separator: "+"),
-                                 layout.promoted[g] ? "true" : "false"])
-            }
-        }
-        return text
-    }
-
-    /// `layouts.csv`: every layout tried.
-    private func layoutsCSV(_ result: Advisor.Result) -> String {
-        var text = CSV.row(["layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
-                            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes",
-                            "pareto_rank"])
-        let original = result.evaluations[result.original].objectives
-        let ranks = paretoRanks(result.evaluations)
-        for e in result.evaluations {
-            let diff = e.objectives.isEmpty ? "" : String(format: "%.0f", zip(e.objectives, original).map { $0 - $1 }.reduce(0, +) / Double(e.objectives.count))
-            func number(_ value: Double) -> String { value.isNaN || value.isInfinite ? "" : String(format: "%.0f", value) }
-            text += CSV.row([String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
-                             number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
-                             e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95), e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
-                             e.rejected == nil ? String(e.initialInstallBytes) : "", ranks[e.id].map(String.init) ?? ""])
-        }
-        return text
-    }
-
-    /// Each run layout's Pareto rank over re-downloaded bytes, p95 wait and initial install
-    /// (1: no other layout is at least as good on all three and better on one; 2: the same once
-    /// rank 1 is set aside; …); nil for a rejected layout.
-    private func paretoRanks(_ evaluations: [Advisor.Evaluation]) -> [Int?] {
-        func terms(_ e: Advisor.Evaluation) -> [Double] {
-            [e.redownloadBytes, e.waitP95.isNaN ? 0 : e.waitP95, Double(e.initialInstallBytes)]
-        }
-        func dominates(_ a: [Double], _ b: [Double]) -> Bool {
-            zip(a, b).allSatisfy { $0 <= $1 } && zip(a, b).contains { $0 < $1 }
-        }
-        var ranks = [Int?](repeating: nil, count: evaluations.count)
-        var left = evaluations.filter { $0.rejected == nil }.map(\.id)
-        var rank = 1
-        while !left.isEmpty {
-            let front = left.filter { i in !left.contains { j in j != i && dominates(terms(evaluations[j]), terms(evaluations[i])) } }
-            for i in front { ranks[i] = rank }
-            left.removeAll { front.contains($0) }
-            rank += 1
-        }
-        return ranks
     }
 }

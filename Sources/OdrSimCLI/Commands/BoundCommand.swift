@@ -1,9 +1,10 @@
 import ArgumentParser
 import Bounds
 import Experiments
-import Reports
 import Foundation
 import Metrics
+import Reports
+import SafeOutput
 import TraceReplay
 
 /// `odr-sim bound`: how few misses any policy could have on a trace (offline bounds).

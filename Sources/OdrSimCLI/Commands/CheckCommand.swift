@@ -1,10 +1,12 @@
 import ArgumentParser
-import Foundation
-import TextInput
 import Experiments
+import Foundation
 import Metrics
 import ODRPolicies
+import Reports
+import SafeOutput
 import Simulation
+import TextInput
 
 /// `odr-sim check`: a regression gate against a committed baseline.
 struct CheckCommand: ParsableCommand {
@@ -139,33 +141,3 @@ struct CheckCommand: ParsableCommand {
     }
 }
 
-/// Writes a file via a temporary name and a rename, so a reader never sees half of it.
-/// POSIX rename(2) replaces the old file atomically (Foundation's replaceItemAt does not
-/// work on Linux). The caller has checked that what it replaces is odr-sim's
-/// (``OutputSafety/checkFile(_:label:inputs:isOurs:)``).
-func writeAtomically(_ text: String, to path: String) throws(CommandFailure) {
-    let url = URL(fileURLWithPath: path)
-    let temporary = TemporaryFiles.staging(url)
-    do {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        TemporaryFiles.removeStale(besides: url)
-        defer { Interruption.unregister(temporary) }
-        Interruption.register(temporary)
-        do {
-            try Data(text.utf8).write(to: temporary)
-        } catch {
-            // A full disk leaves no part-written temporary file behind.
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        try Interruption.critical {
-            guard rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(reason)"])
-            }
-        }
-    } catch {
-        throw CommandFailure("cannot write \(InputText.oneLine(path)): \(error.localizedDescription)")
-    }
-}

@@ -1,9 +1,10 @@
 import ArgumentParser
-import Foundation
 import Experiments
+import Foundation
 import Metrics
-import Reports
 import ODRPolicies
+import Reports
+import SafeOutput
 import Simulation
 
 /// `odr-sim compare`: replicated runs of every policy, ranked with confidence intervals.
@@ -107,58 +108,6 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-/// One line naming the main metrics that came out the same under every policy in every
-/// replication (nothing to choose by), with why for low-disk warnings; nil if none did or
-/// only one policy ran.
-func identicalMetrics(_ rows: [SummaryRow]) -> String? {
-    let same = identicalMetrics(of: rows)
-    guard !same.isEmpty else { return nil }
-    var line = "identical under every policy in every replication: " + same.map(\.column).joined(separator: ", ")
-    if same.contains(.lowDiskNotifications) {
-        line += " (a low-disk warning is posted only when purging every candidate would not free enough, so the purge order rarely moves it)"
-    }
-    return line
-}
 
-/// The main metrics that came out the same under every policy in every replication (none
-/// when only one policy ran).
-func identicalMetrics(of rows: [SummaryRow]) -> [Metric] {
-    guard Set(rows.map(\.policy)).count > 1 else { return [] }
-    let metrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .lowDiskNotifications, .failedRequests, .waitP95]
-    let byReplication = Dictionary(grouping: rows, by: \.replication)
-    return metrics.filter { metric in
-        byReplication.values.allSatisfy { runs in Set(runs.map { $0[metric] }).count == 1 }
-    }
-}
 
-func identicalMetricColumns(_ rows: [SummaryRow]) -> [String] { identicalMetrics(of: rows).map(\.column) }
 
-/// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
-func rankedTable(_ comparison: Comparison) -> String {
-    let redownload = Metric.redownloadBytes.position, overPurge = Metric.overPurgeBytes.position
-    let ranked = comparison.policies.sorted {
-        ($0.metrics[redownload].mean, $0.metrics[overPurge].mean, $0.policy)
-            < ($1.metrics[redownload].mean, $1.metrics[overPurge].mean, $1.policy)
-    }
-    var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
-                       "low-disk", "failed", "wait p95"])
-    let waits = secondsColumn(ranked.map { $0.metrics[Metric.waitP95.position].mean })
-    for (rank, p) in ranked.enumerated() {
-        let r = p.metrics[redownload]
-        // Bytes are never negative: the interval is shown clipped at 0, not as mean ± half-width.
-        let diff = p.differences.map { d in
-            let x = d[redownload]
-            return "\(signedBytes(x.mean)) ±\(humanBytes(x.halfWidth))"
-        } ?? "—"
-        table.add([
-            "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))", diff,
-            humanBytes(p.metrics[overPurge].mean),
-            String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
-            String(format: "%.1f", p.metrics[Metric.failedRequests.position].mean),
-            waits[rank],
-        ])
-    }
-    return table.rendered
-}
-
-private func signedBytes(_ x: Double) -> String { x >= 0 ? "+" + humanBytes(x) : "-" + humanBytes(-x) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Metrics
 import Reports
+import SafeOutput
 import TraceReplay
 
 /// `odr-sim mrc`: the exact LRU miss-ratio curve of a trace, in one pass.

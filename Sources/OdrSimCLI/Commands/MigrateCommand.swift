@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Metrics
 import ODRCore
 import ODRPolicies
+import SafeOutput
 import ScenarioFile
 
 /// `odr-sim migrate`: an On-Demand Resources scenario rewritten for Background Assets or Play

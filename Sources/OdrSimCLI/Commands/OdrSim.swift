@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Metrics
+import SafeOutput
 
 /// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
 public struct OdrSim: ParsableCommand {
@@ -23,7 +25,7 @@ public struct OdrSim: ParsableCommand {
         stopped by signal N (143 for SIGTERM), with nothing half-written left behind. Reports \
         go only to a new or empty folder or to one odr-sim wrote (README: "Where reports go").
         """,
-        version: "0.1.0",
+        version: ToolVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, MigrateCommand.self, AdviseCommand.self]
     )
 

@@ -1,5 +1,9 @@
 import ArgumentParser
+import Metrics
 import ODRCore
+import Reports
+import SafeOutput
+import ScenarioFile
 import Simulation
 
 /// `odr-sim platforms`: what each platform does, and its limits.
@@ -30,70 +34,20 @@ struct PlatformsCommand: ParsableCommand {
             return
         }
         for profile in PlatformProfile.presets {
-            say("\(profile.name): \(Self.evictor(profile))")
-            say("  categories: \(Self.categories(profile))")
-            say("  install: \(Self.install(profile))")
-            if let cellular = Self.cellular(profile) { say("  cellular: \(cellular)") }
-            say("  limits: \(Self.limits(profile))")
+            say("\(profile.name): \(PlatformDescription.evictor(profile))")
+            say("  categories: \(PlatformDescription.categories(profile))")
+            say("  install: \(PlatformDescription.install(profile))")
+            if let cellular = PlatformDescription.cellular(profile) { say("  cellular: \(cellular)") }
+            say("  limits: \(PlatformDescription.limits(profile))")
         }
     }
 
     static func markdownTable() -> String {
         var lines = ["| platform | who removes packs | categories | install | cellular | limits |", "|---|---|---|---|---|---|"]
         for profile in PlatformProfile.presets {
-            lines.append("| `\(profile.name)` | \(evictor(profile)) | \(categories(profile)) | \(install(profile)) | "
-                         + "\(cellular(profile) ?? "the app's `cellular` setting") | \(limits(profile)) |")
+            lines.append("| `\(profile.name)` | \(PlatformDescription.evictor(profile)) | \(PlatformDescription.categories(profile)) | \(PlatformDescription.install(profile)) | "
+                         + "\(PlatformDescription.cellular(profile) ?? "the app's `cellular` setting") | \(PlatformDescription.limits(profile)) |")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func evictor(_ profile: PlatformProfile) -> String {
-        switch profile.evictor {
-        case .system: "the system, under the run's purge policy, when space is short"
-        case .app: "the app, with the run's policy (or `apps[].strategy`) as its strategy, within `apps[].budget` and when a download finds the disk full"
-            + (profile.systemRemovesForOtherData ? "; the system too, for other data that would not fit" : "")
-        }
-    }
-
-    static func categories(_ profile: PlatformProfile) -> String {
-        [TagCategory.initialInstall, .prefetch(order: 0), .onDemand].map { category in
-            let own = profile.family.name(of: category)
-            return own == category.name ? own : "\(own) (= \(category.name))"
-        }.joined(separator: ", ")
-    }
-
-    static func install(_ profile: PlatformProfile) -> String {
-        let initial = profile.family.name(of: .initialInstall)
-        var text = "\(initial) packs download first and block the launch; "
-        text += profile.installFailsWithoutInitialSpace
-            ? "without room for them the install fails"
-            : "without room for them the app installs without them, launch unblocked"
-        if !profile.initialPacksRemovable { text += "; they are never removed before uninstall" }
-        return text
-    }
-
-    static func cellular(_ profile: PlatformProfile) -> String? {
-        profile.cellularConfirmationBytes.map {
-            "downloads over \(ByteFormatting.describe($0)) wait for the user's confirmation (`apps[].cellular_confirmation`, default \(Int(AppSpec.defaultCellularConfirmationDelay)) s) or Wi-Fi"
-        }
-    }
-
-    static func limits(_ profile: PlatformProfile) -> String {
-        let d = ByteFormatting.describe
-        let family = profile.family
-        var parts: [String] = []
-        if let v = profile.maxPackSize { parts.append("pack \(d(v))") }
-        if let v = profile.maxTagSize { parts.append("tag \(d(v))") }
-        if let v = profile.maxPackCount { parts.append("\(v) packs") }
-        if let v = profile.maxInitialInstallSize { parts.append("\(family.name(of: .initialInstall)) \(d(v))") }
-        if let v = profile.maxInitialAndPrefetchSize {
-            parts.append("\(family.name(of: .initialInstall)) + \(family.name(of: .prefetch(order: 0))) \(d(v))")
-        }
-        if let v = profile.maxPrefetchAndOnDemandSize {
-            parts.append("\(family.name(of: .prefetch(order: 0))) + \(family.name(of: .onDemand)) \(d(v))")
-        }
-        if let v = profile.maxInUseSize { parts.append("in use \(d(v))") }
-        if let v = profile.maxHostedSize { parts.append("hosted \(d(v))") }
-        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 }

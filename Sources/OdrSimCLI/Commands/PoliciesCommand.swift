@@ -1,6 +1,9 @@
 import ArgumentParser
+import Metrics
 import ODRCore
 import ODRPolicies
+import Reports
+import SafeOutput
 
 /// `odr-sim policies`: lists the purge policies, one line each, with their options.
 struct PoliciesCommand: ParsableCommand {

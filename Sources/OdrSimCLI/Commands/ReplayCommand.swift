@@ -1,8 +1,10 @@
 import ArgumentParser
 import Bounds
 import Foundation
+import Metrics
 import ODRPolicies
 import Reports
+import SafeOutput
 import ScenarioFile
 import TraceReplay
 

@@ -1,7 +1,9 @@
 import ArgumentParser
-import Foundation
 import Experiments
+import Foundation
 import Metrics
+import Reports
+import SafeOutput
 import ScenarioFile
 import Simulation
 
@@ -163,26 +165,3 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// The main metrics per policy (means over replications when there are several); with
-/// `platformMetrics`, the seconds launches were blocked and the bytes of pack updates too.
-func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics: Bool = false) -> String {
-    var table = Table(["policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge",
-                       "low-disk", "failed", "wait p95"] + (platformMetrics ? ["launch blocked", "updates"] : []))
-    let comparison = Comparison(rows: rows)
-    let waits = secondsColumn(comparison.policies.map { $0.metrics[Metric.waitP95.position].mean })
-    for (k, p) in comparison.policies.enumerated() {
-        func v(_ metric: Metric) -> Double { p.metrics[metric.position].mean }
-        func count(_ metric: Metric) -> String { replicated ? String(format: "%.1f", v(metric)) : String(Int64(v(metric))) }
-        var cells = [p.policy, count(.requests), count(.hits), humanBytes(v(.downloadedBytes)),
-                     humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), humanBytes(v(.overPurgeBytes)),
-                     count(.lowDiskNotifications), count(.failedRequests), waits[k]]
-        if platformMetrics {
-            // Not among Comparison's (classic) metrics: means straight from the rows.
-            let mine = rows.filter { $0.policy == p.policy }
-            func mean(_ metric: Metric) -> Double { mine.reduce(0) { $0 + $1[metric] } / Double(max(1, mine.count)) }
-            cells += [String(format: "%.1f s", mean(.launchBlockedSeconds)), humanBytes(mean(.updateBytes))]
-        }
-        table.add(cells)
-    }
-    return table.rendered
-}

@@ -2,8 +2,9 @@ import ArgumentParser
 import Experiments
 import Foundation
 import Metrics
-import Reports
 import ODRPolicies
+import Reports
+import SafeOutput
 import ScenarioFile
 
 /// `odr-sim sweep`: a study's grid of points × policies × replications, on this machine or

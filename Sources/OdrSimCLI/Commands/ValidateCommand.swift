@@ -1,4 +1,6 @@
 import ArgumentParser
+import Metrics
+import SafeOutput
 import Simulation
 
 /// `odr-sim validate`: check a scenario without running it.

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Experiments
 import Foundation
-import TextInput
 import Metrics
 import ODRPolicies
+import Reports
+import SafeOutput
 import ScenarioFile
 import Simulation
+import TextInput
 
 /// Options shared by the commands that run a scenario.
 struct ScenarioRunOptions: ParsableArguments {
@@ -124,10 +126,6 @@ func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: 
     return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
 }
 
-/// Prints a line on stderr.
-func note(_ message: String) {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
-}
 
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.

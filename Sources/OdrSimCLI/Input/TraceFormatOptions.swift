@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Metrics
+import SafeOutput
 import TraceReplay
 
 /// The options that say how a trace file is laid out, shared by `replay`, `mrc` and `bound`.

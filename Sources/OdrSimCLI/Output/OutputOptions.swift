@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import Metrics
+import Reports
+import SafeOutput
 import ScenarioFile
 
 /// `--out`: the folder a command writes, declared once for every command that writes one.

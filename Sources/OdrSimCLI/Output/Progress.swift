@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
 import Experiments
+import Foundation
 import Metrics
+import SafeOutput
 import Simulation
 
 /// The guard against runaway work shared by the commands that simulate.
@@ -73,8 +74,6 @@ func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String], p
     }
 }
 
-/// Workloads above this many events per run get a warning before they start.
-let largeWorkloadEvents = 1e8
 
 /// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
 /// reach the event limit; says which generator makes most of it.
@@ -84,49 +83,6 @@ func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
     note("odr-sim: warning: \(file): \(text)")
 }
 
-/// What runs but makes no sense, one line each (warnings, not errors: a study of it may be
-/// meant): an app no event installs (every request of it fails with `app-not-installed`), an
-/// app asked for content but never launched (a real app asks only while it runs), a workload
-/// generator that makes no event over the run.
-func scenarioWarnings(_ scenario: Scenario) -> [String] {
-    var installed = Set<AppIndex>(), launched = Set<AppIndex>(), requesting = Set<AppIndex>()
-    // Whether each app is on the device at each scripted event, in time order: an update of
-    // an app that is not there does nothing.
-    var present = Set<AppIndex>(), updatesWithoutApp: [AppIndex: Double] = [:]
-    for event in scenario.events {
-        switch event.action {
-        case .install(let a): present.insert(a)
-        case .uninstall(let a): present.remove(a)
-        case .updateApp(let a), .update(let a, _):
-            if !present.contains(a) && updatesWithoutApp[a] == nil { updatesWithoutApp[a] = event.time }
-        default: break
-        }
-        switch event.action {
-        case .install(let a): installed.insert(a)
-        case .launch(let a): launched.insert(a)
-        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _): requesting.insert(a)
-        default: break
-        }
-    }
-    for generator in scenario.generators {
-        launched.formUnion(generator.roles.launches)
-        requesting.formUnion(generator.roles.requests)
-    }
-    var warnings = scenario.apps.indices.filter { !installed.contains($0) }.map { a in
-        "app '\(scenario.apps[a].id)' is never installed (no {at: …, app: \(scenario.apps[a].id), install: true} event): every request of it fails with app-not-installed"
-    }
-    for a in scenario.apps.indices where installed.contains(a) && requesting.contains(a) && !launched.contains(a) {
-        let id = scenario.apps[a].id
-        warnings.append("app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no sessions generator); a real app asks for content only while it runs")
-    }
-    for (a, time) in updatesWithoutApp.sorted(by: { $0.key < $1.key }) {
-        warnings.append("app '\(scenario.apps[a].id)' is updated at \(humanDuration(time)) while it is not installed; the update does nothing (install it first)")
-    }
-    for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
-        warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start past the run's end?)")
-    }
-    return warnings
-}
 
 /// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
 /// (a run would only stop there, minutes or years later); warns about a large one.
@@ -141,36 +97,8 @@ func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: St
     note("odr-sim: warning: \(at): \(text)")
 }
 
-func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
-    let expected = scenario.expectedEvents
-    guard expected > largeWorkloadEvents || expected > Double(maxEvents) else { return nil }
-    var text = "the workload makes about \(scientific(expected)) events per run"
-    let shares = scenario.generators.enumerated().map { ($0.offset, $0.element.expectedEvents(over: scenario.duration)) }
-    if let (index, most) = shares.max(by: { $0.1 < $1.1 }), most > expected / 2 {
-        text += " (\(RequestLabels.generatorName(scenario, index)): \(scientific(most)))"
-    }
-    // About 2 M kernel events per second per core in a release build (Benchmarks/README.md).
-    text += ", about \(humanDuration(expected / 2e6)) per run"
-    if expected > Double(maxEvents) {
-        text += "; beyond --max-events \(maxEvents), so it is refused before running (raise --max-events to run it anyway)"
-    }
-    return text
-}
 
-/// 6.3e+13, or 1234 below ten thousand.
-func scientific(_ value: Double) -> String {
-    value < 10_000 ? String(format: "%.0f", value) : String(format: "%.2g", value)
-}
 
-/// A length of real or virtual time in the largest unit that keeps it readable.
-func humanDuration(_ seconds: Double) -> String {
-    let year = 365.0 * 86400
-    if seconds >= 2 * year { return String(format: "%.3g years", seconds / year) }
-    if seconds >= 2 * 86400 { return String(format: "%.3g days", seconds / 86400) }
-    if seconds >= 7200 { return String(format: "%.3g h", seconds / 3600) }
-    if seconds >= 120 { return String(format: "%.3g min", seconds / 60) }
-    return String(format: "%.3g s", seconds)
-}
 
 /// A progress bar with an estimate of the time left, on stderr, shown only on a terminal
 /// and only once the work passes one second; redrawn at most ten times a second.

@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import ODRPolicies
 import Reports
+import SafeOutput
 import ScenarioFile
 import Simulation
 

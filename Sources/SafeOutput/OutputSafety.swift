@@ -13,15 +13,15 @@ import Foundation
 ///
 /// A name read from a file (a scenario's or study's `name:`) becomes one path component by
 /// ``safeComponent(_:)``, so no input can choose a path outside the folder the user named.
-enum OutputSafety {
+public enum OutputSafety {
     /// The manifest a report folder carries: its first line, then `command:`, `version:`
     /// and one `file:` line per file written.
-    static let manifestName = ".odr-sim-report"
-    static let manifestHeading = "# odr-sim report: files odr-sim wrote; its next run into this folder replaces them"
+    public static let manifestName = ".odr-sim-report"
+    public static let manifestHeading = "# odr-sim report: files odr-sim wrote; its next run into this folder replaces them"
 
     /// `name` as one path component: no `/`, `\`, control characters, `..` or leading dot;
     /// at most 100 bytes; `fallback` when nothing is left.
-    static func safeComponent(_ name: String, fallback: String = "scenario") -> String {
+    public static func safeComponent(_ name: String, fallback: String = "scenario") -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
             let unsafe = scalar == "/" || scalar == "\\" || scalar == ":" || scalar.properties.generalCategory == .control
@@ -34,19 +34,19 @@ enum OutputSafety {
     }
 
     /// The default report folder `Reports/<name><suffix>` for a name read from an input.
-    static func defaultReport(_ name: String, suffix: String = "") -> String {
+    public static func defaultReport(_ name: String, suffix: String = "") -> String {
         "Reports/" + safeComponent(name) + suffix
     }
 
     /// The report folder `out` (from `--out`) or, without it, `fallback`: claimed now, before
     /// any work starts.
-    static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
+    public static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
         try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
     }
 
     /// Refuses `path` as a report folder unless writing there can lose nothing (see the type's
     /// rule). `label` says where the path came from (`--out .`, or the default path).
-    static func checkReportFolder(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
+    public static func checkReportFolder(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let fm = FileManager.default
         let resolved = resolve(url)
@@ -82,15 +82,15 @@ enum OutputSafety {
     }
 
     /// The manifest an advise exchange folder carries (``claimExchange(_:report:inputs:)``).
-    static let exchangeManifestName = ".odr-sim-exchange"
-    static let exchangeManifestHeading = "# odr-sim advise exchange: the shards of an advise share their runs here"
+    public static let exchangeManifestName = ".odr-sim-exchange"
+    public static let exchangeManifestHeading = "# odr-sim advise exchange: the shards of an advise share their runs here"
 
     /// Claims `path` as the folder the shards of an advise share (`--exchange`), before any
     /// work: never the report folder `report` or inside it (nor it inside the exchange), never
     /// a folder holding an input or anything odr-sim did not write. A folder that does not
     /// exist is made, with the manifest that marks it as odr-sim's; every shard claims it
     /// alike, so the shards may start in any order.
-    static func claimExchange(_ path: String, report: String, inputs: [String]) throws(CommandFailure) {
+    public static func claimExchange(_ path: String, report: String, inputs: [String]) throws(CommandFailure) {
         let label = "--exchange \(path)"
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let exchange = resolve(url)
@@ -165,7 +165,7 @@ enum OutputSafety {
     }
 
     /// What is in the folder `url` that its manifest does not list (everything, without one).
-    static func foreignEntries(of url: URL, label: String) throws(CommandFailure) -> [String] {
+    public static func foreignEntries(of url: URL, label: String) throws(CommandFailure) -> [String] {
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
@@ -177,7 +177,7 @@ enum OutputSafety {
     }
 
     /// The files a report folder's manifest lists, or nil if it has none (or not ours).
-    static func manifestFiles(in folder: URL) -> [String]? {
+    public static func manifestFiles(in folder: URL) -> [String]? {
         guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path),
               let text = String(data: data, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n")
@@ -191,16 +191,16 @@ enum OutputSafety {
     }
 
     /// The manifest's text for a report of `files`.
-    static func manifest(files: [String]) -> String {
+    public static func manifest(files: [String]) -> String {
         let command = (["odr-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             .replacingOccurrences(of: "\n", with: " ")
-        return manifestHeading + "\ncommand: \(command)\nversion: \(OdrSim.configuration.version)\n"
+        return manifestHeading + "\ncommand: \(command)\nversion: \(ToolVersion.current)\n"
             + files.sorted().map { "file: \($0)\n" }.joined()
     }
 
     /// Refuses `path` as a single-file output unless nothing is there or the file there is
     /// one odr-sim wrote, as `isOurs` tells from its beginning (its first 4 KiB).
-    static func checkFile(_ path: String, label: String, inputs: [String] = [], isOurs: (String) -> Bool) throws(CommandFailure) {
+    public static func checkFile(_ path: String, label: String, inputs: [String] = [], isOurs: (String) -> Bool) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let resolved = resolve(url)
         for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL) == resolved {
@@ -254,7 +254,7 @@ enum OutputSafety {
 
     /// The path with symbolic links resolved, for the existing part of it (a folder yet to be
     /// made resolves through its nearest existing ancestor).
-    static func resolve(_ url: URL) -> String {
+    public static func resolve(_ url: URL) -> String {
         var missing: [String] = []
         var current = url.standardizedFileURL
         while true {

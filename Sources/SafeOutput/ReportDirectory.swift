@@ -19,7 +19,7 @@ public struct ReportDirectory {
 
     /// Claims `path` for a report. `label` names it in errors (`--out DIR`, or the default
     /// path); `inputs` are the files the command reads, which the folder may not hold.
-    init(_ path: String, label: String? = nil, inputs: [String]) throws(CommandFailure) {
+    public init(_ path: String, label: String? = nil, inputs: [String]) throws(CommandFailure) {
         destination = URL(fileURLWithPath: path).standardizedFileURL
         self.path = path
         staging = TemporaryFiles.staging(destination)
@@ -140,7 +140,7 @@ public struct ReportDirectory {
 
     /// Removes an earlier report folder file by file, as its manifest lists them; whatever it
     /// does not list stays, in a folder that is then left in place with a warning.
-    static func removeReport(at folder: URL) {
+    public static func removeReport(at folder: URL) {
         let fm = FileManager.default
         for name in OutputSafety.manifestFiles(in: folder) ?? [] {
             try? fm.removeItem(at: folder.appendingPathComponent(name))

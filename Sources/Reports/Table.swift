@@ -1,15 +1,15 @@
 import Foundation
 
 /// A plain aligned text table for the terminal: first column left-aligned, others right.
-struct Table {
-    var header: [String]
-    var rows: [[String]] = []
+public struct Table {
+    public var header: [String]
+    public var rows: [[String]] = []
 
-    init(_ header: [String]) { self.header = header }
+    public init(_ header: [String]) { self.header = header }
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    public mutating func add(_ row: [String]) { rows.append(row) }
 
-    var rendered: String {
+    public var rendered: String {
         let all = [header] + rows
         let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
         func line(_ row: [String]) -> String {
@@ -24,7 +24,7 @@ struct Table {
 }
 
 /// Bytes for people: decimal units, three significant figures.
-func humanBytes(_ bytes: Double) -> String {
+public func humanBytes(_ bytes: Double) -> String {
     let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)]
     for (unit, scale) in units where abs(bytes) >= scale {
         return String(format: "%.3g %@", bytes / scale, unit)
@@ -32,17 +32,10 @@ func humanBytes(_ bytes: Double) -> String {
     return String(format: "%.0f B", bytes)
 }
 
-/// Seconds for people.
 /// Durations for one table column, all in the unit that suits the column's largest value,
 /// so a column never mixes "s" and "min".
-func secondsColumn(_ values: [Double]) -> [String] {
+public func secondsColumn(_ values: [Double]) -> [String] {
     let largest = values.filter(\.isFinite).max() ?? 0
     let (unit, scale): (String, Double) = largest >= 7200 ? ("h", 3600) : largest >= 120 ? ("min", 60) : ("s", 1)
     return values.map { String(format: "%.1f %@", $0 / scale, unit) }
-}
-
-func humanSeconds(_ seconds: Double) -> String {
-    if seconds >= 3600 { return String(format: "%.2g h", seconds / 3600) }
-    if seconds >= 60 { return String(format: "%.3g min", seconds / 60) }
-    return String(format: "%.3g s", seconds)
 }

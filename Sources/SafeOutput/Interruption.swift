@@ -9,7 +9,7 @@ import Foundation
 /// that publish an output inside ``critical(_:)``: the signal is handled on a thread of its
 /// own, which waits for a rename under way to finish, so an output is never caught half
 /// swapped.
-enum Interruption {
+public enum Interruption {
     private final class Registry: @unchecked Sendable {
         let lock = NSRecursiveLock()
         var paths: Set<String> = []
@@ -18,7 +18,7 @@ enum Interruption {
     private static let registry = Registry()
 
     /// Handles SIGINT, SIGTERM and SIGHUP from now on (the command-line tool calls it once).
-    static func install() {
+    public static func install() {
         // A reader that goes away is EPIPE on the write (StandardOutput), not a silent death.
         signal(SIGPIPE, SIG_IGN)
         let queue = DispatchQueue(label: "odr-sim.signals")
@@ -43,7 +43,7 @@ enum Interruption {
     /// Removes `path` (a file, or a folder with what is in it) although workers may still be
     /// adding files to it: a folder emptied while a worker creates its next part file is not
     /// empty for `rmdir`, so removal is tried again until nothing is left (at most a second).
-    static func removeWhileWritten(_ path: String) {
+    public static func removeWhileWritten(_ path: String) {
         let fm = FileManager.default
         for _ in 0..<200 {
             try? fm.removeItem(atPath: path)
@@ -55,25 +55,25 @@ enum Interruption {
 
     /// Whether `url` was registered by this process and not yet published or removed: a
     /// temporary path this process made, so removing it can lose nothing of anyone else's.
-    static func isRegistered(_ url: URL) -> Bool {
+    public static func isRegistered(_ url: URL) -> Bool {
         registry.lock.lock(); defer { registry.lock.unlock() }
         return registry.paths.contains(url.path)
     }
 
     /// A temporary path to remove if the process is interrupted.
-    static func register(_ url: URL) {
+    public static func register(_ url: URL) {
         registry.lock.lock(); defer { registry.lock.unlock() }
         registry.paths.insert(url.path)
     }
 
     /// A temporary path that no longer needs removing (renamed into place, or removed).
-    static func unregister(_ url: URL) {
+    public static func unregister(_ url: URL) {
         registry.lock.lock(); defer { registry.lock.unlock() }
         registry.paths.remove(url.path)
     }
 
     /// Runs `body` with interruption held off until it returns.
-    static func critical<T>(_ body: () throws -> T) rethrows -> T {
+    public static func critical<T>(_ body: () throws -> T) rethrows -> T {
         registry.lock.lock(); defer { registry.lock.unlock() }
         return try body()
     }

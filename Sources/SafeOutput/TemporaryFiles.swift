@@ -7,8 +7,8 @@ import Foundation
 /// host and process tell whose it is, so a later run removes only those of processes that no
 /// longer exist on this host, never one still being written, and never another host's on a
 /// shared file system (a cluster's nodes reuse process numbers).
-enum TemporaryFiles {
-    static let host: String = {
+public enum TemporaryFiles {
+    public static let host: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "host" }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -17,7 +17,7 @@ enum TemporaryFiles {
     }()
 
     /// The temporary name for `destination` of this process, in the same directory.
-    static func staging(_ destination: URL, kind: String = "tmp") -> URL {
+    public static func staging(_ destination: URL, kind: String = "tmp") -> URL {
         destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(kind)-\(host)-\(getpid())")
     }
@@ -27,7 +27,7 @@ enum TemporaryFiles {
     /// with this host's name, and the `.<destination>.tmp-<pid>` form of earlier releases
     /// for this destination only (a directory such as /tmp holds other programs' files).
     /// Failures are ignored: a leftover is untidy, not wrong.
-    static func removeStale(besides destination: URL) {
+    public static func removeStale(besides destination: URL) {
         let fm = FileManager.default
         let directory = destination.deletingLastPathComponent()
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
@@ -58,7 +58,7 @@ enum TemporaryFiles {
     /// Whether the folder holds nothing but what a run's staging folder holds before its
     /// manifest is complete: the manifest's name (empty or cut short) and run parts
     /// (`.events-N.part`).
-    static func isUnmarkedStaging(_ folder: URL) -> Bool {
+    public static func isUnmarkedStaging(_ folder: URL) -> Bool {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
         return entries.allSatisfy { name in
             name == OutputSafety.manifestName
@@ -68,7 +68,7 @@ enum TemporaryFiles {
 
     /// The host and process in a temporary name (host empty for the earlier `.x.tmp-<pid>`
     /// form), or nil if `name` is not one.
-    static func owner(of name: String) -> (host: String, pid: Int32)? {
+    public static func owner(of name: String) -> (host: String, pid: Int32)? {
         for marker in [".tmp-", ".old-"] {
             guard let range = name.range(of: marker, options: .backwards) else { continue }
             let tail = name[range.upperBound...]
@@ -80,7 +80,7 @@ enum TemporaryFiles {
     }
 
     /// Whether a process with this number exists (one we may not signal exists too).
-    static func isRunning(_ pid: Int32) -> Bool {
+    public static func isRunning(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno == EPERM
     }
 }

@@ -13,14 +13,14 @@ public struct CommandFailure: Error, CustomStringConvertible, Equatable {
     /// The exit status: 64 (EX_USAGE) for the command line, 1 for anything else.
     public let status: Int32
 
-    init(_ message: String, located: Bool = false, status: Int32 = 1) {
+    public init(_ message: String, located: Bool = false, status: Int32 = 1) {
         self.message = message
         self.located = located
         self.status = status
     }
 
     /// A misuse of the command line: an option's value, or a combination of options.
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(message, status: 64) }
+    public static func usage(_ message: String) -> CommandFailure { CommandFailure(message, status: 64) }
 
     /// The line printed: ``message``, prefixed with `odr-sim: ` unless it is ``located``.
     public var description: String { located ? message : "odr-sim: " + message }

@@ -7,7 +7,7 @@ import Foundation
 /// A reader that goes away (`odr-sim … | head`: `EPIPE`) is not an error: what is left is
 /// dropped and the command ends as it would have. Writes go straight to file descriptor 1,
 /// unbuffered, so nothing can be lost in a buffer at exit.
-enum StandardOutput {
+public enum StandardOutput {
     private final class State: @unchecked Sendable {
         let lock = NSLock()
         /// The first write error (`errno`), if any; once set, nothing more is written.
@@ -17,7 +17,7 @@ enum StandardOutput {
     private static let state = State()
 
     /// Writes `text` to standard output, whole, unless an earlier write failed.
-    static func write(_ text: String) {
+    public static func write(_ text: String) {
         state.lock.lock(); defer { state.lock.unlock() }
         guard state.failure == nil, !state.closedByReader else { return }
         var bytes = Array(text.utf8)[...]
@@ -34,7 +34,7 @@ enum StandardOutput {
 
     /// The first failed write, as the command's failure (exit 1); nothing if every write
     /// went through or the reader closed the pipe.
-    static func finish() throws(CommandFailure) {
+    public static func finish() throws(CommandFailure) {
         state.lock.lock(); defer { state.lock.unlock() }
         guard let code = state.failure else { return }
         throw CommandFailure("cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
@@ -43,6 +43,12 @@ enum StandardOutput {
 
 /// Prints `text` and `terminator` on standard output through ``StandardOutput``: the only
 /// way a command writes there (a source test holds it).
-func say(_ text: String = "", terminator: String = "\n") {
+public func say(_ text: String = "", terminator: String = "\n") {
     StandardOutput.write(text + terminator)
+}
+
+/// Prints a line on standard error (warnings and notes; never checked: a closed stderr has
+/// nowhere to say so).
+public func note(_ message: String) {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Metrics
+
+// The tables `run` and `compare` print on the terminal, from the same rows as the CSV files.
+
+/// The main metrics per policy (means over replications when there are several); with
+/// `platformMetrics`, the seconds launches were blocked and the bytes of pack updates too.
+public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics: Bool = false) -> String {
+    var table = Table(["policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge",
+                       "low-disk", "failed", "wait p95"] + (platformMetrics ? ["launch blocked", "updates"] : []))
+    let comparison = Comparison(rows: rows)
+    let waits = secondsColumn(comparison.policies.map { $0.metrics[Metric.waitP95.position].mean })
+    for (k, p) in comparison.policies.enumerated() {
+        func v(_ metric: Metric) -> Double { p.metrics[metric.position].mean }
+        func count(_ metric: Metric) -> String { replicated ? String(format: "%.1f", v(metric)) : String(Int64(v(metric))) }
+        var cells = [p.policy, count(.requests), count(.hits), humanBytes(v(.downloadedBytes)),
+                     humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), humanBytes(v(.overPurgeBytes)),
+                     count(.lowDiskNotifications), count(.failedRequests), waits[k]]
+        if platformMetrics {
+            // Not among Comparison's (classic) metrics: means straight from the rows.
+            let mine = rows.filter { $0.policy == p.policy }
+            func mean(_ metric: Metric) -> Double { mine.reduce(0) { $0 + $1[metric] } / Double(max(1, mine.count)) }
+            cells += [String(format: "%.1f s", mean(.launchBlockedSeconds)), humanBytes(mean(.updateBytes))]
+        }
+        table.add(cells)
+    }
+    return table.rendered
+}
+
+/// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
+public func rankedTable(_ comparison: Comparison) -> String {
+    let redownload = Metric.redownloadBytes.position, overPurge = Metric.overPurgeBytes.position
+    let ranked = comparison.policies.sorted {
+        ($0.metrics[redownload].mean, $0.metrics[overPurge].mean, $0.policy)
+            < ($1.metrics[redownload].mean, $1.metrics[overPurge].mean, $1.policy)
+    }
+    var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
+                       "low-disk", "failed", "wait p95"])
+    let waits = secondsColumn(ranked.map { $0.metrics[Metric.waitP95.position].mean })
+    for (rank, p) in ranked.enumerated() {
+        let r = p.metrics[redownload]
+        // Bytes are never negative: the interval is shown clipped at 0, not as mean ± half-width.
+        let diff = p.differences.map { d in
+            let x = d[redownload]
+            return "\(signedBytes(x.mean)) ±\(humanBytes(x.halfWidth))"
+        } ?? "—"
+        table.add([
+            "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))", diff,
+            humanBytes(p.metrics[overPurge].mean),
+            String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
+            String(format: "%.1f", p.metrics[Metric.failedRequests.position].mean),
+            waits[rank],
+        ])
+    }
+    return table.rendered
+}
+
+private func signedBytes(_ x: Double) -> String { x >= 0 ? "+" + humanBytes(x) : "-" + humanBytes(-x) }
