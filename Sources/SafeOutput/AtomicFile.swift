@@ -8,6 +8,8 @@ import TextInput
 public func writeAtomically(_ text: String, to path: String) throws(CommandFailure) {
     let url = URL(fileURLWithPath: path)
     let temporary = TemporaryFiles.staging(url)
+    // The folders this write makes, removed again (if still empty) when it fails.
+    let made = OutputSafety.missingFolders(above: url)
     do {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         TemporaryFiles.removeStale(besides: url)
@@ -28,6 +30,7 @@ public func writeAtomically(_ text: String, to path: String) throws(CommandFailu
             }
         }
     } catch {
+        OutputSafety.removeEmptyFolders(made)
         throw CommandFailure("cannot write \(InputText.oneLine(path)): \(error.localizedDescription)")
     }
 }

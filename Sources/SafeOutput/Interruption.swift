@@ -19,8 +19,11 @@ public enum Interruption {
 
     /// Handles SIGINT, SIGTERM and SIGHUP from now on (the command-line tool calls it once).
     public static func install() {
-        // A reader that goes away is EPIPE on the write (StandardOutput), not a silent death.
+        // A reader that goes away is EPIPE on the write (StandardOutput), not a silent death;
+        // a file-size limit (`ulimit -f`) is EFBIG on the write, a failed write like a full
+        // disk's (the output abandoned, one line, exit 1), not a killed process.
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         let queue = DispatchQueue(label: "odr-sim.signals")
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)

@@ -48,22 +48,7 @@ public enum OutputSafety {
     /// rule). `label` says where the path came from (`--out .`, or the default path).
     public static func checkReportFolder(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        let fm = FileManager.default
-        let resolved = resolve(url)
-        if resolved == "/" { throw CommandFailure("\(label): is the root folder; choose a new or empty folder") }
-        if resolved == resolve(URL(fileURLWithPath: NSHomeDirectory())) {
-            throw CommandFailure("\(label): is your home folder; choose a new or empty folder")
-        }
-        let here = resolve(URL(fileURLWithPath: fm.currentDirectoryPath))
-        if here == resolved || here.hasPrefix(resolved + "/") {
-            throw CommandFailure("\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new or empty folder")
-        }
-        for input in inputs {
-            let file = resolve(URL(fileURLWithPath: input).standardizedFileURL)
-            if file.hasPrefix(resolved + "/") {
-                throw CommandFailure("\(label): holds the input file \(input); choose a new or empty folder")
-            }
-        }
+        try checkReportFolderPlace(path, label: label, inputs: inputs)
         var status = stat()
         guard lstat(url.path, &status) == 0 else {  // nothing there: ours to make, under a folder
             try checkAncestors(of: url, label: label)
@@ -79,6 +64,24 @@ public enum OutputSafety {
         let shown = foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
         let what = foreign.count == 1 ? "1 file" : "\(foreign.count) files"
         throw CommandFailure("\(label): the folder holds \(what) odr-sim did not write (\(shown)); choose a new or empty folder")
+    }
+
+    /// The folders above `url` that do not exist yet, deepest first: what writing `url` makes,
+    /// and so what a failed write may remove again.
+    public static func missingFolders(above url: URL) -> [URL] {
+        var missing: [URL] = []
+        var folder = url.standardizedFileURL.deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.path) {
+            missing.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        return missing
+    }
+
+    /// Removes each folder of `folders` (deepest first) that is empty: folders a failed write
+    /// made; one that holds anything is left as it is.
+    public static func removeEmptyFolders(_ folders: [URL]) {
+        for folder in folders where rmdir(folder.path) != 0 { return }
     }
 
     /// The manifest an advise exchange folder carries (``claimExchange(_:report:inputs:)``).

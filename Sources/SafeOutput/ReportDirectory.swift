@@ -16,6 +16,9 @@ public struct ReportDirectory {
     private let staging: URL
     private let label: String
     private let inputs: [String]
+    /// The folders above the report that did not exist when it was claimed: a failed run
+    /// removes them again if they are still empty.
+    private let madeFolders: [URL]
 
     /// Claims `path` for a report. `label` names it in errors (`--out DIR`, or the default
     /// path); `inputs` are the files the command reads, which the folder may not hold.
@@ -25,6 +28,7 @@ public struct ReportDirectory {
         staging = TemporaryFiles.staging(destination)
         self.label = label ?? path
         self.inputs = inputs
+        madeFolders = OutputSafety.missingFolders(above: destination)
         try OutputSafety.checkReportFolder(path, label: self.label, inputs: inputs)
     }
 
@@ -68,6 +72,7 @@ public struct ReportDirectory {
                 Interruption.removeWhileWritten(staging.path)
             }
             Interruption.unregister(staging)
+            OutputSafety.removeEmptyFolders(madeFolders)
         }
     }
 

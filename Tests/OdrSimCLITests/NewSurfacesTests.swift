@@ -355,6 +355,114 @@ struct NewSurfacesTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o").path))
     }
 
+    /// Runs odr-sim in `directory` with every file it writes limited to `kilobytes` (a full
+    /// disk, as far as its writes can tell: each write past the limit fails).
+    static func withFileLimit(_ kilobytes: Int, _ arguments: [String], in directory: URL) throws -> CLI.Result {
+        let quoted = ([CLI.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "ulimit -f \(kilobytes); exec \(quoted)"]
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("a full disk under every report command: exit 1 in one line, no staging folder or temporary file left, nothing half-written",
+          arguments: [["run", "s.scn", "--out", "o", "--replications", "3"], ["compare", "s.scn", "--policy", "lru", "--policy", "fifo", "--replications", "3", "--out", "o"],
+                      ["sweep", "x.study", "--out", "o"], ["sweep", "x.study", "--shard", "1/2", "--out", "o"],
+                      ["replay", "t.csv", "--capacity", "10%", "--out", "o"], ["mrc", "t.csv", "--out", "o"], ["bound", "t.csv", "--capacity", "10%", "--out", "o"],
+                      ["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3", "--out", "o"],
+                      ["migrate", "s.scn", "--to", "background-assets", "--out", "o"],
+                      ["check", "s.scn", "--baseline", "o", "--update", "--policy", "apple", "--policy", "lru", "--policy", "fifo"]])
+    func fullDisk(_ arguments: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A scenario whose every output is larger than the limit (a long padded description
+        // and events.csv), a study of it and a trace.
+        let padded = smallScenario.replacingOccurrences(of: "name: small\n", with: "name: small\ndescription: \(String(repeating: "x", count: 8000))\n")
+        try Data(padded.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        try Data("scenario: s.scn\naxes:\n  - {path: device.used, values: [900MB, 950MB]}\nreplications: 20\n".utf8).write(to: dir.appendingPathComponent("x.study"))
+        var trace = "time,obj_id,size\n"
+        for i in 0..<3000 { trace += "\(i),\(i % 97),\(100 + i % 13)\n" }
+        try Data(trace.utf8).write(to: dir.appendingPathComponent("t.csv"))
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        // No byte can be written (the first write fails), then 1 KiB (a write fails part-way
+        // through, or the outputs fit and the command succeeds, whole).
+        for kilobytes in [0, 1] {
+            let result = try Self.withFileLimit(kilobytes, arguments, in: dir)
+            let after = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+            let lines = result.stderr.split(separator: "\n").filter { !$0.contains("warning:") }
+            if kilobytes == 0 || result.status != 0 {
+                #expect(result.status == 1, "\(arguments) at \(kilobytes) KiB: exit \(result.status), \(result.stderr)")
+                #expect(lines.count == 1, "\(arguments) at \(kilobytes) KiB: \(result.stderr)")
+                // Nothing new beside the inputs: no report, no staging folder, no temporary file.
+                #expect(after.subtracting(before).isEmpty, "\(arguments) at \(kilobytes) KiB: left \(after.subtracting(before).sorted())")
+            } else {
+                #expect(after.subtracting(before) == ["o"], "\(arguments) at \(kilobytes) KiB: \(after.subtracting(before).sorted())")
+            }
+            for name in after.subtracting(before) { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+        }
+    }
+
+    @Test("every extreme number in a telemetry row's time and priority: success, or exit 1 at the trace's line and column")
+    func telemetryExtremes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.replacingOccurrences(of: "events:\n", with: "workload: [{kind: trace, file: t.csv}]\nevents:\n")
+            .components(separatedBy: "\n").filter { !$0.contains("app: game") }.joined(separator: "\n").utf8).write(to: dir.appendingPathComponent("s.scn"))
+        for value in ExtremeValueTests.values {
+            for (column, row) in [(1, "\(value),game,launch,,,"), (30, "2m,game,request,level-1,r1,\(value)")] {
+                let text = "time,app,event,tags,id,priority\n0,game,install,,,\n\(row)\n"
+                try Data(text.utf8).write(to: dir.appendingPathComponent("t.csv"))
+                let result = try CLI.run(["run", "s.scn", "--out", "o", "--no-report", "--no-events"], in: dir)
+                #expect([0, 1].contains(result.status), "\(row): exit \(result.status)")
+                if result.status == 1 {
+                    let lines = result.stderr.split(separator: "\n").filter { !$0.contains("warning:") }
+                    #expect(lines.count == 1 && lines[0].hasPrefix("t.csv:3:\(column == 1 ? 1 : row.count - value.count + 1):"), "\(row): \(result.stderr)")
+                }
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent("o"))
+            }
+        }
+    }
+
+    @Test("every extreme number as a baseline's value: check passes, fails or refuses the file in one line, never traps")
+    func baselineExtremes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        #expect(try CLI.run(["check", "s.scn", "--baseline", "b.csv", "--update"], in: dir).status == 0)
+        let original = try String(contentsOf: dir.appendingPathComponent("b.csv"), encoding: .utf8)
+        var lines = original.split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let column = try #require(header.firstIndex(of: "redownload_bytes"))
+        for value in ExtremeValueTests.values {
+            var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[column] = value
+            lines[1] = fields.joined(separator: ",")
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("b.csv"))
+            let result = try CLI.run(["check", "s.scn", "--baseline", "b.csv"], in: dir)
+            #expect([0, 1].contains(result.status), "\(value): exit \(result.status)\n\(result.stderr.prefix(300))")
+        }
+    }
+
+    @Test("advise of a workload run refuses (6.3e14 events a run) is refused before any layout runs, as run refuses it")
+    func adviseFlood() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(HostileInputTests.flood.utf8).write(to: dir.appendingPathComponent("flood.scn"))
+        let result = try CLI.run(["advise", "flood.scn", "--app", "a", "--out", "o"], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("odr-sim: flood.scn: the workload makes about 6.3e+14 events per run"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o").path))
+    }
+
     /// This host's name as odr-sim writes it into temporary names.
     func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

@@ -45,12 +45,8 @@ struct CompareCommand: ParsableCommand {
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
         let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: document)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
-        var runner = experimentRunner(document, policies: policies, replications: options.replications,
-                                      sampleInterval: 0, recordsEvents: false, jobs: options.jobCount)
-        runner.maxEvents = options.limits.maxEvents
-        runner.computesRedownloadBound = bound
-        runner.warmup = try warmup.seconds(shortestRun: scenario.duration, bound: bound)
-        try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        let runner = try runPlan(document, options, policies: policies, warmup: warmup, bound: bound,
+                                 sampleInterval: 0, recordsEvents: false)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
                                                    inputs: [options.file])
         let destination = report.path

@@ -79,12 +79,8 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run")
             }
         }
-        var runner = experimentRunner(document, policies: policies, replications: options.replications,
-                                      sampleInterval: interval, recordsEvents: !noEvents, jobs: options.jobCount)
-        runner.maxEvents = options.limits.maxEvents
-        runner.computesRedownloadBound = bound
-        runner.warmup = try warmup.seconds(shortestRun: scenario.duration, bound: bound)
-        try checkWorkload(scenario, file: options.file, maxEvents: runner.maxEvents)
+        var runner = try runPlan(document, options, policies: policies, warmup: warmup, bound: bound,
+                                 sampleInterval: interval, recordsEvents: !noEvents)
         // events.csv gets about a row per kernel event of every run.
         let eventRows = scenario.expectedEvents * Double(policies.count * runner.replications)
         if !noEvents && eventRows > Double(maxEventRows) {

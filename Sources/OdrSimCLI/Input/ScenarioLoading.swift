@@ -111,6 +111,20 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
     }
 }
 
+/// The runs `run` and `compare` make of a scenario and their shared options, built in one
+/// place: the plan (policies × replications on common seeds), `--max-events`, `--bound` and
+/// `--warmup`, and the workload checked against the event limit before anything starts.
+func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [String], warmup: WarmupOption, bound: Bool,
+             sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
+    var runner = experimentRunner(document, policies: policies, replications: options.replications,
+                                  sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
+    runner.maxEvents = options.limits.maxEvents
+    runner.computesRedownloadBound = bound
+    runner.warmup = try warmup.seconds(shortestRun: document.scenario.duration, bound: bound)
+    try checkWorkload(document.scenario, file: options.file, maxEvents: runner.maxEvents)
+    return runner
+}
+
 /// The policy paired differences are taken against: `--baseline` (one of `policies`), or
 /// `apple` when it runs, else the first policy; with a sentence saying which when it is not
 /// the usual `apple`.
