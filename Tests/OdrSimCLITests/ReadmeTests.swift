@@ -1,4 +1,5 @@
 import Foundation
+import OdrSimCLI
 import Testing
 
 /// Issue 27: what the README shows a newcomer exists in a fresh clone. On the main before it,
@@ -114,4 +115,40 @@ struct ReadmeTests {
         #expect(files.fileExists(atPath: clone.appendingPathComponent("game-pad.scn").path))
         #expect(files.fileExists(atPath: clone.appendingPathComponent("Reports/game-advice/advised.scn").path))
     }
+
+    /// The `odr-sim …` command lines of the guides' code blocks (a `$ ` prompt and a trailing
+    /// `# comment` left out), with the guide's name; lines with placeholders (`K/N`, `STUDY`)
+    /// are not commands to type as they are.
+    static func guideExamples() throws -> [(guide: String, arguments: [String])] {
+        var examples: [(String, [String])] = []
+        for (name, text) in try guides() {
+            var inBlock = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("```") { inBlock.toggle(); continue }
+                guard inBlock else { continue }
+                var command = line.trimmingCharacters(in: .whitespaces)
+                if command.hasPrefix("$ ") { command.removeFirst(2) }
+                guard command.hasPrefix("odr-sim ") else { continue }
+                command = command.components(separatedBy: " # ")[0].components(separatedBy: "  #")[0]
+                let words = command.split(separator: " ").dropFirst().map(String.init)
+                guard !words.contains(where: { ["K/N", "STUDY", "FILE", "DIR", "TRACE", "→"].contains($0) || $0.contains("…") }) else { continue }
+                examples.append((name, words))
+            }
+        }
+        return examples
+    }
+
+    @Test("every command line of the guides is one odr-sim accepts: its command, options and values parse (issue 37)")
+    func guideExamplesParse() throws {
+        let examples = try Self.guideExamples()
+        #expect(examples.count >= 12, "\(examples.count) examples")
+        for (guide, arguments) in examples {
+            do {
+                _ = try OdrSim.parseAsRoot(arguments)
+            } catch {
+                Issue.record("\(guide): odr-sim \(arguments.joined(separator: " ")): \(OdrSim.message(for: error))")
+            }
+        }
+    }
 }
+
