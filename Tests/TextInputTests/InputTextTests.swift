@@ -58,6 +58,14 @@ struct InputTextTests {
         let file = directory.appendingPathComponent("f.scn")
         try Data("x: 1\r\n".utf8).write(to: file)
         #expect(try InputText.read(file.path) == "x: 1\n")
+        // An empty file is empty text (FuzzTelemetry found Foundation's reader leaking on it).
+        let empty = directory.appendingPathComponent("empty.csv")
+        try Data().write(to: empty)
+        #expect(try InputText.read(empty.path) == "")
+        // Larger than one read: every byte, in order.
+        let large = String(repeating: "0123456789abcdef\n", count: 20_000)
+        try Data(large.utf8).write(to: file)
+        #expect(try InputText.read(file.path) == large)
     }
 
     @Test("a name from a file or a path becomes one line: no newline can start a YAML key in a comment")
