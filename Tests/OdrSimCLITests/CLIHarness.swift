@@ -21,8 +21,13 @@ struct CLI {
     }
 
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(executable: binary, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `executable` (odr-sim, or a shell that starts it) with `arguments`.
+    static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

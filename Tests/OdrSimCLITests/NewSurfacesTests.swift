@@ -359,19 +359,7 @@ struct NewSurfacesTests {
     /// disk, as far as its writes can tell: each write past the limit fails).
     static func withFileLimit(_ kilobytes: Int, _ arguments: [String], in directory: URL) throws -> CLI.Result {
         let quoted = ([CLI.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "ulimit -f \(kilobytes); exec \(quoted)"]
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        return try CLI.run(executable: URL(fileURLWithPath: "/bin/bash"), ["-c", "ulimit -f \(kilobytes); exec \(quoted)"], in: directory)
     }
 
     @Test("a full disk under every report command: exit 1 in one line, no staging folder or temporary file left, nothing half-written",
