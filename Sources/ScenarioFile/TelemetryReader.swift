@@ -18,8 +18,9 @@ import TextInput
 /// `end`, `cancel`, `pause`, `resume`, `app-update`); `tags` lists a request's tags, separated by blanks or
 /// `;`; `id` names a request and the events that refer to it; an optional `priority` column
 /// gives a request's loading priority. Each row is read as the scenario event it stands for,
-/// by the same reader as `events:` (the same apps, tags and request ids), so every problem is
-/// a ``ScenarioError`` at the CSV's `FILE:LINE:COLUMN`.
+/// by the same rules as `events:` (``EventReader/readRow(time:app:verb:verbCell:tags:id:priority:)``:
+/// the same apps, tags, request ids and time order) but without YAML, so every problem is a
+/// ``ScenarioError`` at the CSV's `FILE:LINE:COLUMN`.
 struct TelemetryReader {
     static let columns = ["time", "app", "event", "tags", "id", "priority"]
     static let required = ["time", "app", "event"]
@@ -144,12 +145,6 @@ struct TelemetryReader {
             if bytes.isEmpty && number > 1 { continue }
             guard body(Line(line: number, fields: fields(of: bytes))) else { return }
         }
-    }
-
-    static func lines(_ text: String) -> [Line] {
-        var result: [Line] = []
-        forEachLine(text) { result.append($0); return true }
-        return result
     }
 
     /// A line's fields (RFC 4180 quotes), each with its 1-based column in Unicode scalars,
