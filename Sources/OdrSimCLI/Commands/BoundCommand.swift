@@ -59,7 +59,6 @@ struct BoundCommand: ParsableCommand {
 
     @OptionGroup var output: FolderOption
 
-
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)

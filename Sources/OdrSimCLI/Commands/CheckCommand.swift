@@ -140,4 +140,3 @@ struct CheckCommand: ParsableCommand {
         return Double(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 }
-

@@ -35,7 +35,6 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
 
@@ -103,7 +102,3 @@ struct CompareCommand: ParsableCommand {
                      document.name, policies.count, runner.replications, elapsed, destination))
     }
 }
-
-
-
-

@@ -49,8 +49,6 @@ struct MRCCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-
-
     func validate() throws {
         if points != nil && capacity != nil { throw ValidationError("give --points or --capacity, not both") }
         if let points, !(2...1000).contains(points) { throw ValidationError("--points must be between 2 and 1000") }

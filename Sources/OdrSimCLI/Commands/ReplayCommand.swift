@@ -52,7 +52,6 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several comma-separated: 1%,5%,10%,25%.", valueName: "size[,size…]"))
     var capacity: String
 
-
     @Flag(help: "Also compute the offline bounds (PFOO-L, FOO-L, FOO-U; see 'odr-sim bound') and each policy's gap to them, into DIR/bounds.csv.")
     var bound = false
 
@@ -60,7 +59,6 @@ struct ReplayCommand: ParsableCommand {
     var fooMaxRequests: Int = FOO.maximumRequests
 
     @OptionGroup var jobs: JobOptions
-
 
     @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
@@ -72,7 +70,6 @@ struct ReplayCommand: ParsableCommand {
     var seed: UInt64 = 0
 
     @OptionGroup var output: OutputOptions
-
 
     // Problems are reported from `run` as a `CommandFailure`, one line ("odr-sim: …"),
     // rather than as validation errors, which add the usage text.

@@ -160,4 +160,3 @@ struct RunCommand: ParsableCommand {
                      document.name, results.count, events, elapsed, destination))
     }
 }
-

@@ -140,7 +140,6 @@ func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: 
     return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
 }
 
-
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.
 /// A study's verdict: per main metric, the policy best at the most points.

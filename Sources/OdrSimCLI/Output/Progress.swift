@@ -74,7 +74,6 @@ func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String], p
     }
 }
 
-
 /// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
 /// reach the event limit; says which generator makes most of it.
 func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
@@ -82,7 +81,6 @@ func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     note("odr-sim: warning: \(file): \(text)")
 }
-
 
 /// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
 /// (a run would only stop there, minutes or years later); warns about a large one.
@@ -96,9 +94,6 @@ func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: St
     }
     note("odr-sim: warning: \(at): \(text)")
 }
-
-
-
 
 /// A progress bar with an estimate of the time left, on stderr, shown only on a terminal
 /// and only once the work passes one second; redrawn at most ten times a second.
