@@ -1,7 +1,6 @@
 import Experiments
 import Metrics
 import ODRCore
-import ScenarioFile
 import Simulation
 
 /// `odr-sim advise`: searches one app's layout (``Layout``) for the lowest objective on the
@@ -21,19 +20,24 @@ import Simulation
 /// advice for the phones out there, not one. With an ``exchange``, the shards of a cluster job share
 /// each round's runs and take the same steps.
 public struct Advisor {
-    /// One device of a population: the scenario with these values at these paths
-    /// (`device.used: 56GB`, `network.1.bandwidth: 8Mbps`), as one point of a study sets them.
-    public struct Device: Sendable, Hashable {
-        public let settings: [PathValue]
+    /// One device of a population: the scenario as that device runs it (its used space, its
+    /// network), as one point of a study makes it.
+    public struct Device: Sendable {
         /// How reports name the device: `used=56GB, wifi=8Mbps`.
         public let label: String
+        /// The scenario on this device, the app's layout as written.
+        public let scenario: Scenario
 
-        /// `names` name the settings in the label (a study's axis names); by default, each
-        /// path's last step.
-        public init(settings: [PathValue], names: [String]? = nil) {
-            self.settings = settings
+        public init(label: String, scenario: Scenario) {
+            self.label = label
+            self.scenario = scenario
+        }
+
+        /// A label of settings (`device.used` = `56GB`): each named by `names` (a study's axis
+        /// names), by default by its path's last step.
+        public static func label(of settings: [(path: String, value: String)], names: [String]? = nil) -> String {
             let names = names ?? settings.map { String($0.path.split(separator: ".").last ?? "") }
-            label = zip(names, settings).map { "\($0)=\($1.value)" }.joined(separator: ", ")
+            return zip(names, settings).map { "\($0)=\($1.value)" }.joined(separator: ", ")
         }
     }
 
@@ -75,8 +79,6 @@ public struct Advisor {
         public let waitP95: Double
         public let failedRequests: Double
         public let initialInstallBytes: Int64
-        /// The layout's scenario text (for `advised.scn`).
-        public let text: String
 
         public var mean: Double { objectives.isEmpty ? .infinity : objectives.reduce(0, +) / Double(objectives.count) }
     }
@@ -98,41 +100,49 @@ public struct Advisor {
         }
     }
 
-    public let document: ScenarioDocument
-    public let text: String
-    public let fileName: String
+    /// The scenario as written: its device, and the layout the search starts from.
+    public let scenario: Scenario
+    /// The app's resources as written (generated ones included): the material of a layout.
+    public let resources: [Resource]
     public let app: AppIndex
     public let policy: String
+    /// The scenario's policy options and app strategies, as its runs take them.
+    public let policyOptions: [String: PolicyOptions]
+    public let appStrategies: [Int: String]
     public let replications: Int
     public let weights: Weights
     public var jobs = 1
     /// Most kernel events one run may process (``ExperimentRunner/maxEvents``).
     public var maxEvents = ExperimentRunner.defaultMaxEvents
     public var maxEvaluations = 60
-    public var knownPolicies: [String]
-    /// The devices every layout runs on, each the scenario with its settings; empty: the
-    /// scenario's own device alone.
+    /// The devices every layout runs on; empty: the scenario's own device alone.
     public var population: [Device] = []
     /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
     public var exchange: AdviceExchange?
 
-    public init(document: ScenarioDocument, text: String, fileName: String, app: AppIndex, policy: String,
-                replications: Int, weights: Weights = Weights(), knownPolicies: [String]) {
-        self.document = document
-        self.text = text
-        self.fileName = fileName
+    public init(scenario: Scenario, resources: [Resource], app: AppIndex, policy: String,
+                policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: String] = [:],
+                replications: Int, weights: Weights = Weights()) {
+        self.scenario = scenario
+        self.resources = resources
         self.app = app
         self.policy = policy
+        self.policyOptions = policyOptions
+        self.appStrategies = appStrategies
         self.replications = replications
         self.weights = weights
-        self.knownPolicies = knownPolicies
     }
 
-    var resources: [Resource] { document.resources[app] }
+    /// One run's point: `scenario` with the layout's strategy for the app where it sets one.
+    func point(_ scenario: Scenario, _ layout: Layout) -> ExperimentPlan.Point {
+        var strategies = appStrategies
+        if let strategy = layout.strategy { strategies[app] = strategy }
+        return ExperimentPlan.Point(scenario, policyOptions: policyOptions, appStrategies: strategies)
+    }
 
     public func run(progress: ((Int) -> Void)? = nil) throws -> Result {
-        let seeds = (0..<replications).map { document.scenario.seed &+ UInt64($0) }
-        let coAccess = CoAccess(scenario: document.scenario, app: app, resources: resources, seeds: seeds)
+        let seeds = (0..<replications).map { scenario.seed &+ UInt64($0) }
+        let coAccess = CoAccess(scenario: scenario, app: app, resources: resources, seeds: seeds)
         var evaluations: [Evaluation] = []
         var seen: Set<Layout> = []
         var round = 0
@@ -140,36 +150,26 @@ public struct Advisor {
         func evaluate(_ batch: [(layout: Layout, move: String, parent: Int?)]) throws -> [Int] {
             let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(max(0, maxEvaluations - evaluations.count))
             var ids: [Int] = []
-            var runnable: [(index: Int, document: ScenarioDocument)] = []
-            var made: [(layout: Layout, move: String, parent: Int?, text: String, rejected: String?, initial: Int64)] = []
+            var runnable: [(index: Int, point: ExperimentPlan.Point)] = []
+            var made: [(layout: Layout, move: String, parent: Int?, rejected: String?, initial: Int64)] = []
             for candidate in fresh {
-                let (layoutResources, newTags) = candidate.layout.resources(from: resources)
-                var rewritten = try ScenarioRewrite(text: text, fileName: fileName)
-                    .replacingResources(of: document.scenario.apps[app].id, with: layoutResources, newTags: newTags, header: [])
-                let appID = document.scenario.apps[app].id
-                if let budget = candidate.layout.budget {
-                    rewritten = try ScenarioRewrite(text: rewritten, fileName: fileName).settingApp(appID, "budget", to: budget)
-                }
-                if let strategy = candidate.layout.strategy {
-                    rewritten = try ScenarioRewrite(text: rewritten, fileName: fileName).settingApp(appID, "strategy", to: strategy)
-                }
                 do {
-                    let parsed = try ScenarioParser(knownPolicies: knownPolicies).parse(rewritten, fileName: fileName)
-                    let initial = parsed.scenario.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
+                    let laid = try candidate.layout.applied(to: scenario, app: app, resources: resources)
+                    let initial = laid.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
                     // One run per device of the population, in its order, for every layout alike.
                     for member in population {
-                        let device = try ScenarioRewrite(text: rewritten, fileName: fileName).setting(member.settings)
-                        runnable.append((made.count, try ScenarioParser(knownPolicies: knownPolicies).parse(device, fileName: fileName)))
+                        let device = try candidate.layout.applied(to: member.scenario, app: app, resources: resources)
+                        runnable.append((made.count, point(device, candidate.layout)))
                     }
-                    if population.isEmpty { runnable.append((made.count, parsed)) }
-                    made.append((candidate.layout, candidate.move, candidate.parent, rewritten, nil, initial))
+                    if population.isEmpty { runnable.append((made.count, point(laid, candidate.layout))) }
+                    made.append((candidate.layout, candidate.move, candidate.parent, nil, initial))
                 } catch {
-                    made.append((candidate.layout, candidate.move, candidate.parent, rewritten, error.message, 0))
+                    made.append((candidate.layout, candidate.move, candidate.parent, error.description, 0))
                 }
             }
             var rows: [[SummaryRow]] = Array(repeating: [], count: made.count)
             if !runnable.isEmpty {
-                let outcomes = try perform(runnable.map(\.document), round: round)
+                let outcomes = try perform(runnable.map(\.point), round: round)
                 round += 1
                 for outcome in outcomes { rows[runnable[outcome.point].index].append(outcome.summary) }
             }
@@ -188,8 +188,7 @@ public struct Advisor {
                 evaluations.append(Evaluation(
                     id: id, layout: candidate.layout, move: candidate.move, parent: candidate.parent, rejected: candidate.rejected,
                     objectives: objectives, redownloadBytes: mean(.redownloadBytes), overPurgeBytes: mean(.overPurgeBytes),
-                    waitP95: mean(.waitP95), failedRequests: mean(.failedRequests), initialInstallBytes: candidate.initial,
-                    text: candidate.text))
+                    waitP95: mean(.waitP95), failedRequests: mean(.failedRequests), initialInstallBytes: candidate.initial))
                 ids.append(id)
             }
             progress?(evaluations.count)
@@ -212,24 +211,23 @@ public struct Advisor {
             best = challenger
         }
         return Result(evaluations: evaluations, original: original, best: best, starts: starts,
-                      bounds: try bounds([evaluations[original].text, evaluations[best].text], round: round))
+                      bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
     }
 
     /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
-    /// over the replications, for each scenario text.
-    func bounds(_ texts: [String], round: Int) throws -> [Double] {
-        let documents = try texts.map { try ScenarioParser(knownPolicies: knownPolicies).parse($0, fileName: fileName) }
-        var sums = Array(repeating: 0.0, count: texts.count)
-        for outcome in try perform(documents, round: round, bound: true) { sums[outcome.point] += Double(outcome.bound ?? 0) }
+    /// over the replications, for each layout on the scenario's own device.
+    func bounds(_ layouts: [Layout], round: Int) throws -> [Double] {
+        let points = try layouts.map { layout in point(try layout.applied(to: scenario, app: app, resources: resources), layout) }
+        var sums = Array(repeating: 0.0, count: layouts.count)
+        for outcome in try perform(points, round: round, bound: true) { sums[outcome.point] += Double(outcome.bound ?? 0) }
         return sums.map { $0 / Double(replications) }
     }
 
-    /// Runs every document under the policy, each replication on its common seed: here on
+    /// Runs every point under the policy, each replication on its common seed: here on
     /// `jobs` cores, or this shard's share with the others' read from the ``exchange``.
     /// Outcomes in plan order (point, then replication).
-    func perform(_ documents: [ScenarioDocument], round: Int, bound: Bool = false) throws -> [AdviceExchange.Outcome] {
-        let plan = ExperimentPlan(points: documents.map { ExperimentPlan.Point($0.scenario, policyOptions: $0.policyOptions, appStrategies: $0.appStrategies) },
-                                  policies: [policy], replications: replications)
+    func perform(_ points: [ExperimentPlan.Point], round: Int, bound: Bool = false) throws -> [AdviceExchange.Outcome] {
+        let plan = ExperimentPlan(points: points, policies: [policy], replications: replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
         runner.maxEvents = maxEvents
@@ -248,18 +246,18 @@ public struct Advisor {
     /// Where the app evicts: the app's budget halved and doubled (from its content's size
     /// when it has none), and each other strategy; the layout's packs unchanged.
     func settingMoves(of layout: Layout) -> [(layout: Layout, move: String)] {
-        guard document.scenario.platform.evictor == .app else { return [] }
+        guard scenario.platform.evictor == .app else { return [] }
         var moves: [(layout: Layout, move: String)] = []
         let content = resources.reduce(Int64(0)) { $0 + $1.size }
-        let current = layout.budget.flatMap { try? SizeSyntax.parse($0) } ?? document.scenario.apps[app].budget ?? content
+        let current = layout.budget ?? scenario.apps[app].budget ?? content
         for factor in [0.5, 2.0] {
             let bytes = Int64((Double(current) * factor).rounded())
             guard bytes > 0, bytes <= ModelLimits.bytes else { continue }
             var moved = layout
-            moved.budget = ScenarioRewrite.size(bytes)
-            moves.append((moved, "budget \(moved.budget!)"))
+            moved.budget = bytes
+            moves.append((moved, "budget \(ByteFormatting.scenarioSize(bytes))"))
         }
-        let running = layout.strategy ?? document.appStrategies[app] ?? policy
+        let running = layout.strategy ?? appStrategies[app] ?? policy
         for strategy in strategies where strategy != running {
             var moved = layout
             moved.strategy = strategy

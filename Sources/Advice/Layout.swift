@@ -15,9 +15,9 @@ public struct Layout: Hashable, Sendable {
     public private(set) var groups: [[Int]]
     /// Per group: promoted to `prefetch` (downloaded after install), whatever its tags say.
     public private(set) var promoted: [Bool]
-    /// Where the app evicts: its budget and strategy as the layout ships them; nil keeps the
-    /// scenario's.
-    public var budget: String?
+    /// Where the app evicts: its budget in bytes and its strategy (a policy name) as the
+    /// layout ships them; nil keeps the scenario's.
+    public var budget: Int64?
     public var strategy: String?
 
     public init(groups: [[Int]], promoted: [Bool]? = nil) {
@@ -101,20 +101,20 @@ public struct Layout: Hashable, Sendable {
     }
 
     /// The app's resources under this layout, and the tags it adds with their categories.
-    public func resources(from original: [Resource]) -> (resources: [Resource], newTags: [(name: String, category: String)]) {
+    public func resources(from original: [Resource]) -> (resources: [Resource], newTags: [(name: String, category: TagCategory)]) {
         let existing = Set(original.flatMap(\.tags))
         let unions = groups.map { group in Array(Set(group.flatMap { original[$0].tags })).sorted() }
         var seen: [[String]: Int] = [:]
         for union in unions { seen[union, default: 0] += 1 }
         var result = original
-        var newTags: [(name: String, category: String)] = []
+        var newTags: [(name: String, category: TagCategory)] = []
         for (g, group) in groups.enumerated() {
             var tags = unions[g]
             if seen[unions[g]]! > 1 || promoted[g] {
                 var name = "pack-\(g + 1)"
                 while existing.contains(name) { name = "advised-" + name }
                 tags.append(name)
-                newTags.append((name, promoted[g] ? "prefetch" : "on-demand"))
+                newTags.append((name, promoted[g] ? .prefetch(order: 0) : .onDemand))
             }
             for r in group {
                 // The resource's own tags first, in its order, then the group's others.
@@ -131,6 +131,6 @@ public struct Layout: Hashable, Sendable {
         let promotedCount = promoted.filter { $0 }.count
         return "\(groups.count) packs" + (merged > 0 ? " (\(merged) of several resources)" : "")
             + (promotedCount > 0 ? ", \(promotedCount) promoted to prefetch" : "")
-            + (budget.map { ", budget \($0)" } ?? "") + (strategy.map { ", strategy \($0)" } ?? "")
+            + (budget.map { ", budget \(ByteFormatting.scenarioSize($0))" } ?? "") + (strategy.map { ", strategy \($0)" } ?? "")
     }
 }

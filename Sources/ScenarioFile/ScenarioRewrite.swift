@@ -16,7 +16,7 @@ public struct ScenarioRewrite {
 
     /// The text with app `appID`'s `resources` replaced by `resources` (a `generate:` of it
     /// written out) and each of `newTags` given its category, below a comment `header`.
-    public func replacingResources(of appID: String, with resources: [Resource], newTags: [(name: String, category: String)],
+    public func replacingResources(of appID: String, with resources: [Resource], newTags: [(name: String, category: TagCategory)],
                                    header: [String]) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
               case .sequence(var apps)? = top["apps"],
@@ -34,7 +34,7 @@ public struct ScenarioRewrite {
         }))
         if !newTags.isEmpty {
             var tags = app["tags"]?.mapping ?? Node.Mapping([])
-            for tag in newTags { tags[Self.string(tag.name)] = .mapping(Node.Mapping([(Node("category"), Node(tag.category))])) }
+            for tag in newTags { tags[Self.string(tag.name)] = .mapping(Node.Mapping([(Node("category"), Node(tag.category.name))])) }
             app["tags"] = .mapping(tags)
         }
         apps[index] = .mapping(app)
@@ -108,9 +108,7 @@ public struct ScenarioRewrite {
     }
 
     /// `80MB` when the size is a whole number of megabytes, else its bytes.
-    public static func size(_ bytes: Int64) -> String {
-        bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)
-    }
+    public static func size(_ bytes: Int64) -> String { ByteFormatting.scenarioSize(bytes) }
 }
 
 extension ScenarioRewrite {

@@ -114,7 +114,7 @@ struct WorkloadReader {
             return generator
         case "updates":
             let a = try app(fields)
-            return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"), packs: apps[a].catalog.packs.count)
+            return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"))
         case "disk":
             return DiskPressureGenerator(
                 rate: try rate(try fields.required("rate"), "rate"),

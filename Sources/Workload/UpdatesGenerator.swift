@@ -13,17 +13,16 @@ public struct UpdatesGenerator: WorkloadGenerator {
     public let kind = "updates"
     public var app: AppIndex
     public var rate: Rate
-    /// The app's number of packs.
-    public var packs: Int
 
-    public init(app: AppIndex, rate: Rate, packs: Int) {
+    public init(app: AppIndex, rate: Rate) {
         self.app = app
         self.rate = rate
-        self.packs = packs
     }
 
+    // The packs are counted when a run starts, not when the scenario is read: a layout search
+    // regroups the app's catalog and keeps its generators.
     public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
-        Stream(self, seed: seed)
+        Stream(self, packs: scenario.apps[app].catalog.packs.count, seed: seed)
     }
 
     public func expectedEvents(over duration: Double) -> Double { rate * duration }
@@ -31,21 +30,23 @@ public struct UpdatesGenerator: WorkloadGenerator {
     /// A class, as ``SessionsGenerator/Stream`` is, for the same reasons.
     final class Stream: EventStream {
         let spec: UpdatesGenerator
+        let packs: Int
         @exclusivity(unchecked) var arrivals: PoissonArrivals
         let choices: RandomStream
 
-        init(_ spec: UpdatesGenerator, seed: UInt64) {
+        init(_ spec: UpdatesGenerator, packs: Int, seed: UInt64) {
             self.spec = spec
+            self.packs = packs
             arrivals = PoissonArrivals(rate: spec.rate, cycle: nil,
                                        stream: RandomStream(seed: seed, purpose: "updates/\(spec.app)/arrivals"), start: 0)
             choices = RandomStream(seed: seed, purpose: "updates/\(spec.app)/packs")
         }
 
         func next() -> ScenarioEvent? {
-            guard spec.packs > 0 else { return nil }
+            guard packs > 0 else { return nil }
             let time = arrivals.next()
             guard time.isFinite else { return nil }
-            return ScenarioEvent(time: time, action: .update(spec.app, pack: Int32(choices.uniformInt(below: spec.packs))))
+            return ScenarioEvent(time: time, action: .update(spec.app, pack: Int32(choices.uniformInt(below: packs))))
         }
     }
 }

@@ -11,20 +11,26 @@ struct AdvisorTests {
     static let MB: Int64 = 1_000_000
 
     func advise(_ text: String, app: String = "game", policy: String = "lru", replications: Int = 3,
-                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1, population: [Advisor.Device] = [],
+                weights: Advisor.Weights = Advisor.Weights(), jobs: Int = 1, population: [[PathValue]] = [],
                 maxEvaluations: Int = 60) throws -> (Advisor.Result, [Resource]) {
-        let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "a.scn")
+        let parser = ScenarioParser(knownPolicies: PolicyRegistry.names)
+        let document = try parser.parse(text, fileName: "a.scn")
         let index = document.scenario.apps.firstIndex { $0.id == app }!
-        var advisor = Advisor(document: document, text: text, fileName: "a.scn", app: index, policy: policy,
-                              replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: policy,
+                              policyOptions: document.policyOptions, appStrategies: document.appStrategies,
+                              replications: replications, weights: weights)
         advisor.jobs = jobs
-        advisor.population = population
+        // Each device read as the command line reads it: the scenario with its settings.
+        advisor.population = try population.map { settings in
+            let device = try parser.parse(try ScenarioRewrite(text: text, fileName: "a.scn").setting(settings), fileName: "a.scn")
+            return Advisor.Device(label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }), scenario: device.scenario)
+        }
         advisor.maxEvaluations = maxEvaluations
         return (try advisor.run(), document.resources[index])
     }
 
     /// A device of a population with `device.used` set to `size`.
-    func used(_ size: String) -> Advisor.Device { Advisor.Device(settings: [PathValue(path: "device.used", value: size)]) }
+    func used(_ size: String) -> [PathValue] { [PathValue(path: "device.used", value: size)] }
 
     /// The group (resource names) of resource `name` in a layout.
     func group(of name: String, _ layout: Layout, _ resources: [Resource]) -> Set<String> {
@@ -43,11 +49,11 @@ struct AdvisorTests {
         // a1 and a2 apart: the same set twice, so each gets its own pack tag (on-demand).
         let split = Layout(groups: [[0], [1], [2]]).resources(from: resources)
         #expect(split.resources.map(\.tags) == [["a", "pack-1"], ["a", "pack-2"], ["b"]])
-        #expect(split.newTags.map(\.category) == ["on-demand", "on-demand"])
+        #expect(split.newTags.map(\.category) == [.onDemand, .onDemand])
         // Promotion adds a prefetch pack tag.
         let promoted = Layout(groups: [[0, 1], [2]]).promoting(1).resources(from: resources)
         #expect(promoted.resources[2].tags == ["b", "pack-2"])
-        #expect(promoted.newTags.map(\.name) == ["pack-2"] && promoted.newTags.map(\.category) == ["prefetch"])
+        #expect(promoted.newTags.map(\.name) == ["pack-2"] && promoted.newTags.map(\.category) == [.prefetch(order: 0)])
     }
 
     @Test("co-access counts requests of the app's resources, a tag meaning every resource carrying it")
@@ -230,8 +236,8 @@ struct AdvisorTests {
             axes:
               - {name: wifi, path: network.1.bandwidth, values: [4Mbps, 40Mbps]}
             """, fileName: scenarios + "population.study")
-        let devices = study.points.map { Advisor.Device(settings: study.settings(of: $0)) }
-        #expect(devices.map(\.label) == ["bandwidth=4Mbps", "bandwidth=40Mbps"])
+        let devices = study.points.map { study.settings(of: $0) }
+        #expect(devices.map { Advisor.Device.label(of: $0.map { ($0.path, $0.value) }) } == ["bandwidth=4Mbps", "bandwidth=40Mbps"])
         var weights = Advisor.Weights()
         weights.failurePrice = 0
         let (alone, _) = try advise(text, app: "odyssey", policy: "lru", replications: 2, weights: weights, maxEvaluations: 6)
@@ -257,7 +263,7 @@ struct AdvisorTests {
         #expect(moves.contains("budget 500MB") && moves.contains("budget 2000MB"))
         #expect(moves.contains("strategy fifo") && moves.contains("strategy gdsf") && !moves.contains("strategy lru"))
         for evaluation in result.evaluations where evaluation.move.hasPrefix("strategy ") {
-            #expect(evaluation.text.contains("strategy: \(evaluation.move.dropFirst(9))"))
+            #expect(evaluation.layout.strategy == String(evaluation.move.dropFirst(9)))
         }
         // On ODR, where the system purges, no such move.
         let odr = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/AdviceTests/AdvisorTests.swift", with: "Scenarios/game.scn"),

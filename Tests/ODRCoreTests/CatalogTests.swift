@@ -30,6 +30,39 @@ struct CatalogTests {
         #expect(catalog.packs[1].tags == [0, 1])
     }
 
+    @Test("a regrouped catalog keeps every tag's number and settings; its new tags come after, and a lost tag is an error")
+    func regrouped() throws {
+        // Written: a (tag A, prefetch), b (tag B, preservation 0.5), c (tag C): tags A=0, B=1, C=2.
+        let written = try Catalog(resources: [
+            Resource(name: "a", size: 10 * MB, tags: ["A"]),
+            Resource(name: "b", size: 20 * MB, tags: ["B"]),
+            Resource(name: "c", size: 30 * MB, tags: ["C"]),
+        ], tagSettings: ["A": TagSettings(category: .prefetch(order: 2)), "B": TagSettings(preservation: 0.5)])
+        // a and c merged (both carry A and C): first appearance would number C before B (a's
+        // tags are listed first); regrouping keeps B = 1 and C = 2, and the new tag P = 3.
+        let merged = try written.regrouped([
+            Resource(name: "a", size: 10 * MB, tags: ["A", "C"]),
+            Resource(name: "b", size: 20 * MB, tags: ["B", "P"]),
+            Resource(name: "c", size: 30 * MB, tags: ["C", "A"]),
+        ], newTags: [(name: "P", category: .prefetch(order: 0))])
+        #expect(merged.tags.map(\.name) == ["A", "B", "C", "P"])
+        #expect(merged.tags.map(\.category) == [.prefetch(order: 2), .onDemand, .onDemand, .prefetch(order: 0)])
+        #expect(merged.tags.map(\.preservation) == [0, 0.5, 0, 0])
+        // Packs by first resource: {A, C} = a + c = 40 MB, {B, P} = 20 MB.
+        #expect(merged.packs.map(\.name) == ["A+C", "B+P"] && merged.packs.map(\.size) == [40 * MB, 20 * MB])
+        // The grouping as written gives the same catalog back.
+        let same = try written.regrouped([
+            Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
+            Resource(name: "c", size: 30 * MB, tags: ["C"]),
+        ], newTags: [])
+        #expect(same.tags.map(\.name) == written.tags.map(\.name) && same.packs.map(\.name) == written.packs.map(\.name))
+        // A tag of the catalog that no resource carries any more is content lost, not a layout.
+        #expect(throws: CatalogError.unknownTag("C")) {
+            try written.regrouped([Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
+                                   Resource(name: "c", size: 30 * MB, tags: ["A"])], newTags: [])
+        }
+    }
+
     @Test("A tag's size is the total of every pack holding its resources")
     func tagSizes() throws {
         let catalog = try Self.levels()

@@ -121,6 +121,18 @@ struct ArchitectureTests {
         return result
     }
 
+    @Test("advise edits the typed scenario: the Advice target neither depends on ScenarioFile nor names its YAML (issue 37)")
+    func adviceIsTyped() throws {
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let line = try #require(package.split(separator: "\n").first { $0.contains(#".target(name: "Advice""#) })
+        #expect(!line.contains("ScenarioFile"), "\(line)")
+        let folder = Self.root.appendingPathComponent("Sources/Advice")
+        let text = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+        for name in ["import ScenarioFile", "ScenarioRewrite", "ScenarioParser", "Yams"] {
+            #expect(!text.contains(name), "Advice names \(name)")
+        }
+    }
+
     @Test("commands only in OdrSimCLI: at most 2,400 lines, the domain code in the modules it belongs to (issue 37)")
     func commandLineIsThin() throws {
         let folder = Self.root.appendingPathComponent("Sources/OdrSimCLI")

@@ -118,9 +118,17 @@ public struct Catalog: Sendable {
         tagSettings: [String: TagSettings] = [:],
         profile: PlatformProfile = .unlimited
     ) throws(CatalogError) {
+        try self.init(resources: resources, tagSettings: tagSettings, profile: profile, numbering: [])
+    }
+
+    /// The catalog of ``init(resources:tagSettings:profile:)`` whose first tags are
+    /// `numbering`, in its order (each must be some resource's), and then the others by first
+    /// appearance.
+    init(resources: [Resource], tagSettings: [String: TagSettings], profile: PlatformProfile,
+         numbering: [String]) throws(CatalogError) {
         var seenResources = Set<String>()
-        var tagOrder: [String] = []
-        var tagIndex: [String: Int32] = [:]
+        var tagOrder: [String] = numbering
+        var tagIndex: [String: Int32] = Dictionary(uniqueKeysWithValues: numbering.enumerated().map { ($1, Int32($0)) })
         var packIndexBySet: [[Int32]: Int] = [:]
         var packTagSets: [[Int32]] = []
         var packResources: [[String]] = []
@@ -173,6 +181,8 @@ public struct Catalog: Sendable {
         for (p, set) in packTagSets.enumerated() {
             for t in set { packsOfTag[Int(t)].append(Int32(p)) }
         }
+        // A numbered tag no resource carries would be a tag without content.
+        if let t = packsOfTag.firstIndex(where: \.isEmpty) { throw .unknownTag(tagOrder[t]) }
         let tags = tagOrder.enumerated().map { t, name in
             let settings = tagSettings[name] ?? TagSettings()
             var tag = Tag(

@@ -12,6 +12,12 @@ public enum ByteFormatting {
         }
         return "\(bytes) B"
     }
+
+    /// A size as a scenario file writes it: `80MB` when it is a whole number of megabytes,
+    /// else its bytes (`80000001`). Read back by the scenario's size syntax as the same bytes.
+    public static func scenarioSize(_ bytes: Int64) -> String {
+        bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : String(bytes)
+    }
 }
 
 extension String {

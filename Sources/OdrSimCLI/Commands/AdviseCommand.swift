@@ -151,8 +151,9 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure.usage("--shard-timeout: \(error)")
             }
         }
-        var advisor = Advisor(document: document, text: text, fileName: file, app: appIndex, policy: policy,
-                              replications: replications, weights: weights, knownPolicies: PolicyRegistry.names)
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: policy,
+                              policyOptions: document.policyOptions, appStrategies: document.appStrategies,
+                              replications: replications, weights: weights)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
         advisor.population = try population(text: text)
@@ -215,11 +216,20 @@ struct AdviseCommand: ParsableCommand {
         ] + (advisor.population.isEmpty ? [] : [
             "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))",
         ])
-        var advised = best.text.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0.hasPrefix("#") }.joined(separator: "\n")
+        let advised: String
         do {
-            // A telemetry file keeps resolving from the report folder.
-            advised = try ScenarioRewrite(text: advised, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
+            // The advised layout written over the file's own text; a telemetry file keeps
+            // resolving from the report folder.
+            let appID = document.scenario.apps[appIndex].id
+            let (laid, newTags) = best.layout.resources(from: document.resources[appIndex])
+            var rewritten = try ScenarioRewrite(text: text, fileName: file).replacingResources(of: appID, with: laid, newTags: newTags, header: [])
+            if let budget = best.layout.budget {
+                rewritten = try ScenarioRewrite(text: rewritten, fileName: file).settingApp(appID, "budget", to: ByteFormatting.scenarioSize(budget))
+            }
+            if let strategy = best.layout.strategy {
+                rewritten = try ScenarioRewrite(text: rewritten, fileName: file).settingApp(appID, "strategy", to: strategy)
+            }
+            advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
         } catch {
             throw CommandFailure("\(error)", located: true)
         }
@@ -275,7 +285,7 @@ struct AdviseCommand: ParsableCommand {
     /// The devices of `--used` or `--population`, each checked to make a valid scenario of
     /// `text` as written, so that no layout is blamed for a device.
     private func population(text: String) throws -> [Advisor.Device] {
-        let devices: [(name: String, device: Advisor.Device)]
+        let devices: [(name: String, settings: [PathValue], names: [String]?)]
         if let used {
             let values = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             for value in values {
@@ -286,7 +296,7 @@ struct AdviseCommand: ParsableCommand {
                 }
             }
             guard Set(values).count == values.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
-            devices = values.map { ("--used \($0)", Advisor.Device(settings: [PathValue(path: "device.used", value: $0)])) }
+            devices = values.map { ("--used \($0)", [PathValue(path: "device.used", value: $0)], nil) }
         } else if let population {
             let study: Study
             do {
@@ -300,27 +310,29 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure("\(place): axis '\(axis.name)' varies \(axis.path); a population (--population) varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches", located: true)
             }
             devices = study.points.map { point in
-                let device = Advisor.Device(settings: study.settings(of: point), names: study.axes.map(\.name))
+                let settings = study.settings(of: point)
+                let label = Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: study.axes.map(\.name))
                 // A point the scenario refuses is the study's problem, at its first axis's value.
                 let axis = study.axes[0]
                 let where_ = axis.values.firstIndex(of: point.values[0]).flatMap { axis.valueLocations.indices.contains($0) ? axis.valueLocations[$0] : nil }
                     ?? "\(InputText.oneLine(population)):1:1"
-                return ("\(where_): point \(device.label) on \(InputText.oneLine(file))", device)
+                return ("\(where_): point \(label) on \(InputText.oneLine(file))", settings, study.axes.map(\.name))
             }
         } else {
             return []
         }
-        for (name, device) in devices {
-            do {
-                let text = try ScenarioRewrite(text: text, fileName: file).setting(device.settings)
-                _ = try scenarioParser().parse(text, fileName: file)
+        // Each device is read once, here at the door: the search regroups its typed scenario.
+        return try devices.map { name, settings, names in
+            do throws(ScenarioError) {
+                let text = try ScenarioRewrite(text: text, fileName: file).setting(settings)
+                let device = try scenarioParser().parse(text, fileName: file)
+                return Advisor.Device(label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: names), scenario: device.scenario)
             } catch {
                 // --used is a flag (64); a study's point is input, at its own line (1).
                 if self.used != nil { throw CommandFailure.usage("\(name): \(error.message)") }
                 throw CommandFailure("\(name): \(error.message)", located: true)
             }
         }
-        return devices.map(\.device)
     }
 
     /// A price in bytes, read as a scenario reads a size (at most 1 PiB, ModelLimits).
