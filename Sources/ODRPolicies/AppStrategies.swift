@@ -37,7 +37,7 @@ public final class AppStrategies: PurgePolicy {
     public func packPreservationChanged(_ pack: PurgeCandidate) { policy(of: pack.app).packPreservationChanged(pack) }
 
     public func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        if let app = view.app { return policy(of: app).selectVictims(toFree: bytes, from: view) }
+        if case .app(let app) = view.scope { return policy(of: app).selectVictims(toFree: bytes, from: view) }
         var victims = fallback.selectVictims(toFree: bytes, from: view)
         var chosen = Set(victims)
         var freed = victims.reduce(Int64(0)) { $0 + view.info($1).size }

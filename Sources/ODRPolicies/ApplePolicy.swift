@@ -193,7 +193,7 @@ public final class ApplePolicy: DescribedPolicy {
             var oldest: Int32 = -1
             while let top = appOrder.value.min {
                 let a = Int(top.app)
-                let candidate = view.isInTier(AppID(rawValue: top.app)) ? oldestCandidate(a, view) : -1
+                let candidate = view.isInScope(AppID(rawValue: top.app)) ? oldestCandidate(a, view) : -1
                 guard candidate >= 0 else {
                     appOrder.value.removeMin()
                     apps[a].queued = false
@@ -253,7 +253,7 @@ public final class ApplePolicy: DescribedPolicy {
             let a32 = parked.value[i], a = Int(a32)
             // A queued app was put back by a note; an app without packs will be by its next.
             guard !apps[a].queued && apps[a].head >= 0 else { continue }
-            if view.isInTier(AppID(rawValue: a32)) {
+            if view.isInScope(AppID(rawValue: a32)) {
                 apps[a].queued = true
                 appOrder.value.insert(AppKey(tick: links[apps[a].head].tick, app: a32))
             } else {

@@ -41,7 +41,7 @@ final class ScenarioDriver {
 
     init(scenario: Scenario, policy: any PurgePolicy) {
         self.scenario = scenario
-        confirmsCellular = scenario.platform.cellularConfirmationBytes != nil
+        setsTimers = scenario.platform.cellularConfirmationBytes != nil
         let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
@@ -67,28 +67,6 @@ final class ScenarioDriver {
 
     /// A new bandwidth plan if the downloads changed; the time the next download finishes.
     @inline(__always)
-    /// Whether large cellular downloads wait for the user's confirmation on this platform.
-    let confirmsCellular: Bool
-    /// Apps whose confirmation is already on its way.
-    private var confirmationScheduled: Set<AppID> = []
-
-    /// The user's confirmations to come: for each app newly waiting to use cellular data, when
-    /// the user will confirm (its ``AppSpec/cellularConfirmationDelay`` from now).
-    func confirmationsDue(at time: Double) -> [(app: AppID, at: Double)] {
-        var due: [(app: AppID, at: Double)] = []
-        for app in device.appsAwaitingCellularConfirmation where !confirmationScheduled.contains(app) {
-            guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay else { continue }
-            confirmationScheduled.insert(app)
-            due.append((app, time + delay))
-        }
-        return due
-    }
-
-    /// The user confirms the app's large downloads on cellular.
-    func confirmCellular(_ app: AppID, at time: Double) {
-        device.confirmCellular(app, at: time)
-    }
-
     func replanIfNeeded(at time: Double) -> Double? {
         guard state.network.needsReplan(device) else { return nil }
         return state.network.replan(device, at: time)
@@ -98,6 +76,41 @@ final class ScenarioDriver {
         state.network.setLink(bandwidth: bandwidth, kind: kind)
         device.setLink(state.network.linkState, at: time)
         observer?.simulator(simulator, linkChangedTo: bandwidth, kind: kind, at: time)
+    }
+
+    // MARK: Timers
+
+    /// A moment of the model the driver asks the kernel to wake it at, and what it then does.
+    /// Platform behaviour with a delay lives here, not in the kernel's queue.
+    enum Timer {
+        /// The user confirms the app's large downloads on cellular (Play's `WAITING_FOR_WIFI`
+        /// dialog, ``AppSpec/cellularConfirmationDelay`` after the app began waiting).
+        case cellularConfirmation(AppID)
+    }
+
+    /// Whether this run's model sets timers at all (large cellular downloads wait for the
+    /// user's confirmation on this platform), so a run without them asks nothing per event.
+    let setsTimers: Bool
+    /// Apps whose confirmation is already on its way.
+    private var confirmationScheduled: Set<AppID> = []
+
+    /// The timers set by what happened at `time`: for each app newly waiting to use cellular
+    /// data, the user's confirmation (its ``AppSpec/cellularConfirmationDelay`` from now).
+    func timersDue(at time: Double) -> [(timer: Timer, at: Double)] {
+        var due: [(timer: Timer, at: Double)] = []
+        for app in device.appsAwaitingCellularConfirmation where !confirmationScheduled.contains(app) {
+            guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay else { continue }
+            confirmationScheduled.insert(app)
+            due.append((.cellularConfirmation(app), time + delay))
+        }
+        return due
+    }
+
+    /// What a timer does when its time comes.
+    func fire(_ timer: Timer, at time: Double) {
+        switch timer {
+        case .cellularConfirmation(let app): device.confirmCellular(app, at: time)
+        }
     }
 
     // MARK: Actions

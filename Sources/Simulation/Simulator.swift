@@ -41,16 +41,17 @@ public final class Simulator {
     private enum Item {
         /// The moment the bandwidth plan has the next download finish.
         case downloadDue
-        /// The user confirms an app's large downloads on cellular (Play's dialog).
-        case confirmCellular(AppID)
+        /// A moment the driver asked to be woken at (``ScenarioDriver/Timer``): the kernel keeps
+        /// its time and hands it back, knowing nothing of what it means.
+        case timer(ScenarioDriver.Timer)
         case sample
     }
 
-    /// Among equal times: download completions, then the merged streams (network phases, scripted
+    /// Among equal times: download completions, then the driver's timers, then the merged streams (network phases, scripted
     /// and generated events), then samples.
     private enum Rank {
         static let downloadDue: UInt8 = 0
-        static let confirmation: UInt8 = 1
+        static let timer: UInt8 = 1
         /// The merger of event streams, consulted in step with the queue (see ``upcoming()``).
         static let stream: UInt8 = 2
         static let sample: UInt8 = 3
@@ -213,8 +214,8 @@ public final class Simulator {
                 // event, delivered the download's last bytes and the device finished it. If
                 // the plan changed since it was made, nothing is due now and the entry passes.
                 break
-            case .confirmCellular(let app):
-                driver.confirmCellular(app, at: time)
+            case .timer(let timer):
+                driver.fire(timer, at: time)
             case .sample:
                 drainEvents()
                 observer?.simulator(self, sampleAt: time)
@@ -230,9 +231,9 @@ public final class Simulator {
             }
         }
         if driver.recording { drainEvents() }
-        if driver.confirmsCellular {
-            for (app, at) in driver.confirmationsDue(at: time) {
-                queue.schedule(.confirmCellular(app), at: at, priority: Rank.confirmation)
+        if driver.setsTimers {
+            for (timer, at) in driver.timersDue(at: time) {
+                queue.schedule(.timer(timer), at: at, priority: Rank.timer)
             }
         }
         if let finish = driver.replanIfNeeded(at: time) {

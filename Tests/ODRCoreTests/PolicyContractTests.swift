@@ -28,7 +28,7 @@ final class StingyPolicy: PurgePolicy {
 final class RecordingPolicy: PurgePolicy {
     let name = "recording"
     var log: [String] = []
-    var views: [(tier: PurgeTier, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
+    var views: [(scope: PurgeScope, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
     private let inner = ApplePolicy()
     // Notifications are forwarded: the incremental apple policy keeps its index from them.
     func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)"); inner.packStored(pack) }
@@ -37,7 +37,7 @@ final class RecordingPolicy: PurgePolicy {
     func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)"); inner.packRemoved(pack) }
     func packPreservationChanged(_ pack: PurgeCandidate) { inner.packPreservationChanged(pack) }
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        views.append((view.tier, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
+        views.append((view.scope, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
         return inner.selectVictims(toFree: bytes, from: view)
     }
 }
@@ -87,7 +87,7 @@ struct PolicyContractTests {
         _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
         // 150 MB needed, 50 free: 100 MB to free from r1 and r2 (h is held), in one tier.
         #expect(policy.views.count == 1)
-        #expect(policy.views.first?.tier == .appsNotRunning)
+        #expect(policy.views.first?.scope == .tier(.appsNotRunning))
         #expect(policy.views.first?.bytes == 100 * MB)
         #expect(policy.views.first?.candidates == [PackID(rawValue: 1), PackID(rawValue: 2)])
         #expect(policy.views.first?.candidateBytes == 100 * MB)

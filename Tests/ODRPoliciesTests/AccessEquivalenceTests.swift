@@ -159,7 +159,7 @@ struct AccessEquivalenceTests {
 
         func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
             let victims = inner.selectVictims(toFree: bytes, from: view)
-            entries.append("select \(bytes) \(view.tier) of \(view.candidateBytes) at \(view.requestOrdinal): \(victims)")
+            entries.append("select \(bytes) \(view.scope) of \(view.candidateBytes) at \(view.requestOrdinal): \(victims)")
             return victims
         }
     }

@@ -301,7 +301,7 @@ public final class ODRDevice {
     }
 
     func isCandidate(_ p: PackID, tier: PurgeTier) -> Bool {
-        PurgeView.isCandidate(p, tier: tier, packs: state.packs, apps: state.apps)
+        PurgeView.isCandidate(p, running: tier == .runningApps, packs: state.packs, apps: state.apps)
     }
 
     func residentPacks() -> [PackID] {

@@ -6,33 +6,41 @@ import CPrefetch
 /// policies test their own entries with ``isCandidate(_:)`` instead.
 public struct PurgeView {
     unowned(unsafe) let device: ODRDevice
-    /// The tier this step chooses from.
-    public let tier: PurgeTier
-    /// The app whose own code removes packs in this step (Background Assets, Play Asset
-    /// Delivery): only its removable packs are candidates. Nil when the system purges (ODR).
-    public let app: AppID?
+    /// Whose packs this step chooses from: a tier of apps (the system purges), or one app
+    /// whose own code removes its packs.
+    public let scope: PurgeScope
     /// The time of the space demand.
     public let time: Double
     // Performance: the device's pack and app tables as they are during this step (no pack or
     // app is added while a policy chooses), so that ``isCandidate(_:)``, asked for every pack
-    // a policy passes over, reads two records and touches no reference count.
+    // a policy passes over, reads two records and touches no reference count; and the scope
+    // unpacked once, as the running state its packs' apps have and the app that evicts.
     private let packs: RecordTable<PackRecord>
     private let apps: RecordTable<AppRecord>
+    private let running: Bool
+    private let evictor: AppID?
 
-    init(device: ODRDevice, tier: PurgeTier, time: Double, app: AppID? = nil) {
+    init(device: ODRDevice, scope: PurgeScope, time: Double) {
         self.device = device
-        self.tier = tier
+        self.scope = scope
         self.time = time
-        self.app = app
         packs = device.state.packs
         apps = device.state.apps
+        switch scope {
+        case .tier(let tier):
+            running = tier == .runningApps
+            evictor = nil
+        case .app(let app):
+            running = device.state.apps[app].running
+            evictor = app
+        }
     }
 
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
-        guard Self.isCandidate(pack, tier: tier, packs: packs, apps: apps) else { return false }
-        guard let app else { return true }
-        return device.isRemovable(pack, by: app)
+        guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return false }
+        guard let evictor else { return true }
+        return device.isRemovable(pack, by: evictor)
     }
 
     /// The bytes purging `pack` would free if it may be purged in this step; nil if it may not.
@@ -41,8 +49,8 @@ public struct PurgeView {
     /// a candidate, and how much would it free), answered from the one record line the first
     /// reads, so a policy need keep no column of sizes of its own.
     public func candidateSize(_ pack: PackID) -> Int64? {
-        guard Self.isCandidate(pack, tier: tier, packs: packs, apps: apps) else { return nil }
-        if let app, !device.isRemovable(pack, by: app) { return nil }
+        guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return nil }
+        if let evictor, !device.isRemovable(pack, by: evictor) { return nil }
         return packs[pack].size
     }
 
@@ -59,16 +67,19 @@ public struct PurgeView {
         odr_prefetch(device.state.packDetails.base + pack.index)
     }
 
-    /// Whether pack `p` is purgeable and of an app in `tier`.
+    /// Whether pack `p` is purgeable and of an app whose running state is `running`.
     @inline(__always)
-    static func isCandidate(_ p: PackID, tier: PurgeTier, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
+    static func isCandidate(_ p: PackID, running: Bool, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
         guard p.index >= 0, p.index < packs.count, packs[p].purgeable else { return false }
-        return apps[packs[p].app].running == (tier == .runningApps)
+        return apps[packs[p].app].running == running
     }
 
-    /// Whether `app`'s packs belong to this step's tier (running or not running).
-    public func isInTier(_ app: AppID) -> Bool {
-        device.state.apps[app].running == (tier == .runningApps)
+    /// Whether `app`'s packs may be among this step's: apps of the tier, or the evicting app.
+    public func isInScope(_ app: AppID) -> Bool {
+        switch scope {
+        case .tier: device.state.apps[app].running == running
+        case .app(let evictor): app == evictor
+        }
     }
 
     /// Any pack of the device as a policy sees it, candidate or not (read it during the call).
@@ -86,13 +97,17 @@ public struct PurgeView {
 
     /// Total bytes of all candidates.
     public var candidateBytes: Int64 {
-        guard let app else { return device.purgeableBytes(in: tier) }
-        return device.removableBytes(of: app).bytes
+        switch scope {
+        case .tier(let tier): device.purgeableBytes(in: tier)
+        case .app(let app): device.removableBytes(of: app).bytes
+        }
     }
 
     /// The number of candidates.
     var candidateCount: Int {
-        guard let app else { return device.candidateCount(in: tier) }
-        return device.removableBytes(of: app).count
+        switch scope {
+        case .tier(let tier): device.candidateCount(in: tier)
+        case .app(let app): device.removableBytes(of: app).count
+        }
     }
 }

@@ -50,8 +50,7 @@ extension ODRDevice {
     /// that its removable packs hold that much).
     func evict(_ bytes: Int64, of app: AppID) {
         state.episode += 1
-        let view = PurgeView(device: self, tier: state.apps[app].running ? .runningApps : .appsNotRunning,
-                             time: state.now, app: app)
+        let view = PurgeView(device: self, scope: .app(app), time: state.now)
         let victims = policy.selectVictims(toFree: bytes, from: view)
         verify(victims, toFree: bytes, view: view)
         var removed: Int64 = 0

@@ -50,7 +50,7 @@ extension ODRDevice {
         for tier in PurgeTier.purgeOrder where purged < deficit {
             guard purgeableBytes(in: tier) > 0 else { continue }
             let remaining = deficit - purged
-            let view = PurgeView(device: self, tier: tier, time: state.now)
+            let view = PurgeView(device: self, scope: .tier(tier), time: state.now)
             let victims = policy.selectVictims(toFree: remaining, from: view)
             verify(victims, toFree: remaining, view: view)
             for victim in victims { purged += purgePack(victim) }
