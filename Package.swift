@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds", "TextInput"]),
         // The layout an app team should ship (`odr-sim advise`): layouts of one app's
         // resources, each written as a scenario and simulated through Experiments.
-        .target(name: "Advice", dependencies: ["ODRCore", "Simulation", "Metrics", "Experiments", "TextInput"]),
+        .target(name: "Advice", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
@@ -112,7 +112,7 @@ let package = Package(
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore"]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore", "ODRPolicies"]),
         .testTarget(
             name: "WorkloadTests",
             dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]

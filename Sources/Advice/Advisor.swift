@@ -1,6 +1,7 @@
 import Experiments
 import Metrics
 import ODRCore
+import ODRPolicies
 import Simulation
 
 /// `odr-sim advise`: searches one app's layout (``Layout``) for the lowest objective on the
@@ -105,10 +106,12 @@ public struct Advisor {
     /// The app's resources as written (generated ones included): the material of a layout.
     public let resources: [Resource]
     public let app: AppIndex
-    public let policy: String
+    /// The policy every layout runs under (the system's purge, or where the app evicts the
+    /// strategy of apps without one of their own).
+    public let policy: PolicyDescriptor
     /// The scenario's policy options and app strategies, as its runs take them.
     public let policyOptions: [String: PolicyOptions]
-    public let appStrategies: [Int: String]
+    public let appStrategies: [Int: PolicyDescriptor]
     public let replications: Int
     public let weights: Weights
     public var jobs = 1
@@ -120,8 +123,8 @@ public struct Advisor {
     /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
     public var exchange: AdviceExchange?
 
-    public init(scenario: Scenario, resources: [Resource], app: AppIndex, policy: String,
-                policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: String] = [:],
+    public init(scenario: Scenario, resources: [Resource], app: AppIndex, policy: PolicyDescriptor,
+                policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: PolicyDescriptor] = [:],
                 replications: Int, weights: Weights = Weights()) {
         self.scenario = scenario
         self.resources = resources
@@ -136,7 +139,7 @@ public struct Advisor {
     /// One run's point: `scenario` with the layout's strategy for the app where it sets one.
     func point(_ scenario: Scenario, _ layout: Layout) -> ExperimentPlan.Point {
         var strategies = appStrategies
-        if let strategy = layout.strategy { strategies[app] = strategy }
+        if let name = layout.strategy, let strategy = self.strategies.first(where: { $0.name == name }) { strategies[app] = strategy }
         return ExperimentPlan.Point(scenario, policyOptions: policyOptions, appStrategies: strategies)
     }
 
@@ -241,7 +244,8 @@ public struct Advisor {
     }
 
     /// Strategies an app's code may run, tried where the app evicts.
-    public var strategies = ["lru", "fifo", "gdsf", "sieve", "largest-first", "best-fit"]
+    public var strategies = [LRUPolicy.descriptor, FIFOPolicy.descriptor, GDSFPolicy.descriptor, SievePolicy.descriptor,
+                             LargestFirstPolicy.descriptor, BestFitPolicy.descriptor]
 
     /// Where the app evicts: the app's budget halved and doubled (from its content's size
     /// when it has none), and each other strategy; the layout's packs unchanged.
@@ -257,8 +261,8 @@ public struct Advisor {
             moved.budget = bytes
             moves.append((moved, "budget \(ByteFormatting.scenarioSize(bytes))"))
         }
-        let running = layout.strategy ?? appStrategies[app] ?? policy
-        for strategy in strategies where strategy != running {
+        let running = layout.strategy ?? appStrategies[app]?.name ?? policy.name
+        for strategy in strategies.map(\.name) where strategy != running {
             var moved = layout
             moved.strategy = strategy
             moves.append((moved, "strategy \(strategy)"))

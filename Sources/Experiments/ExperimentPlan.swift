@@ -1,4 +1,5 @@
 import ODRCore
+import ODRPolicies
 import Simulation
 
 /// What an experiment runs: every point (a scenario) under every policy for every
@@ -9,7 +10,7 @@ import Simulation
 /// numbers), so paired differences between policies are meaningful.
 ///
 /// ```swift
-/// let plan = ExperimentPlan(points: [.init(scenario)], policies: ["apple", "lru"], replications: 5)
+/// let plan = ExperimentPlan(points: [.init(scenario)], policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 5)
 /// plan.runs.count                 // 10
 /// plan.shard(1, of: 4)            // the run indices of shard 1 of 4
 /// ```
@@ -17,6 +18,7 @@ public struct ExperimentPlan: Sendable {
     /// One run of the plan.
     public struct Run: Sendable, Hashable {
         public let point: Int
+        /// The policy's name (``PolicyDescriptor/name``), as outputs write it.
         public let policy: String
         /// 1-based.
         public let replication: Int
@@ -30,12 +32,13 @@ public struct ExperimentPlan: Sendable {
         /// The digest of the file the scenario came from, carried into each summary row
         /// (`scenario_hash`); empty for a scenario built in code.
         public var sourceDigest: String
-        /// Where the app evicts: the apps (by index) with an eviction strategy of their own, a
-        /// policy name each; the others follow the run's policy (``ODRPolicies/AppStrategies``).
-        public var appStrategies: [Int: String]
+        /// Where the app evicts: the apps (by index) with an eviction strategy of their own, an
+        /// online policy each; the others follow the run's policy (``ODRPolicies/AppStrategies``).
+        public var appStrategies: [Int: PolicyDescriptor]
 
         public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
-                    appStrategies: [Int: String] = [:]) {
+                    appStrategies: [Int: PolicyDescriptor] = [:]) {
+            precondition(appStrategies.values.allSatisfy { !$0.needsFuture }, "an app's code cannot see the future")
             self.scenario = scenario
             self.policyOptions = policyOptions
             self.sourceDigest = sourceDigest
@@ -44,19 +47,28 @@ public struct ExperimentPlan: Sendable {
     }
 
     public let points: [Point]
-    public let policies: [String]
+    /// The policies, resolved once where the plan is made (each name once).
+    public let policies: [PolicyDescriptor]
     public let replications: Int
     /// Every run, in canonical order.
     public let runs: [Run]
+    private let byName: [String: PolicyDescriptor]
 
-    public init(points: [Point], policies: [String], replications: Int) {
+    public init(points: [Point], policies: [PolicyDescriptor], replications: Int) {
         self.points = points
         self.policies = policies
         self.replications = replications
+        byName = Dictionary(policies.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         runs = points.indices.flatMap { point in
-            policies.flatMap { policy in (1...max(1, replications)).map { Run(point: point, policy: policy, replication: $0) } }
+            policies.flatMap { policy in (1...max(1, replications)).map { Run(point: point, policy: policy.name, replication: $0) } }
         }
     }
+
+    /// The names of ``policies``, in order.
+    public var policyNames: [String] { policies.map(\.name) }
+
+    /// The policy a run runs.
+    public func descriptor(of run: Run) -> PolicyDescriptor { byName[run.policy]! }
 
     /// The seed of replication `r` (1-based) at a point: the point's seed + r − 1.
     public func seed(of run: Run) -> UInt64 { points[run.point].scenario.seed &+ UInt64(run.replication - 1) }
@@ -66,7 +78,7 @@ public struct ExperimentPlan: Sendable {
     public func cost(of run: Run) -> Double {
         let scenario = points[run.point].scenario
         // Offline policies read the whole future first: about one more pass over the workload.
-        let passes = run.policy == "belady" ? 2.0 : 1.0
+        let passes = descriptor(of: run).needsFuture ? 2.0 : 1.0
         return (scenario.expectedEvents + 1) * passes
     }
 

@@ -45,7 +45,7 @@ public struct ExperimentRunner {
     }
 
     /// A runner for one scenario (a plan of one point).
-    public init(scenario: Scenario, policies: [String] = ["apple"], replications: Int = 1,
+    public init(scenario: Scenario, policies: [PolicyDescriptor] = [ApplePolicy.descriptor], replications: Int = 1,
                 policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
                 sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
         let point = ExperimentPlan.Point(scenario, policyOptions: policyOptions, sourceDigest: sourceDigest)
@@ -55,7 +55,7 @@ public struct ExperimentRunner {
 
     /// The scenario (the first point of a plan of several).
     public var scenario: Scenario { plan.points[0].scenario }
-    public var policies: [String] { plan.policies }
+    public var policies: [PolicyDescriptor] { plan.policies }
     public var replications: Int { plan.replications }
 
     /// About 500 samples per run, rounded to a whole number of seconds, minutes or hours.
@@ -95,12 +95,10 @@ public struct ExperimentRunner {
     }
 
     public enum RunError: Error, CustomStringConvertible {
-        case unknownPolicy(UnknownPolicy)
         /// A run processed ``ExperimentRunner/maxEvents`` kernel events before its end.
         case eventLimit(policy: String, replication: Int, events: Int, time: Double)
         public var description: String {
             switch self {
-            case .unknownPolicy(let unknown): unknown.description
             case .eventLimit(let policy, let replication, let events, let time):
                 "the run of \(policy), replication \(replication), reached the limit of \(events) kernel events "
                     + "at \(String(format: "%.6g", time)) s of virtual time; nothing was written. "
@@ -129,15 +127,6 @@ public struct ExperimentRunner {
     /// ``maxEvents``, the runs under way stop and it throws ``RunError/eventLimit(policy:replication:events:time:)``.
     public func run(indices: [Int]? = nil, progress: (@Sendable (Progress) -> Void)? = nil) throws -> [RunResult] {
         let plan = self.plan
-        var found: [String: PolicyDescriptor] = [:]
-        for name in policies {
-            do {
-                found[name] = try PolicyRegistry.resolve(name)
-            } catch {
-                throw RunError.unknownPolicy(error)
-            }
-        }
-        let descriptors = found
         let chosen = indices ?? Array(plan.runs.indices)
         let order = plan.longestFirst(Array(chosen.indices).map { chosen[$0] })
         // Where each run's result goes in the answer.
@@ -159,7 +148,7 @@ public struct ExperimentRunner {
                 let run = plan.runs[index]
                 let point = plan.points[run.point]
                 let scenario = point.scenario
-                let descriptor = descriptors[run.policy]!
+                let descriptor = plan.descriptor(of: run)
                 let seed = plan.seed(of: run)
                 let future = descriptor.needsFuture
                     ? futures.future(run.point, run.replication) { FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: seed)) }
@@ -201,9 +190,8 @@ public struct ExperimentRunner {
             // Apps with a strategy of their own run it; the rest the run's policy. Apps are
             // added to the device in scenario order, so app i is AppID i.
             var own: [AppID: any PurgePolicy] = [:]
-            for (app, name) in point.appStrategies {
-                guard let strategy = PolicyRegistry.descriptor(named: name), !strategy.needsFuture else { continue }
-                own[AppID(rawValue: Int32(app))] = strategy.make(PolicyContext(seed: seed, options: point.policyOptions[name] ?? PolicyOptions()))
+            for (app, strategy) in point.appStrategies {
+                own[AppID(rawValue: Int32(app))] = strategy.make(PolicyContext(seed: seed, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
             }
             policy = AppStrategies(fallback: policy, strategies: own)
         }

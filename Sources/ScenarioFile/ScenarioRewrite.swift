@@ -48,6 +48,16 @@ public struct ScenarioRewrite {
         return header.map { "# " + $0 }.joined(separator: "\n") + (header.isEmpty ? "" : "\n") + body
     }
 
+    /// The text with app `appID`'s content laid out anew (``replacingResources(of:with:newTags:header:)``)
+    /// and, where given, its `budget` and eviction `strategy` set: what `advised.scn` says.
+    public func advising(_ appID: String, resources: [Resource], newTags: [(name: String, category: TagCategory)],
+                         budget: Int64?, strategy: String?) throws(ScenarioError) -> String {
+        var text = try replacingResources(of: appID, with: resources, newTags: newTags, header: [])
+        if let budget { text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(appID, "budget", to: Self.size(budget)) }
+        if let strategy { text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(appID, "strategy", to: strategy) }
+        return text
+    }
+
     /// A name as a YAML string that reads back as the same string: quoted when YAML would
     /// read it as something else (a resource named `null`, a tag `~`, `true`, `1e3`), plain
     /// otherwise, as a person would write it.

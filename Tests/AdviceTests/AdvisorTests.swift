@@ -16,8 +16,9 @@ struct AdvisorTests {
         let parser = ScenarioParser(knownPolicies: PolicyRegistry.names)
         let document = try parser.parse(text, fileName: "a.scn")
         let index = document.scenario.apps.firstIndex { $0.id == app }!
-        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: policy,
-                              policyOptions: document.policyOptions, appStrategies: document.appStrategies,
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index,
+                              policy: try PolicyRegistry.resolve(policy), policyOptions: document.policyOptions,
+                              appStrategies: document.appStrategies.mapValues { PolicyRegistry.descriptor(named: $0)! },
                               replications: replications, weights: weights)
         advisor.jobs = jobs
         // Each device read as the command line reads it: the scenario with its settings.

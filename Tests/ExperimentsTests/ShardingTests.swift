@@ -1,6 +1,7 @@
 import Experiments
 import Metrics
 import ODRCore
+import ODRPolicies
 import Simulation
 import Testing
 
@@ -12,7 +13,7 @@ struct ShardingTests {
             ExperimentPlan.Point(Scenario(duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
                                           apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) }))
         }
-        return ExperimentPlan(points: points, policies: ["apple", "lru"], replications: 3)
+        return ExperimentPlan(points: points, policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 3)
     }
 
     @Test("for N = 1…7, the shards cover every run exactly once", arguments: 1...7)

@@ -21,7 +21,7 @@ struct BooksTests {
     func shippedScenariosBalance(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        let rows = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 2,
+        let rows = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 2,
                                         sampleInterval: 0, recordsEvents: false, jobs: 2).run().map(\.summary)
         #expect(rows.count == 2 * PolicyRegistry.names.count)
         for row in rows {
@@ -38,7 +38,7 @@ struct BooksTests {
     func redownloadBound(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        var runner = ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 3,
+        var runner = ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 3,
                                       sampleInterval: 0, recordsEvents: false, jobs: 2)
         runner.computesRedownloadBound = true
         let results = try runner.run()

@@ -101,7 +101,7 @@ struct EventsCheckerTests {
     func shipped(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        let results = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.names, replications: 1,
+        let results = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 1,
                                            sampleInterval: 0, recordsEvents: true, jobs: 2).run()
         #expect(results.count == PolicyRegistry.names.count)
         for result in results {

@@ -186,7 +186,7 @@ struct RunCommandTests {
         #expect(try CLI.run(arguments).status == 0)
         // The same runs through the library, rows in memory.
         let parsed = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: scenario)
-        let inMemory = try ExperimentRunner(scenario: parsed.scenario, policies: policies, replications: 2,
+        let inMemory = try ExperimentRunner(scenario: parsed.scenario, policies: try PolicyRegistry.resolve(policies), replications: 2,
                                             sampleInterval: parsed.sampleInterval, jobs: 1).run()
         let expected = RunRecorder.eventsHeader + inMemory.map(\.eventRows).joined()
         #expect(expected.split(separator: "\n").count > 10)

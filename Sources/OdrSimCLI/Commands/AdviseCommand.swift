@@ -140,7 +140,8 @@ struct AdviseCommand: ParsableCommand {
         guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
             throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
         }
-        let policy = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0].name
+        let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
+        let policy = descriptor.name
         let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
@@ -151,8 +152,8 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure.usage("--shard-timeout: \(error)")
             }
         }
-        var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: policy,
-                              policyOptions: document.policyOptions, appStrategies: document.appStrategies,
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
+                              policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
                               replications: replications, weights: weights)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
@@ -220,15 +221,9 @@ struct AdviseCommand: ParsableCommand {
         do {
             // The advised layout written over the file's own text; a telemetry file keeps
             // resolving from the report folder.
-            let appID = document.scenario.apps[appIndex].id
             let (laid, newTags) = best.layout.resources(from: document.resources[appIndex])
-            var rewritten = try ScenarioRewrite(text: text, fileName: file).replacingResources(of: appID, with: laid, newTags: newTags, header: [])
-            if let budget = best.layout.budget {
-                rewritten = try ScenarioRewrite(text: rewritten, fileName: file).settingApp(appID, "budget", to: ByteFormatting.scenarioSize(budget))
-            }
-            if let strategy = best.layout.strategy {
-                rewritten = try ScenarioRewrite(text: rewritten, fileName: file).settingApp(appID, "strategy", to: strategy)
-            }
+            let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(app, resources: laid, newTags: newTags,
+                                                                                     budget: best.layout.budget, strategy: best.layout.strategy)
             advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
         } catch {
             throw CommandFailure("\(error)", located: true)

@@ -85,8 +85,8 @@ struct CheckCommand: ParsableCommand {
             }
         }
         if update {
-            let names = try resolvePolicies(policies, scenario: document)
-            var runner = experimentRunner(document, policies: names, replications: replications,
+            let descriptors = try resolvePolicies(policies, scenario: document)
+            var runner = experimentRunner(document, policies: descriptors, replications: replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
             let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
@@ -103,15 +103,16 @@ struct CheckCommand: ParsableCommand {
         let plan = RegressionCheck.plan(of: old)
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
+            let descriptors: [PolicyDescriptor]
             do {
-                _ = try PolicyRegistry.resolve(plan.policies)
+                descriptors = try PolicyRegistry.resolve(plan.policies)
             } catch {
                 throw CommandFailure("\(baseline): \(error)", located: true)
             }
             guard plan.replications <= maximumReplications else {
                 throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
             }
-            var runner = experimentRunner(document, policies: plan.policies, replications: plan.replications,
+            var runner = experimentRunner(document, policies: descriptors, replications: plan.replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobCount)
             runner.maxEvents = limits.maxEvents
             rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)

@@ -42,9 +42,10 @@ struct CompareCommand: ParsableCommand {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
-        let policies = options.policies.isEmpty ? PolicyRegistry.names : try resolvePolicies(options.policies, scenario: document)
+        let descriptors = options.policies.isEmpty ? PolicyRegistry.all : try resolvePolicies(options.policies, scenario: document)
+        let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
-        let runner = try runPlan(document, options, policies: policies, warmup: warmup, bound: bound,
+        let runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: 0, recordsEvents: false)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
                                                    inputs: [options.file])

@@ -66,7 +66,8 @@ struct RunCommand: ParsableCommand {
         let scenario = document.scenario
         // Background Assets and Play add their columns (blocked launches); ODR's keep their shape.
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
-        let policies = try resolvePolicies(options.policies, scenario: document)
+        let descriptors = try resolvePolicies(options.policies, scenario: document)
+        let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         var interval: Double?
         if let sample {
@@ -79,7 +80,7 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run")
             }
         }
-        var runner = try runPlan(document, options, policies: policies, warmup: warmup, bound: bound,
+        var runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: interval, recordsEvents: !noEvents)
         // events.csv gets about a row per kernel event of every run.
         let eventRows = scenario.expectedEvents * Double(policies.count * runner.replications)

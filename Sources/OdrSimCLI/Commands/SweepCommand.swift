@@ -83,7 +83,9 @@ struct SweepRunCommand: ParsableCommand {
         }
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
-        let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) }, policies: study.policies, replications: study.replications)
+        // The study's policies, resolved once here (its parser accepted only registered names).
+        let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) },
+                                  policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: study.replications)
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)

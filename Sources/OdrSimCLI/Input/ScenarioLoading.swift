@@ -67,14 +67,14 @@ private var offlinePolicies: Set<String> { Set(PolicyRegistry.all.filter(\.needs
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
-func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [String] {
-    try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested, option: "--policy").map(\.name)
+func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [PolicyDescriptor] {
+    try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested, option: "--policy")
 }
 
 /// The experiment a command runs on a scenario file, built once from its options: the
 /// policies (resolved), `--replications` or the file's, `--sample` or the file's `sample`
 /// (0 takes none; nil lets the runner choose).
-func experimentRunner(_ document: ScenarioDocument, policies: [String], replications: Int?,
+func experimentRunner(_ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?,
                       sampleInterval: Double?, recordsEvents: Bool, jobs: Int) -> ExperimentRunner {
     let plan = ExperimentPlan(points: [ExperimentPlan.Point(document)], policies: policies,
                               replications: max(1, replications ?? document.replications))
@@ -83,10 +83,11 @@ func experimentRunner(_ document: ScenarioDocument, policies: [String], replicat
 }
 
 extension ExperimentPlan.Point {
-    /// A scenario file as a point of a plan: its scenario, policy options and digest.
+    /// A scenario file as a point of a plan: its scenario, policy options and digest, and its
+    /// apps' strategies resolved (the parser accepted only registered, online ones).
     init(_ document: ScenarioDocument) {
         self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
-                  appStrategies: document.appStrategies)
+                  appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) })
     }
 }
 
@@ -114,7 +115,7 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
 /// The runs `run` and `compare` make of a scenario and their shared options, built in one
 /// place: the plan (policies × replications on common seeds), `--max-events`, `--bound` and
 /// `--warmup`, and the workload checked against the event limit before anything starts.
-func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [String], warmup: WarmupOption, bound: Bool,
+func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption, bound: Bool,
              sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
     var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                   sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
@@ -129,14 +130,15 @@ func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, polici
 /// `apple` when it runs, else the first policy; with a sentence saying which when it is not
 /// the usual `apple`.
 func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: String, note: String?) {
+    let apple = ApplePolicy.descriptor.name
     if let requested {
         _ = try resolvePolicyFlags([requested], option: "--baseline")
         guard policies.contains(requested) else {
             throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
         }
-        return (requested, requested == "apple" ? nil : "Paired differences against \(requested) (--baseline).")
+        return (requested, requested == apple ? nil : "Paired differences against \(requested) (--baseline).")
     }
-    if policies.contains("apple") || policies.isEmpty { return ("apple", nil) }
+    if policies.contains(apple) || policies.isEmpty { return (apple, nil) }
     return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
 }
 
