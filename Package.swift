@@ -105,8 +105,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ODRPoliciesTests",
-            dependencies: ["ODRCore", "ODRPolicies", "TraceReplay", "CZstd", "Bounds", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ODRCore", "ODRPolicies", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "TraceReplayTests", dependencies: ["TraceReplay", "ODRCore", "ODRPolicies", "CZstd", "TestSupport"]),
+        .testTarget(name: "BoundsTests", dependencies: ["Bounds", "TraceReplay", "ODRPolicies", "TestSupport"]),
+        // What several test targets share: a seeded generator and the trace fixtures.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -1,6 +1,7 @@
 import ODRCore
 import ODRPolicies
 import Testing
+import TestSupport
 
 /// Hand-worked examples for the policies odr-sim adds to libCacheSim's.
 @Suite struct OtherPolicyTests {

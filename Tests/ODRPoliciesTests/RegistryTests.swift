@@ -1,6 +1,7 @@
 import ODRCore
 import ODRPolicies
 import Testing
+import TestSupport
 
 /// Every registered policy under a randomized workload on a real device: multi-tag
 /// requests, held packs, running apps, uninstalls. The device checks every answer (victims

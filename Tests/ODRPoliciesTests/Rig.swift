@@ -1,5 +1,6 @@
 import ODRCore
 import ODRPolicies
+import TestSupport
 
 /// A small device for hand-worked policy examples: apps whose packs are single-resource
 /// tags named `p0`, `p1`, … with the given sizes, all installed, none running.
@@ -70,18 +71,4 @@ final class Rig {
 
     /// Indices of packs purged since the last call, for single-app rigs.
     func purgedIndices() -> [Int] { purged().map(\.index) }
-}
-
-/// SplitMix64: a tiny seeded generator for test workloads (no global randomness in tests).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ODRCore
 import ODRPolicies
 import Testing
+import TestSupport
 import TraceReplay
 
 @Suite struct TraceReplayTests {

@@ -2,6 +2,7 @@ import Bounds
 import Foundation
 import ODRPolicies
 import Testing
+import TestSupport
 import TraceReplay
 
 /// The fewest misses any schedule can have, by exhaustive search: after each request the

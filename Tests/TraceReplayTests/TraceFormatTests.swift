@@ -2,6 +2,7 @@ import CZstd
 import Foundation
 import ODRPolicies
 import Testing
+import TestSupport
 import TraceReplay
 
 @Suite("Trace formats: oracleGeneral, plain and zstd")

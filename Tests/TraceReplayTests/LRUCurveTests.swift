@@ -1,6 +1,7 @@
 import Foundation
 import ODRPolicies
 import Testing
+import TestSupport
 @testable import TraceReplay
 
 @Suite("The LRU miss-ratio curve in one pass")

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes a small trace into a fresh temporary directory, hands its path to `body`, and
 /// removes the directory afterwards.
-func withTrace<T>(_ text: String, name: String = "trace.csv", _ body: (String) throws -> T) rethrows -> T {
+public func withTrace<T>(_ text: String, name: String = "trace.csv", _ body: (String) throws -> T) rethrows -> T {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("odr-sim-tests-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -14,7 +14,7 @@ func withTrace<T>(_ text: String, name: String = "trace.csv", _ body: (String) t
 
 /// `Tests/Fixtures/traces/`: the CloudPhysics trace and libCacheSim's counts for it, carried
 /// by the repository (their origin and sha256 in the README beside them).
-let sharedTraces: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()   // Tests/ODRPoliciesTests/
+public let sharedTraces: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()   // Tests/TestSupport/
     .deletingLastPathComponent()   // Tests/
     .appendingPathComponent("Fixtures/traces")

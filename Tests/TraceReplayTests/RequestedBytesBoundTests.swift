@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import TraceReplay
 
 /// The scan's overflow guard decides, once per request, whether requests × the largest size

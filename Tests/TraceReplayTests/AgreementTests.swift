@@ -1,6 +1,7 @@
 import Foundation
 import ODRPolicies
 import Testing
+import TestSupport
 import TraceReplay
 
 /// The replay against libCacheSim's own numbers for the CloudPhysics trace
