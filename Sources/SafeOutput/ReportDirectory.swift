@@ -11,7 +11,8 @@ import Foundation
 /// (``TemporaryFiles``).
 public struct ReportDirectory {
     public let destination: URL
-    /// The destination as the user (or the default) gave it, for messages.
+    /// The destination as the user (or the default) gave it, for messages, without trailing
+    /// slashes (messages add their own: `results in results/`).
     public let path: String
     private let staging: URL
     private let label: String
@@ -24,7 +25,9 @@ public struct ReportDirectory {
     /// path); `inputs` are the files the command reads, which the folder may not hold.
     public init(_ path: String, label: String? = nil, inputs: [String]) throws(CommandFailure) {
         destination = URL(fileURLWithPath: path).standardizedFileURL
-        self.path = path
+        var shown = Substring(path)
+        while shown.count > 1 && shown.hasSuffix("/") { shown = shown.dropLast() }
+        self.path = String(shown)
         staging = TemporaryFiles.staging(destination)
         self.label = label ?? path
         self.inputs = inputs

@@ -86,28 +86,10 @@ struct ReadmeTests {
         let examples = Self.examples()
         #expect(examples.count >= 14, "\(examples)")
         #expect(Set(examples.map { $0[0] }).isSuperset(of: ["run", "compare", "sweep", "replay", "mrc", "bound", "check", "advise", "migrate"]))
-        // The tracked files as they are in the work tree: what a clone of this commit holds.
-        let list = Process()
-        list.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        list.arguments = ["git", "-C", CLI.repository.path, "ls-files", "-z"]
-        let pipe = Pipe()
-        list.standardOutput = pipe
-        try list.run()
-        let names = pipe.fileHandleForReading.readDataToEndOfFile().split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        list.waitUntilExit()
-        #expect(names.contains("README.md") && names.contains("Scenarios/game.scn"))
         let clone = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: clone) }
+        try Self.copyClone(to: clone)
         let files = FileManager.default
-        for name in names where name.hasPrefix("Scenarios/") || name.hasPrefix("Reports/") || name == "scenarios" {
-            let source = CLI.repository.appendingPathComponent(name), target = clone.appendingPathComponent(name)
-            try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if let link = try? files.destinationOfSymbolicLink(atPath: source.path) {
-                try files.createSymbolicLink(atPath: target.path, withDestinationPath: link)
-            } else {
-                try files.copyItem(at: source, to: target)
-            }
-        }
         for example in examples {
             let result = try CLI.run(example, in: clone)
             #expect(result.status == 0, "odr-sim \(example.joined(separator: " ")): \(result.stderr)")
@@ -116,37 +98,109 @@ struct ReadmeTests {
         #expect(files.fileExists(atPath: clone.appendingPathComponent("Reports/game-advice/advised.scn").path))
     }
 
-    /// The `odr-sim …` command lines of the guides' code blocks (a `$ ` prompt and a trailing
-    /// `# comment` left out), with the guide's name; lines with placeholders (`K/N`, `STUDY`)
+    /// One `odr-sim …` command line of a guide's code blocks (a `$ ` prompt and a trailing
+    /// `# comment` left out), and the output a transcript (`$ odr-sim …`) shows after it.
+    struct GuideExample {
+        let guide: String
+        let arguments: [String]
+        /// The lines a transcript shows; `…` stands for text left out.
+        var output: [String] = []
+        /// A transcript of a refusal: its output is odr-sim's one-line error.
+        var showsError: Bool { output.first?.hasPrefix("odr-sim: ") ?? false }
+    }
+
+    /// The guides' examples in order, guides by name; lines with placeholders (`K/N`, `STUDY`)
     /// are not commands to type as they are.
-    static func guideExamples() throws -> [(guide: String, arguments: [String])] {
-        var examples: [(String, [String])] = []
+    static func guideExamples() throws -> [GuideExample] {
+        var examples: [GuideExample] = []
         for (name, text) in try guides() {
             var inBlock = false
+            var transcript = false
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("```") { inBlock.toggle(); continue }
+                if line.hasPrefix("```") {
+                    inBlock.toggle()
+                    transcript = false
+                    continue
+                }
                 guard inBlock else { continue }
                 var command = line.trimmingCharacters(in: .whitespaces)
-                if command.hasPrefix("$ ") { command.removeFirst(2) }
-                guard command.hasPrefix("odr-sim ") else { continue }
+                let prompted = command.hasPrefix("$ ")
+                if prompted { command.removeFirst(2) }
+                guard command.hasPrefix("odr-sim ") else {
+                    if transcript, !examples.isEmpty { examples[examples.count - 1].output.append(String(line)) }
+                    continue
+                }
+                transcript = false
                 command = command.components(separatedBy: " # ")[0].components(separatedBy: "  #")[0]
                 let words = command.split(separator: " ").dropFirst().map(String.init)
                 guard !words.contains(where: { ["K/N", "STUDY", "FILE", "DIR", "TRACE", "→"].contains($0) || $0.contains("…") }) else { continue }
-                examples.append((name, words))
+                examples.append(GuideExample(guide: name, arguments: words))
+                transcript = prompted
             }
         }
         return examples
+    }
+
+    @Test("every example of the guides runs as written in a copy of a clone, and prints what its transcript shows (issue 37)")
+    func guideExamplesRun() throws {
+        let examples = try Self.guideExamples()
+        #expect(examples.filter { !$0.output.isEmpty }.count >= 6)
+        let clone = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: clone) }
+        try Self.copyClone(to: clone)
+        func words(_ line: some StringProtocol) -> String { line.split(separator: " ").joined(separator: " ") }
+        for example in examples where !example.showsError {
+            let result = try CLI.run(example.arguments, in: clone)
+            let shown = "odr-sim \(example.arguments.joined(separator: " ")) (\(example.guide))"
+            #expect(result.status == 0, "\(shown): \(result.stderr)")
+            let printed = (result.stdout + result.stderr).split(separator: "\n").map(words)
+            // Each line of the transcript is a line odr-sim printed; `…` leaves text out.
+            for line in example.output where !line.trimmingCharacters(in: .whitespaces).isEmpty && words(line) != "…" {
+                let parts = line.components(separatedBy: "…").map(words).filter { !$0.isEmpty }
+                #expect(printed.contains { printedLine in
+                    var rest = Substring(printedLine)
+                    return parts.allSatisfy { part in
+                        guard let found = rest.range(of: part) else { return false }
+                        rest = rest[found.upperBound...]
+                        return true
+                    }
+                }, "\(shown) did not print: \(line)")
+            }
+        }
+    }
+
+    /// The tracked files a guide's example reads (scenarios, baselines, fixtures), copied to
+    /// `clone` as a clone has them.
+    static func copyClone(to clone: URL) throws {
+        let list = Process()
+        list.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        list.arguments = ["git", "-C", CLI.repository.path, "ls-files", "-z"]
+        let pipe = Pipe()
+        list.standardOutput = pipe
+        try list.run()
+        let names = pipe.fileHandleForReading.readDataToEndOfFile().split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        list.waitUntilExit()
+        let files = FileManager.default
+        for name in names where ["Scenarios/", "Reports/", "Tests/Fixtures/"].contains(where: name.hasPrefix) || name == "scenarios" {
+            let source = CLI.repository.appendingPathComponent(name), target = clone.appendingPathComponent(name)
+            try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if let link = try? files.destinationOfSymbolicLink(atPath: source.path) {
+                try files.createSymbolicLink(atPath: target.path, withDestinationPath: link)
+            } else {
+                try files.copyItem(at: source, to: target)
+            }
+        }
     }
 
     @Test("every command line of the guides is one odr-sim accepts: its command, options and values parse (issue 37)")
     func guideExamplesParse() throws {
         let examples = try Self.guideExamples()
         #expect(examples.count >= 12, "\(examples.count) examples")
-        for (guide, arguments) in examples {
+        for example in examples {
             do {
-                _ = try OdrSim.parseAsRoot(arguments)
+                _ = try OdrSim.parseAsRoot(example.arguments)
             } catch {
-                Issue.record("\(guide): odr-sim \(arguments.joined(separator: " ")): \(OdrSim.message(for: error))")
+                Issue.record("\(example.guide): odr-sim \(example.arguments.joined(separator: " ")): \(OdrSim.message(for: error))")
             }
         }
     }
