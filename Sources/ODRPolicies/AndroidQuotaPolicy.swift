@@ -8,15 +8,21 @@ import ODRCore
 /// under quota are cleared too if the space is still needed. An app's cache bytes are all its
 /// packs on the device, held ones included (they take space even though they cannot go).
 /// An app's quota is its `cache_quota` option, else the policy's `default_quota`, else 64 MiB
-/// (``PolicyContext/options``; a scenario gives them in `policy_options`). Within an app, the least
-/// recently used pack (request, arrival or release: Android looks at file times) goes first.
+/// (``PolicyContext/options``; a scenario gives them in `policy_options`). Within an app, the
+/// pack written longest ago goes first: Android deletes "older files first, as reported by
+/// File.lastModified()" (`StorageManager.getCacheQuotaBytes`; AOSP frameworks/native,
+/// `cmds/installd/CacheItem.cpp` sorts by `st_mtime`), and reading a file does not change its
+/// modification time, so a pack's time is when it was stored, not when it was last used.
 /// Ties between apps: the app whose next victim is older, then the lower app ID.
 ///
-/// Cost: O(1) per notification (one LRU list per app); a purge costs O(apps) per victim plus
-/// the held packs it steps over.
+/// It models Android's *cache* clearing: Play Asset Delivery's packs live in the app's
+/// `files/assetpacks`, which installd never clears (see the docs' platform notes).
+///
+/// Cost: O(1) per notification (one list per app, in storing order); a purge costs O(apps)
+/// per victim plus the held packs it steps over.
 public final class AndroidQuotaPolicy: DescribedPolicy {
     private let options: PolicyOptions
-    /// One LRU list per app; list index = app raw value.
+    /// One list per app, oldest stored first; list index = app raw value.
     private let lists = PackLinks(lists: 0)
     private let usage = PolicyState<[Int64]>([])
     /// Per app, its quota, looked up by its name when its first pack arrives; 0 until then.
@@ -33,7 +39,7 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
     }
 
     public static let descriptor = PolicyDescriptor(
-        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (64 MiB default) first, oldest pack first",
+        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (64 MiB default) first, its oldest-written pack first",
         options: [
             PolicyOption("default_quota", .size, summary: "the quota of an app without its own (default 64 MiB)", check: positive),
             PolicyOption("cache_quota", .size, scope: .app, summary: "the app's cache quota", check: positive),
@@ -68,13 +74,10 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         touch(pack.pack, app: a)
     }
 
-    public func packRequested(_ pack: PurgeCandidate) {
-        if lists.contains(pack.pack) { touch(pack.pack, app: Int(pack.app.rawValue)) }
-    }
+    // Reading or releasing a pack leaves its files' modification time as it was.
+    public func packRequested(_ pack: PurgeCandidate) {}
 
-    public func packReleased(_ pack: PurgeCandidate) {
-        if lists.contains(pack.pack) { touch(pack.pack, app: Int(pack.app.rawValue)) }
-    }
+    public func packReleased(_ pack: PurgeCandidate) {}
 
     public func packRemoved(_ pack: PurgeCandidate) {
         let p = pack.pack

@@ -215,6 +215,10 @@ struct EventReader {
             }
             return .preserve(app, preservations)
         case .update:
+            let profile = apps[app].catalog.profile
+            guard profile.packUpdatesApartFromApp else {
+                throw reader.error(at: value, "on \(profile.name) a pack changes only with an app update (Play: \"Update asset packs\"); write {at: …, app: \(apps[app].id), app-update: true} instead")
+            }
             let pack = try packIndex(value, app: app)
             // A new version replaces the pack on the device; the same version published again,
             // or an older one, is no update (App Store Connect refuses a version that is not

@@ -6,7 +6,7 @@ import Yams
 /// ```yaml
 /// platform: ios17
 /// platform: {base: ios17, max_pack_size: 64MB, max_in_use: none}
-/// platform: {base: play-asset-delivery, cellular_confirmation_over: 200MB, app_evicts_when_full: false}
+/// platform: {base: play-asset-delivery, cellular_confirmation_over: 150MB, app_evicts_when_full: false}
 /// ```
 ///
 /// In the mapping, `none` lifts a limit, and the profile is named `<base>-custom` unless
@@ -48,6 +48,10 @@ struct PlatformReader {
                 throw reader.error(at: node, "system_removes_for_other_data applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
             }
             profile.systemRemovesForOtherData = try reader.bool(node, "system_removes_for_other_data")
+            // Play's packs are app files, which Android never clears (PlatformProfile's source).
+            if profile.systemRemovesForOtherData && !profile.initialPacksRemovable {
+                throw reader.error(at: node, "system_removes_for_other_data: true does not apply on \(profile.name): asset packs live in the app's files/assetpacks, which Android never clears for other data (only cache folders); other data that does not fit is refused")
+            }
         }
         if let node = fields.value("max_pack_count") {
             profile.maxPackCount = try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)

@@ -83,7 +83,10 @@ public struct ScenarioMigration {
 
         let family = target.family
         notes.append("tag categories: initial-install → \(family.name(of: .initialInstall)), prefetch → \(family.name(of: .prefetch(order: 0))), on-demand → \(family.name(of: .onDemand)); packs unchanged (one per exact tag set)")
-        notes.append("who evicts: the app, with the strategies of `policies` (\(strategies.joined(separator: ", "))); the system never purges")
+        notes.append("who evicts: the app, with the strategies of `policies` (\(strategies.joined(separator: ", "))); "
+            + (target.systemRemovesForOtherData
+                ? "the system too, for other data that would not fit"
+                : "the system never purges: other data that does not fit is refused (refused_other_bytes)"))
         notes.append(budget.map { "budget: \($0) per app" } ?? "budget: none (the app removes packs only when a download finds the disk full)")
         if dropped.contains("on_low_disk") { notes.append("dropped on_low_disk: no low-disk warning is posted where the system never purges") }
         if dropped.contains("cache_quota") { notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead") }

@@ -114,6 +114,10 @@ struct WorkloadReader {
             return generator
         case "updates":
             let a = try app(fields)
+            let profile = apps[a].catalog.profile
+            guard profile.packUpdatesApartFromApp else {
+                throw reader.error(at: fields.keyNode("kind") ?? node, "updates publish one pack at a time, which \(profile.name) does not do: a pack changes only with an app update (Play: \"Update asset packs\"); script {at: …, app: \(apps[a].id), app-update: true} events instead")
+            }
             return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"))
         case "disk":
             return DiskPressureGenerator(

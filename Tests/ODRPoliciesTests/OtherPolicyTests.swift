@@ -84,6 +84,20 @@ import TestSupport
         #expect(rig.purged().map { [$0.app, $0.index] } == [[1, 0], [0, 2]])
     }
 
+    @Test("android-quota clears an app's files oldest-written first: reading a pack does not make it younger (AOSP CacheItem sorts by st_mtime)")
+    func androidQuotaOrdersByModificationTime() {
+        // One app, quota 100 bytes, three packs of 100 stored in order 0, 1, 2 (capacity 300,
+        // full). Pack 0 is then read again: under LRU it would be the youngest; by mtime it is
+        // still the oldest. A second app's 100-byte pack needs room: pack 0 goes, not pack 1.
+        let options = PolicyOptions(values: ["default_quota": 10_000], apps: ["app0": ["cache_quota": 100]])
+        let rig = Rig(capacity: 300, apps: [[100, 100, 100], [100]], policy: AndroidQuotaPolicy(options: options))
+        for p in 0..<3 { rig.access(p, app: 0) }
+        rig.access(0, app: 0)
+        #expect(rig.purged().isEmpty)
+        rig.access(0, app: 1)
+        #expect(rig.purged().map { [$0.app, $0.index] } == [[0, 0]])
+    }
+
     @Test func androidQuotaDefaultsTo64MiB() {
         let given = AndroidQuotaPolicy(options: PolicyOptions(apps: ["game": ["cache_quota": 5]]))
         #expect(given.quotaOfApp(named: "other") == 64 * 1024 * 1024)

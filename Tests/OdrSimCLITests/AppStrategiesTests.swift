@@ -96,17 +96,21 @@ struct AppStrategiesTests {
         """
     }
 
-    @Test("other data that does not fit: the system removes packs of every app, each app's by its own strategy; or, when the platform says it never does, the data is refused")
+    @Test("other data that does not fit: refused by default (no source says the system removes managed packs); with the undocumented alternative the system removes packs of every app, each app's by its own strategy; on Play the alternative is refused")
     func systemRemoval() throws {
-        // 200 MB short: the run's lru offers b1 (100 MB, the only pack it knows), then game's
-        // fifo a1; both go (300 MB freed for 200 needed).
-        let removes = try purged(Self.pressure("background-assets"))
+        // By default (issue 38) nothing is removed: 200 MB of the 400 MB fit, the rest is refused.
+        let keeps = try purged(Self.pressure("background-assets"))
+        #expect(keeps.status == 0 && keeps.packs.isEmpty, "\(keeps.stderr)")
+        #expect(keeps.stderr.contains("200 MB did not fit"), "\(keeps.stderr)")
+        // system_removes_for_other_data: true, 200 MB short: the run's lru offers b1 (100 MB,
+        // the only pack it knows), then game's fifo a1; both go (300 MB freed for 200 needed).
+        let removes = try purged(Self.pressure("{base: background-assets, system_removes_for_other_data: true}"))
         #expect(removes.status == 0, "\(removes.stderr)")
         #expect(removes.packs == ["b1", "a1"])
-        // With system_removes_for_other_data: false nothing is removed: 200 MB of the
-        // 400 MB fit, the rest is refused.
-        let keeps = try purged(Self.pressure("{base: background-assets, system_removes_for_other_data: false}"))
-        #expect(keeps.status == 0 && keeps.packs.isEmpty)
-        #expect(keeps.stderr.contains("200 MB did not fit"), "\(keeps.stderr)")
+        // Play's packs are app files, which Android never clears: the alternative is refused there.
+        let play = try purged(Self.pressure("{base: play-asset-delivery, system_removes_for_other_data: true}"))
+        #expect(play.status == 1)
+        #expect(play.stderr.hasPrefix("s.scn:2:"), "\(play.stderr)")
+        #expect(play.stderr.contains("Android never clears"), "\(play.stderr)")
     }
 }

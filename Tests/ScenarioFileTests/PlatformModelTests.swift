@@ -355,14 +355,16 @@ struct PlatformModelTests {
         """
     }
 
-    @Test("a Play fetch over 150 MB on cellular waits for the user's confirmation; a smaller one does not")
+    @Test("a Play fetch larger than 200 MB on cellular waits for the user's confirmation; one of 200 MB does not (Play: \"Asset packs larger than 200MB … only on Wi-Fi\")")
     func cellularConfirmation() throws {
-        // 200 MB waits 30 s for the confirmation, then takes 200 MB × 8 / 8 Mbps = 200 s: 230 s.
-        #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "30s")) == [230])
-        // 100 MB is under the 150 MB threshold: 100 MB × 8 / 8 Mbps = 100 s, no wait.
-        #expect(try grantTimes(cellularScenario(size: "100MB", confirmation: "30s")) == [100])
-        // A user who never confirms: the fetch waits for Wi-Fi at 1 h, then 200 MB × 8 / 40 Mbps = 40 s.
-        #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "never")) == [3_640])
+        // 240 MB waits 30 s for the confirmation, then takes 240 MB × 8 / 8 Mbps = 240 s: 270 s.
+        #expect(try grantTimes(cellularScenario(size: "240MB", confirmation: "30s")) == [270])
+        // 200 MB is not larger than 200 MB: 200 MB × 8 / 8 Mbps = 200 s, no wait.
+        #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "30s")) == [200])
+        // 200 000 001 bytes is: 30 s + 200 000 001 × 8 / 8 000 000 = 30 + 200.000001 s.
+        #expect(try grantTimes(cellularScenario(size: "200000001", confirmation: "30s")).map { ($0 * 1e6).rounded() / 1e6 } == [230.000001])
+        // A user who never confirms: the fetch waits for Wi-Fi at 1 h, then 240 MB × 8 / 40 Mbps = 48 s.
+        #expect(try grantTimes(cellularScenario(size: "240MB", confirmation: "never")) == [3_648])
         // ODR has no such rule: cellular_confirmation is refused where it means nothing.
         #expect(throws: ScenarioError.self) {
             try ScenarioParser(knownPolicies: ["lru"]).parse(

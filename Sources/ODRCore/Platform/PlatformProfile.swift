@@ -64,12 +64,32 @@ public struct PlatformProfile: Hashable, Sendable {
     /// failure (Play's `INSUFFICIENT_STORAGE`) by freeing its own space and retrying.
     public var appEvictsWhenFull = true
     /// With ``Evictor/app``: whether the system removes unused packs (under the run's policy,
-    /// as ODR purges) when other data (photos, other apps) would not fit otherwise. Neither
-    /// platform documents it; `true` models a system that reclaims an app's downloadable
-    /// content before refusing the user's own data, `false` one that refuses the data.
-    public var systemRemovesForOtherData = true
+    /// as ODR purges) when other data (photos, other apps) would not fit otherwise; `false`
+    /// refuses the data (``Ledger/refusedOtherBytes``).
+    ///
+    /// Source: on Play it never does: asset packs live in the app's `files/assetpacks`, and
+    /// Android's cache clearing (AOSP installd, `cmds/installd/CacheTracker.cpp`) only ever
+    /// deletes from cache folders. Apple documents no removal of *managed* asset packs for
+    /// other data (only obsolete packs, `AssetPackManager.checkForUpdates()`), so `false` is
+    /// the default there too; `true` is an undocumented alternative (`odr-sim assumptions`),
+    /// the older rule for unmanaged background downloads ("may remove them under critical
+    /// circumstances").
+    public var systemRemovesForOtherData = false
+    /// Whether a single pack may get a new version without an app update (Background Assets:
+    /// packs are versioned apart from app builds, App Store Connect API "Background assets").
+    ///
+    /// Source (Play, `false`): asset packs change only with a new app bundle: install-time packs
+    /// update with the base, and downloaded fast-follow and on-demand packs must be fetched
+    /// again for the new version (developer.android.com, Play Asset Delivery, "Update asset
+    /// packs"). A scenario's `update:` of one pack is refused there; `app-update` is the way.
+    public var packUpdatesApartFromApp = true
     /// Downloads of more than this many bytes started on a cellular link wait for the user's
     /// confirmation (Play's `WAITING_FOR_WIFI`); nil: none do.
+    ///
+    /// Source (Play): "Asset packs larger than 200MB can download automatically, but only on
+    /// Wi-Fi. If the user is not on Wi-Fi, the status is set to WAITING_FOR_WIFI and the
+    /// download is paused" (developer.android.com, Play Asset Delivery, integrate (native,
+    /// Unity), "Large downloads").
     public var cellularConfirmationBytes: Int64? = nil
 
     public init(
@@ -112,16 +132,18 @@ public struct PlatformProfile: Hashable, Sendable {
 
     /// Google Play Asset Delivery as the Play Console help gives it today (answer 9859372):
     /// 1.5 GB per pack, 4 GB for install-time packs (with the base), 4 GB for fast-follow plus
-    /// on-demand packs. "Large" downloads on a cellular link wait for the user's confirmation
-    /// (Play Core's `WAITING_FOR_WIFI`, `showConfirmationDialog`); Play gives no threshold,
-    /// so odr-sim's default of 150 MB is an option (`cellular_confirmation_over`).
+    /// on-demand packs. Downloads over 200 MB on a cellular link wait for the user's
+    /// confirmation (Play Core's `WAITING_FOR_WIFI`, `showConfirmationDialog`; the threshold
+    /// is Play's own, ``cellularConfirmationBytes``). Install-time packs "can't be modified or
+    /// deleted" short of uninstalling (developer.android.com, "Play Asset Delivery").
     public static let playAssetDelivery: PlatformProfile = {
         var profile = PlatformProfile(name: "play-asset-delivery", maxPackSize: 1_500 * mb, maxInitialInstallSize: 4 * gb)
         profile.maxPrefetchAndOnDemandSize = 4 * gb
         profile.family = .playAssetDelivery
         profile.evictor = .app
         profile.initialPacksRemovable = false
-        profile.cellularConfirmationBytes = 150 * mb
+        profile.cellularConfirmationBytes = 200 * mb
+        profile.packUpdatesApartFromApp = false
         return profile
     }()
 
