@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "Advice", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
-        .target(name: "Reports", dependencies: ["Metrics", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "Reports", dependencies: ["Metrics", "Simulation", .product(name: "Mustache", package: "swift-mustache")]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
         .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch"]),
         .target(

@@ -56,3 +56,19 @@ public struct UnknownPolicy: Error, Equatable, CustomStringConvertible {
         "unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))"
     }
 }
+
+extension PolicyRegistry {
+    /// Every registered policy as a Markdown table: name, rule, options.
+    public static func markdownTable() -> String {
+        var lines = ["| name | rule | options |", "|---|---|---|"]
+        for policy in all {
+            let options = policy.options.map { option in
+                let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
+                return "`\(key)` (\(option.kind.rawValue)): \(option.summary)"
+            }
+            let rule = policy.summary + (policy.needsFuture ? " (offline)" : "")
+            lines.append("| `\(policy.name)` | \(rule) | \(options.joined(separator: "; ")) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

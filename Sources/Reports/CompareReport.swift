@@ -18,6 +18,9 @@ public struct CompareReport {
     /// With `--bound`: per policy, its mean re-downloaded bytes and the mean of the bound
     /// (the fewest any purge order could have re-downloaded with the same grants).
     public var bounds: [(policy: String, redownloaded: Double, bound: Double)] = []
+    /// With `--robustness`: its headline line and its table (assumption, alternative, metric,
+    /// best as run, best under the alternative, holds or flips).
+    public var robustness: (headline: String, rows: [[String]])?
 
     public init(title: String, lede: String, facts: [(name: String, value: String)], comparison: Comparison, palette: Palette) {
         self.title = title
@@ -73,6 +76,13 @@ public struct CompareReport {
             sections.append(Page.Section(heading: name, figures: figures))
         }
         if !bounds.isEmpty { sections.append(Self.boundsSection(bounds, palette: palette)) }
+        if let robustness {
+            let table = Page.Table(header: ["assumption", "alternative", "metric", "best as run", "best under it", "verdict"],
+                                   rows: robustness.rows.map { $0.map { (text: $0, exact: $0, best: false) } })
+            sections.append(Page.Section(heading: "Does the verdict rest on an assumption? (--robustness)",
+                                         text: robustness.headline + ". Each undocumented choice that applies (odr-sim assumptions) was set to each alternative, the same seeds run again.",
+                                         table: table))
+        }
         var page = Page(title: title, lede: lede, facts: facts, sections: sections)
         page.headline = headline
         return page

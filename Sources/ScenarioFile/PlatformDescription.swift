@@ -54,4 +54,14 @@ public enum PlatformDescription {
         if let v = profile.maxHostedSize { parts.append("hosted \(d(v))") }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
+
+    /// Every preset as a Markdown table: what `odr-sim platforms --markdown` prints and the docs show.
+    public static func markdownTable() -> String {
+        var lines = ["| platform | who removes packs | categories | install | cellular | limits |", "|---|---|---|---|---|---|"]
+        for profile in PlatformProfile.presets {
+            lines.append("| `\(profile.name)` | \(PlatformDescription.evictor(profile)) | \(PlatformDescription.categories(profile)) | \(PlatformDescription.install(profile)) | "
+                         + "\(PlatformDescription.cellular(profile) ?? "the app's `cellular` setting") | \(PlatformDescription.limits(profile)) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
 }

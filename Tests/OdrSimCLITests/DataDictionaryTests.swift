@@ -59,7 +59,7 @@ struct DataDictionaryTests {
         let out = dir.appendingPathComponent("out")
         let commands: [[String]] = [
             ["run", game, "--policy", "apple", "--policy", "lru", "--replications", "2", "--bound", "--no-report", "--out", out.appendingPathComponent("run").path],
-            ["compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--no-report", "--out", out.appendingPathComponent("compare").path],
+            ["compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--robustness", "--no-report", "--out", out.appendingPathComponent("compare").path],
             ["sweep", studyFile.path, "--no-report", "--out", out.appendingPathComponent("sweep").path],
             ["replay", trace, "--capacity", "10%", "--policy", "lru", "--bound", "--no-report", "--out", out.appendingPathComponent("replay").path],
             ["mrc", trace, "--points", "5", "--no-report", "--out", out.appendingPathComponent("mrc").path],
@@ -72,12 +72,12 @@ struct DataDictionaryTests {
         }
         let check = try Self.python([Self.checker, out.path])
         #expect(check.status == 0, "\(check.stdout)")
-        // run 6 (summary, events, timeseries, comparison, comparison-long, bounds), compare 3,
+        // run 6 (summary, events, timeseries, comparison, comparison-long, bounds), compare 4 (with robustness),
         // sweep 3 (results, comparison, comparison-long), replay 2, mrc 1, bound 1, advise 2.
-        #expect(check.stdout.hasPrefix("18 files"), "\(check.stdout)")
+        #expect(check.stdout.hasPrefix("19 files"), "\(check.stdout)")
         // And as a notebook reads them: pandas.read_csv with no options gives numbers in every
         // numeric column (pandas is installed by `scripts/bootstrap --tests`).
-        #expect(check.stdout.contains("\npandas ") && check.stdout.contains(": 18 files read as they are"), "\(check.stdout)")
+        #expect(check.stdout.contains("\npandas ") && check.stdout.contains(": 19 files read as they are"), "\(check.stdout)")
 
         // The sweep's axes of quantities have their numbers beside them; the zip moved tags
         // and tag size together: 2 points of it × 2 rates, not 8.

@@ -46,17 +46,30 @@ public struct PlatformProfile: Hashable, Sendable {
     public var maxPrefetchAndOnDemandSize: Int64? = nil
 
     /// Which platform family the profile describes: the names of its categories and errors.
+    ///
+    /// Source: the category names of each platform's own documentation ("Creating managed
+    /// asset packs": essential, prefetch, onDemand; "Play Asset Delivery": install-time,
+    /// fast-follow, on-demand).
     public var family: PlatformFamily = .onDemandResources
     /// Who removes downloaded packs to make room: read by the device through its
     /// `RoomMaker` only (ODRCore/Space/RoomMaker.swift).
+    ///
+    /// Source: ODR purges (ODR-SPEC §3); on Background Assets and Play the app does
+    /// (`AssetPackManager.remove(assetPackWithID:)`, Play Core `removePack`).
     public var evictor: Evictor = .system
     /// Whether an install whose initial packs cannot get their space fails (ODR; Play's
     /// install-time packs are part of the install) rather than going ahead without them,
     /// the launch unblocked (Background Assets: when an essential download cannot proceed,
     /// "the system stops blocking the launch").
+    ///
+    /// Source: Apple developer forums thread 808927 (Background Assets); "Play Asset Delivery"
+    /// (install-time packs are part of the install).
     public var installFailsWithoutInitialSpace = true
     /// Whether the app may remove its initial packs (Play's install-time packs stay until the
     /// app is uninstalled).
+    ///
+    /// Source: install-time packs "can't be modified or deleted" short of uninstalling
+    /// (developer.android.com, "Play Asset Delivery").
     public var initialPacksRemovable = true
     /// With ``Evictor/app``: whether, when a download finds the disk full, the app removes
     /// its own unused packs (with its strategy) before the download fails for want of space.

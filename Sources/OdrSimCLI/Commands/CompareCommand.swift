@@ -35,6 +35,9 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @Flag(help: "Also rerun the comparison, on the same seeds, under each alternative of each undocumented assumption that applies (odr-sim assumptions), and say whether the verdict holds or flips; writes DIR/robustness.csv.")
+    var robustness = false
+
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
 
@@ -56,6 +59,7 @@ struct CompareCommand: ParsableCommand {
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name)
         let headline = verdictLines(comparison)
+        let robust = try robustness ? Robustness.check(like: runner, verdict: verdict(comparison), baseline: baseline.name) : nil
         do {
             var files = [
                 ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
@@ -64,13 +68,15 @@ struct CompareCommand: ParsableCommand {
                 ("comparison-long.csv", comparison.longCSV),
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
+            if let robust { files.append(("robustness.csv", robust.csv)) }
             if !output.noReport {
                 var page = CompareReport(
                     title: "\(document.name): \(policies.count) policies × \(runner.replications) replications",
                     lede: document.description.isEmpty ? "odr-sim compare of \(options.file)" : document.description,
-                    facts: storyFacts(scenario), comparison: comparison, palette: reportPalette)
+                    facts: ScenarioStory.facts(scenario), comparison: comparison, palette: reportPalette)
                 page.headline = headline
                 if bound { page.bounds = RedownloadGaps.means(results, policies: policies) }
+                page.robustness = robust.map { ($0.headline, $0.tableRows) }
                 files.append(("report.html", page.html))
             }
             try report.commit(files)
@@ -84,12 +90,14 @@ struct CompareCommand: ParsableCommand {
                     ("comparison", csv("comparison.csv")),
                 ]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
+                if let robust { pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONSummary.string(robust.headline))] }
                 say(JSONSummary.object(pairs))
                 return
             }
         }
         say("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
         for line in headline { say("  " + line) }
+        if let robust { say("  " + robust.headline) }
         say("")
         say(rankedTable(comparison))
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }

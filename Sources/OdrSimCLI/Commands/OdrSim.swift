@@ -26,7 +26,7 @@ public struct OdrSim: ParsableCommand {
         go only to a new or empty folder or to one odr-sim wrote (README: "Where reports go").
         """,
         version: ToolVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, MigrateCommand.self, AdviseCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, AssumptionsCommand.self, MigrateCommand.self, AdviseCommand.self]
     )
 
     public init() {}

@@ -30,7 +30,7 @@ struct PlatformsCommand: ParsableCommand {
 
     func run() {
         if markdown {
-            say(Self.markdownTable(), terminator: "")
+            say(PlatformDescription.markdownTable(), terminator: "")
             return
         }
         for profile in PlatformProfile.presets {
@@ -40,14 +40,5 @@ struct PlatformsCommand: ParsableCommand {
             if let cellular = PlatformDescription.cellular(profile) { say("  cellular: \(cellular)") }
             say("  limits: \(PlatformDescription.limits(profile))")
         }
-    }
-
-    static func markdownTable() -> String {
-        var lines = ["| platform | who removes packs | categories | install | cellular | limits |", "|---|---|---|---|---|---|"]
-        for profile in PlatformProfile.presets {
-            lines.append("| `\(profile.name)` | \(PlatformDescription.evictor(profile)) | \(PlatformDescription.categories(profile)) | \(PlatformDescription.install(profile)) | "
-                         + "\(PlatformDescription.cellular(profile) ?? "the app's `cellular` setting") | \(PlatformDescription.limits(profile)) |")
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -26,7 +26,7 @@ struct PoliciesCommand: ParsableCommand {
 
     func run() {
         if markdown {
-            say(Self.markdownTable(), terminator: "")
+            say(PolicyRegistry.markdownTable(), terminator: "")
             return
         }
         let width = PolicyRegistry.names.map(\.count).max() ?? 0
@@ -38,19 +38,5 @@ struct PoliciesCommand: ParsableCommand {
                 say("\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)")
             }
         }
-    }
-
-    /// Every registered policy as a Markdown table: name, rule, options.
-    static func markdownTable() -> String {
-        var lines = ["| name | rule | options |", "|---|---|---|"]
-        for policy in PolicyRegistry.all {
-            let options = policy.options.map { option in
-                let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
-                return "`\(key)` (\(option.kind.rawValue)): \(option.summary)"
-            }
-            let rule = policy.summary + (policy.needsFuture ? " (offline)" : "")
-            lines.append("| `\(policy.name)` | \(rule) | \(options.joined(separator: "; ")) |")
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -150,13 +150,16 @@ func studyVerdict(_ comparisons: [Comparison]) -> [String] {
 }
 
 func verdictLines(_ comparison: Comparison) -> [String] {
-    let offline = Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name))
-    let verdict = Verdict(comparison, offline: offline)
-    return verdict.text { metric, value in
+    verdict(comparison).text { metric, value in
         switch metric.unit {
         case .bytes: humanBytes(value)
         case .seconds: String(format: "%.1f s", value)
         case .count: String(format: "%.2f", value)
         }
     }
+}
+
+/// The headline verdict of a comparison, offline policies as bounds.
+func verdict(_ comparison: Comparison) -> Verdict {
+    Verdict(comparison, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)))
 }

@@ -1,0 +1,112 @@
+import ODRCore
+import ODRPolicies
+import Simulation
+
+extension Assumption {
+    /// Every modelling choice odr-sim makes where no source decides it, in the order
+    /// `odr-sim assumptions` prints them.
+    public static let all: [Assumption] = [
+        systemRemovesForOtherData, appEvictsWhenFull, cellularConfirmationDelay, spaceExhausted, androidCacheQuota,
+        downloadReservation, bandwidthSharing,
+    ]
+
+    /// Background Assets: does the system remove managed packs when other data would not fit?
+    public static let systemRemovesForOtherData = Assumption(
+        name: "system-removes-for-other-data",
+        key: "platform: {system_removes_for_other_data: …}",
+        defaultValue: "false",
+        why: "undocumented for Background Assets: no Apple source says the system removes managed asset packs for other data "
+            + "(it documents removing obsolete packs, AssetPackManager.checkForUpdates()); `true` is the older rule for unmanaged "
+            + "downloads (\"may remove them under critical circumstances\"). On Play it is documented: packs are app files, never cleared",
+        covers: ["PlatformProfile.systemRemovesForOtherData"],
+        alternatives: [Alternative("true") { $0.scenario.platform.systemRemovesForOtherData = true }],
+        appliesTo: { point, _ in
+            let platform = point.scenario.platform
+            return platform.evictor == .app && platform.initialPacksRemovable && !platform.systemRemovesForOtherData
+        })
+
+    /// Background Assets and Play: what the app's code does when a download finds the disk full.
+    public static let appEvictsWhenFull = Assumption(
+        name: "app-evicts-when-full",
+        key: "platform: {app_evicts_when_full: …}",
+        defaultValue: "true",
+        why: "undocumented: neither platform says what the app sees when a download finds the disk full (Play reports "
+            + "INSUFFICIENT_STORAGE); chosen because an app that handles the failure frees its own unused packs and retries",
+        covers: ["PlatformProfile.appEvictsWhenFull"],
+        alternatives: [Alternative("false") { $0.scenario.platform.appEvictsWhenFull = false }],
+        appliesTo: { point, _ in point.scenario.platform.evictor == .app && point.scenario.platform.appEvictsWhenFull })
+
+    /// Play: how long the user takes to confirm a large download on cellular.
+    public static let cellularConfirmationDelay = Assumption(
+        name: "cellular-confirmation-delay",
+        key: "apps[].cellular_confirmation",
+        defaultValue: "1m",
+        why: "undocumented: Play shows a confirmation dialog (showConfirmationDialog) but nothing says when users answer; "
+            + "chosen because the user answers the next time they look at the app",
+        covers: ["AppSpec.defaultCellularConfirmationDelay"],
+        alternatives: [
+            Alternative("10s") { Self.setConfirmationDelay(&$0, 10) },
+            Alternative("10m") { Self.setConfirmationDelay(&$0, 600) },
+            Alternative("never") { Self.setConfirmationDelay(&$0, nil) },
+        ],
+        appliesTo: { point, _ in
+            point.scenario.platform.cellularConfirmationBytes != nil
+                && point.scenario.apps.contains { $0.cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay }
+        })
+
+    /// Every platform: what happens when a request's space cannot be freed.
+    public static let spaceExhausted = Assumption(
+        name: "space-exhausted",
+        key: "device: {on_space_exhausted: …}",
+        defaultValue: SpaceExhaustionAction.failRequest.rawValue,
+        why: "undocumented as a rule: Apple says only that the app \"may be terminated\" when space cannot be freed after the "
+            + "low-disk warning; chosen because failing the request is the milder reading",
+        covers: ["DeviceSpec.onSpaceExhausted"],
+        alternatives: [Alternative(SpaceExhaustionAction.terminateApp.rawValue) { $0.scenario.device.onSpaceExhausted = .terminateApp }],
+        appliesTo: { point, _ in point.scenario.device.onSpaceExhausted == .failRequest })
+
+    /// `android-quota`: an app's cache quota where the scenario gives none.
+    public static let androidCacheQuota = Assumption(
+        name: "android-cache-quota",
+        key: "policy_options: {android-quota: {default_quota: …}}",
+        defaultValue: "64MiB",
+        why: "undocumented as a number: AOSP computes quotas (CacheQuotaServiceImpl: 15 % of free space shared by foreground "
+            + "time); chosen as the ODR spec's 64 MiB, fixed",
+        covers: ["AndroidQuotaPolicy.defaultQuota"],
+        alternatives: [
+            Alternative("16MiB") { Self.setDefaultQuota(&$0, Double(16 << 20)) },
+            Alternative("256MiB") { Self.setDefaultQuota(&$0, Double(256 << 20)) },
+        ],
+        appliesTo: { point, policies in
+            policies.contains { $0.name == AndroidQuotaPolicy.descriptor.name }
+                && point.policyOptions[AndroidQuotaPolicy.descriptor.name]?.value("default_quota") == nil
+        })
+
+    /// Every platform: when a download takes its disk space.
+    public static let downloadReservation = Assumption(
+        name: "download-reservation",
+        key: "(none)",
+        defaultValue: "the full pack when the download starts",
+        why: "undocumented (ODR spec §6, a decision): chosen because a download that holds its space never fails midway "
+            + "for want of it; no alternative is modelled",
+        covers: [])
+
+    /// Every platform: how downloads share the link.
+    public static let bandwidthSharing = Assumption(
+        name: "bandwidth-sharing",
+        key: "(none)",
+        defaultValue: "equally among apps, by loading priority within an app; an urgent download takes the whole link",
+        why: "undocumented (ODR spec §6, a decision): chosen because loading priority is the only knob apps have; "
+            + "no alternative is modelled",
+        covers: [])
+
+    private static func setConfirmationDelay(_ point: inout ExperimentPlan.Point, _ delay: Double?) {
+        for a in point.scenario.apps.indices where point.scenario.apps[a].cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay {
+            point.scenario.apps[a].cellularConfirmationDelay = delay
+        }
+    }
+
+    private static func setDefaultQuota(_ point: inout ExperimentPlan.Point, _ bytes: Double) {
+        point.policyOptions[AndroidQuotaPolicy.descriptor.name, default: PolicyOptions()].values["default_quota"] = bytes
+    }
+}
