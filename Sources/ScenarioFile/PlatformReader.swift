@@ -35,6 +35,10 @@ struct PlatformReader {
             profile.maxPrefetchAndOnDemandSize = try isNone(node) ? nil : reader.size(node, "max_prefetch_and_on_demand")
         }
         if let node = fields.value("cellular_confirmation_over") {
+            // Only Play holds large downloads for the user; elsewhere the app's `cellular` decides.
+            guard profile.cellularConfirmationBytes != nil else {
+                throw reader.error(at: node, "cellular_confirmation_over applies where large downloads on cellular wait for the user (play-asset-delivery); on \(profile.name) a download uses cellular data if the app's `cellular` allows it, whatever its size")
+            }
             profile.cellularConfirmationBytes = try isNone(node) ? nil : reader.size(node, "cellular_confirmation_over")
         }
         if let node = fields.value("app_evicts_when_full") {

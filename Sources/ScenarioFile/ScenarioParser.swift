@@ -71,7 +71,7 @@ public struct ScenarioParser: Sendable {
                                because: " (each replication is a run per policy, kept in memory until the report is written)")
         } ?? 1
         let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader, duration: duration) }
-        let device = try readDevice(try top.required("device"), reader)
+        let device = try readDevice(try top.required("device"), reader, platform: platform)
         let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
         let (apps, cacheQuotas, resources, strategies) = try top.value("apps").map { node throws(ScenarioError) in
@@ -177,7 +177,7 @@ public struct ScenarioParser: Sendable {
         }
     }
 
-    private func readDevice(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> DeviceSpec {
+    private func readDevice(_ node: Node, _ reader: NodeReader, platform: PlatformProfile) throws(ScenarioError) -> DeviceSpec {
         let fields = try reader.mapping(node, "device", section: .device)
         let capacity = try reader.size(try fields.required("capacity"), "capacity")
         let used = try fields.value("used").map { node throws(ScenarioError) -> Int64 in
@@ -192,7 +192,13 @@ public struct ScenarioParser: Sendable {
             SpaceExhaustionAction(rawValue: try reader.choice(
                 node, "on_space_exhausted", among: SpaceExhaustionAction.allCases.map(\.rawValue)))!
         } ?? .failRequest
-        return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted)
+        let wifiOnly = try fields.value("wifi_only").map { node throws(ScenarioError) in
+            guard platform.cellularConfirmationBytes != nil else {
+                throw reader.error(at: node, "wifi_only is the Play Store's setting (play-asset-delivery); on \(platform.name) the app's `cellular` decides whether downloads use cellular data")
+            }
+            return try reader.bool(node, "wifi_only")
+        } ?? false
+        return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted, wifiOnly: wifiOnly)
     }
 
     /// The apps, the `cache_quota` nodes of those that have one, their resources, and their

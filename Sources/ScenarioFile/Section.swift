@@ -11,7 +11,7 @@ enum Section: Sendable, CaseIterable {
         case .topLevel:
             ["name", "description", "seed", "duration", "platform", "policies", "replications", "sample",
              "device", "network", "apps", "events", "workload", "policy_options"]
-        case .device: ["capacity", "used", "on_space_exhausted"]
+        case .device: ["capacity", "used", "on_space_exhausted", "wifi_only"]
         case .platform:
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
              "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",

@@ -41,8 +41,11 @@ final class ScenarioDriver {
 
     init(scenario: Scenario, policy: any PurgePolicy) {
         self.scenario = scenario
-        setsTimers = scenario.platform.cellularConfirmationBytes != nil
-        let settings = DeviceSettings(profile: scenario.platform, onSpaceExhausted: scenario.device.onSpaceExhausted)
+        var profile = scenario.platform
+        // Wi-Fi only (the user's setting): every download on cellular waits, none is confirmed.
+        if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil { profile.cellularConfirmationBytes = 0 }
+        setsTimers = profile.cellularConfirmationBytes != nil && !scenario.device.wifiOnly
+        let settings = DeviceSettings(profile: profile, onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,

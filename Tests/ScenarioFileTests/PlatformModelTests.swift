@@ -365,6 +365,31 @@ struct PlatformModelTests {
         #expect(try grantTimes(cellularScenario(size: "200000001", confirmation: "30s")).map { ($0 * 1e6).rounded() / 1e6 } == [230.000001])
         // A user who never confirms: the fetch waits for Wi-Fi at 1 h, then 240 MB × 8 / 40 Mbps = 48 s.
         #expect(try grantTimes(cellularScenario(size: "240MB", confirmation: "never")) == [3_648])
+        // The Play Store's "Wi-Fi only" setting: even 100 MB waits for Wi-Fi at 1 h, then
+        // 100 MB × 8 / 40 Mbps = 20 s: 3 620 s; and no confirmation comes for 240 MB either:
+        // 3 600 + 240 × 8 / 40 = 3 648 s.
+        let wifiOnly = { (size: String) in
+            cellularScenario(size: size, confirmation: "30s").replacingOccurrences(of: "device: {capacity: 64GB}", with: "device: {capacity: 64GB, wifi_only: true}")
+        }
+        #expect(try grantTimes(wifiOnly("100MB")) == [3_620])
+        #expect(try grantTimes(wifiOnly("240MB")) == [3_648])
+        // Elsewhere it is a located error saying what decides instead.
+        #expect(throws: ScenarioError.self) {
+            try ScenarioParser(knownPolicies: ["lru"]).parse(wifiOnly("100MB").replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
+                .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
+        }
+        // So is a threshold for a platform without the dialog (issue 38).
+        do {
+            _ = try ScenarioParser(knownPolicies: ["lru"]).parse("""
+                duration: 1h
+                platform: {base: background-assets, cellular_confirmation_over: 100MB}
+                device: {capacity: 64GB}
+                """, fileName: "p.scn")
+            Issue.record("cellular_confirmation_over on Background Assets was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("p.scn:2:"), "\(error)")
+            #expect(error.description.contains("on background-assets-custom a download uses cellular data if the app's `cellular` allows it"), "\(error)")
+        }
         // ODR has no such rule: cellular_confirmation is refused where it means nothing.
         #expect(throws: ScenarioError.self) {
             try ScenarioParser(knownPolicies: ["lru"]).parse(
