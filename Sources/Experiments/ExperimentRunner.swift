@@ -81,6 +81,8 @@ public struct ExperimentRunner {
         public var writeError: String? = nil
         /// What the run's scripted events asked for that could not happen as written.
         public var notices: [RunNotice] = []
+        /// What each app of the scenario did, in scenario order (`apps.csv`).
+        public var apps: [AppRow] = []
         /// The plan's point the run belongs to (0 for a single scenario).
         public var point: Int = 0
         /// For charts: the samples of `timeseries.csv` as numbers, purge episodes (time,
@@ -233,6 +235,10 @@ public struct ExperimentRunner {
         var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
                                kernelEvents: simulator.processedEvents)
         result.notices = simulator.notices
+        result.apps = zip(point.scenario.apps, simulator.appIDs).map { app, id in
+            AppRow(policy: descriptor.name, replication: replication, seed: seed, app: app.id,
+                   ledger: simulator.device.ledger(of: id), waits: recorder.waits(of: id))
+        }
         result.samples = recorder.sampleValues
         result.purgeEpisodes = recorder.purgeEpisodes
         result.lowDiskWarnings = recorder.lowDiskWarnings

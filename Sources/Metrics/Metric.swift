@@ -19,6 +19,21 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case blockedLaunches = "blocked_launches", launchBlockedSeconds = "launch_blocked_s"
     case packUpdates = "pack_updates", updateBytes = "update_bytes"
 
+    /// Whether the metric counts what one app did (its requests, its packs' downloads and
+    /// purges, its failures, waits and launches), so that `apps.csv` has it; the others are
+    /// the device's (purge episodes and over-purge, low-disk warnings, requests pending at the
+    /// end, the disk's peak, other data refused).
+    public var belongsToApp: Bool {
+        switch self {
+        case .purgeEpisodes, .overPurgeBytes, .lowDiskNotifications, .pendingAtEnd, .peakUsedBytes, .refusedOtherBytes: false
+        default: true
+        }
+    }
+
+    /// Whether an app's values add up to the device's (every per-app metric but the waits,
+    /// which are percentiles and means of each app's own).
+    public var sumsOverApps: Bool { belongsToApp && unit != .seconds || self == .launchBlockedSeconds }
+
     /// The columns every run has (On-Demand Resources'), in file order.
     public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
 

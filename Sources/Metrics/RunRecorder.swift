@@ -9,6 +9,8 @@ public final class RunRecorder: SimulationObserver {
     /// Whether to build `events.csv` rows (they dominate memory on long runs).
     public let recordsEvents: Bool
     public private(set) var waits = WaitStatistics()
+    /// The waits of each app's requests, by app ID.
+    public private(set) var appWaits: [WaitStatistics] = []
     private let events = CSVText()
     private let samples = CSVText()
     /// The rows of `events.csv` so far (without the header).
@@ -71,10 +73,23 @@ public final class RunRecorder: SimulationObserver {
     public var observesAllEvents: Bool { recordsEvents }
 
     /// Forgets the waits recorded so far: the end of a warm-up (rows and samples are kept).
-    public func restartWaits() { waits = WaitStatistics() }
+    public func restartWaits() {
+        waits = WaitStatistics()
+        appWaits = appWaits.map { _ in WaitStatistics() }
+    }
+
+    /// App `app`'s waits (none if it was never granted anything).
+    public func waits(of app: AppID) -> WaitStatistics {
+        Int(app.rawValue) < appWaits.count ? appWaits[Int(app.rawValue)] : WaitStatistics()
+    }
 
     public func simulator(_ simulator: Simulator, emitted event: ODREvent) {
-        if case .requestGranted(_, _, let waited, _) = event.kind { waits.record(seconds: waited) }
+        if case .requestGranted(_, let app, let waited, _) = event.kind {
+            waits.record(seconds: waited)
+            let a = Int(app.rawValue)
+            if a >= appWaits.count { appWaits += Array(repeating: WaitStatistics(), count: a + 1 - appWaits.count) }
+            appWaits[a].record(seconds: waited)
+        }
         guard recordsEvents else { return }
         switch event.kind {
         case .purgeEpisode(_, _, let purged): purgeEpisodes.append((event.time, purged))

@@ -11,7 +11,10 @@ public struct WaitStatistics: Sendable {
     /// Most waits kept for exact percentiles: 8 MB per run.
     public static let exactLimit = 1_000_000
 
-    private var histogram = Histogram<UInt64>(highestTrackableValue: 1 << 45, numberOfSignificantValueDigits: .three)
+    // Performance: made only when the waits pass `exactLimit` (most runs never do): an
+    // empty histogram of this range is over half a megabyte to allocate and zero, and a run
+    // keeps one per app as well as the device's.
+    private var histogram: Histogram<UInt64>?
     private var waits: [Double] = []
     private var total: Double = 0
     public private(set) var count = 0
@@ -19,15 +22,25 @@ public struct WaitStatistics: Sendable {
     public init() {}
 
     public mutating func record(seconds: Double) {
-        let micros = UInt64(max(0, (seconds * 1e6).rounded()))
-        _ = histogram.record(min(micros, histogram.highestTrackableValue))
         if count < Self.exactLimit {
             waits.append(seconds)
-        } else if !waits.isEmpty {
-            waits = []  // past the limit: the histogram alone
+        } else {
+            if histogram == nil {
+                // Past the limit: the histogram alone, holding every wait so far.
+                var made = Histogram<UInt64>(highestTrackableValue: 1 << 45, numberOfSignificantValueDigits: .three)
+                for wait in waits { Self.record(wait, in: &made) }
+                histogram = made
+                waits = []
+            }
+            Self.record(seconds, in: &histogram!)
         }
         total += seconds
         count += 1
+    }
+
+    private static func record(_ seconds: Double, in histogram: inout Histogram<UInt64>) {
+        let micros = UInt64(max(0, (seconds * 1e6).rounded()))
+        _ = histogram.record(min(micros, histogram.highestTrackableValue))
     }
 
     /// The distribution at `points` evenly spaced percentiles (1/points … 100 %), as
@@ -50,7 +63,7 @@ public struct WaitStatistics: Sendable {
     /// The `p`-th percentile in seconds; 0 when nothing was recorded.
     public func percentile(_ p: Double) -> Double {
         guard count > 0 else { return 0 }
-        guard isExact else { return Double(histogram.valueAtPercentile(p)) / 1e6 }
+        if !isExact, let histogram { return Double(histogram.valueAtPercentile(p)) / 1e6 }
         let sorted = waits.sorted()
         let rank = Int((p / 100 * Double(count)).rounded(.up))
         return sorted[min(max(rank, 1), count) - 1]

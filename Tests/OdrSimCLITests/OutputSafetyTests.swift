@@ -106,7 +106,7 @@ struct OutputSafetyTests {
         let second = try CLI.run(["run", "s.scn", "--out", "r", "--no-events", "--no-report"], in: dir)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("r").path).sorted()
-                    == [".odr-sim-report", "summary.csv", "timeseries.csv"])
+                    == [".odr-sim-report", "apps.csv", "summary.csv", "timeseries.csv"])
         try Data("mine\n".utf8).write(to: dir.appendingPathComponent("r/mine.txt"))
         let third = try CLI.run(["run", "s.scn", "--out", "r"], in: dir)
         #expect(third.status == 1)

@@ -193,7 +193,7 @@ struct RunCommandTests {
         #expect(try read(out, "events.csv") == expected)
         // No part file or temporary directory is left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-                == [".odr-sim-report", "comparison-long.csv", "comparison.csv", "events.csv", "report.html", "summary.csv", "timeseries.csv"])
+                == [".odr-sim-report", "apps.csv", "comparison-long.csv", "comparison.csv", "events.csv", "report.html", "summary.csv", "timeseries.csv"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "small.scn"])
     }
 

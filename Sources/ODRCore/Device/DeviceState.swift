@@ -35,6 +35,14 @@ struct DeviceState {
     var recordsOnlyGrants = false
     /// The counts the device keeps as it goes (output).
     var ledger = Ledger()
+    /// The same counts per app (by app ID), for what belongs to one app: its requests, its
+    /// packs' downloads and purges, its failures and launches (not purge episodes, low-disk
+    /// warnings, other data or the disk's peak, which are the device's).
+    var appLedgers: [Ledger] = []
+    /// Whether the device has more than one app, so that per-app counts differ from the
+    /// device's. Performance: a trace replay's device has one app, whose ledger is the
+    /// device's; counting twice cost 7 % of its instructions.
+    var tracksApps = false
     /// Requests begun so far; the ordinal of the latest.
     var requestOrdinal: Int64 = 0
     /// Bumped whenever the set of downloads, their priorities or their runnability change.

@@ -20,7 +20,9 @@ extension ODRDevice {
         guard !p.isNone, !state.packs[p].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
 
         advance(to: time)
+        let owner = Int(app.rawValue)
         state.ledger.requests += 1
+        if state.tracksApps { state.appLedgers[owner].requests += 1 }
         state.requestOrdinal += 1
         noteRequested(p)
         if exceedsInUseLimit(app, PackList(single: p)) { return outcome(of: fail(app, .inUseLimit)) }
@@ -31,9 +33,11 @@ extension ODRDevice {
         if record.phase == .resident {
             // A hit: found, held, let go.
             state.ledger.hits += 1
+            if state.tracksApps { state.appLedgers[owner].hits += 1 }
             use(p)
             holdMomentarily(p, pinned: false)
             state.ledger.grants += 1
+            if state.tracksApps { state.appLedgers[owner].grants += 1 }
             return .hit
         }
 
@@ -55,16 +59,22 @@ extension ODRDevice {
         }
         // The download: its reservation counts toward the peak, then every byte arrives.
         state.ledger.downloadsStarted += 1
+        if state.tracksApps { state.appLedgers[owner].downloadsStarted += 1 }
         let used = usedBytes + needed
         if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
         state.odrBytes += needed
         state.ledger.downloadedBytes += needed
-        if record.purgedBefore { state.ledger.redownloadBytes += needed }
+        if state.tracksApps { state.appLedgers[owner].downloadedBytes += needed }
+        if record.purgedBefore {
+            state.ledger.redownloadBytes += needed
+            if state.tracksApps { state.appLedgers[owner].redownloadBytes += needed }
+        }
         record.bytesOnDisk = record.size
         store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)
         state.ledger.grants += 1
+        if state.tracksApps { state.appLedgers[owner].grants += 1 }
         return .miss
     }
 

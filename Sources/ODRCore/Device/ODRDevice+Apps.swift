@@ -27,6 +27,7 @@ extension ODRDevice {
             }
             move(a, .installFailed)
             state.ledger.installFailures += 1
+            if state.tracksApps { state.appLedgers[Int(a.rawValue)].installFailures += 1 }
             emit(.installFailed(app, .outOfSpace))
             return true
         }
@@ -126,6 +127,7 @@ extension ODRDevice {
         move(a, .uninstall)
         for p in state.apps[a].packs { refresh(p) }
         state.ledger.removedBytes += removed
+        if state.tracksApps { state.appLedgers[Int(a.rawValue)].removedBytes += removed }
         emit(.appUninstalled(app, removedBytes: removed))
         return true
     }
@@ -133,7 +135,10 @@ extension ODRDevice {
     func terminate(_ app: AppID, cause: ODREvent.TerminationCause) {
         dropRequests(of: app)
         move(app, .terminate)
-        if cause == .outOfSpace { state.ledger.appTerminations += 1 }
+        if cause == .outOfSpace {
+            state.ledger.appTerminations += 1
+            if state.tracksApps { state.appLedgers[Int(app.rawValue)].appTerminations += 1 }
+        }
         emit(.appTerminated(app, cause))
     }
 
@@ -142,6 +147,8 @@ extension ODRDevice {
         if launched, let since = state.appContents[a].launchWaitingSince {
             state.ledger.blockedLaunches += 1
             state.ledger.launchBlockedSeconds += state.now - since
+            if state.tracksApps { state.appLedgers[Int(a.rawValue)].blockedLaunches += 1 }
+            if state.tracksApps { state.appLedgers[Int(a.rawValue)].launchBlockedSeconds += state.now - since }
         }
         state.appContents[a].launchWaitingSince = nil
         move(a, .initialPacksStored)

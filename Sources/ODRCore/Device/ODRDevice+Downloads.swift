@@ -46,12 +46,16 @@ extension ODRDevice {
         state.odrBytes += bytes
         state.reservedBytes -= bytes
         state.ledger.downloadedBytes += bytes
+        let owner = Int(state.packs[p].app.rawValue)
+        if state.tracksApps { state.appLedgers[owner].downloadedBytes += bytes }
         if state.packs[p].purgedBefore {
             // An update's download is the new version, not content fetched again.
             if state.packDetails[p].updatePending {
                 state.ledger.updateBytes += bytes
+                if state.tracksApps { state.appLedgers[owner].updateBytes += bytes }
             } else {
                 state.ledger.redownloadBytes += bytes
+                if state.tracksApps { state.appLedgers[owner].redownloadBytes += bytes }
             }
         }
         if settings.reportsProgress {
@@ -81,6 +85,7 @@ extension ODRDevice {
         state.downloadOrder.append(p)
         refresh(p)
         state.ledger.downloadsStarted += 1
+        if state.tracksApps { state.appLedgers[Int(state.packs[p].app.rawValue)].downloadsStarted += 1 }
         state.revision &+= 1
         emit(.downloadStarted(p, state.packs[p].app, request: waiter,
                               bytes: remaining, redownload: state.packs[p].purgedBefore && !state.packDetails[p].updatePending))

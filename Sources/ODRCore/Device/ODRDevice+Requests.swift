@@ -28,6 +28,7 @@ extension ODRDevice {
     /// Counts a request, then begins it, or fails it if its tags did not resolve.
     private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         state.ledger.requests += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].requests += 1 }
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: false))
         guard let packList else {
@@ -42,6 +43,7 @@ extension ODRDevice {
     public func conditionallyBeginAccessing(_ app: AppID, tags: [TagID], at time: Double) -> RequestID? {
         advance(to: time)
         state.ledger.requests += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].requests += 1 }
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: true))
         guard let packList = resolve(app, tags) else {
@@ -51,6 +53,7 @@ extension ODRDevice {
         noteRequested(packList)
         guard packList.allSatisfy({ state.packs[$0].phase == .resident && !state.packs[$0].downloading }) else {
             state.ledger.conditionalMisses += 1
+            if state.tracksApps { state.appLedgers[Int(app.rawValue)].conditionalMisses += 1 }
             emit(.conditionalMiss(app))
             return nil
         }
@@ -320,6 +323,7 @@ extension ODRDevice {
 
     func grantHit(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
         state.ledger.hits += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].hits += 1 }
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         for p in packList { use(p) }
         grant(slot, hit: true)
@@ -331,6 +335,7 @@ extension ODRDevice {
         let app = state.requests[slot].app
         for p in packList(of: slot) { hold(p, app: app, pinned: !hit) }
         state.ledger.grants += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].grants += 1 }
         emit(.requestGranted(id(of: slot), app, waited: state.now - state.requests[slot].begunAt, hit: hit))
     }
 
@@ -354,6 +359,7 @@ extension ODRDevice {
         release(slot: slot, .cancel)
         state.revision &+= 1
         state.ledger.cancelled += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].cancelled += 1 }
         emit(.requestCancelled(id, app))
         refreshRunnability()
     }

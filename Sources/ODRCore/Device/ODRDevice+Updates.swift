@@ -41,6 +41,7 @@ extension ODRDevice {
         refresh(p)
         if phase == .resident { policy.packRemoved(candidate(at: p)) }
         state.ledger.updates += 1
+        if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
         emit(.packUpdated(p, a, removedBytes: bytes))
         guard state.packs[p].size <= freeBytes else { return .stale }
         startDownload(p, system: true)

@@ -86,12 +86,17 @@ public final class ODRDevice {
     }
     public var ledger: Ledger { state.ledger }
 
+    /// App `app`'s share of the ledger: the counts that belong to one app (see
+    /// `DeviceState.appLedgers`); summed over the apps they give the device's.
+    public func ledger(of app: AppID) -> Ledger { state.tracksApps ? state.appLedgers[Int(app.rawValue)] : state.ledger }
+
     /// Starts the ledger over: every count from zero, the peak from the disk use now. What
     /// happened before (packs purged, so a later download of them is a re-download) stays
     /// in the device's state; only the counting restarts. The end of a warm-up.
     public func restartLedger() {
         state.ledger = Ledger()
         state.ledger.peakUsedBytes = usedBytes
+        state.appLedgers = state.appLedgers.map { _ in Ledger() }
     }
     /// Requests begun so far; the ordinal of the latest.
     public var requestOrdinal: Int64 { state.requestOrdinal }
@@ -165,6 +170,13 @@ public final class ODRDevice {
         state.apps.append(AppRecord(
             firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
             lowDiskResponse: lowDiskResponse))
+        state.appLedgers.append(Ledger())
+        if state.appLedgers.count == 2 && !state.tracksApps {
+            // From the second app on, each app's counts are kept apart; until now everything
+            // was the first app's (the device's own counts aside).
+            state.tracksApps = true
+            state.appLedgers[0] = state.ledger
+        }
         state.appContents.append(AppContent(
             name: name, catalog: catalog,
             // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
@@ -265,6 +277,7 @@ public final class ODRDevice {
 
     func fail(_ app: AppID, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
         state.ledger.failures[error, default: 0] += 1
+        if state.tracksApps { state.appLedgers[Int(app.rawValue)].failures[error, default: 0] += 1 }
         emit(.requestFailed(request, app, error))
         return .failed(error)
     }

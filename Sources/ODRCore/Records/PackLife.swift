@@ -177,6 +177,7 @@ extension ODRDevice {
         state.packDetails[i].storedTick = state.useTick
         refresh(i)
         state.ledger.downloadsFinished += 1
+        if state.tracksApps { state.appLedgers[Int(state.packs[i].app.rawValue)].downloadsFinished += 1 }
         state.revision &+= 1
         policy.packStored(candidate(at: i))
     }

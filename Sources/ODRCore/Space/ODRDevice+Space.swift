@@ -107,6 +107,9 @@ extension ODRDevice {
         setPurgeable(p, false)
         state.ledger.purges += 1
         state.ledger.purgedBytes += bytes
+        let owner = Int(record.app.rawValue)
+        if state.tracksApps { state.appLedgers[owner].purges += 1 }
+        if state.tracksApps { state.appLedgers[owner].purgedBytes += bytes }
         if wasResident { policy.packRemoved(candidate(at: p)) }
         emit(.packPurged(p, state.packs[p].app, bytes: bytes, episode: state.episode))
         return bytes

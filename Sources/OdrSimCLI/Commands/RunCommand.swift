@@ -16,8 +16,8 @@ struct RunCommand: ParsableCommand {
         Every policy runs on the same workload. Reports go to DIR (default Reports/<name>/), \
         replaced only when the run has succeeded:
           summary.csv      one row per policy (and replication): requests, hits, bytes \
-        downloaded and re-downloaded, purges, over-purge, low-disk notifications, failures \
-        by error, wait percentiles, peak disk use
+        downloaded and re-downloaded, purges, over-purge, low-disk warnings, failures, waits
+          apps.csv         the same per app, for what belongs to one (not episodes, the disk)
           events.csv       one row per thing that happened, with time and policy
           timeseries.csv   disk used, ODR bytes, bytes in use and downloading, sampled
           comparison.csv   with --replications > 1: mean, sd, 95 % interval per metric
@@ -106,6 +106,7 @@ struct RunCommand: ParsableCommand {
             ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
                 + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
+            ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
         ]
         let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name)
         if runner.replications > 1 {
@@ -138,7 +139,7 @@ struct RunCommand: ParsableCommand {
             var pairs = JSONSummary.head("run", document, file: options.file, out: destination, policies: policies,
                                          runner: runner, baseline: baseline.name)
             pairs += [("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
-                      ("summary", csv("summary.csv"))]
+                      ("summary", csv("summary.csv")), ("apps", csv("apps.csv"))]
             if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
             if bound { pairs.append(("bounds", csv("bounds.csv"))) }
             say(JSONSummary.object(pairs))

@@ -1,0 +1,45 @@
+import Foundation
+import Metrics
+import Testing
+
+/// Issue 39: per-app numbers. `run` writes `apps.csv`, and an app's rows add up to the device's.
+@Suite("Per-app results")
+struct AppRowsTests {
+    static func table(_ url: URL) throws -> (header: [String], rows: [[String]]) {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        return (lines[0], Array(lines.dropFirst()))
+    }
+
+    @Test("apps.csv: a row per policy, replication and app; every additive per-app metric sums to summary.csv's value", arguments: [
+        "Scenarios/game.scn", "Scenarios/game-background-assets.scn", "Scenarios/photo-filters.scn",
+    ])
+    func appsSumToDevice(scenario: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["run", scenario, "--replications", "2", "--no-report", "--no-events", "--out", dir.path + "/r"], in: CLI.repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try Self.table(dir.appendingPathComponent("r/summary.csv"))
+        let apps = try Self.table(dir.appendingPathComponent("r/apps.csv"))
+        #expect(Array(apps.header.prefix(4)) == ["policy", "replication", "seed", "app"])
+        // The device's own metrics are not an app's.
+        for column in ["purge_episodes", "over_purge_bytes", "low_disk_notifications", "peak_used_bytes", "refused_other_bytes"] {
+            #expect(!apps.header.contains(column), "\(column) in apps.csv")
+        }
+        let appIDs = Set(apps.rows.map { $0[3] })
+        #expect(appIDs.count >= 2)
+        #expect(apps.rows.count == summary.rows.count * appIDs.count)
+        var checked = 0
+        for metric in Metric.allCases where metric.sumsOverApps {
+            guard let s = summary.header.firstIndex(of: metric.column) else { continue }
+            let a = try #require(apps.header.firstIndex(of: metric.column), "\(metric.column) missing from apps.csv")
+            for row in summary.rows {
+                let mine = apps.rows.filter { $0[0] == row[0] && $0[1] == row[1] }
+                let total = mine.reduce(0.0) { $0 + Double($1[a])! }
+                #expect(abs(total - Double(row[s])!) < 1e-5, "\(scenario) \(row[0]) r\(row[1]) \(metric.column): apps sum to \(total), device \(row[s])")
+                checked += 1
+            }
+        }
+        // 19 additive metrics on ODR (requests … install failures), 23 with the platform metrics.
+        #expect(checked >= 19 * summary.rows.count)
+    }
+}
