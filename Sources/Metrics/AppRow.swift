@@ -42,4 +42,41 @@ public struct AppRow: Sendable, Hashable {
     public static func csv(_ rows: [AppRow], platformMetrics: Bool) -> String {
         header(platformMetrics: platformMetrics) + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()
     }
+
+    /// Each app's comparison of the policies, apps in first-seen order: its rows as a run's
+    /// rows (the device's own metrics NaN), paired by replication against `reference`.
+    public static func comparisons(_ rows: [AppRow], reference: String) -> [(app: String, comparison: Comparison)] {
+        var order: [String] = []
+        var byApp: [String: [SummaryRow]] = [:]
+        for row in rows {
+            if byApp[row.app] == nil { order.append(row.app) }
+            byApp[row.app, default: []].append(SummaryRow(policy: row.policy, replication: row.replication, seed: row.seed, values: row.values))
+        }
+        return order.map { ($0, Comparison(rows: byApp[$0]!, reference: reference)) }
+    }
+
+    /// `comparison-apps.csv`: `comparison.csv`'s columns for every metric that belongs to an
+    /// app, one row per app and policy, the app first.
+    public static func comparisonCSV(_ comparisons: [(app: String, comparison: Comparison)]) -> String {
+        guard let reference = comparisons.first?.comparison.reference else { return "" }
+        let metrics = Metric.classic.filter(\.belongsToApp)
+        var header = ["app", "policy", "replications"]
+        for m in metrics.map(\.column) {
+            header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high", "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]
+        }
+        var text = CSV.row(header)
+        for (app, comparison) in comparisons {
+            for p in comparison.policies {
+                var fields = [app, p.policy, String(p.replications)]
+                for metric in metrics {
+                    let m = p.metrics[metric.position]
+                    fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
+                    fields += p.differences.map { d in [d[metric.position].mean, d[metric.position].low, d[metric.position].high].map { CSV.decimal($0) } }
+                        ?? ["", "", ""]
+                }
+                text += CSV.row(fields)
+            }
+        }
+        return text
+    }
 }

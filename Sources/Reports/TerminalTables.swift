@@ -13,9 +13,10 @@ public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics
     for (k, p) in comparison.policies.enumerated() {
         func v(_ metric: Metric) -> Double { p.metrics[metric.position].mean }
         func count(_ metric: Metric) -> String { replicated ? String(format: "%.1f", v(metric)) : String(Int64(v(metric))) }
+        // An app's rows have no over-purge or low-disk warnings (the device's): "—".
         var cells = [p.policy, count(.requests), count(.hits), humanBytes(v(.downloadedBytes)),
-                     humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), humanBytes(v(.overPurgeBytes)),
-                     count(.lowDiskNotifications), count(.failedRequests), waits[k]]
+                     humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), v(.overPurgeBytes).isNaN ? "—" : humanBytes(v(.overPurgeBytes)),
+                     v(.lowDiskNotifications).isNaN ? "—" : count(.lowDiskNotifications), count(.failedRequests), waits[k]]
         if platformMetrics {
             // Not among Comparison's (classic) metrics: means straight from the rows.
             let mine = rows.filter { $0.policy == p.policy }
@@ -30,9 +31,11 @@ public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics
 /// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
 public func rankedTable(_ comparison: Comparison) -> String {
     let redownload = Metric.redownloadBytes.position, overPurge = Metric.overPurgeBytes.position
+    // An app's comparison has no over-purge or low-disk warnings (the device's): NaN, shown "—".
+    func orZero(_ x: Double) -> Double { x.isNaN ? 0 : x }
     let ranked = comparison.policies.sorted {
-        ($0.metrics[redownload].mean, $0.metrics[overPurge].mean, $0.policy)
-            < ($1.metrics[redownload].mean, $1.metrics[overPurge].mean, $1.policy)
+        ($0.metrics[redownload].mean, orZero($0.metrics[overPurge].mean), $0.policy)
+            < ($1.metrics[redownload].mean, orZero($1.metrics[overPurge].mean), $1.policy)
     }
     var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
                        "low-disk", "failed", "wait p95"])
@@ -46,8 +49,8 @@ public func rankedTable(_ comparison: Comparison) -> String {
         } ?? "—"
         table.add([
             "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))", diff,
-            humanBytes(p.metrics[overPurge].mean),
-            String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
+            p.metrics[overPurge].mean.isNaN ? "—" : humanBytes(p.metrics[overPurge].mean),
+            p.metrics[Metric.lowDiskNotifications.position].mean.isNaN ? "—" : String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
             String(format: "%.1f", p.metrics[Metric.failedRequests.position].mean),
             waits[rank],
         ])

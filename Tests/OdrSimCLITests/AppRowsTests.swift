@@ -42,4 +42,29 @@ struct AppRowsTests {
         // 19 additive metrics on ODR (requests … install failures), 23 with the platform metrics.
         #expect(checked >= 19 * summary.rows.count)
     }
+
+    @Test("compare --app: the app's own table and verdict, comparison-apps.csv with every app; an unknown app is a usage error and nothing is written")
+    func compareOneApp() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("c").path
+        let result = try CLI.run(["compare", "Scenarios/game-background-assets.scn", "--app", "odyssey", "--replications", "2",
+                                  "--policy", "lru", "--policy", "fifo", "--baseline", "lru", "--no-report", "--out", out], in: CLI.repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Verdict against lru for app odyssey (2 replications, paired):\n"), "\(result.stdout)")
+        // The device's over-purge is not the app's: not in its verdict, "—" in its table.
+        #expect(!result.stdout.contains("over-purge:"), "\(result.stdout)")
+        let apps = try Self.table(URL(fileURLWithPath: out + "/comparison-apps.csv"))
+        #expect(Array(apps.header.prefix(3)) == ["app", "policy", "replications"])
+        #expect(Set(apps.rows.map { $0[0] }) == ["odyssey", "atlas", "snapfilter"] && apps.rows.count == 6)
+        // The table's re-downloaded mean is the app's: its comparison-apps.csv row.
+        let lru = try #require(apps.rows.first { $0[0] == "odyssey" && $0[1] == "lru" })
+        let mean = Double(lru[apps.header.firstIndex(of: "redownload_bytes_mean")!])!
+        let summary = try Self.table(URL(fileURLWithPath: out + "/summary.csv"))
+        let device = summary.rows.filter { $0[0] == "lru" }.map { Double($0[summary.header.firstIndex(of: "redownload_bytes")!])! }
+        #expect(mean <= device.reduce(0, +) / Double(device.count))
+        let unknown = try CLI.run(["compare", "Scenarios/game.scn", "--app", "nope", "--out", dir.appendingPathComponent("u").path], in: CLI.repository)
+        #expect(unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope' (it has odyssey, atlas, snapfilter)"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("u").path))
+    }
 }

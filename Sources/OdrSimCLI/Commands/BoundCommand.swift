@@ -28,14 +28,9 @@ struct BoundCommand: ParsableCommand {
                       that caches the intervals the flow keeps whole.
 
             No policy misses fewer than the lower bounds; the optimum lies between
-            FOO-L and FOO-U. FOO is solved by LEMON's network simplex, as the
-            authors' tool does, for traces of up to --foo-max-requests requests
-            (about 7 s per capacity at 114k requests). The column
-            'pfoo_l_reference_byte_miss_ratio' is what the authors' tool prints for
-            bytes (it orders intervals by space-time, which is not a bound for
-            bytes; see the README).
-
-            Writes DIR/bounds.csv (default Reports/bound-<trace file name>/).
+            FOO-L and FOO-U (LEMON's network simplex, traces of up to
+            --foo-max-requests requests). Writes DIR/bounds.csv (default
+            Reports/bound-<trace file name>/); docs/traces.md explains every column.
 
             Examples:
               odr-sim bound Scenarios/traces/zipf-20k.csv --capacity 1%,5%,10%,25%

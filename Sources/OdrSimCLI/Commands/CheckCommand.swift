@@ -23,12 +23,10 @@ struct CheckCommand: ParsableCommand {
         95 % interval widened by the tolerance), for baselines made on another platform or \
         build.
 
-        The check fails, whatever the values, when there is nothing or not everything to \
-        compare: a baseline without rows, a policy, replication, seed or metric on one side \
-        only, a value that is not a number, or a baseline made from another scenario (its \
-        scenario_hash column). On success it says what it compared \
-        (11 policies × 5 replications × 29 metrics). Exit status 1 on any failure. \
-        --update rewrites the baseline instead.
+        It fails, whatever the values, when not everything can be compared (a baseline \
+        without rows, a policy, replication, seed or metric on one side only, a value that \
+        is not a number, another scenario's baseline), and says what it compared on \
+        success. Exit status 1 on any failure. --update rewrites the baseline instead.
 
         Examples:
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv

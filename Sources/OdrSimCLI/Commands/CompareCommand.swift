@@ -14,17 +14,16 @@ struct CompareCommand: ParsableCommand {
         abstract: "Rank purge policies over replicated workloads, with 95 % confidence intervals.",
         discussion: """
         Runs each policy on the same N seeded workloads (common random numbers), ranks them \
-        from best to worst by mean re-download bytes, and shows each mean with its 95 % \
-        Student-t interval and the paired difference to apple. Writes summary.csv (a row per \
-        policy and replication), comparison.csv (a row per policy) and comparison-long.csv \
-        (the same numbers, one per row: policy, baseline, metric, unit, statistic, value) to \
-        DIR (default Reports/<name>-compare/). Policies default to every registered one.
+        by mean re-download bytes with 95 % intervals and paired differences to the baseline. \
+        Writes summary.csv, comparison.csv (a row per policy), comparison-long.csv (one \
+        number per row) and comparison-apps.csv (per app) to DIR (default \
+        Reports/<name>-compare/). Policies default to every registered one.
 
         Examples:
           odr-sim compare scenarios/game.scn --replications 30
           odr-sim compare scenarios/photo-filters.scn --policy apple --policy lru --policy gdsf --jobs 2
           odr-sim compare scenarios/game.scn --policy lru --policy lfu --baseline lru --warmup 1d
-          odr-sim compare scenarios/game.scn --format json --no-report
+          odr-sim compare scenarios/game.scn --app odyssey --replications 10   # the game's own numbers
         """)
 
     @OptionGroup var options: ScenarioRunOptions
@@ -58,7 +57,9 @@ struct CompareCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name)
-        let headline = verdictLines(comparison)
+        let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline.name)
+        let shown = options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name)
+        let headline = verdictLines(shown, app: options.app)
         let robust = try robustness ? Robustness.check(like: runner, verdict: verdict(comparison), baseline: baseline.name) : nil
         do {
             var files = [
@@ -66,6 +67,7 @@ struct CompareCommand: ParsableCommand {
                     + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()),
                 ("comparison.csv", comparison.csv),
                 ("comparison-long.csv", comparison.longCSV),
+                ("comparison-apps.csv", AppRow.comparisonCSV(byApp)),
             ]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if let robust { files.append(("robustness.csv", robust.csv)) }
@@ -87,7 +89,7 @@ struct CompareCommand: ParsableCommand {
                 pairs += [
                     ("verdict", JSONSummary.array(headline.map(JSONSummary.string))),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
-                    ("comparison", csv("comparison.csv")),
+                    ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
                 ]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
                 if let robust { pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONSummary.string(robust.headline))] }
@@ -95,11 +97,11 @@ struct CompareCommand: ParsableCommand {
                 return
             }
         }
-        say("Verdict against \(baseline.name) (\(runner.replications) replications, paired):")
+        say("Verdict against \(baseline.name)\(options.app.map { " for app \($0)" } ?? "") (\(runner.replications) replications, paired):")
         for line in headline { say("  " + line) }
         if let robust { say("  " + robust.headline) }
         say("")
-        say(rankedTable(comparison))
+        say(rankedTable(shown))
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
         if let note = baseline.note { say(note) }

@@ -21,10 +21,8 @@ struct MRCCommand: ParsableCommand {
             percentages (1%,5%,10%,25% or 202976972,512MB). Writes DIR/mrc.csv and
             DIR/report.html (default Reports/mrc-<trace file name>/).
 
-            --sample RATE estimates the curve from RATE of the objects (chosen by a hash
-            of their ID, with all their requests: SHARDS), in memory for those objects only;
-            misses are estimates, and mrc.csv gives each point's standard error. Percentages
-            are then of the unique bytes estimated from the sample.
+            --sample RATE estimates the curve from RATE of the objects (SHARDS), with each
+            point's standard error in mrc.csv (docs/traces.md).
 
             Examples:
               odr-sim mrc Scenarios/traces/zipf-20k.csv

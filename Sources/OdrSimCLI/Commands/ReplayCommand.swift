@@ -20,19 +20,12 @@ struct ReplayCommand: ParsableCommand {
             counted with its bytes, and the device purges by the policy to store it.
             Objects larger than the disk are misses that store nothing.
 
-            SIZE is bytes (202976972) or a number with a unit: 512MB, 64MiB, 1.5GB
-            (MB = 10^6 bytes, MiB = 2^20 bytes), or a percentage of the trace's unique
-            bytes (the sum of each object's first-seen size, rounded down to whole bytes):
-            10%. Several, comma-separated, replay the trace once per capacity in one
-            command (it is read once): --capacity 1%,5%,10%,25%. With several
-            capacities, report.html shows the miss-ratio curves.
-
-            The trace's format follows its name (.oracleGeneral, .zst, else CSV with a
-            header) or --format; other text layouts are read with --columns and
-            --delimiter. --bound adds the offline bounds and each policy's gap to them.
-
-            The results go to DIR/summary.csv (default Reports/replay-<trace file name>/)
-            and to the terminal as a table. Nothing is written when anything fails.
+            SIZE is bytes, a size (512MB, 64MiB; MB = 10^6 bytes) or a share of the trace's
+            unique bytes (10%); several, comma-separated, replay the trace once per capacity
+            (--capacity 1%,5%,10%,25%; report.html then shows the miss-ratio curves). The
+            format follows the name (.oracleGeneral, .zst, else CSV) or --format, --columns
+            and --delimiter; --bound adds the offline bounds. Results: DIR/summary.csv
+            (default Reports/replay-<trace file name>/) and a table (docs/traces.md).
 
             Examples:
               odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 10% --policy lru

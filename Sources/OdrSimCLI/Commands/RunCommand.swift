@@ -113,7 +113,7 @@ struct RunCommand: ParsableCommand {
             files.append(("comparison.csv", comparison.csv))
             files.append(("comparison-long.csv", comparison.longCSV))
         }
-        let headline = verdictLines(comparison)
+        let headline = verdictLines(options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name), app: options.app)
         if !output.noReport {
             var page = runReport(document, file: options.file, results)
             page.headline = headline
@@ -147,11 +147,11 @@ struct RunCommand: ParsableCommand {
         }
 
         if policies.count > 1 {
-            say("Verdict against \(baseline.name) (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")
+            say("Verdict against \(baseline.name)\(options.app.map { " for app \($0)" } ?? "") (\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):")
             for line in headline { say("  " + line) }
             say("")
         }
-        say(summaryTable(results.map(\.summary), replicated: runner.replications > 1, platformMetrics: platformMetrics))
+        say(summaryTable(options.shownRows(results), replicated: runner.replications > 1, platformMetrics: platformMetrics))
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if bound {
             say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")

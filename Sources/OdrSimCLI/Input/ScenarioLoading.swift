@@ -23,11 +23,20 @@ struct ScenarioRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The policy paired differences are taken against (comparison.csv, the report). Default: apple when it runs, else the first policy.", valueName: "policy"))
     var baseline: String?
 
+    @Option(help: ArgumentHelp("Show this app's own numbers (its rows of apps.csv) in the table, the verdict and the report's headline; the files keep every app.", valueName: "id"))
+    var app: String?
+
     @OptionGroup var jobs: JobOptions
 
     @OptionGroup var limits: RunLimits
 
     func validate() throws { try validateReplications(replications) }
+
+    /// The rows the table and the verdict show: `--app`'s own (``AppRow``), else the runs'.
+    func shownRows(_ results: [ExperimentRunner.RunResult]) -> [SummaryRow] {
+        guard let app else { return results.map(\.summary) }
+        return results.flatMap(\.apps).filter { $0.app == app }.map { SummaryRow(policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values) }
+    }
 
     var jobCount: Int { jobs.count }
 }
@@ -117,6 +126,9 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
 /// `--warmup`, and the workload checked against the event limit before anything starts.
 func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption, bound: Bool,
              sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
+    if let app = options.app, !document.scenario.apps.contains(where: { $0.id == app }) {
+        throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
+    }
     var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                   sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
     runner.maxEvents = options.limits.maxEvents
@@ -149,8 +161,8 @@ func studyVerdict(_ comparisons: [Comparison]) -> [String] {
     Verdict.study(comparisons, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)))
 }
 
-func verdictLines(_ comparison: Comparison) -> [String] {
-    verdict(comparison).text { metric, value in
+func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
+    verdict(comparison, app: app).text { metric, value in
         switch metric.unit {
         case .bytes: humanBytes(value)
         case .seconds: String(format: "%.1f s", value)
@@ -159,7 +171,9 @@ func verdictLines(_ comparison: Comparison) -> [String] {
     }
 }
 
-/// The headline verdict of a comparison, offline policies as bounds.
-func verdict(_ comparison: Comparison) -> Verdict {
-    Verdict(comparison, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)))
+/// The headline verdict of a comparison, offline policies as bounds; an app's (`--app`)
+/// speaks only of what belongs to it, not the device's over-purge.
+func verdict(_ comparison: Comparison, app: String? = nil) -> Verdict {
+    Verdict(comparison, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)),
+            metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp })
 }
