@@ -80,6 +80,18 @@ struct AppReader {
             budget = try readBudget(node)
         }
         var app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
+        if let node = fields.value("keep") {
+            guard profile.evictor == .app else {
+                throw reader.error(at: node, "keep applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
+            }
+            for tagNode in try reader.sequence(node, "keep", of: "tag names such as [level-1]") {
+                let name = try reader.name(tagNode, "each tag")
+                guard let tag = catalog.tagID(named: name) else {
+                    throw reader.error(at: tagNode, "app '\(id)' has no tag '\(name)' to keep" + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
+                }
+                app.keep.append(tag)
+            }
+        }
         if let node = fields.value("cellular_confirmation") {
             guard profile.cellularConfirmationBytes != nil else {
                 throw reader.error(at: node, "cellular_confirmation applies where large downloads on cellular wait for the user (play-asset-delivery); on \(profile.name) none do")

@@ -9,6 +9,8 @@ public struct AppSpec: Sendable {
     public var onLowDisk: LowDiskResponse
     /// Where the app owns eviction: the most bytes its own code lets its packs take.
     public var budget: Int64?
+    /// Where the app owns eviction: tags whose packs its own code never removes.
+    public var keep: [TagID] = []
     /// Where large downloads on cellular wait for the user (Play's `WAITING_FOR_WIFI`): the
     /// seconds the user takes to confirm; nil: the user never does, and they wait for Wi-Fi.
     public var cellularConfirmationDelay: Double? = AppSpec.defaultCellularConfirmationDelay

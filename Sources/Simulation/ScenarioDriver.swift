@@ -49,7 +49,7 @@ final class ScenarioDriver {
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
-                          budget: $0.budget)
+                          budget: $0.budget, keep: $0.keep)
         }
         self.device = device
         state = State(network: NetworkModel(packCount: device.packCount),

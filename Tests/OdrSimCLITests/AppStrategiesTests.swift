@@ -47,6 +47,24 @@ struct AppStrategiesTests {
         return (0, result.stderr, rows.filter { $0.contains(",purge,") }.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[6]) })
     }
 
+    @Test("keep: the packs of the tags an app keeps are never its strategy's victims (issue 39)")
+    func kept() throws {
+        // a1 and a2 fill the 200 MB budget; a1 is used again at 5m, so lru's victim for a3
+        // would be a2. Kept, a2 stays and a1 goes; with both kept nothing is removable, and
+        // a3 downloads over the budget (the disk has room).
+        func keeping(_ tags: String) -> String {
+            Self.scenario(strategy: nil).replacingOccurrences(of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
+        }
+        #expect(try purged(keeping("[a2]")).packs == ["a1"])
+        #expect(try purged(keeping("[a1, a2]")).packs == [])
+        // An unknown tag, and keep where the system purges: located errors.
+        let unknown = try purged(keeping("[a9]"))
+        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("s.scn:9:12: app 'game' has no tag 'a9' to keep"), "\(unknown.stderr)")
+        let odr = try purged(keeping("[a2]").replacingOccurrences(of: "platform: background-assets", with: "platform: ios18")
+            .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
+        #expect(odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
+    }
+
     @Test("the run's lru removes a2; the app's own fifo removes a1")
     func ownStrategy() throws {
         #expect(try purged(Self.scenario(strategy: nil)).packs == ["a2"])

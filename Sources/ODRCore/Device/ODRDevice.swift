@@ -141,9 +141,11 @@ public final class ODRDevice {
     ///
     /// `budget` is where the app owns eviction (``Evictor/app``): the most bytes its own code
     /// lets its packs take before it removes some (nil: it removes none to stay within one).
+    /// `keep` are tags whose packs the app's own code never removes (the system's rules are
+    /// unchanged).
     public func addApp(
         name: String, catalog: Catalog, allowsCellular: Bool = true,
-        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil
+        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil, keep: [TagID] = []
     ) -> AppID {
         let id = AppID(state.apps.count)
         let first = PackID(state.packs.count)
@@ -183,7 +185,8 @@ public final class ODRDevice {
             // with no table. The first app's global pack indices equal its catalog's: share those arrays.
             tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
             singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
-            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget))
+            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget,
+            kept: Set(keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
         return id
     }
 

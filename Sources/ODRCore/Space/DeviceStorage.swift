@@ -61,6 +61,8 @@ struct AppContent {
     var prefetchQueue: [PackID] = []
     /// Most bytes the app's own code lets its packs take (``Evictor/app``); nil: no budget.
     var budget: Int64? = nil
+    /// Packs the app's own code never removes (`apps[].keep`): the packs of those tags.
+    var kept: Set<PackID> = []
     /// When a launch began waiting for the install to finish, while it waits.
     var launchWaitingSince: Double? = nil
     /// The install under way is an update of the app (``ODRDevice/updateApp(_:at:)``).

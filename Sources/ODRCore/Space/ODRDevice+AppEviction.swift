@@ -16,11 +16,12 @@ extension ODRDevice {
     }
 
     /// Whether the app's code may remove pack `p` now: its own, stored, neither held nor
-    /// awaited, and not an initial pack the platform keeps until uninstall (Play's
-    /// install-time packs).
+    /// awaited, not an initial pack the platform keeps until uninstall (Play's install-time
+    /// packs), and not one the app keeps (`apps[].keep`).
     func isRemovable(_ p: PackID, by app: AppID) -> Bool {
         guard state.packs[p].app == app, state.packs[p].purgeable else { return false }
-        return settings.profile.initialPacksRemovable || state.packDetails[p].category != .initialInstall
+        guard settings.profile.initialPacksRemovable || state.packDetails[p].category != .initialInstall else { return false }
+        return state.appContents[app.index].kept.isEmpty || !state.appContents[app.index].kept.contains(p)
     }
 
     /// Bytes and number of the packs the app may remove now.
