@@ -1,3 +1,4 @@
+import Metrics
 import Foundation
 
 /// A plain aligned text table for the terminal: first column left-aligned, others right.
@@ -24,6 +25,15 @@ public struct Table {
 }
 
 /// Bytes for people: decimal units, three significant figures.
+/// A metric's value as the terminal shows it: bytes, seconds or a count.
+public func humanValue(_ value: Double, _ metric: Metric) -> String {
+    switch metric.unit {
+    case .bytes: humanBytes(value)
+    case .seconds: String(format: "%.1f s", value)
+    case .count: String(format: "%.2f", value)
+    }
+}
+
 public func humanBytes(_ bytes: Double) -> String {
     let units: [(String, Double)] = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)]
     for (unit, scale) in units where abs(bytes) >= scale {

@@ -39,4 +39,30 @@ struct CheckCommandTests {
         // Read by the one reader of text inputs, as every file is (issue 42).
         #expect(result.stderr == "/nonexistent/b.csv:1:1: no such file\n", "\(result.stderr)")
     }
+
+    @Test("--max-increase gates an app team's CI: an unchanged and an improved scenario pass, a worse one fails; the changed scenario is reported, not refused")
+    func gate() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
+        try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
+        // 1 GB more of other data: more purges, more re-downloads. 8.5 GB less: fewer.
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(to: dir.appendingPathComponent("worse.scn"))
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 50GB").utf8).write(to: dir.appendingPathComponent("better.scn"))
+        let made = try CLI.run(["check", "g.scn", "--baseline", "b.csv", "--update", "--policy", "lru", "--replications", "3"], in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        func gate(_ file: String) throws -> CLI.Result {
+            try CLI.run(["check", file, "--baseline", "b.csv", "--max-increase", "redownload_bytes=5%"], in: dir)
+        }
+        let same = try gate("g.scn")
+        #expect(same.status == 0 && same.stdout.contains("lru redownload_bytes: ") && same.stdout.contains("within the limit"), "\(same.stdout)")
+        let better = try gate("better.scn")
+        #expect(better.status == 0, "\(better.stdout)\(better.stderr)")
+        #expect(better.stdout.contains("the scenario changed since the baseline"), "\(better.stdout)")
+        let worse = try gate("worse.scn")
+        #expect(worse.status == 1 && worse.stdout.contains("rose beyond the limit"), "\(worse.stdout)")
+        #expect(worse.stderr == "odr-sim: 1 metric(s) rose beyond --max-increase against b.csv\n", "\(worse.stderr)")
+        let unknown = try CLI.run(["check", "g.scn", "--baseline", "b.csv", "--max-increase", "redownload=5%"], in: dir)
+        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("odr-sim: --max-increase: unknown metric 'redownload'"), "\(unknown.stderr)")
+    }
 }

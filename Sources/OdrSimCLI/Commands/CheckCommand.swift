@@ -5,6 +5,7 @@ import Metrics
 import ODRPolicies
 import Reports
 import SafeOutput
+import ScenarioFile
 import Simulation
 import TextInput
 
@@ -14,14 +15,11 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
         discussion: """
-        The baseline is a summary.csv (as `run` writes it, RFC 4180: LF or CRLF line ends, \
-        quoted fields). The scenario is re-run with the baseline's policies, replications and \
-        seeds, and every replication is compared with its own baseline row (a re-run \
-        reproduces it exactly): a metric fails when it moved by more than the tolerance, \
-        relative to the baseline value, so a metric that was 0 must stay 0. \
-        --statistical compares means instead (the new mean must stay inside the baseline's \
-        95 % interval widened by the tolerance), for baselines made on another platform or \
-        build.
+        The baseline is a summary.csv (as `run` writes it). The scenario is re-run with its \
+        policies, replications and seeds, and each replication is compared with its own row: \
+        a metric fails when it moved by more than the tolerance (--statistical: means against \
+        the baseline's 95 % intervals). --max-increase makes it a CI gate instead: only a rise \
+        beyond a limit fails, improvements pass, and the scenario may have changed.
 
         It fails, whatever the values, when not everything can be compared (a baseline \
         without rows, a policy, replication, seed or metric on one side only, a value that \
@@ -30,7 +28,7 @@ struct CheckCommand: ParsableCommand {
 
         Examples:
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv
-          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --tolerance 5%
+          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --max-increase redownload_bytes=5%
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --junit check.xml
           odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --update
         """)
@@ -49,6 +47,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write the result as a JUnit XML report (a test case per policy and metric).", valueName: "file"))
     var junit: String?
+
+    @Option(help: ArgumentHelp("A CI gate instead of the exact check (repeatable): fail only when METRIC's mean rises by more than LIMIT (5% of the baseline, or 20MB, 2s, 1) on the baseline's seeds, one-sided on its 95 % interval; the scenario may have changed.", valueName: "metric=limit"))
+    var maxIncrease: [String] = []
 
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
@@ -70,7 +71,9 @@ struct CheckCommand: ParsableCommand {
         guard let relative = Self.parseTolerance(tolerance) else {
             throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
-        let jobCount = jobs.count
+        let gateLimits = try maxIncrease.map { text in
+            do { return try RegressionGate.Limit.parse(text, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--max-increase: \(error)") }
+        }
         // Outputs are claimed before any work: each may replace only a file odr-sim wrote.
         if update {
             try OutputSafety.checkFile(baseline, label: "--baseline \(baseline)", inputs: [file]) { head in
@@ -85,7 +88,7 @@ struct CheckCommand: ParsableCommand {
         if update {
             let descriptors = try resolvePolicies(policies, scenario: document)
             var runner = experimentRunner(document, policies: descriptors, replications: replications,
-                                          sampleInterval: 0, recordsEvents: false, jobs: jobCount)
+                                          sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
             let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
             try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
@@ -93,11 +96,7 @@ struct CheckCommand: ParsableCommand {
             return
         }
         let old: BaselineFile
-        do {
-            old = try BaselineFile.read(baseline)
-        } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
+        do { old = try BaselineFile.read(baseline) } catch { throw CommandFailure("\(error)", located: true) }
         let plan = RegressionCheck.plan(of: old)
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
@@ -111,15 +110,20 @@ struct CheckCommand: ParsableCommand {
                 throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
             }
             var runner = experimentRunner(document, policies: descriptors, replications: plan.replications,
-                                          sampleInterval: 0, recordsEvents: false, jobs: jobCount)
+                                          sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
             rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
         }
+        if !gateLimits.isEmpty {
+            let gate = RegressionGate(baseline: old.rows, current: rows, limits: gateLimits)
+            for line in gate.lines { say(line.text(humanValue)) }
+            if old.scenarioHash != document.sourceDigest { say("(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → \(document.sourceDigest))") }
+            guard gate.passed else { throw CommandFailure("\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)") }
+            return
+        }
         let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
                                     method: statistical ? .statistical : .pairwise)
-        if let junit {
-            try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit)
-        }
+        if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
         let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
         if check.passed {

@@ -18,15 +18,14 @@ public struct OdrSim: ParsableCommand {
           odr-sim compare scenarios/game.scn --replications 30
           odr-sim sweep Scenarios/studies/tag-size.study
           odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 10% --policy lru
-          odr-sim policies
 
-        Exit status: 0 on success; 1 for bad input or a failed run (one line, \
-        FILE:LINE:COLUMN: … or odr-sim: …); 64 for a misuse of the command line; 128 + N when \
-        stopped by signal N (143 for SIGTERM), with nothing half-written left behind. Reports \
-        go only to a new or empty folder or to one odr-sim wrote (README: "Where reports go").
+        Exit status: 0 on success; 1 for bad input or a failed run (one line);
+        64 for a misuse of the command line; 128 + N when stopped by signal N. Reports go \
+        only to a new or empty folder or to one odr-sim wrote (docs/safety.md).
         """,
         version: ToolVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self, MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, AssumptionsCommand.self, MigrateCommand.self, AdviseCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self, ReplayCommand.self,
+                      MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, AssumptionsCommand.self, MigrateCommand.self, AdviseCommand.self]
     )
 
     public init() {}

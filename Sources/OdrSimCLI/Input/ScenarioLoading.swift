@@ -162,13 +162,7 @@ func studyVerdict(_ comparisons: [Comparison]) -> [String] {
 }
 
 func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
-    verdict(comparison, app: app).text { metric, value in
-        switch metric.unit {
-        case .bytes: humanBytes(value)
-        case .seconds: String(format: "%.1f s", value)
-        case .count: String(format: "%.2f", value)
-        }
-    }
+    verdict(comparison, app: app).text { metric, value in humanValue(value, metric) }
 }
 
 /// The headline verdict of a comparison, offline policies as bounds; an app's (`--app`)
