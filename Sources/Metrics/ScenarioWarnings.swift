@@ -11,8 +11,8 @@ public let largeWorkloadEvents = 1e8
 
 /// What runs but makes no sense, one line each (warnings, not errors: a study of it may be
 /// meant): an app no event installs (every request of it fails with `app-not-installed`), an
-/// app asked for content but never launched (a real app asks only while it runs), a workload
-/// generator that makes no event over the run.
+/// app asked for content but never launched (a real app asks only while it runs), a pack under
+/// 1 KiB (a size written without its unit), a workload generator that makes no event over the run.
 public func scenarioWarnings(_ scenario: Scenario) -> [String] {
     var installed = Set<AppIndex>(), launched = Set<AppIndex>(), requesting = Set<AppIndex>()
     // Whether each app is on the device at each scripted event, in time order: an update of
@@ -46,6 +46,13 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
     }
     for (a, time) in updatesWithoutApp.sorted(by: { $0.key < $1.key }) {
         warnings.append("app '\(scenario.apps[a].id)' is updated at \(humanDuration(time)) while it is not installed; the update does nothing (install it first)")
+    }
+    // A pack under 1 KiB is almost surely a size written without its unit (`size: 45` is 45 bytes).
+    for app in scenario.apps where !app.catalog.packs.isEmpty {
+        let tiny = app.catalog.packs.filter { $0.size > 0 && $0.size < 1024 }
+        guard let first = tiny.first else { continue }
+        warnings.append("pack '\(first.name)' of app '\(app.id)' is \(first.size) bytes (a size without a unit is bytes); did you mean \(first.size)MB?"
+            + (tiny.count > 1 ? " (and \(tiny.count - 1) more pack\(tiny.count == 2 ? "" : "s") under 1 KiB)" : ""))
     }
     for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
         warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start past the run's end?)")

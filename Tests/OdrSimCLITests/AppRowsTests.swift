@@ -67,4 +67,17 @@ struct AppRowsTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope' (it has odyssey, atlas, snapfilter)"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("u").path))
     }
+
+    @Test("compare without --policy where the app evicts compares the scenario's own strategies against the first, not the system's purge orders")
+    func strategiesByDefault() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ba = try CLI.run(["compare", "Scenarios/game-background-assets.scn", "--replications", "2", "--no-report",
+                              "--out", dir.appendingPathComponent("ba").path], in: CLI.repository)
+        #expect(ba.status == 0, "\(ba.stderr)")
+        // game-background-assets.scn: policies [lru, gdsf, largest-first, fifo].
+        #expect(ba.stdout.hasPrefix("Verdict against lru (2 replications, paired):"), "\(ba.stdout)")
+        let rows = try Self.table(dir.appendingPathComponent("ba/comparison.csv")).rows.map { $0[0] }
+        #expect(rows == ["lru", "gdsf", "largest-first", "fifo"])
+    }
 }

@@ -31,6 +31,19 @@ struct NeverInstalledTests {
         #expect(result.stderr == "odr-sim: warning: s.scn: app 'game' is never installed (no {at: …, app: game, install: true} event): every request of it fails with app-not-installed\n")
     }
 
+    @Test("a pack under 1 KiB is warned of: a size written without its unit is bytes (issue 39)")
+    func tinyPack() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // `size: 45` is 45 bytes; 1023 bytes is under 1 KiB too; 1024 and 10MB are not.
+        let text = Self.scenario.replacingOccurrences(of: "{name: a, size: 10MB, tags: [t]}", with: "{name: a, size: 45, tags: [t]}\n      - {name: a2, size: 1023, tags: [t2]}\n      - {name: a3, size: 1024, tags: [t3]}")
+            .replacingOccurrences(of: "  - {at: 1m, app: game, request: [t], id: r1}", with: "  - {at: 0, app: game, install: true}")
+        try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let result = try CLI.run(["validate", "s.scn"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "odr-sim: warning: s.scn: pack 't' of app 'game' is 45 bytes (a size without a unit is bytes); did you mean 45MB? (and 1 more pack under 1 KiB)\n", "\(result.stderr)")
+    }
+
     @Test("an app that asks for content but is never launched, and a generator that makes nothing, are warned of")
     func neverLaunched() throws {
         let dir = try CLI.temporaryDirectory()

@@ -17,7 +17,7 @@ struct CompareCommand: ParsableCommand {
         by mean re-download bytes with 95 % intervals and paired differences to the baseline. \
         Writes summary.csv, comparison.csv (a row per policy), comparison-long.csv (one \
         number per row) and comparison-apps.csv (per app) to DIR (default \
-        Reports/<name>-compare/). Policies default to every registered one.
+        Reports/<name>-compare/). Policies default to every registered one (where the app evicts: the scenario's).
 
         Examples:
           odr-sim compare scenarios/game.scn --replications 30
@@ -44,7 +44,10 @@ struct CompareCommand: ParsableCommand {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
-        let descriptors = options.policies.isEmpty ? PolicyRegistry.all : try resolvePolicies(options.policies, scenario: document)
+        // Where the app evicts, the candidates are the scenario's own strategies (system purge
+        // orders such as apple are no app's code); elsewhere every registered policy.
+        let descriptors = options.policies.isEmpty && scenario.platform.evictor == .system ? PolicyRegistry.all
+            : try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies)
         let runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
