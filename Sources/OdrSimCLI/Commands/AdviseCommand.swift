@@ -138,7 +138,7 @@ struct AdviseCommand: ParsableCommand {
             }
         }
         guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
-            throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
+            throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
         }
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
         let policy = descriptor.name

@@ -127,7 +127,7 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
 func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption, bound: Bool,
              sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
     if let app = options.app, !document.scenario.apps.contains(where: { $0.id == app }) {
-        throw CommandFailure.usage("--app: the scenario has no app '\(app)' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
+        throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
     }
     var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                   sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
