@@ -250,7 +250,7 @@ public struct Advisor {
     /// Where the app evicts: the app's budget halved and doubled (from its content's size
     /// when it has none), and each other strategy; the layout's packs unchanged.
     func settingMoves(of layout: Layout) -> [(layout: Layout, move: String)] {
-        guard scenario.platform.evictor == .app else { return [] }
+        guard scenario.platform(of: app).evictor == .app else { return [] }
         var moves: [(layout: Layout, move: String)] = []
         let content = resources.reduce(Int64(0)) { $0 + $1.size }
         let current = layout.budget ?? scenario.apps[app].budget ?? content

@@ -19,10 +19,11 @@ extension Assumption {
             + "(it documents removing obsolete packs, AssetPackManager.checkForUpdates()); `true` is the older rule for unmanaged "
             + "downloads (\"may remove them under critical circumstances\"). On Play it is documented: packs are app files, never cleared",
         covers: ["PlatformProfile.systemRemovesForOtherData"],
-        alternatives: [Alternative("true") { $0.scenario.platform.systemRemovesForOtherData = true }],
+        alternatives: [Alternative("true") { point in
+            point.scenario.modifyPlatforms { if $0.evictor == .app && $0.initialPacksRemovable { $0.systemRemovesForOtherData = true } }
+        }],
         appliesTo: { point, _ in
-            let platform = point.scenario.platform
-            return platform.evictor == .app && platform.initialPacksRemovable && !platform.systemRemovesForOtherData
+            point.scenario.appPlatforms.contains { $0.evictor == .app && $0.initialPacksRemovable && !$0.systemRemovesForOtherData }
         })
 
     /// Background Assets and Play: what the app's code does when a download finds the disk full.
@@ -33,8 +34,8 @@ extension Assumption {
         why: "undocumented: neither platform says what the app sees when a download finds the disk full (Play reports "
             + "INSUFFICIENT_STORAGE); chosen because an app that handles the failure frees its own unused packs and retries",
         covers: ["PlatformProfile.appEvictsWhenFull"],
-        alternatives: [Alternative("false") { $0.scenario.platform.appEvictsWhenFull = false }],
-        appliesTo: { point, _ in point.scenario.platform.evictor == .app && point.scenario.platform.appEvictsWhenFull })
+        alternatives: [Alternative("false") { point in point.scenario.modifyPlatforms { $0.appEvictsWhenFull = false } }],
+        appliesTo: { point, _ in point.scenario.appPlatforms.contains { $0.evictor == .app && $0.appEvictsWhenFull } })
 
     /// Play: how long the user takes to confirm a large download on cellular.
     public static let cellularConfirmationDelay = Assumption(
@@ -50,7 +51,7 @@ extension Assumption {
             Alternative("never") { Self.setConfirmationDelay(&$0, nil) },
         ],
         appliesTo: { point, _ in
-            point.scenario.platform.cellularConfirmationBytes != nil
+            point.scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
                 && point.scenario.apps.contains { $0.cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay }
         })
 

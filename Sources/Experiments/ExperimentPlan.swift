@@ -35,15 +35,25 @@ public struct ExperimentPlan: Sendable {
         /// Where the app evicts: the apps (by index) with an eviction strategy of their own, an
         /// online policy each; the others follow the run's policy (``ODRPolicies/AppStrategies``).
         public var appStrategies: [Int: PolicyDescriptor]
+        /// Where the apps mix platforms: the policy the system purges under (`system_policy`),
+        /// the run's policy then being the strategy of each app that evicts; nil: the run's
+        /// policy does both.
+        public var systemPolicy: PolicyDescriptor?
 
         public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
-                    appStrategies: [Int: PolicyDescriptor] = [:]) {
+                    appStrategies: [Int: PolicyDescriptor] = [:], systemPolicy: PolicyDescriptor? = nil) {
             precondition(appStrategies.values.allSatisfy { !$0.needsFuture }, "an app's code cannot see the future")
+            precondition(systemPolicy.map { !$0.needsFuture } ?? true, "the system cannot see the future")
             self.scenario = scenario
             self.policyOptions = policyOptions
             self.sourceDigest = sourceDigest
             self.appStrategies = appStrategies
+            self.systemPolicy = systemPolicy
         }
+
+        /// Whether the run's policy is only the strategy of the apps that evict (the system's
+        /// purge order being ``systemPolicy``).
+        public var policiesAreStrategies: Bool { systemPolicy != nil || !scenario.systemPurges }
     }
 
     public let points: [Point]

@@ -15,7 +15,8 @@ public enum ScenarioStory {
         ]
         for app in scenario.apps {
             let bytes = app.catalog.packs.reduce(Int64(0)) { $0 + $1.size }
-            facts.append(("app \(app.id)", "\(app.catalog.tags.count) tags in \(app.catalog.packs.count) packs, \(Units.bytes(Double(bytes)))"))
+            let own = app.platform.map { " on \($0.name)" } ?? ""
+            facts.append(("app \(app.id)", "\(app.catalog.tags.count) tags in \(app.catalog.packs.count) packs, \(Units.bytes(Double(bytes)))\(own)"))
         }
         facts.append(("workload", "\(scenario.events.count) scripted events" + (scenario.generators.isEmpty ? "" : ", generators: " + scenario.generators.map(\.kind).joined(separator: ", "))))
         return facts

@@ -40,8 +40,20 @@ public enum OutputSafety {
 
     /// The report folder `out` (from `--out`) or, without it, `fallback`: claimed now, before
     /// any work starts.
+    /// The default folder is named after the scenario; one written from another input file
+    /// (two scenarios of one name) is refused, not replaced: its manifest lists its inputs.
     public static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
-        try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
+        if out == nil, let earlier = manifestInputs(in: URL(fileURLWithPath: fallback).standardizedFileURL),
+           !earlier.isEmpty, Set(earlier) != Set(inputs.map(absolute)) {
+            throw CommandFailure("\(fallback): holds the report of \(earlier.joined(separator: ", ")), not of \(inputs.joined(separator: ", ")) (two scenarios of one name); give --out, or remove the folder yourself")
+        }
+        return try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
+    }
+
+    /// `path` as an absolute path, links resolved (`scenarios/` is `Scenarios/`), on one line:
+    /// how a manifest records an input.
+    static func absolute(_ path: String) -> String {
+        resolve(URL(fileURLWithPath: path)).replacingOccurrences(of: "\n", with: " ")
     }
 
     /// Refuses `path` as a report folder unless writing there can lose nothing (see the type's
@@ -119,7 +131,7 @@ public enum OutputSafety {
                 // mark being made: shards claim the folder at the same moment.
                 if name.hasPrefix(".advise-") || name.hasPrefix(exchangeManifestName), TemporaryFiles.owner(of: name) != nil { return false }
                 guard name.hasPrefix("advise-"), name.hasSuffix(".csv"),
-                      let head = head(of: url.appendingPathComponent(name)) else { return true }
+                      let head = head(of: url.appendingPathComponent(name), bytes: 4096) else { return true }
                 return !head.hasPrefix("# odr-sim advise shard ")
             }
             if !foreign.isEmpty {
@@ -193,17 +205,30 @@ public enum OutputSafety {
         }
     }
 
-    /// The manifest's text for a report of `files`.
-    public static func manifest(files: [String]) -> String {
+    /// The input files a report folder's manifest records (absolute paths), or nil if it has
+    /// no manifest of ours.
+    public static func manifestInputs(in folder: URL) -> [String]? {
+        guard manifestFiles(in: folder) != nil,
+              let text = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path) else { return nil }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
+            line.hasPrefix("input: ") ? String(line.dropFirst(7)) : nil
+        }
+    }
+
+    /// The manifest's text for a report of `files`, made from `inputs`.
+    public static func manifest(files: [String], inputs: [String] = []) -> String {
         let command = (["odr-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             .replacingOccurrences(of: "\n", with: " ")
         return manifestHeading + "\ncommand: \(command)\nversion: \(ToolVersion.current)\n"
+            + inputs.map(absolute).sorted().map { "input: \($0)\n" }.joined()
             + files.sorted().map { "file: \($0)\n" }.joined()
     }
 
     /// Refuses `path` as a single-file output unless nothing is there or the file there is
-    /// one odr-sim wrote, as `isOurs` tells from its beginning (its first 4 KiB).
-    public static func checkFile(_ path: String, label: String, inputs: [String] = [], isOurs: (String) -> Bool) throws(CommandFailure) {
+    /// one odr-sim wrote, as `isOurs` tells from its beginning (its first 4 KiB). A `signed`
+    /// file (``SignedText``) must also be unedited since: its digest line must check out.
+    public static func checkFile(_ path: String, label: String, inputs: [String] = [], signed: Bool = false,
+                                 isOurs: (String) -> Bool) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let resolved = resolve(url)
         for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL) == resolved {
@@ -226,16 +251,23 @@ public enum OutputSafety {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw CommandFailure("\(label): is a folder or a link, not a file odr-sim wrote; choose another name")
         }
-        guard let head = head(of: url), isOurs(head) else {
+        guard let head = head(of: url, bytes: signed ? Self.signedFileBytes : 4096), isOurs(head) else {
             throw CommandFailure("\(label): holds a file odr-sim did not write; choose another name, or remove it yourself")
+        }
+        if signed && !SignedText.isUnedited(head) {
+            throw CommandFailure("\(label): was written by odr-sim but edited since (its digest no longer matches), so it is yours; choose another name, or remove it yourself")
         }
     }
 
-    /// The first 4 KiB of a file, or nil if unreadable.
-    private static func head(of url: URL) -> String? {
+    /// The most of a signed file (``SignedText``) read to check its digest: a scenario file
+    /// odr-sim writes is far smaller; a longer one cannot check out and is refused.
+    static let signedFileBytes = 64 << 20
+
+    /// The first `bytes` of a file, or nil if unreadable.
+    private static func head(of url: URL, bytes: Int) -> String? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: 4096)) ?? Data()
+        let data = (try? handle.read(upToCount: bytes)) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 

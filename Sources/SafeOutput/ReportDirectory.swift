@@ -114,7 +114,7 @@ public struct ReportDirectory {
                 try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))
             }
             let written = try fm.contentsOfDirectory(atPath: staging.path).filter { $0 != OutputSafety.manifestName }
-            try Data(OutputSafety.manifest(files: written).utf8)
+            try Data(OutputSafety.manifest(files: written, inputs: inputs).utf8)
                 .write(to: staging.appendingPathComponent(OutputSafety.manifestName))
             try Interruption.critical {
                 // Checked again: the folder may have changed while the run went on.

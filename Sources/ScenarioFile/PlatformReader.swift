@@ -63,6 +63,24 @@ struct PlatformReader {
         return profile
     }
 
+    /// The operating system a platform runs on, where it says: ODR and Background Assets on
+    /// Apple's, Play on Android; `unlimited` (and what-if profiles on it) on any.
+    static func operatingSystem(of profile: PlatformProfile) -> String? {
+        switch profile.family {
+        case .playAssetDelivery: "Android"
+        case .backgroundAssets: "Apple's"
+        case .onDemandResources: profile.name.hasPrefix("unlimited") ? nil : "Apple's"
+        }
+    }
+
+    /// An app's own platform must run on the device's operating system: an ODR app and a
+    /// Background Assets app share an iPhone, a Play app an Android phone (beside apps whose
+    /// files are cache, platform `unlimited` under `android-quota`), never one of each.
+    static func checkSameSystem(_ app: PlatformProfile, device: PlatformProfile, at node: Node, _ reader: NodeReader) throws(ScenarioError) {
+        guard let system = operatingSystem(of: app), let deviceSystem = operatingSystem(of: device), system != deviceSystem else { return }
+        throw reader.error(at: node, "platform \(app.name) runs on \(system) devices, but the device's platform is \(device.name) (\(deviceSystem)); one device runs one operating system")
+    }
+
     private func preset(_ node: Node) throws(ScenarioError) -> PlatformProfile {
         let name = try reader.choice(node, "platform", among: Self.presetNames)
         return PlatformProfile.named(name)!  // choice(_:) only returns preset names

@@ -14,6 +14,11 @@ import Yams
 ///   posted where the system never purges) or kept and said (`preservation`, read only by
 ///   strategies that use it), each in the header's notes.
 ///
+/// With ``app``, only that app moves (`apps[].platform`, its own budget): the device and the
+/// other apps stay where they are, purged by the system under `system_policy`, and the
+/// run's `policies` are the moved app's strategies. The result is named
+/// `<name>-<target>`, so that its report never replaces the source's.
+///
 /// The result is parsed before it is returned, so a catalog over the target's limits is
 /// refused here, with the target's reason.
 public struct ScenarioMigration {
@@ -23,12 +28,19 @@ public struct ScenarioMigration {
     /// The app's eviction strategies (policy names): the migrated scenario's `policies`.
     public let strategies: [String]
     public let knownPolicies: [String]
+    /// The policies that read the future (bounds): no system's order.
+    public let offlinePolicies: Set<String>
+    /// The one app that moves (`--app`); nil: every app, and the device with them.
+    public let app: String?
 
-    public init(target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String]) {
+    public init(target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String],
+                offlinePolicies: Set<String> = [], app: String? = nil) {
         self.target = target
         self.budget = budget
         self.strategies = strategies
         self.knownPolicies = knownPolicies
+        self.offlinePolicies = offlinePolicies
+        self.app = app
     }
 
     /// Reads the file at `path` and migrates it; a missing file is an error at 1:1.
@@ -42,25 +54,52 @@ public struct ScenarioMigration {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
         }
         // The source must itself be a valid ODR scenario.
-        let source = try ScenarioParser(knownPolicies: knownPolicies).parse(text, fileName: fileName)
+        let source = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(text, fileName: fileName)
         let from = source.scenario.platform
         guard from.family == .onDemandResources else {
             let node = top["platform"] ?? root
             throw NodeReader(file: fileName).error(at: node, "the scenario is already on \(from.name); migrate takes an On-Demand Resources scenario")
         }
+        if let app, !source.scenario.apps.contains(where: { $0.id == app }) {
+            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(InputText.oneLine(app))'")
+        }
+        if app != nil, let system = PlatformReader.operatingSystem(of: target), let device = PlatformReader.operatingSystem(of: from), system != device {
+            let node = top["platform"] ?? root
+            throw NodeReader(file: fileName).error(at: node, "one app cannot move to \(target.name) (\(system) devices) on \(from.name)'s device (\(device)); migrate every app (without --app)")
+        }
         var notes: [String] = []
         var dropped: Set<String> = []
         var preservation = false
 
-        top["platform"] = Node(target.name)
-        top["policies"] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
+        // The system's order for the apps that stay: the source's own, where it is one the
+        // system can run (not a bound), else iOS's.
+        let system = source.policies.contains("apple") || source.policies.isEmpty || offlinePolicies.contains(source.policies[0]) ? "apple" : source.policies[0]
+        var rewritten = Node.Mapping([])
+        for (key, value) in top {
+            switch key.string {
+            case "name": rewritten[key] = Node("\(source.name)-\(target.name)")
+            case "platform" where app == nil: rewritten[key] = Node(target.name)
+            case "policies":
+                rewritten[key] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
+                if app != nil { rewritten[Node("system_policy")] = Node(system) }
+            default: rewritten[key] = value
+            }
+        }
+        if rewritten["name"] == nil { rewritten[Node("name")] = Node("\(source.name)-\(target.name)") }
+        if rewritten["policies"] == nil {
+            rewritten[Node("policies")] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
+            if app != nil { rewritten[Node("system_policy")] = Node(system) }
+        }
+        if app == nil && rewritten["platform"] == nil { rewritten[Node("platform")] = Node(target.name) }
+        top = rewritten
         if var options = top["policy_options"]?.mapping {
-            for key in options.keys.compactMap(\.string) where !strategies.contains(key) { options[key] = nil }
+            for key in options.keys.compactMap(\.string) where !strategies.contains(key) && (app == nil || key != system) { options[key] = nil }
             top["policy_options"] = options.isEmpty ? nil : .mapping(options)
         }
         if case .sequence(var apps)? = top["apps"] {
             for i in apps.indices {
                 guard case .mapping(let app) = apps[i] else { continue }
+                if let moved = self.app, app["id"]?.string != moved { continue }
                 var pairs: [(Node, Node)] = []
                 for (key, value) in app {
                     switch key.string {
@@ -74,6 +113,7 @@ public struct ScenarioMigration {
                     default:
                         pairs.append((key, value))
                     }
+                    if key.string == "id", self.app != nil { pairs.append((Node("platform"), Node(target.name))) }
                     if key.string == "id", let budget { pairs.append((Node("budget"), Node(budget))) }
                 }
                 apps[i] = .mapping(Node.Mapping(pairs, app.tag, app.style, app.mark))
@@ -83,12 +123,20 @@ public struct ScenarioMigration {
 
         let family = target.family
         notes.append("tag categories: initial-install → \(family.name(of: .initialInstall)), prefetch → \(family.name(of: .prefetch(order: 0))), on-demand → \(family.name(of: .onDemand)); packs unchanged (one per exact tag set)")
-        notes.append("who evicts: the app, with the strategies of `policies` (\(strategies.joined(separator: ", "))); "
+        if let app {
+            let others = source.scenario.apps.map(\.id).filter { $0 != app }
+            notes.append("moved: \(app) only, to \(target.name) (apps[].platform); "
+                + (others.isEmpty ? "no other app" : "\(others.joined(separator: ", ")) stay on \(from.name), purged by the system under system_policy: \(system)"))
+        }
+        notes.append("who evicts: \(app ?? "the app"), with the strategies of `policies` (\(strategies.joined(separator: ", "))); "
             + (target.systemRemovesForOtherData
                 ? "the system too, for other data that would not fit"
-                : "the system never purges: other data that does not fit is refused (refused_other_bytes)"))
-        notes.append(budget.map { "budget: \($0) per app" } ?? "budget: none (the app removes packs only when a download finds the disk full)")
-        if dropped.contains("on_low_disk") { notes.append("dropped on_low_disk: no low-disk warning is posted where the system never purges") }
+                : app == nil ? "the system never purges: other data that does not fit is refused (refused_other_bytes)"
+                    : "the system never removes its packs, neither for other apps nor for other data"))
+        notes.append(budget.map { "budget: \($0) \(app.map { "for \($0)" } ?? "per app")" } ?? "budget: none (the app removes packs only when a download finds the disk full)")
+        if dropped.contains("on_low_disk") {
+            notes.append("dropped on_low_disk\(app.map { " of \($0)" } ?? ""): " + (app == nil ? "no low-disk warning is posted where the system never purges" : "it removes its own packs, so releasing requests frees nothing the system may purge"))
+        }
         if dropped.contains("cache_quota") { notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead") }
         if preservation { notes.append("kept preservation priorities: neither platform has one; only strategies that read them (apple) use them") }
         if target.cellularConfirmationBytes != nil {
@@ -102,11 +150,12 @@ public struct ScenarioMigration {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
         }
         // The file's name as one line: a newline in a path must not start a YAML key.
-        let header = (["# \(Self.marker) \(InputText.oneLine(fileName)) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
+        let moved = app.map { " --app \(InputText.oneLine($0))" } ?? ""
+        let header = (["# \(Self.marker) \(InputText.oneLine(fileName))\(moved) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
             .joined(separator: "\n")
         let migrated = header + "\n" + body
         do {
-            _ = try ScenarioParser(knownPolicies: knownPolicies).parse(migrated, fileName: fileName)
+            _ = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(migrated, fileName: fileName)
         } catch {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "on \(target.name): \(error.message)")
         }

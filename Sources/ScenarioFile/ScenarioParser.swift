@@ -135,6 +135,19 @@ public struct ScenarioParser: Sendable {
                                         policyOptions: options, replications: replications, sampleInterval: sample,
                                         sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
         document.appStrategies = strategies
+        if let node = top.value("system_policy") {
+            guard scenario.someAppEvicts && scenario.systemPurges else {
+                throw reader.error(at: node, "system_policy applies where some apps' packs are purged by the system and others are removed by the apps (an app with its own `platform`); here \(scenario.someAppEvicts ? "every app removes its own packs" : "the system purges every app's packs under the run's policy")")
+            }
+            let name = try reader.name(node, "system_policy")
+            guard knownPolicies.contains(name) else {
+                throw reader.error(at: node, "unknown system_policy '\(name)'" + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+            }
+            guard !offlinePolicies.contains(name) else {
+                throw reader.error(at: node, "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
+            }
+            document.systemPolicy = name
+        }
         return document
     }
 
@@ -206,14 +219,24 @@ public struct ScenarioParser: Sendable {
     private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64)
         throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]], [Int: String]) {
         var strategies: [Int: String] = [:]
-        var appReader = AppReader(reader: reader, profile: platform, seed: seed)
-        appReader.freeSpace = freeSpace
         var apps: [AppSpec] = []
         var cacheQuotas: [(app: String, node: Node)] = []
         var resources: [[Resource]] = []
         var idNodes: [String: Node] = [:]
         for item in try reader.sequence(node, "apps", of: "apps such as {id: game, resources: [...]}") {
-            let (app, idNode, cacheQuota, list) = try appReader.read(item)
+            // The app's own platform, where it names one: its limits, category names and who
+            // evicts are read against it.
+            var own: PlatformProfile?
+            if let platformNode = item.mapping?["platform"] {
+                let profile = try PlatformReader(reader: reader).read(platformNode)
+                try PlatformReader.checkSameSystem(profile, device: platform, at: platformNode, reader)
+                own = profile
+            }
+            let profile = own ?? platform
+            var appReader = AppReader(reader: reader, profile: profile, seed: seed)
+            appReader.freeSpace = freeSpace
+            var (app, idNode, cacheQuota, list) = try appReader.read(item)
+            app.platform = own
             resources.append(list)
             if let cacheQuota { cacheQuotas.append((app.id, cacheQuota)) }
             if let earlier = idNodes[app.id] {
@@ -222,8 +245,8 @@ public struct ScenarioParser: Sendable {
             }
             idNodes[app.id] = idNode
             if let strategy = item.mapping?["strategy"] {
-                guard platform.evictor == .app else {
-                    throw reader.error(at: strategy, "strategy applies where the app removes its own packs (background-assets, play-asset-delivery); on \(platform.name) the system purges under the run's policy")
+                guard profile.evictor == .app else {
+                    throw reader.error(at: strategy, "strategy applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
                 }
                 let name = try reader.name(strategy, "strategy")
                 guard knownPolicies.contains(name) else {

@@ -9,7 +9,7 @@ enum Section: Sendable, CaseIterable {
     var keys: [String] {
         switch self {
         case .topLevel:
-            ["name", "description", "seed", "duration", "platform", "policies", "replications", "sample",
+            ["name", "description", "seed", "duration", "platform", "policies", "system_policy", "replications", "sample",
              "device", "network", "apps", "events", "workload", "policy_options"]
         case .device: ["capacity", "used", "on_space_exhausted", "wifi_only"]
         case .platform:
@@ -17,7 +17,7 @@ enum Section: Sendable, CaseIterable {
              "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
              "cellular_confirmation_over", "app_evicts_when_full", "system_removes_for_other_data"]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "resources", "tags", "generate"]
+        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation", "installation_events"]
         case .event: Self.eventKeys

@@ -11,6 +11,9 @@ public struct AppSpec: Sendable {
     public var budget: Int64?
     /// Where the app owns eviction: tags whose packs its own code never removes.
     public var keep: [TagID] = []
+    /// The app's own delivery platform (`apps[].platform`); nil: the device's
+    /// (``Scenario/platform``). See ``Scenario/platform(of:)``.
+    public var platform: PlatformProfile? = nil
     /// Where large downloads on cellular wait for the user (Play's `WAITING_FOR_WIFI`): the
     /// seconds the user takes to confirm; nil: the user never does, and they wait for Wi-Fi.
     public var cellularConfirmationDelay: Double? = AppSpec.defaultCellularConfirmationDelay

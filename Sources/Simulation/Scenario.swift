@@ -11,6 +11,7 @@ public struct Scenario: Sendable {
     public var seed: UInt64
     /// Virtual seconds to simulate; events after it are not run.
     public var duration: Double
+    /// The device's platform: every app's unless it names its own (``AppSpec/platform``).
     public var platform: PlatformProfile
     public var device: DeviceSpec
     /// Piecewise-constant link; each phase holds until the next. Sorted by time.
@@ -38,6 +39,42 @@ public struct Scenario: Sendable {
         self.events = events
         self.requestLabels = requestLabels
         self.generators = generators
+    }
+
+    /// App `app`'s platform: its own, or the device's.
+    public func platform(of app: AppIndex) -> PlatformProfile {
+        apps[app].platform ?? platform
+    }
+
+    /// Every app's platform, in app order.
+    public var appPlatforms: [PlatformProfile] {
+        apps.indices.map(platform(of:))
+    }
+
+    /// Changes the device's platform and every app's own alike (a what-if on a rule).
+    public mutating func modifyPlatforms(_ change: (inout PlatformProfile) -> Void) {
+        change(&platform)
+        for i in apps.indices where apps[i].platform != nil { change(&apps[i].platform!) }
+    }
+
+    /// Whether some app's own code removes its packs (Background Assets, Play Asset Delivery).
+    public var someAppEvicts: Bool {
+        appPlatforms.contains(where: \.appRemovesPacks)
+    }
+
+    /// Whether the system purges some app's packs (On-Demand Resources, Android's cache).
+    public var systemPurges: Bool {
+        apps.isEmpty ? !platform.appRemovesPacks : appPlatforms.contains { !$0.appRemovesPacks }
+    }
+
+    /// The device's platform, then each app's own: `ios17; odyssey on background-assets`.
+    public var platformNames: String {
+        ([platform.name] + apps.compactMap { app in app.platform.map { "\(app.id) on \($0.name)" } }).joined(separator: "; ")
+    }
+
+    /// Whether the apps have different platforms (an ODR app beside a Background Assets app).
+    public var mixesPlatforms: Bool {
+        Set(appPlatforms.map(\.name)).count > 1
     }
 
     /// About how many workload events one run makes: the scripted ones and each generator's

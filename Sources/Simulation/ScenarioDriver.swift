@@ -41,15 +41,18 @@ final class ScenarioDriver {
 
     init(scenario: Scenario, policy: any PurgePolicy) {
         self.scenario = scenario
-        var profile = scenario.platform
         // Wi-Fi only (the user's setting): every download on cellular waits, none is confirmed.
-        if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil { profile.cellularConfirmationBytes = 0 }
-        setsTimers = profile.cellularConfirmationBytes != nil && !scenario.device.wifiOnly
-        let settings = DeviceSettings(profile: profile, onSpaceExhausted: scenario.device.onSpaceExhausted)
+        func asSet(_ platform: PlatformProfile) -> PlatformProfile {
+            var profile = platform
+            if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil { profile.cellularConfirmationBytes = 0 }
+            return profile
+        }
+        setsTimers = !scenario.device.wifiOnly && scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
+        let settings = DeviceSettings(profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
-                          budget: $0.budget, keep: $0.keep)
+                          budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
         }
         self.device = device
         state = State(network: NetworkModel(packCount: device.packCount),

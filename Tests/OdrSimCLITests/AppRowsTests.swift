@@ -11,7 +11,7 @@ struct AppRowsTests {
     }
 
     @Test("apps.csv: a row per policy, replication and app; every additive per-app metric sums to summary.csv's value", arguments: [
-        "Scenarios/game.scn", "Scenarios/game-background-assets.scn", "Scenarios/photo-filters.scn",
+        "Scenarios/game.scn", "Scenarios/game-background-assets.scn", "Scenarios/photo-filters.scn", "Scenarios/shared-phone.scn",
     ])
     func appsSumToDevice(scenario: String) throws {
         let dir = try CLI.temporaryDirectory()
@@ -66,6 +66,28 @@ struct AppRowsTests {
         let unknown = try CLI.run(["compare", "Scenarios/game.scn", "--app", "nope", "--out", dir.appendingPathComponent("u").path], in: CLI.repository)
         #expect(unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope' (it has odyssey, atlas, snapfilter)"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("u").path))
+    }
+
+    @Test("shared-phone.scn: the game on Background Assets beside two ODR apps; its update blocks a launch; compare --app odyssey compares the game's strategies, apple fixed as the system's order")
+    func sharedPhone() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try CLI.run(["run", "Scenarios/shared-phone.scn", "--policy", "lru", "--no-report", "--out", dir.path + "/r"], in: CLI.repository)
+        #expect(run.status == 0, "\(run.stderr)")
+        let apps = try Self.table(dir.appendingPathComponent("r/apps.csv"))
+        let game = try #require(apps.rows.first { $0[3] == "odyssey" })
+        // Version 1.1's essential frost chapter (150 MB at 40 Mbps: 30 s) holds the launch.
+        #expect(game[apps.header.firstIndex(of: "blocked_launches")!] == "1")
+        #expect(game[apps.header.firstIndex(of: "launch_blocked_s")!] == "30.000000")
+        // The ODR apps never block a launch, and the game's first level (kept) is never removed.
+        for row in apps.rows where row[3] != "odyssey" { #expect(row[apps.header.firstIndex(of: "blocked_launches")!] == "0") }
+        let compare = try CLI.run(["compare", "Scenarios/shared-phone.scn", "--app", "odyssey", "--replications", "2", "--no-report",
+                                   "--out", dir.path + "/c"], in: CLI.repository)
+        #expect(compare.status == 0, "\(compare.stderr)")
+        #expect(compare.stdout.hasPrefix("Verdict against lru for app odyssey (2 replications, paired):"), "\(compare.stdout)")
+        #expect(compare.stdout.contains("the first strategy run") && !compare.stdout.contains("apple was not"), "\(compare.stdout)")
+        let rows = try Self.table(dir.appendingPathComponent("c/comparison-apps.csv")).rows
+        #expect(Set(rows.filter { $0[0] == "odyssey" }.map { $0[1] }) == ["lru", "fifo", "gdsf", "largest-first"])
     }
 
     @Test("compare without --policy where the app evicts compares the scenario's own strategies against the first, not the system's purge orders")

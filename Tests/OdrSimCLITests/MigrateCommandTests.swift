@@ -76,6 +76,47 @@ struct MigrateCommandTests {
         #expect(try String(contentsOf: copy, encoding: .utf8) == (try String(contentsOfFile: game, encoding: .utf8)))
     }
 
+    @Test("migrate --app moves only that app: its own platform and budget, the others on ODR under system_policy, the name <name>-<platform>; it runs")
+    func oneApp() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("game-ba.scn").path
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let result = try CLI.run(["migrate", game, "--app", "odyssey", "--to", "background-assets", "--budget", "1GB", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("\nname: game-background-assets\n") && text.contains("\nplatform: ios17\n") && text.contains("\nsystem_policy: apple\n"), "\(text)")
+        #expect(text.contains("- id: odyssey\n  platform: background-assets\n  budget: 1GB\n"), "\(text)")
+        // Only the game's tags are renamed; atlas keeps ODR's initial-install.
+        #expect(text.contains("level-1: {category: essential}") && text.contains("region-europe: {category: initial-install"), "\(text)")
+        let validated = try CLI.run(["validate", out])
+        #expect(validated.stdout.contains("on ios17; odyssey on background-assets: 3 app(s)"), "\(validated.stdout) \(validated.stderr)")
+        // Play is Android's: one app of an iPhone cannot move there.
+        let play = try CLI.run(["migrate", game, "--app", "odyssey", "--to", "play-asset-delivery", "--out", dir.appendingPathComponent("p.scn").path])
+        #expect(play.status == 1 && play.stderr.contains("one app cannot move to play-asset-delivery (Android devices) on ios17's device (Apple's); migrate every app (without --app)"), "\(play.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.scn").path))
+    }
+
+    @Test("migrate replaces its own file while unedited; once edited by hand it is the user's: exit 1 and the file byte-identical")
+    func editedIsTheUsers() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("m.scn")
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        let arguments = ["migrate", game, "--app", "odyssey", "--to", "background-assets", "--out", out.path]
+        #expect(try CLI.run(arguments).status == 0)
+        // Unedited: a second run replaces it (here with a budget).
+        #expect(try CLI.run(arguments + ["--budget", "2GB"]).status == 0)
+        var text = try String(contentsOf: out, encoding: .utf8)
+        #expect(text.contains("budget: 2GB"))
+        // One character changed by hand: never replaced again.
+        text = text.replacingOccurrences(of: "budget: 2GB", with: "budget: 3GB")
+        try Data(text.utf8).write(to: out)
+        let again = try CLI.run(arguments)
+        #expect(again.status == 1 && again.stderr.contains("was written by odr-sim but edited since"), "\(again.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == text)
+    }
+
     @Test("a catalog over the target's limits, an unknown target, a scenario already migrated: one line each, nothing written")
     func refusals() throws {
         let dir = try CLI.temporaryDirectory()

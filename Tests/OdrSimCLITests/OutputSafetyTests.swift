@@ -116,6 +116,24 @@ struct OutputSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test("the default report folder of one scenario is not replaced by another of the same name; the same file through a link is the same scenario")
+    func defaultFolderOfAnotherScenario() throws {
+        let dir = try workFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("s.scn"), to: dir.appendingPathComponent("other.scn"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("linked").path, withDestinationPath: dir.path)
+        #expect(try CLI.run(["run", "s.scn", "--no-report"], in: dir).status == 0)
+        let before = snapshot(dir.appendingPathComponent("Reports"))
+        // other.scn is also named `small`: its default folder Reports/small/ is s.scn's.
+        let other = try CLI.run(["run", "other.scn", "--no-report"], in: dir)
+        #expect(other.status == 1)
+        #expect(other.stderr.hasPrefix("odr-sim: Reports/small: holds the report of ") && other.stderr.contains("/s.scn, not of other.scn (two scenarios of one name); give --out"), "\(other.stderr)")
+        #expect(snapshot(dir.appendingPathComponent("Reports")) == before)
+        // The same file again, or through a link to its folder, replaces its own report.
+        #expect(try CLI.run(["run", "linked/s.scn", "--no-report"], in: dir).status == 0)
+        #expect(try CLI.run(["run", "other.scn", "--no-report", "--out", "elsewhere"], in: dir).status == 0)
+    }
+
     @Test("a scenario's name cannot choose a path: traversal names become one component under Reports/",
           arguments: ["../../victim", "..", ".", "/victim", "a/../../victim", ".hidden", "..\\..\\victim", "victim\u{0}x"])
     func traversalNames(name: String) throws {

@@ -493,4 +493,67 @@ struct PlatformModelTests {
         #expect(device.ledger.downloadedBytes == 300 * Self.MB + device.ledger.updateBytes)
         #expect(device.ledger.redownloadBytes == 0)
     }
+
+    /// A device of `device` with an ODR app `maps` and an app `game` on `game`, `extra` added
+    /// to the game's mapping.
+    static func mixedScenario(device: String = "ios17", game: String = "background-assets", extra: String = "", top: String = "") -> String {
+        """
+        duration: 1d
+        platform: \(device)
+        \(top)device: {capacity: 1GB}
+        apps:
+          - id: maps
+            resources:
+              - {name: city, size: 400MB, tags: [city]}
+          - id: game
+            platform: \(game)\(extra)
+            resources:
+              - {name: old, size: 300MB, tags: [old]}
+              - {name: new, size: 500MB, tags: [new]}
+        events:
+          - {at: 0, app: maps, install: true}
+          - {at: 0, app: game, install: true}
+          - {at: 1h, app: maps, request: [city], id: c}
+          - {at: 2h, app: maps, end: c}
+          - {at: 3h, app: game, request: [old], id: o}
+          - {at: 4h, app: game, end: o}
+          - {at: 5h, app: game, request: [new], id: n}
+        """
+    }
+
+    @Test("apps[].platform: a Background Assets game beside an ODR app; the system purges the ODR app's pack for the game's download, and the game keeps its own")
+    func platformPerApp() throws {
+        // 1 GB: 400 + 300 MB stored, 300 MB free; `new` needs 500: the system frees 200 MB
+        // from maps' pack (400 MB, all of it), the game's code removes nothing.
+        let device = try run(Self.mixedScenario())
+        #expect(device.ledger.purgedBytes == 400 * Self.MB)
+        #expect(device.ledger(of: AppID(rawValue: 0)).purgedBytes == 400 * Self.MB)
+        #expect(device.ledger(of: AppID(rawValue: 1)).purges == 0)
+        // Each app's rules are its own: a budget is the game's, refused for the ODR app.
+        let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(Self.mixedScenario(extra: "\n    budget: 500MB"), fileName: "p.scn").scenario
+        #expect(scenario.apps[1].budget == 500 * Self.MB && scenario.apps[1].platform?.name == "background-assets")
+        #expect(scenario.apps[0].platform == nil && scenario.platform(of: 0).name == "ios17")
+        #expect(scenario.mixesPlatforms && scenario.someAppEvicts && scenario.systemPurges)
+    }
+
+    @Test("apps[].platform of another operating system, and system_policy where nothing mixes, are located errors", arguments: [
+        (Self.mixedScenario(game: "play-asset-delivery"),
+         "p.scn:9:15: platform play-asset-delivery runs on Android devices, but the device's platform is ios17 (Apple's); one device runs one operating system"),
+        (Self.mixedScenario(device: "play-asset-delivery", game: "background-assets"),
+         "p.scn:9:15: platform background-assets runs on Apple's devices, but the device's platform is play-asset-delivery (Android); one device runs one operating system"),
+        (Self.mixedScenario(game: "ios17", top: "system_policy: apple\n"),
+         "p.scn:3:16: system_policy applies where some apps' packs are purged by the system and others are removed by the apps (an app with its own `platform`); here the system purges every app's packs under the run's policy"),
+        (Self.mixedScenario(top: "system_policy: belady\n"),
+         "p.scn:3:16: system_policy 'belady' reads the future; the system cannot (run it as the run's policy, a bound)"),
+        (Self.mixedScenario(top: "system_policy: aple\n"),
+         "p.scn:3:16: unknown system_policy 'aple'; did you mean 'apple'?"),
+    ])
+    func platformPerAppErrors(text: String, message: String) throws {
+        do {
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, offlinePolicies: ["belady"]).parse(text, fileName: "p.scn")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
 }

@@ -43,6 +43,12 @@ struct DeviceState {
     /// device's. Performance: a trace replay's device has one app, whose ledger is the
     /// device's; counting twice cost 7 % of its instructions.
     var tracksApps = false
+    /// The ``PurgeGroup``s of the device's apps: one on a device of one platform.
+    var groupsPresent: PurgeGroups = []
+    /// Whether any app's own code removes its packs (``PurgeGroups`` beyond the system's).
+    var someAppsEvict = false
+    /// Whether any app's platform makes large cellular downloads wait for the user.
+    var someAppsConfirmCellular = false
     /// Requests begun so far; the ordinal of the latest.
     var requestOrdinal: Int64 = 0
     /// Bumped whenever the set of downloads, their priorities or their runnability change.

@@ -51,8 +51,8 @@ extension ODRDevice {
         let pinned = record.bytesOnDisk > 0
         if pinned { pin(p) }
         let needed = record.size - record.bytesOnDisk
-        roomMaker.beforeDownload(of: app, adding: needed, on: self)
-        guard makeRoom(needed, mayWarn: true, for: app) else {
+        RoomMaker.beforeDownload(of: app, adding: needed, on: self)
+        guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
             if pinned { unpin(p) }
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }
             return outcome(of: fail(app, .outOfSpace))

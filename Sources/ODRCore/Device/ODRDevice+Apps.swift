@@ -17,8 +17,8 @@ extension ODRDevice {
         let initial = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
         let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size }
         move(a, .install)
-        guard makeRoom(needed, mayWarn: true) else {
-            if !settings.profile.installFailsWithoutInitialSpace {
+        guard makeRoom(needed, mayWarn: true, for: .system(a)) else {
+            if !state.apps[a].rules.installFailsWithoutInitialSpace {
                 for p in initial { emit(.prefetchSkipped(p, a, .outOfSpace)) }
                 state.appContents[a].prefetchQueue = state.appContents[a].catalog.prefetchPacks.map(state.apps[a].pack)
                 state.apps[a].prefetchCursor = 0
@@ -63,7 +63,7 @@ extension ODRDevice {
         emit(.appUpdated(a))
         state.appContents[a].prefetchQueue = catalog.prefetchPacks(at: .subsequentUpdate).map(state.apps[a].pack)
         state.apps[a].prefetchCursor = 0
-        guard makeRoom(missing.reduce(Int64(0)) { $0 + state.packs[$1].size }, mayWarn: true) else {
+        guard makeRoom(missing.reduce(Int64(0)) { $0 + state.packs[$1].size }, mayWarn: true, for: .system(a)) else {
             for p in missing { emit(.prefetchSkipped(p, a, .outOfSpace)) }
             completeInstall(a)
             return true
@@ -183,7 +183,7 @@ extension ODRDevice {
             if state.packs[p].phase == .resident || state.packs[p].downloading { continue }
             let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
-            let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false)
+            let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false, for: .system(a))
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded { unshield(q) }
             if room {

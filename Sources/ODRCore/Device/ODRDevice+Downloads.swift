@@ -151,7 +151,7 @@ extension ODRDevice {
         if state.link == .offline { return .offline }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
-            if record.size > cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return .waitingForWifi }
+            if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return .waitingForWifi }
         }
         if state.packDetails[p].systemDownload { return nil }
         return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
@@ -166,7 +166,7 @@ extension ODRDevice {
         if state.link == .offline { return (.offline, false) }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
-            if record.size > cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return (.waitingForWifi, false) }
+            if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return (.waitingForWifi, false) }
         }
         let waiting = highestWaitingPriority(record.downloadSlot)
         // A system download runs on its own, at normal priority unless an urgent request awaits it.
@@ -251,11 +251,11 @@ extension ODRDevice {
     /// (Play's `WAITING_FOR_WIFI`), in app order: what a model of the user answers, after
     /// its delay, with ``confirmCellular(_:at:)``. Empty where no such rule applies.
     public var appsAwaitingCellularConfirmation: [AppID] {
-        guard state.link == .cellular, cellularConfirmationBytes != .max else { return [] }
+        guard state.link == .cellular, state.someAppsConfirmCellular else { return [] }
         var apps: [AppID] = []
         for p in state.downloadOrder {
             let app = state.packs[p].app
-            if state.packs[p].size > cellularConfirmationBytes, state.apps[app].allowsCellular,
+            if state.packs[p].size > state.apps[app].rules.cellularConfirmationBytes, state.apps[app].allowsCellular,
                !state.apps[app].cellularConfirmed, !apps.contains(app) {
                 apps.append(app)
             }

@@ -288,8 +288,8 @@ extension ODRDevice {
                 needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
-        roomMaker.beforeDownload(of: app, adding: needed, on: self)
-        guard makeRoom(needed, mayWarn: true, for: app) else {
+        RoomMaker.beforeDownload(of: app, adding: needed, on: self)
+        guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
             for p in packList { unpin(p) }
             release(slot: slot, .cancel)
             if settings.onSpaceExhausted == .terminateApp {
@@ -315,7 +315,8 @@ extension ODRDevice {
     /// requests that begin together cannot pass the limit between them.
     @inline(__always)
     func exceedsInUseLimit(_ app: AppID, _ packList: PackList) -> Bool {
-        guard let limit = settings.profile.maxInUseSize else { return false }
+        let limit = state.apps[app].rules.maxInUseBytes
+        guard limit != .max else { return false }
         var added: Int64 = 0
         for p in packList where !isCommitted(p) { added += state.packs[p].size }
         return state.apps[app].committedBytes + added > limit

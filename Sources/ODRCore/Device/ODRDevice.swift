@@ -57,11 +57,6 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     public let policy: any PurgePolicy
-    /// Who makes room for a demand: the system or the app (``RoomMaker``).
-    let roomMaker: RoomMaker
-    /// Downloads larger than this wait on cellular for the user's confirmation
-    /// (``PlatformProfile/cellularConfirmationBytes``; `Int64.max` where none do).
-    let cellularConfirmationBytes: Int64
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -117,8 +112,6 @@ public final class ODRDevice {
         state.otherBytes = min(otherData, capacity)
         self.policy = policy
         self.settings = settings
-        roomMaker = RoomMaker(settings.profile)
-        cellularConfirmationBytes = settings.profile.cellularConfirmationBytes ?? .max
         state.ledger.peakUsedBytes = usedBytes
     }
 
@@ -145,8 +138,11 @@ public final class ODRDevice {
     /// unchanged).
     public func addApp(
         name: String, catalog: Catalog, allowsCellular: Bool = true,
-        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil, keep: [TagID] = []
+        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil, keep: [TagID] = [],
+        profile: PlatformProfile? = nil
     ) -> AppID {
+        let profile = profile ?? settings.profile
+        let rules = AppRules(profile)
         let id = AppID(state.apps.count)
         let first = PackID(state.packs.count)
         // Performance: no temporary arrays per pack or tag, so that catalogs of a million
@@ -171,7 +167,10 @@ public final class ODRDevice {
         }
         state.apps.append(AppRecord(
             firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
-            lowDiskResponse: lowDiskResponse))
+            lowDiskResponse: lowDiskResponse, rules: rules))
+        state.groupsPresent.insert(PurgeGroups(rules.group))
+        if rules.appEvicts { state.someAppsEvict = true }
+        if rules.cellularConfirmationBytes != .max { state.someAppsConfirmCellular = true }
         state.appLedgers.append(Ledger())
         if state.appLedgers.count == 2 && !state.tracksApps {
             // From the second app on, each app's counts are kept apart; until now everything
@@ -180,7 +179,7 @@ public final class ODRDevice {
             state.appLedgers[0] = state.ledger
         }
         state.appContents.append(AppContent(
-            name: name, catalog: catalog,
+            name: name, catalog: catalog, profile: profile,
             // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
             // with no table. The first app's global pack indices equal its catalog's: share those arrays.
             tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
@@ -320,21 +319,45 @@ public final class ODRDevice {
         PurgeView.isCandidate(p, running: tier == .runningApps, packs: state.packs, apps: state.apps)
     }
 
+    /// Whether a purge among `groups` may take any pack of the device's apps (the rule on a
+    /// device of one platform), so that the device's totals answer for it.
+    @inline(__always)
+    func coversAllApps(_ groups: PurgeGroups) -> Bool {
+        groups == .all || groups.isSuperset(of: state.groupsPresent)
+    }
+
     func residentPacks() -> [PackID] {
         state.packs.indices.map(PackID.init).filter { state.packs[$0].phase == .resident }
     }
 
-    func purgeableBytes(in tier: PurgeTier) -> Int64 {
-        tier == .runningApps ? state.runningAppsPurgeable.bytes : state.otherAppsPurgeable.bytes
+    /// Bytes and number of the purgeable packs of the tier's apps in `groups`.
+    func purgeable(in tier: PurgeTier, groups: PurgeGroups = .all) -> (bytes: Int64, count: Int) {
+        if coversAllApps(groups) { return tier == .runningApps ? state.runningAppsPurgeable : state.otherAppsPurgeable }
+        // A device whose apps have different platforms: its few apps summed.
+        var total: (bytes: Int64, count: Int) = (0, 0)
+        let running = tier == .runningApps
+        for a in state.apps.indices.map(AppID.init) where groups.contains(state.apps[a].rules.group) && state.apps[a].running == running {
+            total.bytes += state.apps[a].purgeableBytes
+            total.count += state.apps[a].purgeableCount
+        }
+        return total
     }
 
-    func candidateCount(in tier: PurgeTier) -> Int {
-        tier == .runningApps ? state.runningAppsPurgeable.count : state.otherAppsPurgeable.count
-    }
+    func purgeableBytes(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int64 { purgeable(in: tier, groups: groups).bytes }
 
-    /// Everything the device could free by purging.
-    var reclaimableBytes: Int64 {
-        state.leftoverBytes + state.runningAppsPurgeable.bytes + state.otherAppsPurgeable.bytes
+    func candidateCount(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int { purgeable(in: tier, groups: groups).count }
+
+    /// Everything the device could free by purging the packs of apps in `groups`.
+    func reclaimableBytes(in groups: PurgeGroups) -> Int64 {
+        if coversAllApps(groups) {
+            return state.leftoverBytes + state.runningAppsPurgeable.bytes + state.otherAppsPurgeable.bytes
+        }
+        if state.groupsPresent.isDisjoint(with: groups) { return 0 }
+        var bytes: Int64 = 0
+        for p in state.leftoverPacks where groups.contains(state.apps[state.packs[p].app].rules.group) {
+            bytes += state.packs[p].bytesOnDisk
+        }
+        return bytes + purgeableBytes(in: .appsNotRunning, groups: groups) + purgeableBytes(in: .runningApps, groups: groups)
     }
 
     /// Moves app `a` to its next phase on `event` (``AppPhase``); false if the event does

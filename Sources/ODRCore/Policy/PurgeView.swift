@@ -19,13 +19,17 @@ public struct PurgeView {
     private let apps: RecordTable<AppRecord>
     private let running: Bool
     private let evictor: AppID?
+    /// Whose packs the system may take in this step, where the device's apps have different
+    /// platforms (``RoomMaker``); nil: any app's of the tier (a device of one platform).
+    private let groups: PurgeGroups?
 
-    init(device: ODRDevice, scope: PurgeScope, time: Double) {
+    init(device: ODRDevice, scope: PurgeScope, groups: PurgeGroups, time: Double) {
         self.device = device
         self.scope = scope
         self.time = time
         packs = device.state.packs
         apps = device.state.apps
+        self.groups = device.coversAllApps(groups) ? nil : groups
         switch scope {
         case .tier(let tier):
             running = tier == .runningApps
@@ -39,6 +43,7 @@ public struct PurgeView {
     /// Whether `pack` may be purged in this step.
     public func isCandidate(_ pack: PackID) -> Bool {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return false }
+        if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return false }
         guard let evictor else { return true }
         return device.isRemovable(pack, by: evictor)
     }
@@ -50,6 +55,7 @@ public struct PurgeView {
     /// reads, so a policy need keep no column of sizes of its own.
     public func candidateSize(_ pack: PackID) -> Int64? {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return nil }
+        if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return nil }
         if let evictor, !device.isRemovable(pack, by: evictor) { return nil }
         return packs[pack].size
     }
@@ -77,7 +83,7 @@ public struct PurgeView {
     /// Whether `app`'s packs may be among this step's: apps of the tier, or the evicting app.
     public func isInScope(_ app: AppID) -> Bool {
         switch scope {
-        case .tier: device.state.apps[app].running == running
+        case .tier: device.state.apps[app].running == running && (groups?.contains(device.state.apps[app].rules.group) ?? true)
         case .app(let evictor): app == evictor
         }
     }
@@ -98,7 +104,7 @@ public struct PurgeView {
     /// Total bytes of all candidates.
     public var candidateBytes: Int64 {
         switch scope {
-        case .tier(let tier): device.purgeableBytes(in: tier)
+        case .tier(let tier): device.purgeableBytes(in: tier, groups: groups ?? .all)
         case .app(let app): device.removableBytes(of: app).bytes
         }
     }
@@ -106,7 +112,7 @@ public struct PurgeView {
     /// The number of candidates.
     var candidateCount: Int {
         switch scope {
-        case .tier(let tier): device.candidateCount(in: tier)
+        case .tier(let tier): device.candidateCount(in: tier, groups: groups ?? .all)
         case .app(let app): device.removableBytes(of: app).count
         }
     }

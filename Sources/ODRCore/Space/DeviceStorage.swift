@@ -10,6 +10,9 @@ struct AppRecord: BitwiseCopyable {
     let tagsArePacks: Bool
     let allowsCellular: Bool
     var lowDiskResponse: LowDiskResponse
+    /// The app's own platform's rules (``PlatformProfile``), as the device reads them: who
+    /// may remove its packs (``RoomMaker/group(of:)``), and its limits.
+    let rules: AppRules
 
     /// Absent, installing or installed, and running (see ``AppPhase`` for what moves it).
     var phase = AppPhase.absent
@@ -27,8 +30,9 @@ struct AppRecord: BitwiseCopyable {
     /// The user let the app's large downloads use cellular data (``ODRDevice/confirmCellular(_:at:)``).
     var cellularConfirmed = false
 
-    init(firstPack: PackID, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse) {
+    init(firstPack: PackID, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse, rules: AppRules) {
         self.firstPack = firstPack
+        self.rules = rules
         packCount = Int32(catalog.packs.count)
         tagCount = Int32(catalog.tags.count)
         tagsArePacks = catalog.tagsArePacks
@@ -46,10 +50,33 @@ struct AppRecord: BitwiseCopyable {
     func pack(_ local: Int32) -> PackID { firstPack.advanced(by: local) }
 }
 
+/// What the device reads of an app's ``PlatformProfile`` while it runs, as plain data: an app
+/// may have a platform of its own beside the device's (an ODR app and a Background Assets
+/// app on one iPhone).
+struct AppRules: BitwiseCopyable {
+    /// Who removes the app's packs (see ``PurgeGroup``).
+    let group: PurgeGroup
+    /// ``PlatformProfile/appEvictsWhenFull``.
+    let evictsWhenFull: Bool
+    /// ``PlatformProfile/initialPacksRemovable``.
+    let initialPacksRemovable: Bool
+    /// ``PlatformProfile/installFailsWithoutInitialSpace``.
+    let installFailsWithoutInitialSpace: Bool
+    /// ``PlatformProfile/maxInUseSize``; `Int64.max`: no limit.
+    let maxInUseBytes: Int64
+    /// ``PlatformProfile/cellularConfirmationBytes``; `Int64.max`: no download waits.
+    let cellularConfirmationBytes: Int64
+
+    /// Whether the app's own code removes its packs (Background Assets, Play).
+    var appEvicts: Bool { group != .system }
+}
+
 /// Internal per-app content of an ``ODRDevice``: its catalog and what is derived from it.
 struct AppContent {
     let name: String
     let catalog: Catalog
+    /// The app's platform (the device's unless the app names its own).
+    let profile: PlatformProfile
     /// Global pack indices of each tag, shared by single-tag requests without copying; empty
     /// for a numbered catalog (see ``packs(ofTag:)``).
     let tagPacks: [[PackID]]

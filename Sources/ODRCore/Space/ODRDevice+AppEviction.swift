@@ -20,7 +20,7 @@ extension ODRDevice {
     /// packs), and not one the app keeps (`apps[].keep`).
     func isRemovable(_ p: PackID, by app: AppID) -> Bool {
         guard state.packs[p].app == app, state.packs[p].purgeable else { return false }
-        guard settings.profile.initialPacksRemovable || state.packDetails[p].category != .initialInstall else { return false }
+        guard state.apps[app].rules.initialPacksRemovable || state.packDetails[p].category != .initialInstall else { return false }
         return state.appContents[app.index].kept.isEmpty || !state.appContents[app.index].kept.contains(p)
     }
 
@@ -51,7 +51,7 @@ extension ODRDevice {
     /// that its removable packs hold that much).
     func evict(_ bytes: Int64, of app: AppID) {
         state.episode += 1
-        let view = PurgeView(device: self, scope: .app(app), time: state.now)
+        let view = PurgeView(device: self, scope: .app(app), groups: .all, time: state.now)
         let victims = policy.selectVictims(toFree: bytes, from: view)
         verify(victims, toFree: bytes, view: view)
         var removed: Int64 = 0

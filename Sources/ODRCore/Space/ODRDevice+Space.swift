@@ -15,11 +15,11 @@ extension ODRDevice {
             return applied
         }
         var applied = delta
-        if !makeRoom(delta, mayWarn: true) {
+        if !makeRoom(delta, mayWarn: true, for: .otherData) {
             // What the system may still remove for other data (``RoomMaker``).
-            let reclaimable = roomMaker.reclaimableForOtherData(on: self)
+            let reclaimable = RoomMaker.reclaimableForOtherData(on: self)
             applied = min(delta, freeBytes + reclaimable)
-            if applied > freeBytes { purge(applied - freeBytes) }
+            if applied > freeBytes { purge(applied - freeBytes, groups: .forOtherData) }
             state.ledger.refusedOtherBytes += delta - applied
         }
         state.otherBytes += applied
@@ -28,29 +28,31 @@ extension ODRDevice {
         return applied
     }
 
-    /// Makes `bytes` free as the platform's ``RoomMaker`` does it: the system purging, or the
-    /// app `app` (the one asking) removing its own packs. Returns false, having removed
-    /// nothing, when that cannot free enough.
+    /// Makes `bytes` free for `demand` as the apps' platforms do it (``RoomMaker``): the
+    /// system purging, and an app that evicts removing its own packs. Returns false, having
+    /// removed nothing, when that cannot free enough.
     @inline(__always)
-    func makeRoom(_ bytes: Int64, mayWarn: Bool, for app: AppID? = nil) -> Bool {
-        roomMaker.makeRoom(bytes, mayWarn: mayWarn, for: app, on: self)
+    func makeRoom(_ bytes: Int64, mayWarn: Bool, for demand: RoomMaker.Demand) -> Bool {
+        RoomMaker.makeRoom(bytes, mayWarn: mayWarn, for: demand, on: self)
     }
 
-    /// One purge episode freeing at least `deficit` bytes (the caller checked it can).
-    func purge(_ deficit: Int64) {
+    /// One purge episode freeing at least `deficit` bytes from the packs of apps in `groups`
+    /// (the caller checked it can).
+    func purge(_ deficit: Int64, groups: PurgeGroups) {
         state.episode += 1
         var purged: Int64 = 0
         if !state.leftoverPacks.isEmpty {
             // In pack order first, as a scan of the records would list them, so that the sort
             // by last use breaks ties (packs never used) as it always has.
-            let leftovers = state.leftoverPacks.sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
+            var leftovers = state.leftoverPacks.sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
+            if !coversAllApps(groups) { leftovers.removeAll { !groups.contains(state.apps[state.packs[$0].app].rules.group) } }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
         // Performance: a static list, not an array literal allocated on every purge.
         for tier in PurgeTier.purgeOrder where purged < deficit {
-            guard purgeableBytes(in: tier) > 0 else { continue }
+            guard purgeableBytes(in: tier, groups: groups) > 0 else { continue }
             let remaining = deficit - purged
-            let view = PurgeView(device: self, scope: .tier(tier), time: state.now)
+            let view = PurgeView(device: self, scope: .tier(tier), groups: groups, time: state.now)
             let victims = policy.selectVictims(toFree: remaining, from: view)
             verify(victims, toFree: remaining, view: view)
             for victim in victims { purged += purgePack(victim) }

@@ -137,9 +137,7 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure("\(error)", located: true)
             }
         }
-        guard let appIndex = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
-            throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
-        }
+        let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
         let policy = descriptor.name
         let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,

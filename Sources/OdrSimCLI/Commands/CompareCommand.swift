@@ -46,10 +46,11 @@ struct CompareCommand: ParsableCommand {
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
         // Where the app evicts, the candidates are the scenario's own strategies (system purge
         // orders such as apple are no app's code); elsewhere every registered policy.
-        let descriptors = options.policies.isEmpty && scenario.platform.evictor == .system ? PolicyRegistry.all
+        let descriptors = options.policies.isEmpty && !ExperimentPlan.Point(document).policiesAreStrategies ? PolicyRegistry.all
             : try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
-        let baseline = try resolveBaseline(options.baseline, policies: policies)
+        let baseline = try resolveBaseline(options.baseline, policies: policies,
+                                           strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         let runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: 0, recordsEvents: false)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),

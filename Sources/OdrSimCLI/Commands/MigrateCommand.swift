@@ -13,17 +13,16 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Rewrite an ODR scenario for Background Assets or Play Asset Delivery: same content and workload, the app evicting.",
         discussion: """
-            The apps, resources, tags and workload stay; the platform changes, each tag's
-            category takes the target's name (initial-install → essential / install-time,
-            prefetch → prefetch / fast-follow, on-demand → onDemand / on-demand), each app gets
-            --budget, and the run's policies become the app's eviction strategies (--strategy).
-            A comment header says what was mapped and what has no counterpart. The result is
-            checked against the target's limits before it is written.
+            Content and workload stay; each tag's category takes the target's name (essential,
+            install-time, fast-follow …), each app gets --budget, and the run's policies become
+            its eviction strategies (--strategy). With --app only that app moves (its own
+            `platform:`; the others stay, under `system_policy`). The header says what was
+            mapped; a file edited since odr-sim wrote it is never replaced.
 
             Examples:
               odr-sim migrate Scenarios/game.scn --to background-assets
+              odr-sim migrate Scenarios/game.scn --app odyssey --to background-assets --budget 1GB --out game-ba.scn
               odr-sim migrate Scenarios/game.scn --to play-asset-delivery --budget 2GB --strategy lru --strategy gdsf --out game-pad.scn
-              odr-sim run game-pad.scn
             """)
 
     @Argument(help: "The ODR scenario file (.scn).")
@@ -38,6 +37,9 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .customLong("strategy"), help: ArgumentHelp("The app's eviction strategy, a policy name (repeatable; see `odr-sim policies`). Default: lru.", valueName: "policy"))
     var strategies: [String] = []
 
+    @Option(help: ArgumentHelp("Move only this app (an id of the scenario); the device and the other apps stay.", valueName: "id"))
+    var app: String?
+
     @Option(help: ArgumentHelp("Write the scenario here instead of to standard output (never over a file odr-sim did not write).", valueName: "file"))
     var out: String?
 
@@ -48,30 +50,24 @@ struct MigrateCommand: ParsableCommand {
             throw CommandFailure.usage("--to: '\(to)' is not a platform where the app evicts; choose \(Self.targets.joined(separator: " or "))")
         }
         if let budget {
-            do {
-                _ = try BudgetSyntax.parse(budget)
-            } catch {
-                throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))")
-            }
+            do { _ = try BudgetSyntax.parse(budget) } catch { throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))") }
         }
         let strategies = try resolvePolicyFlags(self.strategies.isEmpty ? ["lru"] : self.strategies, option: "--strategy").map(\.name)
+        if let app { _ = try appIndex(app, in: try loadScenario(file)) }
         if let out {
-            try OutputSafety.checkFile(out, label: "--out \(out)", inputs: [file]) { head in head.hasPrefix("# " + ScenarioMigration.marker) }
+            try OutputSafety.checkFile(out, label: "--out \(out)", inputs: [file], signed: true) { $0.hasPrefix("# " + ScenarioMigration.marker) }
         }
-        let migration = ScenarioMigration(target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names)
+        let migration = ScenarioMigration(target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names, offlinePolicies: offlinePolicies, app: app)
         let migrated: String
         do {
             // A telemetry file keeps resolving from where the result is written.
-            migrated = try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
-                .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-")
+            migrated = SignedText.sign(try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
+                .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-"))
         } catch {
             throw CommandFailure("\(error)", located: true)
         }
-        guard let out else {
-            say(migrated, terminator: "")
-            return
-        }
+        guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)
-        note("\(out): \(file) on \(target.name) (run it with: odr-sim run \(out))")
+        note("\(out): \(file)\(app.map { "'s \($0)" } ?? "") on \(target.name) (run it with: odr-sim run \(out))")
     }
 }

@@ -28,7 +28,7 @@ struct ValidateCommand: ParsableCommand {
         let s = document.scenario
         let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
         let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
-        say("\(file): ok — '\(document.name)' on \(s.platform.name): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
+        say("\(file): ok — '\(document.name)' on \(s.platformNames): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, "
               + "\(s.events.count) scripted events, \(s.generators.count) workload generator(s), "
               + "\(humanDuration(s.duration)), about \(scientific(s.expectedEvents)) workload events per run, "
               + "policies \(document.policies.joined(separator: ", "))")

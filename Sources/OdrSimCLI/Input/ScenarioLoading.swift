@@ -72,7 +72,7 @@ func studyParser() -> StudyParser {
 }
 
 /// The registry's policies that read the future.
-private var offlinePolicies: Set<String> { Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)) }
+var offlinePolicies: Set<String> { Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)) }
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
@@ -96,7 +96,8 @@ extension ExperimentPlan.Point {
     /// apps' strategies resolved (the parser accepted only registered, online ones).
     init(_ document: ScenarioDocument) {
         self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
-                  appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) })
+                  appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) },
+                  systemPolicy: document.systemPolicy.flatMap { PolicyRegistry.descriptor(named: $0) })
     }
 }
 
@@ -121,14 +122,20 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
     }
 }
 
+/// The index of the app `--app` names; a usage error naming the apps there are.
+func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
+    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
+        throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
+    }
+    return index
+}
+
 /// The runs `run` and `compare` make of a scenario and their shared options, built in one
 /// place: the plan (policies × replications on common seeds), `--max-events`, `--bound` and
 /// `--warmup`, and the workload checked against the event limit before anything starts.
 func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption, bound: Bool,
              sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
-    if let app = options.app, !document.scenario.apps.contains(where: { $0.id == app }) {
-        throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
-    }
+    if let app = options.app { _ = try appIndex(app, in: document) }
     var runner = experimentRunner(document, policies: policies, replications: options.replications,
                                   sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
     runner.maxEvents = options.limits.maxEvents
@@ -138,20 +145,15 @@ func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, polici
     return runner
 }
 
-/// The policy paired differences are taken against: `--baseline` (one of `policies`), or
-/// `apple` when it runs, else the first policy; with a sentence saying which when it is not
-/// the usual `apple`.
-func resolveBaseline(_ requested: String?, policies: [String]) throws -> (name: String, note: String?) {
-    let apple = ApplePolicy.descriptor.name
-    if let requested {
-        _ = try resolvePolicyFlags([requested], option: "--baseline")
-        guard policies.contains(requested) else {
-            throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
-        }
-        return (requested, requested == apple ? nil : "Paired differences against \(requested) (--baseline).")
+/// The policy paired differences are taken against: `--baseline` (one of `policies`), or the
+/// usual one (``Metrics/BaselineChoice``), with a sentence saying which when it is not `apple`.
+func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool = false) throws -> (name: String, note: String?) {
+    guard let requested else { return BaselineChoice.usual(among: policies, strategies: strategies) }
+    _ = try resolvePolicyFlags([requested], option: "--baseline")
+    guard policies.contains(requested) else {
+        throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
     }
-    if policies.contains(apple) || policies.isEmpty { return (apple, nil) }
-    return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
+    return (requested, requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline).")
 }
 
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
