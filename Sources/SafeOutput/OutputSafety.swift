@@ -40,12 +40,14 @@ public enum OutputSafety {
 
     /// The report folder `out` (from `--out`) or, without it, `fallback`: claimed now, before
     /// any work starts.
-    /// The default folder is named after the scenario; one written from another input file
+    /// The default folder is named after the scenario; one written from another scenario file
     /// (two scenarios of one name) is refused, not replaced: its manifest lists its inputs.
     public static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
-        if out == nil, let earlier = manifestInputs(in: URL(fileURLWithPath: fallback).standardizedFileURL),
-           !earlier.isEmpty, Set(earlier) != Set(inputs.map(absolute)) {
-            throw CommandFailure("\(fallback): holds the report of \(earlier.joined(separator: ", ")), not of \(inputs.joined(separator: ", ")) (two scenarios of one name); give --out, or remove the folder yourself")
+        // The folder is named after the first input (the scenario, study or trace); others
+        // (a population study) may come and go.
+        if out == nil, let main = inputs.first, let earlier = manifestInputs(in: URL(fileURLWithPath: fallback).standardizedFileURL),
+           !earlier.isEmpty, !earlier.contains(absolute(main)) {
+            throw CommandFailure("\(fallback): holds the report of \(earlier.joined(separator: ", ")), not of \(main) (two scenarios of one name); give --out, or remove the folder yourself")
         }
         return try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
     }
