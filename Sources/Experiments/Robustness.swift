@@ -55,12 +55,15 @@ public struct Robustness: Sendable {
                 rerun.maxEvents = runner.maxEvents
                 rerun.warmup = runner.warmup
                 let summaries = try rerun.run().map(\.summary)
-                let other = Verdict(Comparison(rows: summaries, reference: baseline), offline: offline, metrics: verdict.lines.map(\.metric))
+                // The verdict's metrics, blocked launches among them where the runs have them.
+                let platform = verdict.lines.contains { $0.metric.isPlatformMetric }
+                let other = Verdict(Comparison(rows: summaries, reference: baseline, platformMetrics: platform), offline: offline,
+                                    metrics: verdict.lines.map(\.metric))
                 for (line, otherLine) in zip(verdict.lines, other.lines) {
                     guard let best = line.best, let bestAlternative = otherLine.best, !(line.identical && otherLine.identical) else { continue }
                     let same = best == bestAlternative || otherLine.tied.contains(best) || line.tied.contains(bestAlternative)
                     // The new best against the old one, paired on the same seeds.
-                    let change = same ? nil : Comparison(rows: summaries, reference: best).statistics(of: bestAlternative)?.differences?[line.metric.position]
+                    let change = same ? nil : Comparison(rows: summaries, reference: best, platformMetrics: platform).statistics(of: bestAlternative)?.differences?[line.metric.position]
                     let verdict = judge(sameBest: same, change: change)
                     rows.append(Row(assumption: assumption.name, key: assumption.key, defaultValue: assumption.defaultValue,
                                     alternative: alternative.value, metric: line.metric, best: best, bestAlternative: bestAlternative,

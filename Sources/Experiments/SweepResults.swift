@@ -98,14 +98,14 @@ public struct SweepResults: Sendable {
                 groups.append((values, [row]))
             }
         }
-        return groups.map { ($0.values, Comparison(rows: $0.rows, reference: baseline)) }
+        return groups.map { ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics)) }
     }
 
     /// `comparison.csv`: the axis columns, then ``Comparison/csv``'s columns, per point in
     /// point order and per policy in run order.
     public func comparisonCSV(_ comparisons: [(values: [String], comparison: Comparison)]) -> String {
         let head = String(CSV.row(writtenAxisNames).dropLast()) + ","
-        guard !comparisons.isEmpty else { return head + Comparison(rows: [], reference: baseline).csv }
+        guard !comparisons.isEmpty else { return head + Comparison(rows: [], reference: baseline, platformMetrics: platformMetrics).csv }
         var text = ""
         for (g, group) in comparisons.enumerated() {
             let lines = group.comparison.csv.split(separator: "\n", omittingEmptySubsequences: false)

@@ -45,21 +45,21 @@ public struct AppRow: Sendable, Hashable {
 
     /// Each app's comparison of the policies, apps in first-seen order: its rows as a run's
     /// rows (the device's own metrics NaN), paired by replication against `reference`.
-    public static func comparisons(_ rows: [AppRow], reference: String) -> [(app: String, comparison: Comparison)] {
+    public static func comparisons(_ rows: [AppRow], reference: String, platformMetrics: Bool = false) -> [(app: String, comparison: Comparison)] {
         var order: [String] = []
         var byApp: [String: [SummaryRow]] = [:]
         for row in rows {
             if byApp[row.app] == nil { order.append(row.app) }
             byApp[row.app, default: []].append(SummaryRow(policy: row.policy, replication: row.replication, seed: row.seed, values: row.values))
         }
-        return order.map { ($0, Comparison(rows: byApp[$0]!, reference: reference)) }
+        return order.map { ($0, Comparison(rows: byApp[$0]!, reference: reference, platformMetrics: platformMetrics)) }
     }
 
     /// `comparison-apps.csv`: `comparison.csv`'s columns for every metric that belongs to an
     /// app, one row per app and policy, the app first.
     public static func comparisonCSV(_ comparisons: [(app: String, comparison: Comparison)]) -> String {
         guard let reference = comparisons.first?.comparison.reference else { return "" }
-        let metrics = Metric.classic.filter(\.belongsToApp)
+        let metrics = comparisons[0].comparison.metrics.filter(\.belongsToApp)
         var header = ["app", "policy", "replications"]
         for m in metrics.map(\.column) {
             header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high", "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]

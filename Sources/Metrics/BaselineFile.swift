@@ -20,8 +20,13 @@ public struct BaselineFile: Sendable {
     public var missingMetrics: [String]
     /// Columns of the file that are not a metric odr-sim reports.
     public var unknownColumns: [String]
+    /// Whether the file has the platform metrics' columns (a run on Background Assets or Play,
+    /// or with updates): then they are checked too.
+    public var platformMetrics: Bool
 
-    public init(rows: [SummaryRow], scenarioHash: String? = nil, missingMetrics: [String] = [], unknownColumns: [String] = []) {
+    public init(rows: [SummaryRow], scenarioHash: String? = nil, missingMetrics: [String] = [], unknownColumns: [String] = [],
+                platformMetrics: Bool = false) {
+        self.platformMetrics = platformMetrics
         self.rows = rows
         self.scenarioHash = scenarioHash
         self.missingMetrics = missingMetrics
@@ -106,7 +111,7 @@ public struct BaselineFile: Sendable {
         }
         return BaselineFile(
             rows: rows, scenarioHash: hash,
-            missingMetrics: SummaryRow.metricColumns.filter { seen[$0] == nil },
-            unknownColumns: header.filter { !known.contains($0) })
+            missingMetrics: Metric.columns(platformMetrics: platform).map(\.column).filter { seen[$0] == nil },
+            unknownColumns: header.filter { !known.contains($0) }, platformMetrics: platform)
     }
 }

@@ -5,7 +5,7 @@ public struct Comparison: Sendable {
     public struct PolicyStatistics: Sendable {
         public let policy: String
         public let replications: Int
-        /// Per metric (``SummaryRow/metricColumns`` order).
+        /// Per metric (``Comparison/metrics`` order).
         public let metrics: [Interval]
         /// Per metric: (policy − reference) per replication; nil for the reference itself
         /// or when the reference was not run.
@@ -14,17 +14,24 @@ public struct Comparison: Sendable {
 
     public let reference: String
     public let policies: [PolicyStatistics]
+    /// The metrics compared, in file order: every metric of the runs' `summary.csv`
+    /// (``Metric/columns(platformMetrics:)``), the platform metrics included where the runs
+    /// have them.
+    public let metrics: [Metric]
 
-    /// Groups `rows` by policy (in first-seen order) and pairs replications by number.
-    public init(rows: [SummaryRow], reference: String = "apple") {
+    /// Groups `rows` by policy (in first-seen order) and pairs replications by number;
+    /// `platformMetrics`: the runs' files carry the platform metrics' columns.
+    public init(rows: [SummaryRow], reference: String = "apple", platformMetrics: Bool = false) {
         self.reference = reference
+        metrics = Metric.columns(platformMetrics: platformMetrics)
         var order: [String] = []
         var byPolicy: [String: [SummaryRow]] = [:]
         for row in rows {
             if byPolicy[row.policy] == nil { order.append(row.policy) }
             byPolicy[row.policy, default: []].append(row)
         }
-        let columns = SummaryRow.metricColumns.indices
+        // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
+        let columns = metrics.indices
         let base = byPolicy[reference].map { Dictionary(uniqueKeysWithValues: $0.map { ($0.replication, $0) }) }
         policies = order.map { policy in
             let runs = byPolicy[policy]!.sorted { $0.replication < $1.replication }
@@ -47,14 +54,14 @@ public struct Comparison: Sendable {
     /// 0 (a Student-t interval of a skewed sample can reach below); differences are not.
     public var csv: String {
         var header = ["policy", "replications"]
-        for m in SummaryRow.metricColumns {
+        for m in metrics.map(\.column) {
             header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high",
                        "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]
         }
         var text = CSV.row(header)
         for p in policies {
             var fields = [p.policy, String(p.replications)]
-            for c in SummaryRow.metricColumns.indices {
+            for c in metrics.indices {
                 let m = p.metrics[c]
                 fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
                 if let d = p.differences?[c] {
@@ -81,7 +88,7 @@ public struct Comparison: Sendable {
     public func longRows(prefix: String = "") -> String {
         var text = ""
         for p in policies {
-            for (c, metric) in Metric.classic.enumerated() {
+            for (c, metric) in metrics.enumerated() {
                 let m = p.metrics[c]
                 var values = [m.mean, m.standardDeviation, max(0, m.low), m.high]
                 if let d = p.differences?[c] { values += [d.mean, d.low, d.high] }

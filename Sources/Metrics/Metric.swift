@@ -100,6 +100,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .failedRequests: "Failed requests"
         case .lowDiskNotifications: "Low-disk warnings"
         case .waitP95: "Wait, 95th percentile"
+        case .launchBlockedSeconds: "Time launches were blocked"
+        case .blockedLaunches: "Blocked launches"
         default: column.replacingOccurrences(of: "_", with: " ").capitalizedFirst
         }
     }

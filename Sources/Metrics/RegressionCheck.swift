@@ -138,7 +138,9 @@ public struct RegressionCheck: Sendable {
         var cases: [Case] = []
         for policy in policies {
             guard let before = old[policy], let after = new[policy] else { continue }
-            for (c, metric) in SummaryRow.metricColumns.enumerated() where !baseline.missingMetrics.contains(metric) {
+            // Every metric the baseline has: a prefix of `Metric.allCases`, a row's value order.
+            for (c, metric) in Metric.columns(platformMetrics: baseline.platformMetrics).map(\.column).enumerated()
+            where !baseline.missingMetrics.contains(metric) {
                 var failures: [Failure] = []
                 switch method {
                 case .pairwise:

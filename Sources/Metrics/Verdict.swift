@@ -31,8 +31,17 @@ public struct Verdict: Sendable {
     /// The metrics a headline speaks of.
     public static let headlineMetrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95]
 
-    /// `offline` names the policies that read the future (bounds, not candidates).
+    /// The metrics a comparison's headline speaks of: ``headlineMetrics``, and the seconds
+    /// launches waited where the runs have the platform metrics (an app update's essential
+    /// packs, Background Assets and Play).
+    public static func metrics(of comparison: Comparison) -> [Metric] {
+        headlineMetrics + (comparison.metrics.contains(.launchBlockedSeconds) ? [.launchBlockedSeconds] : [])
+    }
+
+    /// `offline` names the policies that read the future (bounds, not candidates). A metric
+    /// the comparison does not hold (a platform metric of an ODR run) has no line.
     public init(_ comparison: Comparison, offline: Set<String>, metrics: [Metric] = Verdict.headlineMetrics) {
+        let metrics = metrics.filter(comparison.metrics.contains)
         baseline = comparison.reference
         let deployable = comparison.policies.filter { !offline.contains($0.policy) }
         let bounds = comparison.policies.filter { offline.contains($0.policy) }

@@ -8,7 +8,7 @@ import Metrics
 public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics: Bool = false) -> String {
     var table = Table(["policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge",
                        "low-disk", "failed", "wait p95"] + (platformMetrics ? ["launch blocked", "updates"] : []))
-    let comparison = Comparison(rows: rows)
+    let comparison = Comparison(rows: rows, platformMetrics: platformMetrics)
     let waits = secondsColumn(comparison.policies.map { $0.metrics[Metric.waitP95.position].mean })
     for (k, p) in comparison.policies.enumerated() {
         func v(_ metric: Metric) -> Double { p.metrics[metric.position].mean }
@@ -17,19 +17,16 @@ public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics
         var cells = [p.policy, count(.requests), count(.hits), humanBytes(v(.downloadedBytes)),
                      humanBytes(v(.redownloadBytes)), humanBytes(v(.purgedBytes)), v(.overPurgeBytes).isNaN ? "—" : humanBytes(v(.overPurgeBytes)),
                      v(.lowDiskNotifications).isNaN ? "—" : count(.lowDiskNotifications), count(.failedRequests), waits[k]]
-        if platformMetrics {
-            // Not among Comparison's (classic) metrics: means straight from the rows.
-            let mine = rows.filter { $0.policy == p.policy }
-            func mean(_ metric: Metric) -> Double { mine.reduce(0) { $0 + $1[metric] } / Double(max(1, mine.count)) }
-            cells += [String(format: "%.1f s", mean(.launchBlockedSeconds)), humanBytes(mean(.updateBytes))]
-        }
+        if platformMetrics { cells += [String(format: "%.1f s", v(.launchBlockedSeconds)), humanBytes(v(.updateBytes))] }
         table.add(cells)
     }
     return table.rendered
 }
 
-/// Policies best to worst by mean re-download bytes (ties: over-purge, then name).
+/// Policies best to worst by mean re-download bytes (ties: over-purge, then name); where the
+/// comparison has the platform metrics, blocked launches and the seconds they waited too.
 public func rankedTable(_ comparison: Comparison) -> String {
+    let platform = comparison.metrics.contains(.launchBlockedSeconds)
     let redownload = Metric.redownloadBytes.position, overPurge = Metric.overPurgeBytes.position
     // An app's comparison has no over-purge or low-disk warnings (the device's): NaN, shown "—".
     func orZero(_ x: Double) -> Double { x.isNaN ? 0 : x }
@@ -38,7 +35,7 @@ public func rankedTable(_ comparison: Comparison) -> String {
             < ($1.metrics[redownload].mean, orZero($1.metrics[overPurge].mean), $1.policy)
     }
     var table = Table(["rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
-                       "low-disk", "failed", "wait p95"])
+                       "low-disk", "failed", "wait p95"] + (platform ? ["blocked launches", "launch blocked"] : []))
     let waits = secondsColumn(ranked.map { $0.metrics[Metric.waitP95.position].mean })
     for (rank, p) in ranked.enumerated() {
         let r = p.metrics[redownload]
@@ -53,7 +50,8 @@ public func rankedTable(_ comparison: Comparison) -> String {
             p.metrics[Metric.lowDiskNotifications.position].mean.isNaN ? "—" : String(format: "%.1f", p.metrics[Metric.lowDiskNotifications.position].mean),
             String(format: "%.1f", p.metrics[Metric.failedRequests.position].mean),
             waits[rank],
-        ])
+        ] + (platform ? [String(format: "%.1f", p.metrics[Metric.blockedLaunches.position].mean),
+                         String(format: "%.1f s", p.metrics[Metric.launchBlockedSeconds.position].mean)] : []))
     }
     return table.rendered
 }

@@ -90,6 +90,36 @@ struct AppRowsTests {
         #expect(Set(rows.filter { $0[0] == "odyssey" }.map { $0[1] }) == ["lru", "fifo", "gdsf", "largest-first"])
     }
 
+    @Test("every metric of the list in every output: summary.csv, apps.csv, comparison*.csv and a check baseline carry Metric.columns, the platform metrics where the runs have them", arguments: [
+        ("Scenarios/game.scn", false), ("Scenarios/shared-phone.scn", true),
+    ])
+    func everyMetricEverywhere(scenario: String, platform: Bool) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("c").path
+        let compare = try CLI.run(["compare", scenario, "--replications", "2", "--policy", "lru", "--policy", "fifo", "--baseline", "lru",
+                                   "--no-report", "--out", out], in: CLI.repository)
+        #expect(compare.status == 0, "\(compare.stderr)")
+        let metrics = Metric.columns(platformMetrics: platform)
+        #expect(metrics.contains(.launchBlockedSeconds) == platform)
+        func header(_ file: String) throws -> [String] { try Self.table(URL(fileURLWithPath: out + "/" + file)).header }
+        #expect(try header("summary.csv") == ["policy", "replication", "seed", "scenario_hash"] + metrics.map(\.column))
+        let statistics = ["mean", "sd", "ci_low", "ci_high", "diff_vs_lru", "diff_ci_low", "diff_ci_high"]
+        #expect(try header("comparison.csv") == ["policy", "replications"] + metrics.flatMap { m in statistics.map { "\(m.column)_\($0)" } })
+        #expect(try header("comparison-apps.csv") == ["app", "policy", "replications"]
+                    + metrics.filter(\.belongsToApp).flatMap { m in statistics.map { "\(m.column)_\($0)" } })
+        let long = try Self.table(URL(fileURLWithPath: out + "/comparison-long.csv")).rows
+        #expect(Set(long.map { $0[2] }) == Set(metrics.map(\.column)))
+        // The terminal's ranking table and verdict speak of blocked launches where there are any.
+        #expect(compare.stdout.contains("launch blocked") == platform, "\(compare.stdout)")
+        let baseline = dir.appendingPathComponent("b.csv").path
+        let update = try CLI.run(["check", scenario, "--baseline", baseline, "--update", "--policy", "lru"], in: CLI.repository)
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(try Self.table(URL(fileURLWithPath: baseline)).header == ["policy", "replication", "seed", "scenario_hash"] + metrics.map(\.column))
+        let check = try CLI.run(["check", scenario, "--baseline", baseline, "--policy", "lru"], in: CLI.repository)
+        #expect(check.status == 0 && check.stdout.contains("× \(metrics.count) metrics"), "\(check.stdout) \(check.stderr)")
+    }
+
     @Test("compare without --policy where the app evicts compares the scenario's own strategies against the first, not the system's purge orders")
     func strategiesByDefault() throws {
         let dir = try CLI.temporaryDirectory()

@@ -91,7 +91,8 @@ struct CheckCommand: ParsableCommand {
                                           sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
             let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
-            try writeAtomically(SummaryRow.header + rows.map(\.csvLine).joined(), to: baseline)
+            let platform = Metric.hasPlatformMetrics(document.scenario)
+            try writeAtomically(SummaryRow.header(platformMetrics: platform) + rows.map { $0.csvLine(platformMetrics: platform) }.joined(), to: baseline)
             say("\(baseline): baseline written (\(rows.count) rows)")
             return
         }

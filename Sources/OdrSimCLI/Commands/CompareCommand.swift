@@ -60,9 +60,9 @@ struct CompareCommand: ParsableCommand {
         let results = try runWithProgress(runner, locations: document.eventLocations)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
-        let comparison = Comparison(rows: rows, reference: baseline.name)
-        let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline.name)
-        let shown = options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name)
+        let comparison = Comparison(rows: rows, reference: baseline.name, platformMetrics: platformMetrics)
+        let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline.name, platformMetrics: platformMetrics)
+        let shown = options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name, platformMetrics: platformMetrics)
         let headline = verdictLines(shown, app: options.app)
         let robust = try robustness ? Robustness.check(like: runner, verdict: verdict(comparison), baseline: baseline.name) : nil
         do {

@@ -109,12 +109,12 @@ struct RunCommand: ParsableCommand {
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
             ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
         ]
-        let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name)
+        let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name, platformMetrics: platformMetrics)
         if runner.replications > 1 {
             files.append(("comparison.csv", comparison.csv))
             files.append(("comparison-long.csv", comparison.longCSV))
         }
-        let headline = verdictLines(options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name), app: options.app)
+        let headline = verdictLines(options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name, platformMetrics: platformMetrics), app: options.app)
         if !output.noReport {
             var page = runReport(document, file: options.file, results)
             page.headline = headline

@@ -170,6 +170,5 @@ func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
 /// The headline verdict of a comparison, offline policies as bounds; an app's (`--app`)
 /// speaks only of what belongs to it, not the device's over-purge.
 func verdict(_ comparison: Comparison, app: String? = nil) -> Verdict {
-    Verdict(comparison, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)),
-            metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp })
+    Verdict(comparison, offline: offlinePolicies, metrics: Verdict.metrics(of: comparison).filter { app == nil || $0.belongsToApp })
 }
