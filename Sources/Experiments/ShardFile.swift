@@ -28,11 +28,14 @@ public struct ShardFile: Sendable, Equatable {
     public let runs: [(index: Int, line: String)]
     /// Whether the lines carry the platform metrics' columns (``SweepResults/platformMetrics``).
     public var platformMetrics = false
+    /// The study's baseline point (``SweepResults/baselinePoint``), written only when set so
+    /// that other shard files keep their bytes.
+    public var baselinePoint: Int? = nil
 
     public static func == (a: ShardFile, b: ShardFile) -> Bool {
         a.shard == b.shard && a.count == b.count && a.studyDigest == b.studyDigest && a.totalRuns == b.totalRuns
             && a.baseline == b.baseline && a.name == b.name && a.axisNames == b.axisNames
-            && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line)
+            && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line) && a.baselinePoint == b.baselinePoint
     }
 
     public init(shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
@@ -61,7 +64,7 @@ public struct ShardFile: Sendable, Equatable {
         var body = "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
         for run in runs { body += "\(run.index)," + run.line }
         return "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) "
-            + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
+            + (baselinePoint.map { "baseline_point=\($0) " } ?? "") + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
     }
 
     /// Why a file is not a shard of this kind, with its name.
@@ -134,6 +137,10 @@ public struct ShardFile: Sendable, Equatable {
         var file = ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
                              name: name, axisNames: axisNames, runs: runs)
         file.platformMetrics = header.contains(Metric.updateBytes.column)
+        if let text = fields["baseline_point"] {
+            guard let point = Int(text), (0..<total).contains(point) else { throw bad("its first line's baseline_point is not a point number: '\(text)'") }
+            file.baselinePoint = point
+        }
         return file
     }
 
@@ -144,7 +151,7 @@ public struct ShardFile: Sendable, Equatable {
         var seen: [Int: String] = [:]
         for (shard, name) in zip(shards, names) {
             guard shard.studyDigest == first.studyDigest, shard.count == first.count, shard.totalRuns == first.totalRuns,
-                  shard.axisNames == first.axisNames, shard.baseline == first.baseline else {
+                  shard.axisNames == first.axisNames, shard.baseline == first.baseline, shard.baselinePoint == first.baselinePoint else {
                 throw Error(message: "\(name) is from another study (or another split) than \(names[0]): study \(shard.studyDigest) shard of \(shard.count), not \(first.studyDigest) of \(first.count)")
             }
             if let other = seen[shard.shard] { throw Error(message: "\(name) and \(other) are both shard \(shard.shard)/\(shard.count)") }
@@ -162,7 +169,9 @@ public struct ShardFile: Sendable, Equatable {
             }
         }
         if let gap = lines.firstIndex(where: { $0 == nil }) { throw Error(message: "no shard has run \(gap)") }
-        return SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
-                            platformMetrics: first.platformMetrics)
+        var results = SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
+                                   platformMetrics: first.platformMetrics)
+        results.baselinePoint = first.baselinePoint
+        return results
     }
 }

@@ -17,6 +17,9 @@ public struct SweepResults: Sendable {
     /// beside `used`), or nil; empty for none. Only the written files have them: the lines,
     /// shards and ``comparisons()`` carry the labels alone.
     public var axisNumbers: [AxisNumbers?] = []
+    /// The point (index in point order) every point × policy is paired against under
+    /// ``baseline`` (``BaselinePairs``); nil: none.
+    public var baselinePoint: Int? = nil
 
     /// A numeric column beside an axis's labels: its name and each label's number.
     public struct AxisNumbers: Sendable, Hashable {
@@ -37,7 +40,8 @@ public struct SweepResults: Sendable {
         }
     }
 
-    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false) {
+    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false, baselinePoint: Int? = nil) {
+        self.baselinePoint = baselinePoint
         self.axisNames = axisNames
         self.baseline = baseline
         self.lines = lines
@@ -82,6 +86,32 @@ public struct SweepResults: Sendable {
     /// Per point (in point order), its axis values and the comparison of its policies, from
     /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
     public func comparisons() throws -> [(values: [String], comparison: Comparison)] {
+        try groups().map { ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics)) }
+    }
+
+    /// Every point × policy against the baseline point, if the study names one.
+    public func baselinePairs() throws -> BaselinePairs? {
+        guard let baselinePoint else { return nil }
+        return BaselinePairs(groups: try groups(), baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
+    }
+
+    /// `baseline-pairs.csv`: the axis columns, then ``BaselinePairs/header``; a row per
+    /// point × policy × metric.
+    public func baselinePairsCSV(_ pairs: BaselinePairs) -> String {
+        var text = CSV.row(writtenAxisNames + BaselinePairs.header)
+        for pair in pairs.pairs {
+            for (m, metric) in pairs.metrics.enumerated() {
+                let d = pair.differences[m]
+                text += CSV.row(writtenAxisValues(pair.values) + [pair.policy, String(pair.replications), pairs.baselinePolicy, metric.column,
+                                 metric.unit.rawValue] + [pair.means[m], pair.baselineMeans[m], d.mean, d.low, d.high].map { CSV.decimal($0) }
+                                 + [d.excludesZero ? "true" : "false"])
+            }
+        }
+        return text
+    }
+
+    /// The rows grouped by point (in point order), parsed back from ``resultsCSV``.
+    func groups() throws -> [(values: [String], rows: [SummaryRow])] {
         let records = try CSVReader.records(resultsCSV)
         let axes = axisNames.count
         let fixed = 4   // policy, replication, seed, scenario_hash
@@ -98,7 +128,7 @@ public struct SweepResults: Sendable {
                 groups.append((values, [row]))
             }
         }
-        return groups.map { ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics)) }
+        return groups
     }
 
     /// `comparison.csv`: the axis columns, then ``Comparison/csv``'s columns, per point in

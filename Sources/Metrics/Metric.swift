@@ -102,6 +102,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .waitP95: "Wait, 95th percentile"
         case .launchBlockedSeconds: "Time launches were blocked"
         case .blockedLaunches: "Blocked launches"
+        case .refusedOtherBytes: "Other data refused"
         default: column.replacingOccurrences(of: "_", with: " ").capitalizedFirst
         }
     }

@@ -365,9 +365,10 @@ public struct Chart: Sendable {
         for (r, row) in heat.rows.enumerated() {
             for (c, column) in heat.columns.enumerated() {
                 let v = heat.values[r][c]
-                let f = high > low ? (v - low) / (high - low) : 0.5
+                // A cell without a value (no such point) is left white.
+                let f = !v.isFinite ? 0 : high > low ? (v - low) / (high - low) : 0.5
                 // Light (low) to dark (high): readable in grey.
-                let shade = Int(245 - 200 * f)
+                let shade = v.isFinite ? Int(245 - 200 * f) : 255
                 let colour = "rgb(\(shade),\(Int(Double(shade) * 0.92)),\(min(255, shade + 30)))"
                 let px = Self.left + Double(c) * w, py = Self.top + Double(heat.rows.count - 1 - r) * h
                 body += "<rect class=\"cell\" x=\"\(Self.f(px))\" y=\"\(Self.f(py))\" width=\"\(Self.f(w))\" height=\"\(Self.f(h))\" fill=\"\(colour)\"><title>\(Self.escape("\(x.label) \(column), \(y.label) \(row): \(Self.describe(v, .plain))"))</title></rect>"

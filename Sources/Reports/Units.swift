@@ -33,6 +33,8 @@ public enum Units {
     /// Three significant digits, no exponent for everyday magnitudes.
     public static func number(_ x: Double) -> String {
         if x == 0 { return "0" }
+        // No value (a point without a policy, an axis left out): a dash, never a trap.
+        guard x.isFinite else { return x.isNaN ? "—" : (x > 0 ? "∞" : "−∞") }
         let digits = max(0, 2 - Int(floor(log10(abs(x)))))
         var text = String(format: "%.\(min(digits, 6))f", x)
         if text.contains(".") {

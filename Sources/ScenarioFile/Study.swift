@@ -22,7 +22,8 @@ public struct Study: Sendable {
 
     /// One combination of axis values and the scenario it makes.
     public struct Point: Sendable {
-        /// One value per axis, in axis order.
+        /// One value per axis, in axis order; empty where an explicit point (`points:`) leaves
+        /// the axis out, the base scenario's own value there.
         public let values: [String]
         /// The point's scenario file, as read (its policy options and digest with it).
         public let document: ScenarioDocument
@@ -39,6 +40,10 @@ public struct Study: Sendable {
     public let replications: Int
     /// The policy paired differences are taken against.
     public let baseline: String
+    /// The point every other point × policy is paired against, under ``baseline`` (`baseline:
+    /// {point: {platform: ios17}, policy: apple}`), by index in ``points``; nil: each point's
+    /// policies are paired against ``baseline`` at that point only.
+    public var baselinePoint: Int? = nil
     /// A digest of the study file and of its base scenario's text (16 hex digits): shards of
     /// one study carry it, so a shard of another study, or of an edited one, is recognised.
     public let digest: String

@@ -92,7 +92,21 @@ public struct StudyParser: Sendable {
             try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications)
         } ?? base.replications
         let baseline: String
-        if let node = top.value("baseline") {
+        // `baseline: {point: {AXIS: VALUE, …}, policy: NAME}`: read once the points are known.
+        let baselinePointNode = top.value("baseline").flatMap { $0.mapping?["point"] }
+        if let node = top.value("baseline"), case .mapping = node {
+            guard let policyNode = node.mapping!["policy"] else {
+                throw reader.error(at: node, "a baseline point names its policy too: {point: {platform: ios17}, policy: apple}")
+            }
+            if let extra = node.mapping!.keys.first(where: { $0.string != "point" && $0.string != "policy" }) {
+                throw reader.error(at: extra, "a baseline mapping has point and policy only, not '\(extra.string ?? "")'")
+            }
+            guard baselinePointNode != nil else { throw reader.error(at: node, "a baseline mapping names its point: {point: {platform: ios17}, policy: apple}") }
+            baseline = try reader.name(policyNode, "baseline policy")
+            guard policies.contains(baseline) else {
+                throw reader.error(at: policyNode, "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
+            }
+        } else if let node = top.value("baseline") {
             baseline = try reader.name(node, "baseline")
             guard policies.contains(baseline) else {
                 throw reader.error(at: node, "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
@@ -154,9 +168,35 @@ public struct StudyParser: Sendable {
             throw reader.error(at: axesNode, "\(count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
         }
 
+        // Explicit points beside the grid: {AXIS: VALUE, …}, an axis left out keeping the base
+        // scenario's own value (a budget axis has no meaning for an ODR point).
+        var explicit: [(values: [String], node: Node)] = []
+        if let node = top.value("points") {
+            for item in try reader.sequence(node, "points", of: "points such as {platform: ios17}") {
+                guard case .mapping(let mapping) = item else {
+                    throw reader.error(at: item, "each point is a mapping of axis names to values, such as {platform: ios17}")
+                }
+                explicit.append((try explicitValues(mapping, item), item))
+            }
+        }
+        func explicitValues(_ mapping: Node.Mapping, _ node: Node) throws(ScenarioError) -> [String] {
+            var values = Array(repeating: "", count: axes.count)
+            for (key, value) in mapping {
+                guard let name = key.string, let a = axes.firstIndex(where: { $0.name == name }) else {
+                    throw reader.error(at: key, "no axis is named '\(key.string ?? "")'" + NameSuggestion.hint(for: key.string ?? "", among: axes.map(\.name)))
+                }
+                values[a] = try reader.scalar(value, "the value of axis '\(name)'")
+            }
+            guard values.contains(where: { !$0.isEmpty }) else { throw reader.error(at: node, "a point names at least one axis") }
+            return values
+        }
+        guard (count + explicit.count) * policies.count * replications <= ModelLimits.studyRuns else {
+            throw reader.error(at: axesNode, "\(count + explicit.count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
+        }
+
         func scenario(_ values: [String]) throws(ScenarioError) -> ScenarioDocument {
             var node = baseNode
-            for (steps, value) in zip(targets, values) { node = Self.replacing(steps[...], in: node, with: value) }
+            for (steps, value) in zip(targets, values) where !value.isEmpty { node = Self.replacing(steps[...], in: node, with: value) }
             // The nodes keep their marks: a point's errors and warnings name the base
             // scenario's real lines (an axis value, the line of the value it replaces).
             // The digest is of the point's text, as each point's scenario_hash has always been.
@@ -188,12 +228,30 @@ public struct StudyParser: Sendable {
                 throw reader.error(at: axesNode, "the point \(label): \(error.message)")
             }
         }
+        for (values, node) in explicit {
+            guard !points.contains(where: { $0.values == values }) else { throw reader.error(at: node, "the point is already in the study") }
+            do {
+                points.append(Study.Point(values: values, document: try scenario(values)))
+            } catch {
+                throw reader.error(at: node, "the point: \(error.message)")
+            }
+        }
+        var baselinePoint: Int?
+        if let node = baselinePointNode {
+            guard case .mapping(let mapping) = node else { throw reader.error(at: node, "the baseline point is a mapping such as {platform: ios17}") }
+            let values = try explicitValues(mapping, node)
+            guard let index = points.firstIndex(where: { $0.values == values }) else {
+                throw reader.error(at: node, "the baseline point is not one of the study's points (its axes' values, or one of `points`)")
+            }
+            baselinePoint = index
+        }
         let name = try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
             ?? ScenarioParser.defaultName(fileName: fileName)
         let description = try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
         var study = Study(name: name, description: description, axes: axes, points: points, policies: policies,
                           replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
         study.baseFile = baseFile
+        study.baselinePoint = baselinePoint
         return study
     }
 

@@ -155,9 +155,10 @@ struct MigrateCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
         #expect(lines[0].hasPrefix("budget,budget_bytes,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes"))
-        // 4 budgets × 2 platforms × 5 policies × 5 replications.
-        #expect(lines.count == 1 + 200)
-        #expect(lines[1].hasPrefix("500MB,500000000,background-assets,lru,1,"))
+        // (4 budgets × 2 platforms + the ODR point) × 6 policies × 5 replications.
+        #expect(lines.count == 1 + 270)
+        #expect(lines[1].hasPrefix("500MB,500000000,background-assets,apple,1,"))
+        #expect(lines[241].hasPrefix(",,ios17,apple,1,"))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Testing
 
 @Suite("odr-sim sweep, end to end", .serialized)
@@ -42,6 +43,34 @@ struct SweepCommandTests {
         let refused = try CLI.run(["sweep", file.path, "--baseline", "gdsf", "--out", dir.appendingPathComponent("c").path])
         #expect(refused.status == 64)
         #expect(refused.stderr == "odr-sim: --baseline: 'gdsf' is not among the policies run (apple, lru)\n")
+    }
+
+    @Test("the migration study: ODR under apple as its baseline point; baseline-pairs.csv and the verdict pair every point against it; two shards merge to the same bytes")
+    func migrationAgainstODR() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = dir.appendingPathComponent("whole"), shards = dir.appendingPathComponent("shards"), merged = dir.appendingPathComponent("merged")
+        let run = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", whole.path], in: CLI.repository)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Against platform=ios17 under apple (5 replications, paired;"), "\(run.stdout)")
+        #expect(run.stdout.contains("budget=1GB, platform=background-assets with "), "\(run.stdout)")
+        let pairs = try String(contentsOf: whole.appendingPathComponent("baseline-pairs.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(pairs[0].hasPrefix("budget,budget_bytes,platform,policy,replications,baseline_policy,metric,"))
+        // 8 grid points × 6 policies, and the ODR point's 5 other policies, each × every metric.
+        let metrics = Metric.allCases.count
+        #expect(pairs.count == 1 + (8 * 6 + 5) * metrics)
+        #expect(!pairs.contains { $0.hasPrefix(",,ios17,apple,") })
+        // The ODR point leaves the budget out: its row in results.csv has it empty.
+        let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
+        #expect(results.contains("\n,,ios17,apple,1,42,"), "\(results.prefix(300))")
+        for k in 1...2 {
+            let shard = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--shard", "\(k)/2", "--out", shards.path], in: CLI.repository)
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        #expect(try CLI.run(["sweep", "merge", shards.path, "--no-report", "--out", merged.path]).status == 0)
+        for name in ["results.csv", "comparison.csv", "baseline-pairs.csv"] {
+            #expect(try Data(contentsOf: whole.appendingPathComponent(name)) == Data(contentsOf: merged.appendingPathComponent(name)), "\(name) differs")
+        }
     }
 
     @Test("three shards merged equal --jobs 1 byte for byte; a shard of an edited study is refused, naming it")

@@ -61,6 +61,44 @@ struct StudyParserTests {
         }
     }
 
+    @Test("points beside the grid: an axis left out keeps the base scenario's value; a baseline point and policy is one of the points")
+    func explicitPoints() throws {
+        let study = try Self.parse("""
+            axes: [{path: device.used, values: [50GB, 55GB]}, {name: rate, path: workload.popularity.rate, values: [5/d, 20/d]}]
+            points: [{rate: 40/d}]
+            baseline: {point: {rate: 40/d}, policy: lru}
+            """)
+        #expect(study.points.count == 5)
+        #expect(study.points[4].values == ["", "40/d"])
+        #expect(study.points[4].scenario.device.used == 60_000_000_000)   // the base's
+        #expect(study.baselinePoint == 4 && study.baseline == "lru")
+        // A baseline point may be a grid point too, named by every axis.
+        let grid = try Self.parse("axes: [{path: device.used, values: [50GB, 55GB]}]\nbaseline: {point: {device.used: 55GB}, policy: apple}")
+        #expect(grid.baselinePoint == 1)
+    }
+
+    @Test("explicit points and baseline points: line, column and message", arguments: [
+        ("axes: [{path: device.used, values: [50GB]}]\npoints: [{used: 40GB}]", "4:11: no axis is named 'used'; expected one of: device.used"),
+        ("axes: [{path: device.used, values: [50GB]}]\npoints: [{device.used: 50GB}]", "4:10: the point is already in the study"),
+        ("axes: [{path: device.used, values: [50GB]}]\npoints: [{device.used: 70GB}]",
+         "4:10: the point: used (70 GB) is more than the capacity (64 GB)"),
+        ("axes: [{path: device.used, values: [50GB]}]\nbaseline: {point: {device.used: 40GB}, policy: apple}",
+         "4:19: the baseline point is not one of the study's points (its axes' values, or one of `points`)"),
+        ("axes: [{path: device.used, values: [50GB]}]\nbaseline: {point: {device.used: 50GB}}",
+         "4:11: a baseline point names its policy too: {point: {platform: ios17}, policy: apple}"),
+        ("axes: [{path: device.used, values: [50GB]}]\nbaseline: {point: {device.used: 50GB}, policy: gdsf}",
+         "4:48: baseline 'gdsf' is not among the study's policies (apple, lru)"),
+    ])
+    func explicitPointErrors(text: String, expected: String) {
+        do {
+            _ = try Self.parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            let message = "\(error)"
+            #expect(message.split(separator: ":", maxSplits: 1).last.map(String.init) == expected, "\(message)")
+        }
+    }
+
     @Test("a baseline must be one of the study's policies")
     func baseline() {
         #expect(throws: ScenarioError.self) {

@@ -49,8 +49,7 @@ struct CompareCommand: ParsableCommand {
         let descriptors = options.policies.isEmpty && !ExperimentPlan.Point(document).policiesAreStrategies ? PolicyRegistry.all
             : try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
-        let baseline = try resolveBaseline(options.baseline, policies: policies,
-                                           strategies: ExperimentPlan.Point(document).policiesAreStrategies)
+        let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         let runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: 0, recordsEvents: false)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),

@@ -68,8 +68,7 @@ struct RunCommand: ParsableCommand {
         let platformMetrics = Metric.hasPlatformMetrics(scenario)
         let descriptors = try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
-        let baseline = try resolveBaseline(options.baseline, policies: policies,
-                                           strategies: ExperimentPlan.Point(document).policiesAreStrategies)
+        let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         var interval: Double?
         if let sample {
             switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(sample, duration: scenario.duration) }) {

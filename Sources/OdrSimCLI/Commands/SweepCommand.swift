@@ -122,16 +122,18 @@ struct SweepRunCommand: ParsableCommand {
                                  baseline: baseline, name: study.name, axisNames: axisNames,
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
             file.platformMetrics = platformMetrics
+            file.baselinePoint = study.baselinePoint
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
             try writeAtomically(file.text, to: target.path)
             say(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
                          study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
             return
         }
-        let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics)
+        let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
+                                        baselinePoint: study.baselinePoint)
         let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
         let comparisons: [Comparison] = ((try? sweepResults.comparisons()) ?? []).map(\.comparison)
-        let verdict = studyVerdict(comparisons)
+        let verdict = studyVerdict(comparisons) + (try sweepResults.baselinePairs()?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
         if printing.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
@@ -221,16 +223,18 @@ private func write(_ results: SweepResults, name: String, to destination: Report
             for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
             return SweepReport.Axis(name: results.axisNames[a], values: values)
         }
-        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the same).
+        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
+        // same); an axis an explicit point leaves out ("") has none there.
         var results = results
         results.axisNumbers = axes.map { axis in
-            AxisQuantity.numbers(of: axis.values).map { quantity in
-                SweepResults.AxisNumbers(column: axis.name + quantity.suffix,
-                                         values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
+            AxisQuantity.numbers(of: axis.values.filter { !$0.isEmpty }).map { quantity in
+                SweepResults.AxisNumbers(column: axis.name + quantity.suffix, values: Dictionary(
+                    zip(axis.values.filter { !$0.isEmpty }, quantity.values), uniquingKeysWith: { a, _ in a }))
             }
         }
         var written = [("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
                        ("comparison-long.csv", results.comparisonLongCSV(comparisons))]
+        if let pairs = try results.baselinePairs() { written.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs))) }
         if report {
             let policies = comparisons.first?.comparison.policies ?? []
             let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
