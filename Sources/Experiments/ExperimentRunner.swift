@@ -356,3 +356,12 @@ private final class Counter: @unchecked Sendable {
         return value - 1
     }
 }
+
+extension Array where Element == ExperimentRunner.RunResult {
+    /// The runs' summary rows, or with `app` that app's own (its ``Metrics/AppRow``s, the
+    /// device's metrics NaN): what a table, a verdict, a baseline or a gate of one app reads.
+    public func summaryRows(app: String?, scenarioHash: String = "") -> [SummaryRow] {
+        guard let app else { return map(\.summary) }
+        return AppRow.summaryRows(of: app, in: flatMap(\.apps), scenarioHash: scenarioHash)
+    }
+}

@@ -11,6 +11,14 @@ public struct AppRow: Sendable, Hashable {
     /// Every metric's value in ``Metric`` order; NaN for the device's own metrics.
     public var values: [Double]
 
+    /// App `app`'s rows of `rows` as summary rows (the device's own metrics NaN): what a table,
+    /// a verdict or a baseline of one app (`--app`) reads.
+    public static func summaryRows(of app: String, in rows: [AppRow], scenarioHash: String = "") -> [SummaryRow] {
+        rows.filter { $0.app == app }.map {
+            SummaryRow(policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values, scenarioHash: scenarioHash)
+        }
+    }
+
     /// The metrics of an app's row, in file order: the per-app ones of `summary.csv`'s columns.
     public static func columns(platformMetrics: Bool) -> [Metric] {
         Metric.columns(platformMetrics: platformMetrics).filter(\.belongsToApp)

@@ -14,6 +14,13 @@
 /// and the same scenario (`scenario_hash`). Each difference is a ``mismatches`` entry, and a
 /// check with mismatches fails whatever the values.
 public struct RegressionCheck: Sendable {
+    /// A tolerance as `check --tolerance` takes it: a percentage (`2%`) or a fraction
+    /// (`0.02`), never negative; nil otherwise.
+    public static func tolerance(from text: String) -> Double? {
+        if text.hasSuffix("%") { return Double(text.dropLast()).map { $0 / 100 }.flatMap { $0 >= 0 ? $0 : nil } }
+        return Double(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     public enum Method: String, Sendable {
         case pairwise, statistical
     }

@@ -30,7 +30,8 @@ public struct SummaryRow: Sendable, Hashable {
 
     public func csvLine(platformMetrics: Bool) -> String {
         let fields = zip(Metric.columns(platformMetrics: platformMetrics), values).map { metric, value in
-            metric.unit == .seconds ? CSV.seconds(value) : String(Int64(value))
+            // `nan`: no value (the device's own metrics in one app's rows), as the reader takes it.
+            !value.isFinite ? "nan" : metric.unit == .seconds ? CSV.seconds(value) : String(Int64(value))
         }
         return CSV.row([policy, String(replication), String(seed), scenarioHash] + fields)
     }

@@ -32,6 +32,29 @@ struct CheckCommandTests {
         #expect(result.stderr.contains("1 value(s) moved beyond 2%"))
     }
 
+    @Test("check --app: one app's baseline (the device's metrics nan), checked and gated on that app's rows; an unknown app writes nothing")
+    func oneApp() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baseline = dir.appendingPathComponent("odyssey.csv").path
+        let update = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--update", "--policy", "lru"], in: CLI.repository)
+        #expect(update.status == 0, "\(update.stderr)")
+        let lines = try String(contentsOfFile: baseline, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let header = lines[0].map(String.init)
+        // The game's own requests (27 of the device's 105), and no over-purge of its own.
+        #expect(lines[1][header.firstIndex(of: "requests")!] == "27")
+        #expect(lines[1][header.firstIndex(of: "over_purge_bytes")!] == "nan")
+        let check = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline], in: CLI.repository)
+        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        let gate = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--max-increase", "redownload_bytes=5%"], in: CLI.repository)
+        #expect(gate.status == 0 && gate.stdout.contains("lru redownload_bytes: 45 MB → 45 MB"), "\(gate.stdout) \(gate.stderr)")
+        // The device's rows are not the game's: checking them against it fails.
+        #expect(try CLI.run(["check", "Scenarios/shared-phone.scn", "--baseline", baseline], in: CLI.repository).status == 1)
+        let other = dir.appendingPathComponent("none.csv").path
+        let unknown = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "nope", "--baseline", other, "--update"], in: CLI.repository)
+        #expect(unknown.status == 64 && !FileManager.default.fileExists(atPath: other))
+    }
+
     @Test("a missing baseline is a clear error")
     func missingBaseline() throws {
         let result = try CLI.run(["check", "scenarios/game.scn", "--baseline", "/nonexistent/b.csv"])

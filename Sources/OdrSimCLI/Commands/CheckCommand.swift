@@ -54,6 +54,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
 
+    @Option(help: ArgumentHelp("One app's own numbers (its apps.csv rows, the device's metrics nan): the baseline --update writes, the check and the gate.", valueName: "id"))
+    var app: String?
+
     @OptionGroup var jobs: JobOptions
 
     @Option(name: .customLong("policy"), help: "With --update: policies for a new baseline (default: the scenario's).")
@@ -68,7 +71,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let document = try loadScenario(file)
-        guard let relative = Self.parseTolerance(tolerance) else {
+        if let app { _ = try appIndex(app, in: document) }
+        guard let relative = RegressionCheck.tolerance(from: tolerance) else {
             throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
         let gateLimits = try maxIncrease.map { text in
@@ -90,7 +94,7 @@ struct CheckCommand: ParsableCommand {
             var runner = experimentRunner(document, policies: descriptors, replications: replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
-            let rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
+            let rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(app: app, scenarioHash: document.sourceDigest)
             let platform = Metric.hasPlatformMetrics(document.scenario)
             try writeAtomically(SummaryRow.header(platformMetrics: platform) + rows.map { $0.csvLine(platformMetrics: platform) }.joined(), to: baseline)
             say("\(baseline): baseline written (\(rows.count) rows)")
@@ -113,7 +117,7 @@ struct CheckCommand: ParsableCommand {
             var runner = experimentRunner(document, policies: descriptors, replications: plan.replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
-            rows = try runWithProgress(runner, locations: document.eventLocations).map(\.summary)
+            rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(app: app, scenarioHash: document.sourceDigest)
         }
         if !gateLimits.isEmpty {
             let gate = RegressionGate(baseline: old.rows, current: rows, limits: gateLimits)
@@ -137,10 +141,5 @@ struct CheckCommand: ParsableCommand {
             throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
         }
         throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
-    }
-
-    static func parseTolerance(_ text: String) -> Double? {
-        if text.hasSuffix("%") { return Double(text.dropLast()).map { $0 / 100 }.flatMap { $0 >= 0 ? $0 : nil } }
-        return Double(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 }

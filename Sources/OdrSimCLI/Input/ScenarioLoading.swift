@@ -33,10 +33,7 @@ struct ScenarioRunOptions: ParsableArguments {
     func validate() throws { try validateReplications(replications) }
 
     /// The rows the table and the verdict show: `--app`'s own (``AppRow``), else the runs'.
-    func shownRows(_ results: [ExperimentRunner.RunResult]) -> [SummaryRow] {
-        guard let app else { return results.map(\.summary) }
-        return results.flatMap(\.apps).filter { $0.app == app }.map { SummaryRow(policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values) }
-    }
+    func shownRows(_ results: [ExperimentRunner.RunResult]) -> [SummaryRow] { results.summaryRows(app: app) }
 
     var jobCount: Int { jobs.count }
 }
