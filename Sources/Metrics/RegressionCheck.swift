@@ -45,6 +45,9 @@ public struct RegressionCheck: Sendable {
         private func format(_ value: Double) -> String {
             if value.isNaN { return "nan" }
             if Metric(rawValue: metric)?.unit == .seconds { return CSV.seconds(value) }
+            // A mean and its interval (statistical) keep their fraction: a count's mean of 1.4
+            // against bounds 0.8…1.9 is not "1 (allowed 1…2)".
+            if replication == nil && value != value.rounded() && abs(value) < 9.2e18 { return String(format: "%.2f", value) }
             // A value past Int64's range (a hand-edited baseline) would trap in Int64(_:).
             return abs(value) < 9.2e18 ? String(Int64(value.rounded())) : String(format: "%.0f", value)
         }

@@ -87,7 +87,7 @@ struct RegressionCheckTests {
         #expect(check(base, inside, tolerance: 0, method: .statistical).passed)
         let failures = check(base, outside, tolerance: 0, method: .statistical).failures
         #expect(failures.count == 1)
-        #expect(failures.first?.description.hasPrefix("apple mean: redownload_bytes moved from 110 to 140 (allowed 85…135)") == true)
+        #expect(failures.first?.description.hasPrefix("apple mean: redownload_bytes moved from 110 to 140 (allowed 85.16…134.84)") == true)
     }
 
     @Test("a baseline with no rows cannot pass")
