@@ -31,11 +31,15 @@ public struct ShardFile: Sendable, Equatable {
     /// The study's baseline point (``SweepResults/baselinePoint``), written only when set so
     /// that other shard files keep their bytes.
     public var baselinePoint: Int? = nil
+    /// (run index, `apps.csv` line) of each app of each run, after the runs as `a<run>,…`
+    /// lines (``SweepResults/appLines``).
+    public var appRuns: [(index: Int, line: String)] = []
 
     public static func == (a: ShardFile, b: ShardFile) -> Bool {
         a.shard == b.shard && a.count == b.count && a.studyDigest == b.studyDigest && a.totalRuns == b.totalRuns
             && a.baseline == b.baseline && a.name == b.name && a.axisNames == b.axisNames
             && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line) && a.baselinePoint == b.baselinePoint
+            && a.appRuns.map(\.index) == b.appRuns.map(\.index) && a.appRuns.map(\.line) == b.appRuns.map(\.line)
     }
 
     public init(shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
@@ -63,6 +67,7 @@ public struct ShardFile: Sendable, Equatable {
     public var text: String {
         var body = "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
         for run in runs { body += "\(run.index)," + run.line }
+        for run in appRuns { body += "a\(run.index)," + run.line }
         return "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) "
             + (baselinePoint.map { "baseline_point=\($0) " } ?? "") + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
     }
@@ -119,7 +124,15 @@ public struct ShardFile: Sendable, Equatable {
         }
         let axisNames = Array(header[1..<policyColumn])
         var runs: [(index: Int, line: String)] = []
+        var appRuns: [(index: Int, line: String)] = []
         for (n, line) in lines.dropFirst(2).enumerated() {
+            if line.hasPrefix("a") {
+                guard let comma = line.firstIndex(of: ","), let index = Int(line[line.index(after: line.startIndex)..<comma]), (0..<total).contains(index) else {
+                    throw bad("line \(n + 3) does not start with a run number below \(total)")
+                }
+                appRuns.append((index, String(line[line.index(after: comma)...]) + "\n"))
+                continue
+            }
             guard let comma = line.firstIndex(of: ","), let index = Int(line[..<comma]), (0..<total).contains(index) else {
                 throw bad("line \(n + 3) does not start with a run number below \(total)")
             }
@@ -128,8 +141,8 @@ public struct ShardFile: Sendable, Equatable {
         guard runs.count == runCount else {
             throw bad("incomplete: \(runs.count) of its \(runCount) runs")
         }
-        // A line cut short has fewer fields than the header.
-        let body = lines.dropFirst(1).joined(separator: "\n") + "\n"
+        // A line cut short has fewer fields than the header (the app lines' own, apart).
+        let body = lines.dropFirst(1).filter { !$0.hasPrefix("a") }.joined(separator: "\n") + "\n"
         guard let records = try? CSVReader.records(body) else { throw bad("its rows are not valid CSV") }
         if let short = records.firstIndex(where: { $0.fields.count != header.count }) {
             throw bad("line \(short + 2) has \(records[short].fields.count) fields, the header \(header.count)")
@@ -137,6 +150,12 @@ public struct ShardFile: Sendable, Equatable {
         var file = ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
                              name: name, axisNames: axisNames, runs: runs)
         file.platformMetrics = header.contains(Metric.updateBytes.column)
+        let platform = header.contains(Metric.updateBytes.column)
+        let appFields = axisNames.count + 4 + AppRow.columns(platformMetrics: platform).count
+        for (k, run) in appRuns.enumerated() where (try? CSVReader.records(run.line))?.first?.fields.count != appFields {
+            throw bad("app line \(k + 1) does not have the \(appFields) fields of an app row")
+        }
+        file.appRuns = appRuns
         if let text = fields["baseline_point"] {
             guard let point = Int(text), (0..<total).contains(point) else { throw bad("its first line's baseline_point is not a point number: '\(text)'") }
             file.baselinePoint = point
@@ -171,6 +190,8 @@ public struct ShardFile: Sendable, Equatable {
         if let gap = lines.firstIndex(where: { $0 == nil }) { throw Error(message: "no shard has run \(gap)") }
         var results = SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
                                    platformMetrics: first.platformMetrics)
+        // Each run's app lines, in run order (a stable sort keeps a run's apps in order).
+        results.appLines = shards.flatMap(\.appRuns).enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(\.element.line)
         results.baselinePoint = first.baselinePoint
         return results
     }

@@ -17,6 +17,9 @@ public struct SweepResults: Sendable {
     /// beside `used`), or nil; empty for none. Only the written files have them: the lines,
     /// shards and ``comparisons()`` carry the labels alone.
     public var axisNumbers: [AxisNumbers?] = []
+    /// `apps.csv` without its header: each run's app rows (its point's axis values, then the
+    /// ``Metrics/AppRow``), in canonical run order and app order within a run.
+    public var appLines: [String] = []
     /// The point (index in point order) every point × policy is paired against under
     /// ``baseline`` (``BaselinePairs``); nil: none.
     public var baselinePoint: Int? = nil
@@ -40,8 +43,10 @@ public struct SweepResults: Sendable {
         }
     }
 
-    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false, baselinePoint: Int? = nil) {
+    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false, baselinePoint: Int? = nil,
+                appLines: [String] = []) {
         self.baselinePoint = baselinePoint
+        self.appLines = appLines
         self.axisNames = axisNames
         self.baseline = baseline
         self.lines = lines
@@ -58,6 +63,46 @@ public struct SweepResults: Sendable {
     }
 
     public var resultsCSV: String { resultsHeader + lines.joined() }
+
+    /// One app's row of one run: its point's axis values, then the ``Metrics/AppRow``.
+    public static func appLine(values: [String], row: AppRow, platformMetrics: Bool = false) -> String {
+        String(CSV.row(values).dropLast()) + "," + row.csvLine(platformMetrics: platformMetrics)
+    }
+
+    public var appsHeader: String {
+        String(CSV.row(axisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
+    }
+
+    /// `apps.csv` as written: the axis columns (with their numeric columns), then each app's
+    /// row of each run.
+    public func appsFile() throws -> String {
+        var text = String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
+        for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
+            let f = record.fields
+            text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
+        }
+        return text
+    }
+
+    /// `comparison-apps.csv`: the axis columns, then ``Metrics/AppRow/comparisonCSV(_:)``'s,
+    /// per point (in point order), app and policy.
+    public func comparisonAppsCSV() throws -> String {
+        var groups: [(values: [String], rows: [AppRow])] = []
+        for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
+            let values = Array(record.fields[..<axisNames.count])
+            guard let row = AppRow(fields: record.fields[axisNames.count...], platformMetrics: platformMetrics) else { continue }
+            if groups.last?.values == values { groups[groups.count - 1].rows.append(row) } else { groups.append((values, [row])) }
+        }
+        var text = ""
+        for (g, group) in groups.enumerated() {
+            let lines = AppRow.comparisonCSV(AppRow.comparisons(group.rows, reference: baseline, platformMetrics: platformMetrics))
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            if g == 0 { text += String(CSV.row(writtenAxisNames).dropLast()) + "," + lines[0] + "\n" }
+            let prefix = String(CSV.row(writtenAxisValues(group.values)).dropLast())
+            for line in lines.dropFirst() where !line.isEmpty { text += prefix + "," + line + "\n" }
+        }
+        return text
+    }
 
     /// The axis columns as the written files have them: each axis, then its numeric column.
     public var writtenAxisNames: [String] {

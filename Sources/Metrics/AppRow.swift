@@ -30,6 +30,28 @@ public struct AppRow: Sendable, Hashable {
 
     public subscript(metric: Metric) -> Double { values[metric.position] }
 
+    public init(policy: String, replication: Int, seed: UInt64, app: String, values: [Double]) {
+        self.policy = policy
+        self.replication = replication
+        self.seed = seed
+        self.app = app
+        self.values = values
+    }
+
+    /// An app row read back from its fields as ``csvLine(platformMetrics:)`` writes them
+    /// (policy, replication, seed, app, the app's metrics); nil if they do not parse.
+    public init?(fields: ArraySlice<String>, platformMetrics: Bool) {
+        let metrics = Self.columns(platformMetrics: platformMetrics)
+        let f = Array(fields)
+        guard f.count == 4 + metrics.count, let replication = Int(f[1]), let seed = UInt64(f[2]) else { return nil }
+        var values = [Double](repeating: .nan, count: Metric.allCases.count)
+        for (k, metric) in metrics.enumerated() {
+            guard let value = Double(f[4 + k]) else { return nil }
+            values[metric.position] = value
+        }
+        self.init(policy: f[0], replication: replication, seed: seed, app: f[3], values: values)
+    }
+
     public func csvLine(platformMetrics: Bool) -> String {
         let fields = Self.columns(platformMetrics: platformMetrics).map { metric in
             metric.unit == .seconds ? CSV.seconds(self[metric]) : String(Int64(self[metric]))

@@ -60,6 +60,17 @@ struct SweepCommandTests {
         let metrics = Metric.allCases.count
         #expect(pairs.count == 1 + (8 * 6 + 5) * metrics)
         #expect(!pairs.contains { $0.hasPrefix(",,ios17,apple,") })
+        // apps.csv: a row per run and app (3 apps), summing to results.csv's re-downloads.
+        let apps = try String(contentsOf: whole.appendingPathComponent("apps.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(apps.count == 1 + 270 * 3)
+        #expect(apps[0].hasPrefix("budget,budget_bytes,platform,policy,replication,seed,app,requests,"))
+        let column = apps[0].split(separator: ",").firstIndex(of: "redownload_bytes")!
+        let runColumn = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(separator: "\n")[0]
+            .split(separator: ",").firstIndex(of: "redownload_bytes")!
+        let firstRun = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(separator: "\n")[1]
+            .split(separator: ",", omittingEmptySubsequences: false)
+        let firstApps = apps[1...3].map { Int($0.split(separator: ",", omittingEmptySubsequences: false)[column])! }
+        #expect(firstApps.reduce(0, +) == Int(firstRun[runColumn])!)
         // The ODR point leaves the budget out: its row in results.csv has it empty.
         let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
         #expect(results.contains("\n,,ios17,apple,1,42,"), "\(results.prefix(300))")
@@ -68,7 +79,7 @@ struct SweepCommandTests {
             #expect(shard.status == 0, "\(shard.stderr)")
         }
         #expect(try CLI.run(["sweep", "merge", shards.path, "--no-report", "--out", merged.path]).status == 0)
-        for name in ["results.csv", "comparison.csv", "baseline-pairs.csv"] {
+        for name in ["results.csv", "comparison.csv", "baseline-pairs.csv", "apps.csv", "comparison-apps.csv"] {
             #expect(try Data(contentsOf: whole.appendingPathComponent(name)) == Data(contentsOf: merged.appendingPathComponent(name)), "\(name) differs")
         }
     }

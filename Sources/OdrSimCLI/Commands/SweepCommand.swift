@@ -20,8 +20,8 @@ struct SweepCommand: ParsableCommand {
         (a row per run, an axis per column, an axis of sizes, durations, bandwidths, rates \
         or percentages followed by its number: used, used_bytes), comparison.csv (a row per \
         point and policy: mean, sd, 95 % interval, paired difference to the baseline) and \
-        comparison-long.csv (the same, a number per row) to DIR (default \
-        Reports/<study>-sweep/). Axes with the same `zip:` group move together instead of \
+        comparison-long.csv (the same, a number per row), per app apps.csv and \
+        comparison-apps.csv, to DIR (default Reports/<study>-sweep/). Axes with the same `zip:` group move together instead of \
         multiplying. Results do not depend on --jobs or on sharding.
 
         On a cluster, each task runs `sweep FILE.study --shard K/N --out DIR` (a fixed, \
@@ -114,6 +114,8 @@ struct SweepRunCommand: ParsableCommand {
             SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary,
                               platformMetrics: platformMetrics)
         }
+        let appLines = zip(indices, results).flatMap { index, result in result.apps.map { (index, SweepResults.appLine(
+            values: study.points[plan.runs[index].point].values, row: $0, platformMetrics: platformMetrics)) } }
         let axisNames = study.axes.map(\.name)
         let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
         if let position = shardPosition {
@@ -123,6 +125,7 @@ struct SweepRunCommand: ParsableCommand {
                                  runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
             file.platformMetrics = platformMetrics
             file.baselinePoint = study.baselinePoint
+            file.appRuns = appLines.map { (index: $0.0, line: $0.1) }
             let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
             try writeAtomically(file.text, to: target.path)
             say(String(format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
@@ -130,7 +133,7 @@ struct SweepRunCommand: ParsableCommand {
             return
         }
         let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
-                                        baselinePoint: study.baselinePoint)
+                                        baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
         let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
         let comparisons: [Comparison] = ((try? sweepResults.comparisons()) ?? []).map(\.comparison)
         let verdict = studyVerdict(comparisons) + (try sweepResults.baselinePairs()?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
@@ -235,6 +238,7 @@ private func write(_ results: SweepResults, name: String, to destination: Report
         var written = [("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
                        ("comparison-long.csv", results.comparisonLongCSV(comparisons))]
         if let pairs = try results.baselinePairs() { written.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs))) }
+        if !results.appLines.isEmpty { written += [("apps.csv", try results.appsFile()), ("comparison-apps.csv", try results.comparisonAppsCSV())] }
         if report {
             let policies = comparisons.first?.comparison.policies ?? []
             let lede = "\(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) replications; paired differences against \(results.baseline)."
