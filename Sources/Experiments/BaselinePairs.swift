@@ -79,7 +79,8 @@ public struct BaselinePairs: Sendable {
         let replications = pairs.first?.replications ?? 0
         var lines = ["Against \(label(baselineValues)) under \(baselinePolicy) (\(replications) replications, paired; at each point its best policy but \(baselinePolicy), by re-downloads):"]
         for pair in bestPerPoint(offline: offline) {
-            let changes = shown.map { metric in
+            // A metric without values (the device's own, in one app's pairs) is left out.
+            let changes = shown.filter { !pair.differences[$0.position].mean.isNaN }.map { metric in
                 let d = pair.differences[metric.position]
                 if d.low == 0 && d.high == 0 { return "\(metric.title.lowercased()) the same" }
                 return "\(metric.title.lowercased()) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to \(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"

@@ -84,15 +84,29 @@ public struct SweepResults: Sendable {
         return text
     }
 
-    /// `comparison-apps.csv`: the axis columns, then ``Metrics/AppRow/comparisonCSV(_:)``'s,
-    /// per point (in point order), app and policy.
-    public func comparisonAppsCSV() throws -> String {
+    /// The app rows grouped by point (in point order), parsed back from ``appLines``.
+    func appGroups() throws -> [(values: [String], rows: [AppRow])] {
         var groups: [(values: [String], rows: [AppRow])] = []
         for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
             let values = Array(record.fields[..<axisNames.count])
             guard let row = AppRow(fields: record.fields[axisNames.count...], platformMetrics: platformMetrics) else { continue }
             if groups.last?.values == values { groups[groups.count - 1].rows.append(row) } else { groups.append((values, [row])) }
         }
+        return groups
+    }
+
+    /// Per point, app `app`'s own comparison of the policies (`sweep --app`): what its
+    /// verdict reads, as ``comparisons()`` is the device's.
+    public func comparisons(app: String) throws -> [(values: [String], comparison: Comparison)] {
+        try appGroups().map { group in
+            (group.values, Comparison(rows: AppRow.summaryRows(of: app, in: group.rows), reference: baseline, platformMetrics: platformMetrics))
+        }
+    }
+
+    /// `comparison-apps.csv`: the axis columns, then ``Metrics/AppRow/comparisonCSV(_:)``'s,
+    /// per point (in point order), app and policy.
+    public func comparisonAppsCSV() throws -> String {
+        let groups = try appGroups()
         var text = ""
         for (g, group) in groups.enumerated() {
             let lines = AppRow.comparisonCSV(AppRow.comparisons(group.rows, reference: baseline, platformMetrics: platformMetrics))
@@ -134,10 +148,12 @@ public struct SweepResults: Sendable {
         try groups().map { ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics)) }
     }
 
-    /// Every point × policy against the baseline point, if the study names one.
-    public func baselinePairs() throws -> BaselinePairs? {
+    /// Every point × policy against the baseline point, if the study names one: the device's,
+    /// or app `app`'s own rows.
+    public func baselinePairs(app: String? = nil) throws -> BaselinePairs? {
         guard let baselinePoint else { return nil }
-        return BaselinePairs(groups: try groups(), baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
+        let groups = try app.map { app in try appGroups().map { ($0.values, AppRow.summaryRows(of: app, in: $0.rows)) } } ?? groups()
+        return BaselinePairs(groups: groups, baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
     }
 
     /// `baseline-pairs.csv`: the axis columns, then ``BaselinePairs/header``; a row per

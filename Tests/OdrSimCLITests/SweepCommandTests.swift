@@ -84,6 +84,23 @@ struct SweepCommandTests {
         }
     }
 
+    @Test("sweep --app: the app's own verdict, without the device's metrics; the files keep every app; an unknown app writes nothing")
+    func oneApp() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("a")
+        let run = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--app", "odyssey", "--no-report", "--out", out.path], in: CLI.repository)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("Verdict over 9 points against apple for app odyssey (5 replications each, paired):"), "\(run.stdout)")
+        #expect(!run.stdout.contains("over-purge:") && !run.stdout.contains("other data refused"), "\(run.stdout)")
+        let apps = try String(contentsOf: out.appendingPathComponent("apps.csv"), encoding: .utf8)
+        #expect(apps.contains(",atlas,") && apps.contains(",snapfilter,"))
+        let none = dir.appendingPathComponent("n")
+        let unknown = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--app", "nope", "--out", none.path], in: CLI.repository)
+        #expect(unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope'"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: none.path))
+    }
+
     @Test("three shards merged equal --jobs 1 byte for byte; a shard of an edited study is refused, naming it")
     func shardsMergeToTheSameBytes() throws {
         let dir = try CLI.temporaryDirectory()

@@ -292,11 +292,7 @@ struct AdviseCommand: ParsableCommand {
             devices = values.map { ("--used \($0)", [PathValue(path: "device.used", value: $0)], nil) }
         } else if let population {
             let study: Study
-            do {
-                study = try studyParser().parseFile(atPath: population)
-            } catch {
-                throw CommandFailure("\(error)", located: true)
-            }
+            do { study = try studyParser().parseFile(atPath: population) } catch { throw CommandFailure("\(error)", located: true) }
             // The layout is what advise varies; a population varies only the device and its network.
             if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) }) {
                 let place = axis.valueLocations.first ?? "\(InputText.oneLine(population)):1:1"
@@ -330,11 +326,7 @@ struct AdviseCommand: ParsableCommand {
 
     /// A price in bytes, read as a scenario reads a size (at most 1 PiB, ModelLimits).
     private func size(_ text: String, _ option: String) throws -> Int64 {
-        do {
-            return try SizeSyntax.parse(text)
-        } catch {
-            throw CommandFailure.usage("\(option): \(error)")
-        }
+        do { return try SizeSyntax.parse(text) } catch { throw CommandFailure.usage("\(option): \(error)") }
     }
 
     private func page(_ result: Advisor.Result, resources: [Resource], lede: String) -> AdviceReport {

@@ -61,6 +61,9 @@ struct SweepRunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The policy paired differences are taken against. Default: the study's `baseline`, else apple when it runs, else the first policy.", valueName: "policy"))
     var baseline: String?
 
+    @Option(help: ArgumentHelp("Give this app's own verdict (its apps.csv rows) on the terminal; the files keep every app.", valueName: "id"))
+    var app: String?
+
     @OptionGroup var printing: FormatOption
 
     var out: String? { output.folder }
@@ -83,6 +86,7 @@ struct SweepRunCommand: ParsableCommand {
         }
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
+        if let app { _ = try appIndex(app, in: study.points[0].document) }
         // The study's policies, resolved once here (its parser accepted only registered names).
         let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) },
                                   policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: study.replications)
@@ -135,8 +139,8 @@ struct SweepRunCommand: ParsableCommand {
         let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
                                         baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
         let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
-        let comparisons: [Comparison] = ((try? sweepResults.comparisons()) ?? []).map(\.comparison)
-        let verdict = studyVerdict(comparisons) + (try sweepResults.baselinePairs()?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
+        let comparisons: [Comparison] = ((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? []).map(\.comparison)
+        let verdict = studyVerdict(comparisons, app: app) + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
         if printing.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
@@ -149,7 +153,7 @@ struct SweepRunCommand: ParsableCommand {
             ]))
             return
         }
-        say("Verdict over \(study.points.count) points against \(baseline) (\(study.replications) replications each, paired):")
+        say("Verdict over \(study.points.count) points against \(baseline)\(app.map { " for app \($0)" } ?? "") (\(study.replications) replications each, paired):")
         for line in verdict { say("  " + line) }
         say(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }

@@ -156,8 +156,8 @@ func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool 
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.
 /// A study's verdict: per main metric, the policy best at the most points.
-func studyVerdict(_ comparisons: [Comparison]) -> [String] {
-    Verdict.study(comparisons, offline: Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)))
+func studyVerdict(_ comparisons: [Comparison], app: String? = nil) -> [String] {
+    Verdict.study(comparisons, offline: offlinePolicies, metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp })
 }
 
 func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
