@@ -21,8 +21,21 @@ public struct Verdict: Sendable {
         /// (nothing the purge order changes), with more than one deployable policy run.
         public let identical: Bool
 
-        /// Whether the interval of the change excludes 0 (never with one replication).
-        public var significant: Bool { change?.excludesZero ?? false }
+        /// With more than one deployable policy against the baseline: how many, and the best's
+        /// Holm-adjusted p-value (``Holm``); nil with one, whose interval alone decides.
+        public var comparisons = 1
+        public var adjustedP: Double? = nil
+        /// What the best costs: the guard metrics (``Verdict/guardMetrics``) on which it is
+        /// significantly worse than the baseline (paired interval wholly on the worse side),
+        /// with both means.
+        public var costs: [(metric: Metric, bestMean: Double, baselineMean: Double)] = []
+
+        /// Whether the change is more than noise: its interval excludes 0 (never with one
+        /// replication), and, among several policies, its Holm-adjusted p-value is below 0.05.
+        public var significant: Bool {
+            guard change?.excludesZero ?? false else { return false }
+            return adjustedP.map { $0 < 0.05 } ?? true
+        }
     }
 
     public let baseline: String
@@ -30,6 +43,11 @@ public struct Verdict: Sendable {
 
     /// The metrics a headline speaks of.
     public static let headlineMetrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95]
+
+    /// The metrics a best on another metric must not be significantly worse on, or the verdict
+    /// names the cost: failures, the 95th-percentile wait, and where runs have them, the time
+    /// launches were blocked.
+    public static let guardMetrics: [Metric] = [.failedRequests, .waitP95, .launchBlockedSeconds]
 
     /// The metrics a comparison's headline speaks of: ``headlineMetrics``, and the seconds
     /// launches waited where the runs have the platform metrics (an app update's essential
@@ -60,9 +78,24 @@ public struct Verdict: Sendable {
                 statistics.policy == comparison.reference
                     || statistics.differences.map { $0[c].mean == 0 && $0[c].low == 0 && $0[c].high == 0 } ?? false
             }
-            return Line(metric: metric, best: winner?.policy, change: winner?.differences?[c],
-                        baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
-                        tied: tied, identical: identical)
+            var line = Line(metric: metric, best: winner?.policy, change: winner?.differences?[c],
+                            baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
+                            tied: tied, identical: identical)
+            // What the winner costs on the guard metrics, where it is significantly worse.
+            if let winner, winner.policy != comparison.reference, let d = winner.differences {
+                for other in Self.guardMetrics where other != metric && other.position < d.count {
+                    let x = d[other.position]
+                    guard x.excludesZero, (x.mean > 0) == other.lowerIsBetter else { continue }
+                    line.costs.append((other, winner.metrics[other.position].mean, base?.metrics[other.position].mean ?? .nan))
+                }
+            }
+            // The best was picked among several: its test is adjusted for all of them (Holm).
+            let tested = deployable.compactMap { s in s.differences.flatMap { Holm.pValue(of: $0[c]) }.map { (s.policy, $0) } }
+            if tested.count > 1, let winner, let at = tested.firstIndex(where: { $0.0 == winner.policy }) {
+                line.comparisons = tested.count
+                line.adjustedP = Holm.adjusted(tested.map(\.1))[at]
+            }
+            return line
         }
     }
 
@@ -81,7 +114,11 @@ public struct Verdict: Sendable {
                 } else if line.significant {
                     let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
                     text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
-                        + interval + "significant)"
+                        + interval + "significant" + Self.holm(line) + ")"
+                } else if change.excludesZero {
+                    // Alone it would be; picked as the best of several, it is not (Holm).
+                    text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
+                        + interval + "not significant" + Self.holm(line) + ")"
                 } else {
                     // The best mean, but the interval spans 0: no claim that it is better.
                     text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
@@ -97,8 +134,21 @@ public struct Verdict: Sendable {
             if let bound = line.bound {
                 text += "; bound (\(bound.policy), offline): \(describe(line.metric, bound.mean))"
             }
+            // Only where the line names a best other than the baseline.
+            if let best = line.best, best != baseline, !line.identical, (line.change?.mean ?? 0) != 0, !line.costs.isEmpty {
+                text += "; but \(best) is significantly worse on " + line.costs.map {
+                    "\($0.metric.title.lowercased()), \(describe($0.metric, $0.bestMean)) against \(baseline)'s \(describe($0.metric, $0.baselineMean))"
+                }.joined(separator: " and ")
+            }
             return text
         }
+    }
+
+    /// `, Holm-adjusted over 4 policies, p = 0.012`: said wherever several were compared.
+    static func holm(_ line: Line) -> String {
+        guard let p = line.adjustedP else { return "" }
+        let shown = p < 0.001 ? "p < 0.001" : "p = " + String(format: "%.3f", p)
+        return " after Holm's adjustment for \(line.comparisons) policies, \(shown)"
     }
 
     /// Names as a sentence lists them: `a`, `a and b`, `a, b and c`, `a, b, c and 5 others`.
@@ -148,5 +198,34 @@ public struct Verdict: Sendable {
 
     private func signed(_ value: Double, _ metric: Metric, _ describe: (Metric, Double) -> String) -> String {
         value < 0 ? "−" + describe(metric, -value) : "+" + describe(metric, value)
+    }
+}
+
+extension Verdict {
+    /// The verdict as data (`--format json`'s `verdict_lines`): per metric its best, the
+    /// baseline, both means, the paired change and its 95 % interval, whether it is
+    /// significant (after Holm's adjustment where several were compared), the adjusted
+    /// p-value, the bound, and the costs on the guard metrics.
+    public var json: String {
+        JSONText.array(lines.map { line in
+            JSONText.object([
+                ("metric", JSONText.string(line.metric.column)),
+                ("best", line.best.map(JSONText.string) ?? "null"),
+                ("baseline", JSONText.string(baseline)),
+                ("best_mean", JSONText.number(line.bestMean)), ("baseline_mean", JSONText.number(line.baselineMean)),
+                ("change", line.change.map { JSONText.number($0.mean) } ?? "null"),
+                ("change_ci_low", line.change.map { JSONText.number($0.low) } ?? "null"),
+                ("change_ci_high", line.change.map { JSONText.number($0.high) } ?? "null"),
+                ("significant", line.significant ? "true" : "false"),
+                ("identical", line.identical ? "true" : "false"),
+                ("policies_compared", String(line.comparisons)),
+                ("holm_p", line.adjustedP.map(JSONText.number) ?? "null"),
+                ("bound", line.bound.map { JSONText.object([("policy", JSONText.string($0.policy)), ("mean", JSONText.number($0.mean))]) } ?? "null"),
+                ("costs", JSONText.array(line.costs.map { cost in
+                    JSONText.object([("metric", JSONText.string(cost.metric.column)), ("best_mean", JSONText.number(cost.bestMean)),
+                                     ("baseline_mean", JSONText.number(cost.baselineMean))])
+                })),
+            ])
+        })
     }
 }

@@ -7,3 +7,11 @@ public enum StudentT {
         gsl_cdf_tdist_Pinv(p, dof)
     }
 }
+
+extension StudentT {
+    /// The two-sided p-value of a t statistic with `dof` degrees of freedom: the chance of a
+    /// statistic at least as far from 0 when the true mean is 0.
+    public static func twoSidedP(_ t: Double, degreesOfFreedom dof: Double) -> Double {
+        min(1, 2 * gsl_cdf_tdist_Q(abs(t), dof))
+    }
+}

@@ -31,7 +31,7 @@ struct VerdictTests {
         #expect(line.significant)
         #expect(line.bound?.policy == "oracle" && line.bound?.mean == 15)
         let text = verdict.text { _, value in String(Int(value)) }[0]
-        #expect(text == "re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to −50; significant); bound (oracle, offline): 15")
+        #expect(text == "re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to −50; significant after Holm's adjustment for 2 policies, p < 0.001); bound (oracle, offline): 15")
     }
 
     @Test("one replication gives a change but no interval: never significant, and the headline says how to judge")

@@ -90,7 +90,7 @@ struct CompareCommand: ParsableCommand {
                 var pairs = JSONSummary.head("compare", document, file: options.file, out: destination, policies: policies,
                                              runner: runner, baseline: baseline.name)
                 pairs += [
-                    ("verdict", JSONSummary.array(headline.map(JSONSummary.string))),
+                    ("verdict", JSONSummary.array(headline.map(JSONSummary.string))), ("verdict_lines", verdict(shown, app: options.app).json),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
                     ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
                 ]
