@@ -120,6 +120,27 @@ struct AppRowsTests {
         #expect(check.status == 0 && check.stdout.contains("× \(metrics.count) metrics"), "\(check.stdout) \(check.stderr)")
     }
 
+    @Test("compare --precision: replications double on the same seeds until the target is met; the same at any --jobs; --max-replications says what is missed")
+    func precision() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func compare(_ extra: [String], _ out: String) throws -> CLI.Result {
+            try CLI.run(["compare", "Scenarios/game.scn", "--policy", "apple", "--policy", "lru", "--no-report", "--out", dir.path + "/" + out] + extra, in: CLI.repository)
+        }
+        let one = try compare(["--precision", "redownload_bytes=200MB", "--jobs", "1"], "a")
+        let two = try compare(["--precision", "redownload_bytes=200MB", "--jobs", "2"], "b")
+        #expect(one.status == 0 && one.stdout.contains("--precision: every main metric of every policy within its target after "), "\(one.stdout)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("a/comparison.csv")) == Data(contentsOf: dir.appendingPathComponent("b/comparison.csv")))
+        // Every interval it reports is within 200 MB (half-width = (high − low) / 2).
+        let table = try Self.table(dir.appendingPathComponent("a/comparison.csv"))
+        let low = table.header.firstIndex(of: "redownload_bytes_ci_low")!, high = table.header.firstIndex(of: "redownload_bytes_ci_high")!
+        #expect(table.rows.allSatisfy { (Double($0[high])! - Double($0[low])!) / 2 <= 200e6 })
+        let capped = try compare(["--precision", "1%", "--max-replications", "4"], "c")
+        #expect(capped.status == 0 && capped.stdout.contains("--precision: not reached after 4 replications (--max-replications)"), "\(capped.stdout)")
+        let bad = try compare(["--precision", "requests=5"], "d")
+        #expect(bad.status == 64 && bad.stderr.contains("--precision: 'requests' is not a main metric"), "\(bad.stderr)")
+    }
+
     @Test("compare without --policy where the app evicts compares the scenario's own strategies against the first, not the system's purge orders")
     func strategiesByDefault() throws {
         let dir = try CLI.temporaryDirectory()

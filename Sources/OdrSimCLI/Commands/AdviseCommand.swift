@@ -144,11 +144,7 @@ struct AdviseCommand: ParsableCommand {
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
         let timeout = try shard.map { _ throws(CommandFailure) in
-            do {
-                return try DurationSyntax.parse(shardTimeout)
-            } catch {
-                throw CommandFailure.usage("--shard-timeout: \(error)")
-            }
+            do { return try DurationSyntax.parse(shardTimeout) } catch { throw CommandFailure.usage("--shard-timeout: \(error)") }
         }
         var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
                               policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
@@ -184,11 +180,7 @@ struct AdviseCommand: ParsableCommand {
         }
         let started = Date()
         let result: Advisor.Result
-        do {
-            result = try advisor.run()
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        do { result = try advisor.run() } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.

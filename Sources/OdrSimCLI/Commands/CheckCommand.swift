@@ -106,11 +106,7 @@ struct CheckCommand: ParsableCommand {
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
             let descriptors: [PolicyDescriptor]
-            do {
-                descriptors = try PolicyRegistry.resolve(plan.policies)
-            } catch {
-                throw CommandFailure("\(baseline): \(error)", located: true)
-            }
+            do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch { throw CommandFailure("\(baseline): \(error)", located: true) }
             guard plan.replications <= maximumReplications else {
                 throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
             }

@@ -50,13 +50,16 @@ struct CompareCommand: ParsableCommand {
             : try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
-        let runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
+        let precision = try options.targetPrecision()
+        var runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: 0, recordsEvents: false)
         let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
                                                    inputs: [options.file])
         let destination = report.path
         let started = Date()
-        let results = try runWithProgress(runner, locations: document.eventLocations)
+        var results = try runWithProgress(runner, locations: document.eventLocations)
+        let missed = try replicate(to: precision, document, options, policies: descriptors, warmup: warmup, bound: bound,
+                                   reference: baseline.name, runner: &runner, results: &results)
         let elapsed = Date().timeIntervalSince(started)
         let rows = results.map(\.summary)
         let comparison = Comparison(rows: rows, reference: baseline.name, platformMetrics: platformMetrics)
@@ -92,6 +95,7 @@ struct CompareCommand: ParsableCommand {
                 pairs += [
                     ("verdict", JSONSummary.array(headline.map(JSONSummary.string))), ("verdict_lines", verdict(shown, app: options.app).json),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
+                    ("precision_met", precision == nil ? "null" : missed.isEmpty ? "true" : "false"),
                     ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
                 ]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
@@ -108,6 +112,7 @@ struct CompareCommand: ParsableCommand {
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
         if let note = baseline.note { say(note) }
+        if precision != nil { say(Precision.sentence(missed, replications: runner.replications) { humanValue($1, $0) }) }
         if bound {
             say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
             say(RedownloadGaps.table(results, policies: policies))

@@ -150,11 +150,7 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
             capacities.append(.percent(percent))
             continue
         }
-        do {
-            capacities.append(.bytes(try SizeSyntax.parse(item)))
-        } catch {
-            throw CommandFailure.usage("--capacity: \(error)")
-        }
+        do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch { throw CommandFailure.usage("--capacity: \(error)") }
     }
     guard Set(capacities).count == capacities.count else {
         throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice")

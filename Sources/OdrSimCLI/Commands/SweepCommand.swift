@@ -79,11 +79,7 @@ struct SweepRunCommand: ParsableCommand {
 
     func run() throws {
         let study: Study
-        do {
-            study = try studyParser().parseFile(atPath: file)
-        } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
+        do { study = try studyParser().parseFile(atPath: file) } catch { throw CommandFailure("\(error)", located: true) }
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         if let app { _ = try appIndex(app, in: study.points[0].document) }
@@ -187,19 +183,11 @@ struct SweepMergeCommand: ParsableCommand {
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             let text = try readInput(path)
-            do {
-                shards.append(try ShardFile.parse(text, name: path))
-            } catch {
-                throw CommandFailure("\(error)")
-            }
+            do { shards.append(try ShardFile.parse(text, name: path)) } catch { throw CommandFailure("\(error)") }
             paths.append(path)
         }
         let merged: SweepResults
-        do {
-            merged = try ShardFile.merge(shards, names: paths)
-        } catch {
-            throw CommandFailure("\(directory): \(error)")
-        }
+        do { merged = try ShardFile.merge(shards, names: paths) } catch { throw CommandFailure("\(directory): \(error)") }
         let destination = try output.claim(default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"), inputs: paths)
         try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
         say("\(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \(destination.path)/")

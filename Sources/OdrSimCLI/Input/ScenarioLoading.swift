@@ -26,11 +26,23 @@ struct ScenarioRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Show this app's own numbers (its rows of apps.csv) in the table, the verdict and the report's headline; the files keep every app.", valueName: "id"))
     var app: String?
 
+    @Option(help: ArgumentHelp("Add replications, doubling on the same seeds, until every main metric's 95 % half-width is within P for every policy: 5% of its mean, or METRIC=VALUE such as redownload_bytes=20MB (repeatable).", valueName: "p"))
+    var precision: [String] = []
+
+    @Option(help: "With --precision: the most replications to run.")
+    var maxReplications = 1000
+
     @OptionGroup var jobs: JobOptions
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws { try validateReplications(replications) }
+    func validate() throws { try validateReplications(replications); try validateReplications(maxReplications) }
+
+    /// `--precision`, read; nil without it.
+    func targetPrecision() throws -> Precision? {
+        guard !precision.isEmpty else { return nil }
+        do { return try Precision.parse(precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--precision: \(error)") }
+    }
 
     /// The rows the table and the verdict show: `--app`'s own (``AppRow``), else the runs'.
     func shownRows(_ results: [ExperimentRunner.RunResult]) -> [SummaryRow] { results.summaryRows(app: app) }
@@ -140,6 +152,24 @@ func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, polici
     runner.warmup = try warmup.seconds(shortestRun: document.scenario.duration, bound: bound)
     try checkWorkload(document.scenario, file: options.file, maxEvents: runner.maxEvents)
     return runner
+}
+
+/// `--precision`: the runs again with twice the replications (the same seeds first) until
+/// every main metric's interval is narrow enough for every policy, or `--max-replications`;
+/// returns what still misses it.
+func replicate(to precision: Precision?, _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor],
+               warmup: WarmupOption, bound: Bool, reference: String, runner: inout ExperimentRunner, results: inout [ExperimentRunner.RunResult]) throws -> [Precision.Miss] {
+    guard let precision else { return [] }
+    func misses() -> [Precision.Miss] {
+        precision.misses(Comparison(rows: results.summaryRows(app: options.app), reference: reference, platformMetrics: Metric.hasPlatformMetrics(document.scenario)))
+    }
+    var more = options
+    while !misses().isEmpty && runner.replications < options.maxReplications {
+        more.replications = Precision.next(after: runner.replications, maximum: options.maxReplications)
+        runner = try runPlan(document, more, policies: policies, warmup: warmup, bound: bound, sampleInterval: 0, recordsEvents: false)
+        results = try runWithProgress(runner, locations: document.eventLocations)
+    }
+    return misses()
 }
 
 /// The policy paired differences are taken against: `--baseline` (one of `policies`), or the

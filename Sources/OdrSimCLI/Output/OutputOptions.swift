@@ -60,11 +60,7 @@ struct WarmupOption: ParsableArguments {
     func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {
         guard let warmup else { return 0 }
         let seconds: Double
-        do {
-            seconds = try DurationSyntax.parse(warmup)
-        } catch {
-            throw CommandFailure.usage("--warmup: \(error)")
-        }
+        do { seconds = try DurationSyntax.parse(warmup) } catch { throw CommandFailure.usage("--warmup: \(error)") }
         guard seconds < duration else {
             throw CommandFailure.usage("--warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be measured")
         }
