@@ -51,6 +51,17 @@ public struct ExperimentPlan: Sendable {
             self.systemPolicy = systemPolicy
         }
 
+        /// Where apps fix their own strategy (`apps[].strategy`): a sentence saying what the
+        /// run's policies then vary (the other apps, or nothing); nil where no app does.
+        public var fixedStrategiesNote: String? {
+            guard !appStrategies.isEmpty else { return nil }
+            let apps = scenario.apps
+            let fixed = appStrategies.keys.sorted().map { "\(apps[$0].id) (\(appStrategies[$0]!.name))" }
+            let varied = apps.indices.filter { appStrategies[$0] == nil && (systemPolicy == nil || scenario.platform(of: $0).appRemovesPacks) }.map { apps[$0].id }
+            let what = varied.isEmpty ? "nothing: every app's eviction is fixed" : "only \(varied.joined(separator: ", "))"
+            return "Fixed in every run: the own strategy of \(fixed.joined(separator: ", ")); the policies vary \(what)."
+        }
+
         /// Whether the run's policy is only the strategy of the apps that evict (the system's
         /// purge order being ``systemPolicy``).
         public var policiesAreStrategies: Bool { systemPolicy != nil || !scenario.systemPurges }

@@ -65,6 +65,19 @@ struct AppStrategiesTests {
         #expect(odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
     }
 
+    @Test("compare says what the policies vary when an app's strategy is fixed: here nothing (issue 40)")
+    func fixedStrategySaid() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(Self.scenario(strategy: "fifo").utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let result = try CLI.run(["compare", "s.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report", "--out", "o"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Fixed in every run: the own strategy of game (fifo); the policies vary nothing: every app's eviction is fixed."), "\(result.stdout)")
+        try Data(Self.scenario(strategy: nil).utf8).write(to: dir.appendingPathComponent("t.scn"))
+        let free = try CLI.run(["compare", "t.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report", "--out", "p"], in: dir)
+        #expect(free.status == 0 && !free.stdout.contains("Fixed in every run"), "\(free.stdout)")
+    }
+
     @Test("the run's lru removes a2; the app's own fifo removes a1")
     func ownStrategy() throws {
         #expect(try purged(Self.scenario(strategy: nil)).packs == ["a2"])

@@ -103,11 +103,7 @@ struct TraceBound {
         for capacity in capacities.map({ $0.bytes(uniqueBytes: unique) }) {
             var flow: FOO.Bound?
             if foo && note == nil {
-                do {
-                    flow = try FOO.bound(sequence, capacity: capacity, maximumRequests: fooMaxRequests)
-                } catch {
-                    note = "\(error)"
-                }
+                do { flow = try FOO.bound(sequence, capacity: capacity, maximumRequests: fooMaxRequests) } catch { note = "\(error)" }
             }
             result.append(TraceBound(capacity: capacity, pfoo: pfool.bound(capacity: capacity), foo: flow, fooNote: note))
         }

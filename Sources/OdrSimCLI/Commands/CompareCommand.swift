@@ -112,6 +112,7 @@ struct CompareCommand: ParsableCommand {
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
         if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
         if let note = baseline.note { say(note) }
+        if let note = ExperimentPlan.Point(document).fixedStrategiesNote { say(note) }
         if precision != nil { say(Precision.sentence(missed, replications: runner.replications) { humanValue($1, $0) }) }
         if bound {
             say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")

@@ -92,11 +92,7 @@ struct RunCommand: ParsableCommand {
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
         if !noEvents {
-            do {
-                runner.eventsDirectory = try report.prepare()
-            } catch {
-                throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
-            }
+            do { runner.eventsDirectory = try report.prepare() } catch { throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)") }
         }
         let started = Date()
         let results = try runWithProgress(runner, locations: document.eventLocations, cleanUp: report.abandon)
