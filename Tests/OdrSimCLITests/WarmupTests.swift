@@ -41,6 +41,23 @@ struct WarmupTests {
         #expect(late["low_disk_notifications"] == "0")
     }
 
+    @Test("compare --warmup auto: MSER-5 on a first pass; said on the terminal; run and sweep, and --bound with it, refused (issue 40)")
+    func auto() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let compare = try CLI.run(["compare", "Scenarios/game.scn", "--policy", "lru", "--policy", "fifo", "--replications", "3", "--warmup", "auto",
+                                   "--no-report", "--out", dir.path + "/c"], in: CLI.repository)
+        #expect(compare.status == 0, "\(compare.stderr)")
+        #expect(compare.stdout.contains("--warmup auto: MSER-5 finds no transient in the 6 runs; nothing is left out.")
+                    || compare.stdout.contains("--warmup auto, MSER-5 over 6 runs,"), "\(compare.stdout)")
+        for arguments in [["run", "Scenarios/game.scn", "--warmup", "auto"], ["sweep", "Scenarios/studies/tag-size.study", "--warmup", "auto"],
+                          ["compare", "Scenarios/game.scn", "--warmup", "auto", "--bound"]] {
+            let refused = try CLI.run(arguments + ["--out", dir.path + "/r"], in: CLI.repository)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/r"))
+    }
+
     @Test("a warm-up as long as the run, an unreadable one, or one with --bound is refused before any work")
     func refused() throws {
         let dir = try CLI.temporaryDirectory()

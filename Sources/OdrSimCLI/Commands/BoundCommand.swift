@@ -60,11 +60,7 @@ struct BoundCommand: ParsableCommand {
         let report = try output.claim(default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
         let out = report.path
         let bounds: [TraceBound]
-        do {
-            bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests)
-        } catch let error as TraceError {
-            throw CommandFailure(error.description, located: true)
-        }
+        do { bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests) } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
         try report.commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
         if traceFormat.json {
             say(JSONSummary.object([

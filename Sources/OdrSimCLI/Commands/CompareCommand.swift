@@ -57,6 +57,10 @@ struct CompareCommand: ParsableCommand {
                                                    inputs: [options.file])
         let destination = report.path
         let started = Date()
+        // --warmup auto: a first pass with samples, MSER-5 on it, then the runs from its warm-up.
+        let auto = try warmup.isAuto ? MSER.warmup(sampleRows: runWithProgress(runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
+                                                                                       sampleInterval: nil, recordsEvents: false), locations: document.eventLocations).map(\.sampleRows)) : nil
+        if let auto, auto.seconds > 0 { runner.warmup = auto.seconds }
         var results = try runWithProgress(runner, locations: document.eventLocations)
         let missed = try replicate(to: precision, document, options, policies: descriptors, warmup: warmup, bound: bound,
                                    reference: baseline.name, runner: &runner, results: &results)
@@ -109,7 +113,8 @@ struct CompareCommand: ParsableCommand {
         if let robust { say("  " + robust.headline) }
         say("")
         say(rankedTable(shown))
-        if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
+        if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup\(auto == nil ? "" : " auto, MSER-5 over \(auto!.runs) runs,") left the start out)") }
+        if let auto, auto.unsettled > 0 || auto.seconds == 0 { say(MSER.sentence(auto)) }
         if let line = identicalMetrics(rows) { note("odr-sim: note: \(line)") }
         if let note = baseline.note { say(note) }
         if let note = ExperimentPlan.Point(document).fixedStrategiesNote { say(note) }

@@ -62,6 +62,7 @@ struct RunCommand: ParsableCommand {
     var bound = false
 
     func run() throws {
+        if warmup.isAuto { throw CommandFailure.usage("--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d") }
         let document = try loadScenario(options.file)
         let scenario = document.scenario
         // Background Assets and Play add their columns (blocked launches); ODR's keep their shape.

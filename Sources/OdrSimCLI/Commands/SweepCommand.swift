@@ -78,6 +78,7 @@ struct SweepRunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if warmup.isAuto { throw CommandFailure.usage("--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d") }
         let study: Study
         do { study = try studyParser().parseFile(atPath: file) } catch { throw CommandFailure("\(error)", located: true) }
         // --baseline over the study's own (which is apple or the first policy when it names none).

@@ -51,7 +51,7 @@ struct JobOptions: ParsableArguments {
 /// `compare` and `sweep`.
 struct WarmupOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Leave the first DURATION of every run out of every metric (e.g. 1d): counts, bytes, waits and the peak start at its end, with the device as the warm-up left it; events.csv and the time series keep everything.",
+        "Leave the first DURATION of every run out of every metric (e.g. 1d): counts, bytes, waits and the peak start at its end, with the device as the warm-up left it; events.csv and the time series keep everything. compare takes `auto`: MSER-5 on a first pass's re-downloads chooses it.",
         valueName: "duration"))
     var warmup: String?
 
@@ -59,6 +59,8 @@ struct WarmupOption: ParsableArguments {
     /// and cannot go with `--bound` (the bound is of the whole run).
     func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {
         guard let warmup else { return 0 }
+        // `auto`: compare's first pass chooses it (and a bound is of the whole run, as below).
+        if isAuto { if bound { throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run") } else { return 0 } }
         let seconds: Double
         do { seconds = try DurationSyntax.parse(warmup) } catch { throw CommandFailure.usage("--warmup: \(error)") }
         guard seconds < duration else {
@@ -69,4 +71,7 @@ struct WarmupOption: ParsableArguments {
         }
         return seconds
     }
+
+    /// `--warmup auto` (MSER-5 on a first pass).
+    var isAuto: Bool { warmup == "auto" }
 }
