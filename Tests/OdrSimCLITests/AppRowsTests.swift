@@ -141,6 +141,22 @@ struct AppRowsTests {
         #expect(bad.status == 64 && bad.stderr.contains("--precision: 'requests' is not a main metric"), "\(bad.stderr)")
     }
 
+    @Test("compare --select-best: KN's sentence before the verdict; the same at any --jobs; a metric or indifference missing is a usage error")
+    func selectBest() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func compare(_ extra: [String]) throws -> CLI.Result {
+            try CLI.run(["compare", "Scenarios/game.scn", "--policy", "apple", "--policy", "lru", "--policy", "fifo", "--replications", "2",
+                         "--max-replications", "100", "--no-report", "--out", dir.path + "/o"] + extra, in: CLI.repository)
+        }
+        let one = try compare(["--select-best", "redownload_bytes", "--indifference", "100MB", "--jobs", "1"])
+        let two = try compare(["--select-best", "redownload_bytes", "--indifference", "100MB", "--jobs", "2"])
+        #expect(one.status == 0 && one.stdout.hasPrefix("select-best redownload_bytes: "), "\(one.stdout) \(one.stderr)")
+        #expect(one.stdout.split(separator: "\n").first == two.stdout.split(separator: "\n").first)
+        #expect(try compare(["--select-best", "redownload_bytes"]).status == 64)
+        #expect(try compare(["--select-best", "nope", "--indifference", "1"]).status == 64)
+    }
+
     @Test("compare without --policy where the app evicts compares the scenario's own strategies against the first, not the system's purge orders")
     func strategiesByDefault() throws {
         let dir = try CLI.temporaryDirectory()

@@ -108,9 +108,7 @@ struct AdviseCommand: ParsableCommand {
             throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))")
         }
         if let shard {
-            guard ShardPosition(shard) != nil else {
-                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
-            }
+            guard ShardPosition(shard) != nil else { throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'") }
             guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
         } else if exchange != nil {
             throw ValidationError("--exchange is for --shard K/N (the folder the shards share)")

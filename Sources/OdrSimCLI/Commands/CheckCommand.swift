@@ -133,9 +133,7 @@ struct CheckCommand: ParsableCommand {
         }
         for failure in check.failures { say("\(failure)") }
         for mismatch in check.mismatches { say("\(baseline): \(mismatch)") }
-        if !check.mismatches.isEmpty {
-            throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
-        }
+        if !check.mismatches.isEmpty { throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)") }
         throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
     }
 }

@@ -5,6 +5,7 @@ import Metrics
 import ODRPolicies
 import Reports
 import SafeOutput
+import ScenarioFile
 import Simulation
 
 /// `odr-sim compare`: replicated runs of every policy, ranked with confidence intervals.
@@ -40,6 +41,15 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false
 
+    @Option(help: ArgumentHelp("Select the best deployable policy on METRIC by Kim and Nelson's fully sequential KN procedure (common random numbers, one replication of each survivor at a time, up to --max-replications), with --indifference; said before the comparison.", valueName: "metric"))
+    var selectBest: String?
+
+    @Option(help: ArgumentHelp("With --select-best: the indifference zone, in the metric's unit (50MB, 5s, 0.5).", valueName: "delta"))
+    var indifference: String?
+
+    @Option(help: "With --select-best: the probability of a correct selection, in (0, 1).")
+    var confidence = 0.95
+
     func run() throws {
         let document = try loadScenario(options.file)
         let scenario = document.scenario
@@ -51,12 +61,25 @@ struct CompareCommand: ParsableCommand {
         let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         let precision = try options.targetPrecision()
-        var runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
-                                 sampleInterval: 0, recordsEvents: false)
-        let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"),
-                                                   inputs: [options.file])
+        let target = try selectBest.map { name in
+            do { return try SelectBest.target(metric: name, indifference: indifference, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("\(error)") }
+        }
+        var runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound, sampleInterval: 0, recordsEvents: false)
+        let report = try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-compare"), inputs: [options.file])
         let destination = report.path
         let started = Date()
+        // --select-best: KN over every replication index of one plan, one replication of each survivor at a time.
+        let selection = try target.map { target -> SelectBest in
+            var most = options; most.replications = options.maxReplications
+            let all = try runPlan(document, most, policies: descriptors, warmup: warmup, bound: false, sampleInterval: 0, recordsEvents: false)
+            do {
+                return try SelectBest.run(policies: descriptors.filter { !$0.needsFuture }.map(\.name), lowerIsBetter: target.metric.lowerIsBetter,
+                                          indifference: target.delta, confidence: confidence, maximum: options.maxReplications) { r, names in
+                    let rows = try runWithProgress(all, locations: document.eventLocations, indices: names.map { policies.firstIndex(of: $0)! * all.replications + r - 1 })
+                    return Dictionary(uniqueKeysWithValues: zip(names, rows.summaryRows(app: options.app).map { $0[target.metric] }))
+                }
+            } catch let failure as SelectBest.Failure { throw CommandFailure.usage("--select-best: \(failure)") }
+        }
         // --warmup auto: a first pass with samples, MSER-5 on it, then the runs from its warm-up.
         let auto = try warmup.isAuto ? MSER.warmup(sampleRows: runWithProgress(runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                                                                        sampleInterval: nil, recordsEvents: false), locations: document.eventLocations).map(\.sampleRows)) : nil
@@ -108,6 +131,7 @@ struct CompareCommand: ParsableCommand {
                 return
             }
         }
+        if let selection, let target { say(selection.sentence(metric: target.metric) { humanValue($0, target.metric) } + "\n") }
         say("Verdict against \(baseline.name)\(options.app.map { " for app \($0)" } ?? "") (\(runner.replications) replications, paired):")
         for line in headline { say("  " + line) }
         if let robust { say("  " + robust.headline) }

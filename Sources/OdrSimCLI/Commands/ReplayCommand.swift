@@ -152,8 +152,6 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
         }
         do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch { throw CommandFailure.usage("--capacity: \(error)") }
     }
-    guard Set(capacities).count == capacities.count else {
-        throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice")
-    }
+    guard Set(capacities).count == capacities.count else { throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice") }
     return capacities
 }

@@ -70,9 +70,7 @@ struct SweepRunCommand: ParsableCommand {
 
     func validate() throws {
         if let shard {
-            guard ShardPosition(shard) != nil else {
-                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
-            }
+            guard ShardPosition(shard) != nil else { throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'") }
             guard out != nil else { throw ValidationError("--shard needs --out DIR, the directory every shard writes into") }
         }
     }
@@ -174,9 +172,7 @@ struct SweepMergeCommand: ParsableCommand {
     func run() throws {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("\(directory): no such directory")
-        }
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { throw CommandFailure("\(directory): no such directory") }
         let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
         var shards: [ShardFile] = []

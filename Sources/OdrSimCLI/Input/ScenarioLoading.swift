@@ -52,9 +52,7 @@ struct ScenarioRunOptions: ParsableArguments {
 
 /// The bounds of --replications, for every command that takes it.
 func validateReplications(_ replications: Int?) throws {
-    if let replications, !(1...maximumReplications).contains(replications) {
-        throw ValidationError("--replications must be between 1 and \(maximumReplications)")
-    }
+    if let replications, !(1...maximumReplications).contains(replications) { throw ValidationError("--replications must be between 1 and \(maximumReplications)") }
 }
 
 /// Loads a scenario file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.

@@ -91,18 +91,12 @@ struct TraceFormatOptions: ParsableArguments {
             guard parts.count == 2, let name = names[parts[0].lowercased()] else {
                 throw CommandFailure.usage("--columns: '\(item)' is not NAME=N with NAME one of time, id, size, app (e.g. time=1,id=2,size=3)")
             }
-            guard let column = Int(parts[1]), column >= 1, column <= 1_000 else {
-                throw CommandFailure.usage("--columns: '\(item)': columns are counted from 1")
-            }
+            guard let column = Int(parts[1]), column >= 1, column <= 1_000 else { throw CommandFailure.usage("--columns: '\(item)': columns are counted from 1") }
             guard found[name] == nil else { throw CommandFailure.usage("--columns: '\(name)' is given twice") }
-            if let other = found.first(where: { $0.value == column - 1 }) {
-                throw CommandFailure.usage("--columns: \(other.key) and \(name) are both column \(column)")
-            }
+            if let other = found.first(where: { $0.value == column - 1 }) { throw CommandFailure.usage("--columns: \(other.key) and \(name) are both column \(column)") }
             found[name] = column - 1
         }
-        guard let id = found["id"], let size = found["size"] else {
-            throw CommandFailure.usage("--columns: '\(text)' must give id and size (time and app are optional)")
-        }
+        guard let id = found["id"], let size = found["size"] else { throw CommandFailure.usage("--columns: '\(text)' must give id and size (time and app are optional)") }
         return TextLayout.Columns(time: found["time"], object: id, size: size, app: found["app"])
     }
 }

@@ -66,9 +66,7 @@ struct WarmupOption: ParsableArguments {
         guard seconds < duration else {
             throw CommandFailure.usage("--warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be measured")
         }
-        guard !bound || seconds == 0 else {
-            throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
-        }
+        guard !bound || seconds == 0 else { throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run") }
         return seconds
     }
 

@@ -89,9 +89,7 @@ func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: St
     let at = point.isEmpty ? file : "\(file) (\(point))"
     for text in scenarioWarnings(scenario) { note("odr-sim: warning: \(at): \(text)") }
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
-    guard scenario.expectedEvents <= Double(maxEvents) else {
-        throw CommandFailure("\(at): \(text)")
-    }
+    guard scenario.expectedEvents <= Double(maxEvents) else { throw CommandFailure("\(at): \(text)") }
     note("odr-sim: warning: \(at): \(text)")
 }
 

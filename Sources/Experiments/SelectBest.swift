@@ -1,0 +1,105 @@
+import Foundation
+import Metrics
+
+/// Selection of the best policy by Kim and Nelson's fully sequential indifference-zone
+/// procedure, KN (Kim and Nelson, "A fully sequential procedure for indifference-zone
+/// selection in simulation", ACM TOMACS 11(3), 2001), on common random numbers (which KN
+/// allows: it screens on the variances of paired differences).
+///
+/// With k policies, an indifference zone δ and confidence 1 − α: after n₀ replications of
+/// each, η = ½[(2α/(k−1))^(−2/(n₀−1)) − 1] and h² = 2η(n₀ − 1), and S²ᵢₗ is the variance of
+/// the differences of i and l. Then, one replication of every survivor at a time, a policy i
+/// is eliminated when some survivor l is better by more than
+/// Wᵢₗ(r) = max(0, δ/(2r) · (h²S²ᵢₗ/δ² − r)). With probability ≥ 1 − α the survivor is the
+/// best, or within δ of it. A cap on replications ends it early, with the survivors said.
+public struct SelectBest: Sendable {
+    /// The policy left, if one is.
+    public let best: String?
+    /// The policies still in when the procedure stopped (one, or several at the cap).
+    public let survivors: [String]
+    /// Each eliminated policy and the replication at which it was.
+    public let eliminated: [(policy: String, replication: Int)]
+    /// The most replications any policy ran.
+    public let replications: Int
+    public let indifference: Double
+    public let confidence: Double
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs KN over `policies` (at least 2) on the metric `observe` returns for replication
+    /// `r` of each given policy; `lowerIsBetter` says which way is best.
+    public static func run(policies: [String], lowerIsBetter: Bool, indifference delta: Double, confidence: Double,
+                           initial n0: Int = 10, maximum: Int,
+                           observe: (_ replication: Int, _ policies: [String]) throws -> [String: Double]) throws -> SelectBest {
+        let k = policies.count
+        guard k >= 2, delta > 0, confidence > 0, confidence < 1, n0 >= 2, maximum >= n0 else {
+            throw Failure(description: "KN needs 2 or more policies, an indifference above 0, a confidence in (0, 1) and room for \(n0) replications")
+        }
+        let alpha = 1 - confidence
+        let eta = 0.5 * (pow(2 * alpha / Double(k - 1), -2 / Double(n0 - 1)) - 1)
+        let h2 = 2 * eta * Double(n0 - 1)
+        // Values as "lower is better" throughout.
+        let sign = lowerIsBetter ? 1.0 : -1.0
+        var values: [String: [Double]] = Dictionary(uniqueKeysWithValues: policies.map { ($0, []) })
+        for r in 1...n0 {
+            for (policy, x) in try observe(r, policies) { values[policy, default: []].append(sign * x) }
+        }
+        var variance: [String: [String: Double]] = [:]
+        for i in policies {
+            for l in policies where l != i {
+                let d = zip(values[i]!, values[l]!).map { $0 - $1 }
+                let mean = d.reduce(0, +) / Double(d.count)
+                variance[i, default: [:]][l] = d.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n0 - 1)
+            }
+        }
+        var alive = policies
+        var eliminated: [(policy: String, replication: Int)] = []
+        var r = n0
+        while true {
+            let means = Dictionary(uniqueKeysWithValues: alive.map { ($0, values[$0]!.reduce(0, +) / Double(r)) })
+            let out = alive.filter { i in
+                alive.contains { l in
+                    l != i && means[i]! > means[l]! + max(0, delta / (2 * Double(r)) * (h2 * variance[i]![l]! / (delta * delta) - Double(r)))
+                }
+            }
+            eliminated += out.map { ($0, r) }
+            alive.removeAll { out.contains($0) }
+            if alive.count <= 1 || r >= maximum { break }
+            r += 1
+            for (policy, x) in try observe(r, alive) { values[policy, default: []].append(sign * x) }
+        }
+        return SelectBest(best: alive.count == 1 ? alive[0] : nil, survivors: alive, eliminated: eliminated, replications: r,
+                          indifference: delta, confidence: confidence)
+    }
+
+    /// `--select-best METRIC --indifference DELTA` read: the metric and δ in its unit (a size,
+    /// a duration, a count).
+    public static func target(metric name: String, indifference text: String?, size: (String) throws -> Int64,
+                              duration: (String) throws -> Double) throws(Failure) -> (metric: Metric, delta: Double) {
+        guard let metric = Metric(rawValue: name) else {
+            throw Failure(description: "--select-best: '\(name)' is not a metric (\(Metric.allCases.map(\.column).joined(separator: ", ")))")
+        }
+        guard let text else { throw Failure(description: "--select-best needs --indifference DELTA: the difference not worth telling apart, in \(metric.column)'s unit") }
+        let delta: Double? = switch metric.unit {
+        case .bytes: (try? size(text)).map(Double.init)
+        case .seconds: try? duration(text)
+        default: Double(text)
+        }
+        guard let delta, delta > 0, delta.isFinite else { throw Failure(description: "--indifference: '\(text)' is not a positive value for \(metric.column)") }
+        return (metric, delta)
+    }
+
+    /// The sentence: "lru is the best within 50 MB with probability ≥ 0.95 (KN; eliminated:
+    /// fifo at replication 12, …; 31 replications)". `format` writes the indifference.
+    public func sentence(metric: Metric, format: (Double) -> String) -> String {
+        let gone = eliminated.isEmpty ? "none eliminated" : "eliminated: " + eliminated.map { "\($0.policy) at replication \($0.replication)" }.joined(separator: ", ")
+        let how = "(Kim and Nelson's KN on common random numbers; \(gone); \(replications) replications)"
+        let probability = String(format: "%.2f", confidence)
+        if let best {
+            return "select-best \(metric.column): \(best) is the best within \(format(indifference)) with probability ≥ \(probability) \(how)"
+        }
+        return "select-best \(metric.column): not decided at --max-replications: \(survivors.joined(separator: ", ")) remain within \(format(indifference)) of each other \(how)"
+    }
+}
