@@ -13,9 +13,20 @@ import CZstd
 /// many records were read; a zstd stream cut short is refused the same way.
 public final class OracleGeneralReader {
     public static let recordSize = 24
+    /// The bytes of one record: 24 (oracleGeneral, lcs v1) or 28 (lcs v2).
+    public private(set) var recordLength = OracleGeneralReader.recordSize
+    /// The bytes before the first record: lcs's header (``lcsHeaderBytes``), or none.
+    private var headerBytes = 0
+    /// lcs v2: each tenant's app index, in the order the trace first names them.
+    private var tenants: [UInt32: Int32] = [:]
     public let fileName: String
-    /// One app, named after the file (the format has no app field).
-    public let appNames: [String]
+    /// One app, named after the file (the format has no app field); for lcs v2, one per
+    /// tenant (`tenant-7`), in the order the trace first names them.
+    public private(set) var appNames: [String]
+
+    /// lcs's header: `lcs_trace_header_t` of libCacheSim's `lcs.h`, 1,024 × 8 bytes.
+    public static let lcsHeaderBytes = 8192
+    public static let lcsMagic: UInt64 = 0x1234_5678_9abc_def0
     private let file: UnsafeMutablePointer<FILE>
     private let stream: OpaquePointer?
     // Performance: the buffers are plain blocks held in `let`s. Reaching an array property's
@@ -31,7 +42,7 @@ public final class OracleGeneralReader {
     /// Whether the zstd decoder ended a frame cleanly at the last byte it consumed.
     private var frameComplete = true
 
-    public init(path: String, compressed: Bool) throws(TraceError) {
+    public init(path: String, compressed: Bool, lcs: Bool = false) throws(TraceError) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         fileName = name
         let stem = name.split(separator: ".").first.map(String.init) ?? name
@@ -44,6 +55,34 @@ public final class OracleGeneralReader {
         if compressed { ZSTD_initDStream(stream) }
         input = .allocate(byteCount: compressed ? Int(ZSTD_DStreamInSize()) : 0, alignment: 16)
         output = .allocate(byteCount: max(1 << 20, compressed ? Int(ZSTD_DStreamOutSize()) : 0), alignment: 16)
+        if lcs { try readLCSHeader() }
+    }
+
+    /// Checks lcs's header (both magics, a version this reader reads) and steps past it.
+    private func readLCSHeader() throws(TraceError) {
+        while end - start < Self.lcsHeaderBytes {
+            guard try refill() else {
+                throw TraceError(file: fileName, line: nil, message: "not an lcs trace: \(end - start) bytes, shorter than lcs's \(Self.lcsHeaderBytes)-byte header")
+            }
+        }
+        let p = UnsafeRawPointer(output.baseAddress! + start)
+        let magic = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+        let version = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let endMagic = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: Self.lcsHeaderBytes - 8, as: UInt64.self))
+        func hex(_ x: UInt64) -> String { "0x" + String(x, radix: 16) }
+        guard magic == Self.lcsMagic else {
+            throw TraceError(file: fileName, line: nil, message: "not an lcs trace: it starts with \(hex(magic)), not lcs's magic \(hex(Self.lcsMagic))")
+        }
+        guard endMagic == Self.lcsMagic else {
+            throw TraceError(file: fileName, line: nil, message: "not an lcs trace: its header ends with \(hex(endMagic)), not lcs's magic \(hex(Self.lcsMagic)) (cut short, or another header size)")
+        }
+        switch version {
+        case 1: recordLength = 24
+        case 2: recordLength = 28; appNames = []
+        default: throw TraceError(file: fileName, line: nil, message: "lcs version \(version) is not read here (versions 1 and 2 are)")
+        }
+        start += Self.lcsHeaderBytes
+        headerBytes = Self.lcsHeaderBytes
     }
 
     /// How many records the file holds, when that is known before reading it: its length
@@ -52,7 +91,7 @@ public final class OracleGeneralReader {
         guard stream == nil else { return nil }
         var info = stat()
         guard fstat(fileno(file), &info) == 0 else { return nil }
-        return Int(info.st_size) / Self.recordSize
+        return max(0, Int(info.st_size) - headerBytes) / recordLength
     }
 
     deinit {
@@ -109,29 +148,40 @@ public final class OracleGeneralReader {
     /// in the buffer (nil otherwise): for loading what it will need ahead of time.
     @inline(__always)
     public func object(ahead: Int) -> UInt64? {
-        let at = start + (ahead - 1) * Self.recordSize
-        guard ahead >= 1, at + Self.recordSize <= end else { return nil }
+        let at = start + (ahead - 1) * recordLength
+        guard ahead >= 1, at + recordLength <= end else { return nil }
         return UInt64(littleEndian: (output.baseAddress! + at).loadUnaligned(fromByteOffset: 4, as: UInt64.self))
     }
 
     /// The next record, or nil at the end of the trace; `next_access_vtime` is `nextAccess`.
     public func next() throws(TraceError) -> (record: TraceRecord, nextAccess: Int64)? {
-        while end - start < Self.recordSize {
+        while end - start < recordLength {
             guard try refill() else {
                 if end - start > 0 {
                     throw TraceError(file: fileName, line: nil,
-                                     message: "truncated: \(records) whole records read, then \(end - start) bytes (records are \(Self.recordSize) bytes)")
+                                     message: "truncated: \(records) whole records read, then \(end - start) bytes (records are \(recordLength) bytes)")
                 }
                 return nil
             }
         }
         let p = UnsafeRawPointer(output.baseAddress! + start)
+        // lcs v2 puts the operation (low 8 bits) and the tenant (high 24) before the next access.
+        let wide = recordLength == 28
         let fields = (UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
                       UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
                       UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
-                      Int64(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: Int64.self)))
-        start += Self.recordSize
+                      Int64(littleEndian: p.loadUnaligned(fromByteOffset: wide ? 20 : 16, as: Int64.self)))
+        var app: Int32 = 0
+        if wide {
+            let tenant = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) >> 8
+            if let known = tenants[tenant] { app = known } else {
+                app = Int32(appNames.count)
+                tenants[tenant] = app
+                appNames.append("tenant-\(tenant)")
+            }
+        }
+        start += recordLength
         records += 1
-        return (TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: 0), fields.3)
+        return (TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: app), fields.3)
     }
 }

@@ -10,10 +10,18 @@ public enum TraceFormat: Sendable, Hashable {
     /// 24-byte little-endian records `uint32 time, uint64 obj_id, uint32 size, int64
     /// next_access_vtime`; `compressed`: the same as one zstd stream.
     case oracleGeneral(compressed: Bool)
+    /// libCacheSim's own `lcs` format (`lcs.h`): an 8,192-byte header (start magic
+    /// `0x123456789abcdef0`, a version, an 8,000-byte statistics block, the end magic in its
+    /// last 8 bytes), then records of 24 bytes (v1, oracleGeneral's) or 28 (v2: a fourth
+    /// field with the operation in its low 8 bits and the tenant in its high 24; each tenant
+    /// is an app); `compressed`: the same as one zstd stream.
+    case lcs(compressed: Bool)
 
     /// The format a file's name implies.
     public static func detect(path: String) -> TraceFormat {
         let name = path.split(separator: "/").last.map { $0.lowercased() } ?? path.lowercased()
+        if name.hasSuffix(".lcs.zst") { return .lcs(compressed: true) }
+        if name.hasSuffix(".lcs") { return .lcs(compressed: false) }
         if name.hasSuffix(".zst") { return .oracleGeneral(compressed: true) }
         if name.hasSuffix(".oraclegeneral") || name.hasSuffix(".oraclegeneral.bin") { return .oracleGeneral(compressed: false) }
         return .text(TextLayout())

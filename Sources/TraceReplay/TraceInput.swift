@@ -7,6 +7,7 @@ enum TraceInput {
         switch format {
         case .text(let layout): self = .text(try TraceReader(path: path, layout: layout))
         case .oracleGeneral(let compressed): self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed))
+        case .lcs(let compressed): self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed, lcs: true))
         }
     }
 

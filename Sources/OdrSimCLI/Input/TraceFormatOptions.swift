@@ -11,7 +11,7 @@ import TraceReplay
 /// or from `--trace-format`.
 struct TraceFormatOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The trace's layout: csv (delimited text), oracleGeneral, or oracleGeneral.zst (default: by the file name: .zst, .oracleGeneral, else csv); or json: print a JSON summary for scripts instead of tables (the layout then by name or --trace-format).",
+        "The trace's layout: csv (delimited text), oracleGeneral, oracleGeneral.zst, lcs or lcs.zst (default: by the file name: .lcs, .lcs.zst, .zst, .oracleGeneral, else csv); or json: print a JSON summary for scripts instead of tables (the layout then by name or --trace-format).",
         valueName: "format"))
     var format: String?
 
@@ -44,13 +44,13 @@ struct TraceFormatOptions: ParsableArguments {
             case "csv", "text", "txt": chosen = .text(TextLayout())
             case "oraclegeneral", "oraclegeneral.bin", "bin": chosen = .oracleGeneral(compressed: false)
             case "oraclegeneral.zst", "zst": chosen = .oracleGeneral(compressed: true)
-            default:
-                throw CommandFailure.usage("--format: '\(format)' is not a trace format; use csv, oracleGeneral or oracleGeneral.zst")
+            case "lcs", "lcs.zst": chosen = .lcs(compressed: format.lowercased() == "lcs.zst")
+            default: throw CommandFailure.usage("--format: '\(format)' is not a trace format; use csv, oracleGeneral, oracleGeneral.zst, lcs or lcs.zst")
             }
         }
         guard case .text = chosen else {
             if textOptions {
-                let named = format == nil ? "; its name makes it oracleGeneral (give --format csv if it is text)" : ""
+                let named = format == nil ? "; its name makes it binary (give --format csv if it is text)" : ""
                 throw CommandFailure.usage("--columns, --delimiter and --header describe text traces, not \(path)\(named)")
             }
             return chosen
