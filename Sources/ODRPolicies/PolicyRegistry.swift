@@ -18,6 +18,7 @@ public enum PolicyRegistry {
         AndroidQuotaPolicy.descriptor,
         BeladyPolicy.descriptor,
         SievePolicy.descriptor,
+        S3FIFOPolicy.descriptor,
     ]
 
     /// The policy called `name` (exact, case-sensitive), if any.

@@ -98,6 +98,11 @@ public struct PurgeView {
         device.residentPacks().filter(isCandidate).map { device.candidate(at: $0) }
     }
 
+    /// The bytes packs may take on the device now: its capacity less other data (the whole
+    /// disk in a trace replay). A policy that sizes its queues in proportion to the cache
+    /// reads it (S3-FIFO's small queue is a tenth of it).
+    public var cacheBytes: Int64 { device.capacity - device.otherBytes }
+
     /// The number of requests begun on the device so far (the ordinal of the latest one).
     public var requestOrdinal: Int64 { device.requestOrdinal }
 
