@@ -6,7 +6,7 @@ extension Assumption {
     /// Every modelling choice odr-sim makes where no source decides it, in the order
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
-        systemRemovesForOtherData, appEvictsWhenFull, cellularConfirmationDelay, spaceExhausted, androidCacheQuota,
+        systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay, spaceExhausted, androidCacheQuota,
         downloadReservation, bandwidthSharing,
     ]
 
@@ -36,6 +36,23 @@ extension Assumption {
         covers: ["PlatformProfile.appEvictsWhenFull"],
         alternatives: [Alternative("false") { point in point.scenario.modifyPlatforms { $0.appEvictsWhenFull = false } }],
         appliesTo: { point, _ in point.scenario.appPlatforms.contains { $0.evictor == .app && $0.appEvictsWhenFull } })
+
+    /// A phone mixing platforms: who makes room first for an evicting app's download.
+    public static let systemPurgesBeforeAppEvicts = Assumption(
+        name: "system-purges-before-app-evicts",
+        key: "apps[].platform: {system_purges_before_app_evicts: …}",
+        defaultValue: "true",
+        why: "undocumented: no source says in which order iOS frees ODR apps' purgeable content and a Background Assets app "
+            + "removes its own packs when its download finds the disk full; chosen as iOS's purgeable-space rule (the system "
+            + "frees purgeable content for any write before the writer sees a full disk)",
+        covers: ["PlatformProfile.systemPurgesBeforeAppEvicts"],
+        alternatives: [Alternative("false") { point in
+            point.scenario.modifyPlatforms { if $0.appRemovesPacks { $0.systemPurgesBeforeAppEvicts = false } }
+        }],
+        appliesTo: { point, _ in
+            point.scenario.someAppEvicts && point.scenario.systemPurges && point.scenario.mixesPlatforms
+                && point.scenario.appPlatforms.contains { $0.appRemovesPacks && $0.systemPurgesBeforeAppEvicts }
+        })
 
     /// Play: how long the user takes to confirm a large download on cellular.
     public static let cellularConfirmationDelay = Assumption(

@@ -47,6 +47,12 @@ struct PlatformReader {
             }
             profile.appEvictsWhenFull = try reader.bool(node, "app_evicts_when_full")
         }
+        if let node = fields.value("system_purges_before_app_evicts") {
+            guard profile.evictor == .app else {
+                throw reader.error(at: node, "system_purges_before_app_evicts applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+            }
+            profile.systemPurgesBeforeAppEvicts = try reader.bool(node, "system_purges_before_app_evicts")
+        }
         if let node = fields.value("system_removes_for_other_data") {
             guard profile.evictor == .app else {
                 throw reader.error(at: node, "system_removes_for_other_data applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")

@@ -15,7 +15,7 @@ enum Section: Sendable, CaseIterable {
         case .platform:
             ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
              "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
-             "cellular_confirmation_over", "app_evicts_when_full", "system_removes_for_other_data"]
+             "cellular_confirmation_over", "app_evicts_when_full", "system_purges_before_app_evicts", "system_removes_for_other_data"]
         case .networkPhase: ["at", "bandwidth", "kind"]
         case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]

@@ -77,6 +77,26 @@ import ODRPolicies
         #expect(device.freeBytes == 200 * MB)
     }
 
+    @Test func theAlternativeOrderLetsTheGameEvictFirst() throws {
+        // As above (maps 100 MB, old 300 MB, new 800 MB: 200 MB short), with the undocumented
+        // alternative: the game's code removes `old` (300 MB, enough alone) and the system
+        // purges nothing of maps.
+        var profile = PlatformProfile.backgroundAssets
+        profile.systemPurgesBeforeAppEvicts = false
+        let device = ODRDevice(capacity: 1_000 * MB, policy: LRUPolicy(), settings: DeviceSettings(profile: .ios17))
+        device.recordsEvents = true
+        let maps = device.addApp(name: "maps", catalog: try makeCatalog([(["region"], 100 * MB)]))
+        let game = device.addApp(name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 800 * MB)]), profile: profile)
+        device.install(maps, at: 0)
+        device.install(game, at: 0)
+        device.useAndRelease(maps, ["region"], at: 1)
+        device.useAndRelease(game, ["old"], at: 2)
+        device.removeAllEvents()
+        _ = device.use(game, ["new"], at: 3)
+        #expect(device.purgedPacks == [device.pack("old", of: game)])
+        #expect(device.state(of: device.pack("region", of: maps)) == .downloaded)
+    }
+
     @Test func otherDataTakesTheODRAppsPacksOnly() throws {
         // 1,000 − 400 − 300 = 300 MB free; photos of 800 MB: the system purges the ODR pack
         // (300 + 400 = 700 MB), and the 100 MB still missing are refused: the game's pack is

@@ -76,6 +76,12 @@ public struct PlatformProfile: Hashable, Sendable {
     /// Neither platform documents what the app sees; `true` models an app that handles the
     /// failure (Play's `INSUFFICIENT_STORAGE`) by freeing its own space and retrying.
     public var appEvictsWhenFull = true
+    /// With ``Evictor/app``, on a device whose other apps' packs the system purges (an ODR
+    /// app beside): whether, for a request of this app, the system purges theirs before this
+    /// app's code removes its own (`true`), or after (`false`). No source says; `true` is
+    /// iOS's purgeable-space rule (ODR content is freed for any write before the writer sees a
+    /// full disk), and `false` an alternative (`odr-sim assumptions`).
+    public var systemPurgesBeforeAppEvicts = true
     /// With ``Evictor/app``: whether the system removes unused packs (under the run's policy,
     /// as ODR purges) when other data (photos, other apps) would not fit otherwise; `false`
     /// refuses the data (``Ledger/refusedOtherBytes``).

@@ -58,6 +58,8 @@ struct AppRules: BitwiseCopyable {
     let group: PurgeGroup
     /// ``PlatformProfile/appEvictsWhenFull``.
     let evictsWhenFull: Bool
+    /// ``PlatformProfile/systemPurgesBeforeAppEvicts``.
+    let systemFirst: Bool
     /// ``PlatformProfile/initialPacksRemovable``.
     let initialPacksRemovable: Bool
     /// ``PlatformProfile/installFailsWithoutInitialSpace``.

@@ -67,7 +67,7 @@ enum RoomMaker {
             }
             var ownEviction = false
             if case .request = demand { ownEviction = rules.evictsWhenFull }
-            return AppEviction.makeRoom(bytes, for: app, ownEviction: ownEviction, on: device)
+            return AppEviction.makeRoom(bytes, for: app, ownEviction: ownEviction, systemFirst: rules.systemFirst, on: device)
         }
     }
 
@@ -82,6 +82,7 @@ extension AppRules {
     /// the room maker's file.
     init(_ profile: PlatformProfile) {
         self.init(group: RoomMaker.group(of: profile), evictsWhenFull: profile.appEvictsWhenFull,
+                  systemFirst: profile.systemPurgesBeforeAppEvicts,
                   initialPacksRemovable: profile.initialPacksRemovable,
                   installFailsWithoutInitialSpace: profile.installFailsWithoutInitialSpace,
                   maxInUseBytes: profile.maxInUseSize ?? .max,
@@ -153,15 +154,22 @@ enum SystemPurge {
 /// lets it (``PlatformProfile/appEvictsWhenFull``), after the system has purged what it
 /// purges for any demand (the packs of ODR apps beside it).
 enum AppEviction {
-    static func makeRoom(_ bytes: Int64, for app: AppID, ownEviction: Bool, on device: ODRDevice) -> Bool {
+    static func makeRoom(_ bytes: Int64, for app: AppID, ownEviction: Bool, systemFirst: Bool, on device: ODRDevice) -> Bool {
         let deficit = bytes - device.freeBytes
         if deficit <= 0 { return true }
         let system = device.reclaimableBytes(in: .system)
         let own = ownEviction ? device.removableBytes(of: app).bytes : 0
         guard system + own >= deficit else { return false }
-        if system > 0 { device.purge(min(deficit, system), groups: .system) }
-        let rest = bytes - device.freeBytes
-        if rest > 0 { device.evict(rest, of: app) }
+        if systemFirst || own == 0 {
+            if system > 0 { device.purge(min(deficit, system), groups: .system) }
+            let rest = bytes - device.freeBytes
+            if rest > 0 { device.evict(rest, of: app) }
+        } else {
+            // The alternative order: the app's own packs first, the system's for the rest.
+            device.evict(min(deficit, own), of: app)
+            let rest = bytes - device.freeBytes
+            if rest > 0 { device.purge(rest, groups: .system) }
+        }
         return true
     }
 }
