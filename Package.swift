@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point one way, from the command line down to the core (the README's diagram,
 // drawn from this file by scripts/architecture):
-//   odr-sim → OdrSimCLI → (Advice, Reports, TraceReplay, Bounds)
+//   odr-sim → OdrSimCLI → (Advice, Reports, TraceReplay, Bounds, PolicyPlugins)
+//   PolicyPlugins → (ODRPolicies, COdrSimPolicy, SafeOutput)
 //   Advice → (Experiments, ScenarioFile);  Experiments → (Metrics, ODRPolicies, Bounds)
 //   ScenarioFile → Workload → Simulation → ODRCore;  Metrics → Simulation → ODRCore
 //   TextInput (the one reader of text inputs) depends on nothing of the package.
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
         .library(name: "TextInput", targets: ["TextInput"]),
         .library(name: "SafeOutput", targets: ["SafeOutput"]),
+        .library(name: "PolicyPlugins", targets: ["PolicyPlugins"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -88,13 +90,18 @@ let package = Package(
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(name: "Reports", dependencies: ["Metrics", "Simulation", .product(name: "Mustache", package: "swift-mustache")]),
+        // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
+        // host, implements; a plug-in is built against this header alone.
+        .target(name: "COdrSimPolicy"),
+        // Purge policies loaded at run time (`--policy-plugin`), checked against the contract.
+        .target(name: "PolicyPlugins", dependencies: ["COdrSimPolicy", "ODRCore", "ODRPolicies", "SafeOutput"]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
         .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
-                "Advice", "TextInput", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Advice", "TextInput", "SafeOutput", "PolicyPlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),

@@ -1,12 +1,34 @@
 import ODRCore
+import Synchronization
 
 /// Every purge policy odr-sim knows, by name.
 ///
 /// Adding a policy means writing its file (a ``PurgePolicy`` with a static `descriptor`)
-/// and adding one line to ``all``. The order of ``all`` is the order `odr-sim policies`
-/// lists them in.
+/// and adding one line to ``builtIn``. The order of ``all`` is the order `odr-sim policies`
+/// lists them in: the built-in policies, then those registered while the program runs
+/// (plug-ins loaded by `--policy-plugin`, ``register(_:)``).
 public enum PolicyRegistry {
-    public static let all: [PolicyDescriptor] = [
+    /// Every policy: the built-in ones, then the registered ones in the order they came.
+    public static var all: [PolicyDescriptor] {
+        let added = registered.withLock { $0 }
+        return added.isEmpty ? builtIn : builtIn + added
+    }
+
+    /// Policies added while the program runs.
+    private static let registered = Mutex<[PolicyDescriptor]>([])
+
+    /// Adds a policy under its descriptor's name, unless a policy of that name exists.
+    public static func register(_ descriptor: PolicyDescriptor) throws(DuplicatePolicy) {
+        try registered.withLock { (added) throws(DuplicatePolicy) in
+            guard !builtIn.contains(where: { $0.name == descriptor.name }) && !added.contains(where: { $0.name == descriptor.name }) else {
+                throw DuplicatePolicy(name: descriptor.name)
+            }
+            added.append(descriptor)
+        }
+    }
+
+    /// The policies odr-sim is built with.
+    public static let builtIn: [PolicyDescriptor] = [
         ApplePolicy.descriptor,
         LRUPolicy.descriptor,
         FIFOPolicy.descriptor,
@@ -48,6 +70,13 @@ public enum PolicyRegistry {
     public static var options: [String: [PolicyOption]] {
         Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.options) })
     }
+}
+
+/// A policy registered under a name that is taken.
+public struct DuplicatePolicy: Error, Equatable, CustomStringConvertible {
+    public let name: String
+    public init(name: String) { self.name = name }
+    public var description: String { "a policy named '\(name)' exists already; give the plug-in another name (PATH:NAME)" }
 }
 
 /// A policy name odr-sim does not know: `unknown policy 'lur'; known policies: apple, lru, …`.

@@ -43,6 +43,17 @@ public enum Interruption {
         _exit(128 + number)
     }
 
+    /// Stops the program from wherever it is, a worker thread included, as a failed command
+    /// stops: the temporary files and folders being written are removed, `odr-sim: LINE` goes
+    /// to standard error, and the exit status is 1. For a failure that cannot be thrown up to
+    /// the command (a purge-policy plug-in's wrong answer deep inside a run).
+    public static func fail(_ line: String) -> Never {
+        registry.lock.lock()
+        for path in registry.paths { removeWhileWritten(path) }
+        FileHandle.standardError.write(Data("odr-sim: \(line)\n".utf8))
+        _exit(1)
+    }
+
     /// Removes `path` (a file, or a folder with what is in it) although workers may still be
     /// adding files to it: a folder emptied while a worker creates its next part file is not
     /// empty for `rmdir`, so removal is tried again until nothing is left (at most a second).

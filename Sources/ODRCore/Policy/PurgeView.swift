@@ -115,7 +115,7 @@ public struct PurgeView {
     }
 
     /// The number of candidates.
-    var candidateCount: Int {
+    public var candidateCount: Int {
         switch scope {
         case .tier(let tier): device.candidateCount(in: tier, groups: groups ?? .all)
         case .app(let app): device.removableBytes(of: app).count

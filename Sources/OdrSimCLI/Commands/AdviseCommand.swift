@@ -122,9 +122,7 @@ struct AdviseCommand: ParsableCommand {
         var document = try loadScenario(file)
         var text = try readInput(file)
         if let platform, platform != document.scenario.platform.name {
-            guard let target = PlatformProfile.named(platform) else {
-                throw CommandFailure.usage("--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))")
-            }
+            guard let target = PlatformProfile.named(platform) else { throw CommandFailure.usage("--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))") }
             do {
                 text = target.evictor == .app
                     ? try ScenarioMigration(target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names)

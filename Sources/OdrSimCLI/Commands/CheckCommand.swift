@@ -72,9 +72,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let document = try loadScenario(file)
         if let app { _ = try appIndex(app, in: document) }
-        guard let relative = RegressionCheck.tolerance(from: tolerance) else {
-            throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
-        }
+        guard let relative = RegressionCheck.tolerance(from: tolerance) else { throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02") }
         let gateLimits = try maxIncrease.map { text in
             do { return try RegressionGate.Limit.parse(text, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--max-increase: \(error)") }
         }
@@ -107,9 +105,7 @@ struct CheckCommand: ParsableCommand {
         if !plan.policies.isEmpty {
             let descriptors: [PolicyDescriptor]
             do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch { throw CommandFailure("\(baseline): \(error)", located: true) }
-            guard plan.replications <= maximumReplications else {
-                throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true)
-            }
+            guard plan.replications <= maximumReplications else { throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true) }
             var runner = experimentRunner(document, policies: descriptors, replications: plan.replications,
                                           sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents

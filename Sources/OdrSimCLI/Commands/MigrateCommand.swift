@@ -46,9 +46,7 @@ struct MigrateCommand: ParsableCommand {
     static var targets: [String] { PlatformProfile.presets.filter { $0.evictor == .app }.map(\.name) }
 
     func run() throws {
-        guard let target = PlatformProfile.named(to), target.evictor == .app else {
-            throw CommandFailure.usage("--to: '\(to)' is not a platform where the app evicts; choose \(Self.targets.joined(separator: " or "))")
-        }
+        guard let target = PlatformProfile.named(to), target.evictor == .app else { throw CommandFailure.usage("--to: '\(to)' is not a platform where the app evicts; choose \(Self.targets.joined(separator: " or "))") }
         if let budget {
             do { _ = try BudgetSyntax.parse(budget) } catch { throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))") }
         }

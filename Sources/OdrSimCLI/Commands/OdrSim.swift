@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Metrics
+import PolicyPlugins
 import SafeOutput
 
 /// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
@@ -39,6 +40,7 @@ public struct OdrSim: ParsableCommand {
     public static func main() {
         Interruption.install()
         do {
+            do { try PluginLoader.load(PluginLoader.specs(in: Array(CommandLine.arguments.dropFirst()))) } catch { throw CommandFailure(error.description) }
             var command = try parseAsRoot()
             try command.run()
             try StandardOutput.finish()

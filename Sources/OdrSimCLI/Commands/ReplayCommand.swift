@@ -144,9 +144,7 @@ func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
     var capacities: [TraceReplayer.Capacity] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
         if item.hasSuffix("%") {
-            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
-                throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%")
-            }
+            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else { throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%") }
             capacities.append(.percent(percent))
             continue
         }

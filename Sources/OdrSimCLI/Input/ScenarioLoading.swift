@@ -131,9 +131,7 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
 
 /// The index of the app `--app` names; a usage error naming the apps there are.
 func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
-    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
-        throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))")
-    }
+    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else { throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))") }
     return index
 }
 
@@ -175,9 +173,7 @@ func replicate(to precision: Precision?, _ document: ScenarioDocument, _ options
 func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool = false) throws -> (name: String, note: String?) {
     guard let requested else { return BaselineChoice.usual(among: policies, strategies: strategies) }
     _ = try resolvePolicyFlags([requested], option: "--baseline")
-    guard policies.contains(requested) else {
-        throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
-    }
+    guard policies.contains(requested) else { throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))") }
     return (requested, requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline).")
 }
 

@@ -34,10 +34,14 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// `--jobs`: how many runs go in parallel, declared once for every command that runs several.
+/// How runs are made, declared once for every command that runs several: `--jobs`, and the
+/// plug-in policies they may use (loaded by `OdrSim.main` before parsing, ``PluginLoader``).
 struct JobOptions: ParsableArguments {
     @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
     var jobs: Int?
+
+    @Option(name: .customLong("policy-plugin"), help: ArgumentHelp("Load a purge policy from a plug-in (repeatable): a C shared library (odrsim_policy.h; scripts/build-plugin) or a Python class (lru.py:LRU); its name then works with --policy and as an app's strategy. docs/plugins.md.", valueName: "path[:name[:options]]"))
+    var policyPlugins: [String] = []
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }

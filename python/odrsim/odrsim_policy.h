@@ -1,0 +1,1 @@
+../../Sources/COdrSimPolicy/include/odrsim_policy.h

@@ -1,0 +1,100 @@
+"""The Python package against the odr-sim binary (ODR_SIM, else PATH), run from the
+repository's root: ``python3 -m unittest discover -s python/tests``."""
+import csv
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples" / "plugins"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pandas as pd  # noqa: E402
+
+import odrsim  # noqa: E402
+from lru import LRU  # noqa: E402
+from policies import Raises  # noqa: E402
+
+
+class PackageTests(unittest.TestCase):
+    def setUp(self):
+        os.chdir(ROOT)
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+
+    def out(self, name):
+        return os.path.join(self.folder.name, name)
+
+    def test_compare_is_comparison_csv(self):
+        table = odrsim.compare("Scenarios/game.scn", replications=3, policy=["lru", "fifo"], out=self.out("c"))
+        self.assertIsInstance(table, pd.DataFrame)
+        with open(os.path.join(table.report, "comparison.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        # The same columns in the same order, one row per policy, and the numbers as written.
+        self.assertEqual(list(table.columns), rows[0])
+        self.assertEqual(list(table["policy"]), ["lru", "fifo"])
+        self.assertEqual(table["replications"].tolist(), [3, 3])
+        self.assertIn("summary", table.tables)
+        self.assertEqual(len(table.tables["summary"]), 6)
+
+    def test_run_and_report_in_a_notebook(self):
+        table = odrsim.run("Scenarios/game.scn", replications=2, policy="lru", out=self.out("r"))
+        self.assertEqual(len(table), 2)
+        self.assertIn("<iframe srcdoc=", table._repr_html_())
+        # A sliced table is still a result with its report.
+        self.assertEqual(table[table["replication"] == 1].report, table.report)
+        quiet = odrsim.run("Scenarios/game.scn", replications=1, policy="lru", no_report=True, out=self.out("q"))
+        self.assertNotIn("<iframe", quiet._repr_html_())
+
+    def test_an_error_carries_the_one_line_message(self):
+        bad = Path(self.out("bad.scn"))
+        bad.write_text("name: bad\nduration: 1h\ndevice: {capacity: -5GB}\n")
+        with self.assertRaises(odrsim.OdrSimError) as caught:
+            odrsim.run(bad, out=self.out("b"))
+        self.assertEqual(caught.exception.status, 1)
+        self.assertTrue(str(caught.exception).startswith(f"{bad}:3:"), str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+        with self.assertRaises(odrsim.OdrSimError) as usage:
+            odrsim.compare("Scenarios/game.scn", replications=0, out=self.out("u"))
+        self.assertEqual(usage.exception.status, 64)
+
+    def test_a_python_policy_is_lru_exactly(self):
+        table = odrsim.replay("Scenarios/traces/zipf-20k.csv", capacity=["5%", "25%"], policy=[LRU, "lru"], out=self.out("p"))
+        ours = table[table["policy"] == "LRU"].drop(columns="policy").reset_index(drop=True)
+        theirs = table[table["policy"] == "lru"].drop(columns="policy").reset_index(drop=True)
+        self.assertEqual(len(ours), 2)
+        pd.testing.assert_frame_equal(ours, theirs)
+
+    def test_a_policy_that_raises(self):
+        with self.assertRaises(odrsim.OdrSimError) as caught:
+            odrsim.replay("Scenarios/traces/zipf-20k.csv", policy=Raises, out=self.out("x"))
+        self.assertIn("purge policy 'Raises'", str(caught.exception))
+        self.assertIn("ZeroDivisionError", str(caught.exception))
+        with self.assertRaises(TypeError):
+            odrsim.replay("Scenarios/traces/zipf-20k.csv", policy=object, out=self.out("y"))
+
+    def test_the_binary_is_found_or_named(self):
+        saved = os.environ.get("ODR_SIM")
+        try:
+            os.environ["ODR_SIM"] = str(ROOT / "README.md")
+            with self.assertRaises(odrsim.OdrSimError) as caught:
+                odrsim.mrc("Scenarios/traces/zipf-20k.csv")
+            self.assertIn("not an executable file", str(caught.exception))
+        finally:
+            if saved is None:
+                os.environ.pop("ODR_SIM", None)
+            else:
+                os.environ["ODR_SIM"] = saved
+
+    def test_mrc_and_bound(self):
+        curve = odrsim.mrc("Scenarios/traces/zipf-20k.csv", out=self.out("m"))
+        self.assertGreater(len(curve), 5)
+        # A miss-ratio curve falls as the cache grows.
+        ratios = curve.sort_values(curve.columns[0])[[c for c in curve.columns if "miss_ratio" in c][0]].tolist()
+        self.assertLessEqual(ratios[-1], ratios[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
