@@ -136,4 +136,37 @@ struct SweepCommandTests {
         let bad = try CLI.run(["sweep", file.path, "--shard", "4/3", "--out", shards.path])
         #expect(bad.status != 0 && bad.stderr.contains("--shard must be K/N"))
     }
+
+    @Test("--missing N: the shards lost, cut short, of another version of the study or another split; none once all check out (issue 41)")
+    func missingShards() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.study")
+        try Data(Self.study.utf8).write(to: file)
+        let shards = dir.appendingPathComponent("shards")
+        func census() throws -> String {
+            let result = try CLI.run(["sweep", file.path, "--missing", "4", "--out", shards.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        // Nothing run yet: every shard is missing.
+        #expect(try census() == "1\tno file\n2\tno file\n3\tno file\n4\tno file\n")
+        for k in 1...4 { #expect(try CLI.run(["sweep", file.path, "--shard", "\(k)/4", "--out", shards.path]).status == 0) }
+        #expect(try census() == "")
+        // Shard 1 cut short by a full disk; shard 3 lost; shard 4 the file of shard 2 (copied
+        // by hand: the same study, other runs).
+        let one = shards.appendingPathComponent("shard-0001-of-0004.csv")
+        let text = try Data(contentsOf: one)
+        try text.prefix(text.count / 2).write(to: one)
+        try FileManager.default.removeItem(at: shards.appendingPathComponent("shard-0003-of-0004.csv"))
+        let four = shards.appendingPathComponent("shard-0004-of-0004.csv")
+        try FileManager.default.removeItem(at: four)
+        try FileManager.default.copyItem(at: shards.appendingPathComponent("shard-0002-of-0004.csv"), to: four)
+        #expect(try census() == "1\tdoes not check out\n3\tno file\n4\tholds other runs\n")
+        // An edited study: the shards that still read are of another version.
+        try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: 3").utf8).write(to: file)
+        #expect(try census() == "1\tdoes not check out\n2\tof another version of the study\n3\tno file\n4\tof another version of the study\n")
+        let usage = try CLI.run(["sweep", file.path, "--missing", "4"])
+        #expect(usage.status == 64 && usage.stderr.contains("--missing N needs N ≥ 1, --out DIR"), "\(usage.stderr)")
+    }
 }

@@ -52,6 +52,9 @@ struct SweepRunCommand: ParsableCommand {
     @Option(help: "Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR` (needs --out DIR).")
     var shard: String?
 
+    @Option(help: ArgumentHelp("Run nothing: print the shards K of N (one number a line) whose DIR/shard-K-of-N.csv is missing or does not check out for this study (with --out DIR); what `scripts/cluster/submit --resume` resubmits.", valueName: "n"))
+    var missing: Int?
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var limits: RunLimits
@@ -73,6 +76,7 @@ struct SweepRunCommand: ParsableCommand {
             guard ShardPosition(shard) != nil else { throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'") }
             guard out != nil else { throw ValidationError("--shard needs --out DIR, the directory every shard writes into") }
         }
+        if let missing { guard out != nil, shard == nil, missing >= 1 else { throw ValidationError("--missing N needs N ≥ 1, --out DIR (the shards' folder) and no --shard") } }
     }
 
     func run() throws {
@@ -88,7 +92,10 @@ struct SweepRunCommand: ParsableCommand {
         var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
-        let shardPosition = try checkedShard(shard, runs: plan.runs.count, what: "runs in the study")
+        let shardPosition = try checkedShard(shard ?? missing.map { "1/\($0)" }, runs: plan.runs.count, what: "runs in the study")
+        if let missing, let out {  // a census of the shards, run nothing
+            return ShardCensus.missing(count: missing, in: out, studyDigest: study.digest) { plan.shard($0, of: missing) }.forEach { say("\($0.shard)\t\($0.why)") }
+        }
         let pointLabels = study.points.map { zip(study.axes, $0.values).map { "\($0.name)=\($1)" }.joined(separator: ", ") }
         // The largest point's workload speaks for the study: refused beyond --max-events, a
         // warning (once) when large.
