@@ -96,3 +96,15 @@ public struct Precision: Sendable, Equatable {
     /// all before it), at least 2, at most `maximum`.
     public static func next(after current: Int, maximum: Int) -> Int { min(maximum, max(2, 2 * current)) }
 }
+
+extension Precision {
+    /// A study's misses: each point's runs compared alone (`sweep --precision` reaches its
+    /// target when every point does). `results` are the runs of `plan`, in its order.
+    public func misses(_ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, reference: String, platformMetrics: Bool,
+                       app: String?) -> [Miss] {
+        plan.points.indices.flatMap { point in
+            let runs = zip(plan.runs, results).filter { $0.0.point == point }.map(\.1)
+            return misses(Comparison(rows: runs.summaryRows(app: app), reference: reference, platformMetrics: platformMetrics))
+        }
+    }
+}

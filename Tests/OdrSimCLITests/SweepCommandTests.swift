@@ -169,4 +169,42 @@ struct SweepCommandTests {
         let usage = try CLI.run(["sweep", file.path, "--missing", "4"])
         #expect(usage.status == 64 && usage.stderr.contains("--missing N needs N ≥ 1, --out DIR"), "\(usage.stderr)")
     }
+
+    /// Whether every point × policy of a sweep's comparison.csv has each main metric's 95 %
+    /// half-width, (ci_high − ci_low) / 2, within `fraction` of its mean.
+    static func withinPrecision(_ csv: String, fraction: Double) -> Bool {
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines[0]
+        return lines.dropFirst().allSatisfy { row in
+            ["redownload_bytes", "over_purge_bytes", "failed_requests", "wait_p95_s"].allSatisfy { metric in
+                guard let m = header.firstIndex(of: "\(metric)_mean"), let lo = header.firstIndex(of: "\(metric)_ci_low"),
+                      let hi = header.firstIndex(of: "\(metric)_ci_high"), let mean = Double(row[m]) else { return false }
+                let half = ((Double(row[hi]) ?? .infinity) - (Double(row[lo]) ?? 0)) / 2
+                return half <= fraction * abs(mean) || half == 0
+            }
+        }
+    }
+
+    @Test("sweep --precision 25%: doubles until every point meets it, stops at the first count that does, and equals the study run at that count (issue 40)")
+    func precisionPerPoint() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.study")
+        try Data(Self.study.utf8).write(to: file)
+        let result = try CLI.run(["sweep", file.path, "--precision", "25%", "--no-report", "--out", dir.appendingPathComponent("p").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("--precision: every main metric of every policy within its target after"), "\(result.stdout)")
+        let comparison = try String(contentsOf: dir.appendingPathComponent("p/comparison.csv"), encoding: .utf8)
+        #expect(Self.withinPrecision(comparison, fraction: 0.25))
+        // The count it stopped at, from the doubling 2, 4, 8, …: half as many did not meet it.
+        let replications = try #require(Int(comparison.split(separator: "\n")[1].split(separator: ",")[comparison.split(separator: "\n")[0].split(separator: ",").firstIndex(of: "replications")!]))
+        #expect(replications > 2 && replications & (replications - 1) == 0, "\(replications)")
+        func fixed(_ r: Int, _ name: String) throws -> String {
+            try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: \(r)").utf8).write(to: dir.appendingPathComponent("\(name).study"))
+            #expect(try CLI.run(["sweep", dir.appendingPathComponent("\(name).study").path, "--no-report", "--out", dir.appendingPathComponent(name).path]).status == 0)
+            return try String(contentsOf: dir.appendingPathComponent("\(name)/comparison.csv"), encoding: .utf8)
+        }
+        #expect(!Self.withinPrecision(try fixed(replications / 2, "half"), fraction: 0.25))
+        #expect(try fixed(replications, "same") == comparison)
+    }
 }

@@ -201,8 +201,7 @@ struct AdviseCommand: ParsableCommand {
             "re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \(Units.bytes(best.redownloadBytes)) advised; "
                 + "no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \(Units.bytes(result.bounds[1])) (the offline bound)",
         ] + (advisor.population.isEmpty ? [] : [
-            "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))",
-        ])
+            "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))"])
         let advised: String
         do {
             // The advised layout written over the file's own text; a telemetry file keeps
@@ -217,8 +216,7 @@ struct AdviseCommand: ParsableCommand {
         var files = [
             ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", best.layout.csv(document.resources[appIndex])),
-            ("layouts.csv", result.layoutsCSV),
-        ]
+            ("layouts.csv", result.layoutsCSV)]
         if !output.noReport {
             files.append(("report.html", page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html))
         }
@@ -233,8 +231,7 @@ struct AdviseCommand: ParsableCommand {
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
                 ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),
-                ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? "")),
-            ]))
+                ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? ""))]))
             return
         }
         say("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
@@ -248,8 +245,7 @@ struct AdviseCommand: ParsableCommand {
         for move in path.reversed() { say("  \(move)") }
         let rows: [(String, Double, Double)] = [
             ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
-            ("over-purged", original.overPurgeBytes, best.overPurgeBytes),
-        ]
+            ("over-purged", original.overPurgeBytes, best.overPurgeBytes)]
         for (name, before, after) in rows { say("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
         say(String(format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
                      original.failedRequests, best.failedRequests))
@@ -321,8 +317,7 @@ struct AdviseCommand: ParsableCommand {
         let layouts = result.evaluations.map { e in
             let interval = Interval(e.objectives)
             return AdviceReport.Layout(id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
-                                       redownloadBytes: e.redownloadBytes, waitP95: e.waitP95,
-                                       initialInstallBytes: Double(e.initialInstallBytes),
+                                       redownloadBytes: e.redownloadBytes, waitP95: e.waitP95, initialInstallBytes: Double(e.initialInstallBytes),
                                        objective: (interval.mean, interval.low, interval.high))
         }
         let best = result.evaluations[result.best].layout

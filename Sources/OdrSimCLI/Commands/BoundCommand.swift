@@ -10,8 +10,7 @@ import TraceReplay
 /// `odr-sim bound`: how few misses any policy could have on a trace (offline bounds).
 struct BoundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bound",
-        abstract: "Offline bounds on a trace's misses: how far from optimal any policy is.",
+        commandName: "bound", abstract: "Offline bounds on a trace's misses: how far from optimal any policy is.",
         discussion: """
             With objects of different sizes, Belady (farthest next use) is not
             optimal. These bounds come from Berger, Beckmann and Harchol-Balter,
@@ -65,8 +64,7 @@ struct BoundCommand: ParsableCommand {
         if traceFormat.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("bound")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
-                ("bounds", JSONSummary.records(TraceBound.csv(bounds))),
-            ]))
+                ("bounds", JSONSummary.records(TraceBound.csv(bounds)))]))
             return
         }
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
@@ -107,8 +105,7 @@ struct TraceBound {
     }
 
     static let columns = ["capacity_bytes", "requests", "pfoo_l_object_miss_ratio", "pfoo_l_byte_miss_ratio",
-                          "pfoo_l_reference_byte_miss_ratio", "foo_l_object_miss_ratio", "foo_u_object_miss_ratio",
-                          "foo_l_misses", "foo_u_misses"]
+                          "pfoo_l_reference_byte_miss_ratio", "foo_l_object_miss_ratio", "foo_u_object_miss_ratio", "foo_l_misses", "foo_u_misses"]
 
     var fields: [String] {
         let c = pfoo.counts
@@ -127,8 +124,7 @@ struct TraceBound {
 /// Each replayed policy next to the bounds at its capacity (`replay --bound`).
 enum BoundGaps {
     static let columns = ["policy", "capacity_bytes", "object_miss_ratio", "byte_miss_ratio",
-                          "object_miss_lower_bound", "object_miss_upper_bound_of_optimum", "byte_miss_lower_bound",
-                          "object_gap", "byte_gap"]
+                          "object_miss_lower_bound", "object_miss_upper_bound_of_optimum", "byte_miss_lower_bound", "object_gap", "byte_gap"]
 
     /// The tightest lower bound on object misses: FOO-L where it was computed, else PFOO-L.
     static func objectLower(_ b: TraceBound) -> Double { b.foo?.lowerMisses ?? b.pfoo.counts.misses }
@@ -141,8 +137,7 @@ enum BoundGaps {
             return [r.policy, String(r.capacityBytes), CSV.decimal(r.objectMissRatio), CSV.decimal(r.byteMissRatio),
                     CSV.decimal(lower / Double(max(1, r.requests))),
                     b.foo.map { CSV.decimal(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
-                    CSV.decimal(byteLower / Double(max(1, r.bytesRequested))),
-                    gap(Double(r.misses), lower), gap(Double(r.bytesMissed), byteLower)]
+                    CSV.decimal(byteLower / Double(max(1, r.bytesRequested))), gap(Double(r.misses), lower), gap(Double(r.bytesMissed), byteLower)]
         }
     }
 

@@ -12,8 +12,7 @@ import TextInput
 /// `odr-sim check`: a regression gate against a committed baseline.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
+        commandName: "check", abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
         discussion: """
         The baseline is a summary.csv (as `run` writes it). The scenario is re-run with its \
         policies, replications and seeds, and each replication is compared with its own row: \
@@ -118,8 +117,7 @@ struct CheckCommand: ParsableCommand {
             guard gate.passed else { throw CommandFailure("\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)") }
             return
         }
-        let check = RegressionCheck(baseline: old, current: rows, tolerance: relative,
-                                    method: statistical ? .statistical : .pairwise)
+        let check = RegressionCheck(baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
         if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
         let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"

@@ -11,8 +11,7 @@ import Simulation
 /// `odr-sim compare`: replicated runs of every policy, ranked with confidence intervals.
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "compare",
-        abstract: "Rank purge policies over replicated workloads, with 95 % confidence intervals.",
+        commandName: "compare", abstract: "Rank purge policies over replicated workloads, with 95 % confidence intervals.",
         discussion: """
         Runs each policy on the same N seeded workloads (common random numbers), ranks them \
         by mean re-download bytes with 95 % intervals and paired differences to the baseline. \
@@ -100,8 +99,7 @@ struct CompareCommand: ParsableCommand {
                     + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()),
                 ("comparison.csv", comparison.csv),
                 ("comparison-long.csv", comparison.longCSV),
-                ("comparison-apps.csv", AppRow.comparisonCSV(byApp)),
-            ]
+                ("comparison-apps.csv", AppRow.comparisonCSV(byApp))]
             if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
             if let robust { files.append(("robustness.csv", robust.csv)) }
             if !output.noReport {
@@ -123,8 +121,7 @@ struct CompareCommand: ParsableCommand {
                     ("verdict", JSONSummary.array(headline.map(JSONSummary.string))), ("verdict_lines", verdict(shown, app: options.app).json),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
                     ("precision_met", precision == nil ? "null" : missed.isEmpty ? "true" : "false"),
-                    ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
-                ]
+                    ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv"))]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
                 if let robust { pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONSummary.string(robust.headline))] }
                 say(JSONSummary.object(pairs))

@@ -8,8 +8,7 @@ import TraceReplay
 /// `odr-sim mrc`: the exact LRU miss-ratio curve of a trace, in one pass.
 struct MRCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "mrc",
-        abstract: "The exact LRU miss-ratio curve of a trace (object and byte), in one pass.",
+        commandName: "mrc", abstract: "The exact LRU miss-ratio curve of a trace (object and byte), in one pass.",
         discussion: """
             Computes, for every capacity at once, what `replay --policy lru` counts at each:
             stack distances with sizes (a byte-weighted Fenwick tree, O(log n) per request),
@@ -63,8 +62,7 @@ struct MRCCommand: ParsableCommand {
             capacities = (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
         }
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try output.claim(default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent),
-                                                   inputs: [trace])
+        let report = try output.claim(default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
         let out = report.path
         let bar = ProgressBar(unit: "requests")
         let curve: (points: [LRUCurve.Point], uniqueBytes: Int64)
@@ -107,8 +105,7 @@ struct MRCCommand: ParsableCommand {
         if traceFormat.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("mrc")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
-                ("curve", JSONSummary.records(files[0].contents)),
-            ]))
+                ("curve", JSONSummary.records(files[0].contents))]))
             return
         }
         var table = Table(["capacity", "of unique", "misses", "object miss ratio", "byte miss ratio"])

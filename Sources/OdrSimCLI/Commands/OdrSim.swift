@@ -7,8 +7,7 @@ import SafeOutput
 /// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
 public struct OdrSim: ParsableCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "odr-sim",
-        abstract: "Simulate storage pressure and purge policy for on-demand app content (Apple On-Demand Resources).",
+        commandName: "odr-sim", abstract: "Simulate storage pressure and purge policy for on-demand app content (Apple On-Demand Resources).",
         discussion: """
         A scenario (.scn, YAML) describes a device, its network, apps with tagged resources, \
         and what happens over virtual time. odr-sim runs it under competing purge policies \

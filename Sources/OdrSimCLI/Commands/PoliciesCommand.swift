@@ -8,8 +8,7 @@ import SafeOutput
 /// `odr-sim policies`: lists the purge policies, one line each, with their options.
 struct PoliciesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "policies",
-        abstract: "List the purge policies odr-sim can compare, and the options they take.",
+        commandName: "policies", abstract: "List the purge policies odr-sim can compare, and the options they take.",
         discussion: """
             Each line gives a policy's name, as --policy takes it, and what it purges first.
             Policies marked (offline) need the future request stream; the simulator provides it.

@@ -73,8 +73,7 @@ struct ReplayCommand: ParsableCommand {
             guard !bound || warmup == 0 else { throw CommandFailure.usage("--warmup and --bound do not combine: the bounds are of the whole trace") }
         }
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
-                                                   inputs: [trace])
+        let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
         let out = report.path
         let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies, option: "--policy")
         let results: [ReplayResult]
@@ -88,8 +87,7 @@ struct ReplayCommand: ParsableCommand {
             var replayer = TraceReplayer(path: trace, format: format)
             replayer.warmupRequests = warmup ?? 0
             results = try replayer.replay(
-                capacities: capacities, policies: chosen, context: PolicyContext(seed: seed),
-                jobs: jobs.count,
+                capacities: capacities, policies: chosen, context: PolicyContext(seed: seed), jobs: jobs.count,
                 warning: { note("odr-sim: warning: \($0)") }, progress: progress)
             bar.finish()
         } catch {
@@ -121,8 +119,7 @@ struct ReplayCommand: ParsableCommand {
             if traceFormat.json {
                 var pairs: [(String, String)] = [
                     ("command", JSONSummary.string("replay")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
-                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents)),
-                ]
+                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents))]
                 if bound { pairs.append(("bounds", JSONSummary.records(files[1].contents))) }
                 say(JSONSummary.object(pairs))
                 return

@@ -10,8 +10,7 @@ import Simulation
 /// `odr-sim run`: simulate a scenario under each policy and write the CSV reports.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Simulate a scenario under each purge policy and write CSV reports.",
+        commandName: "run", abstract: "Simulate a scenario under each purge policy and write CSV reports.",
         discussion: """
         Every policy runs on the same workload. Reports go to DIR (default Reports/<name>/), \
         replaced only when the run has succeeded:
@@ -72,14 +71,15 @@ struct RunCommand: ParsableCommand {
         let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         var interval: Double?
         if let sample {
-            switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(sample, duration: scenario.duration) }) {
-            case .success(let seconds):
-                interval = seconds
-            case .failure(.notPositive):
-                throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
-            case .failure(.tooMany(let samples)):
-                throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run")
-            }
+            do throws(SampleInterval.Problem) { interval = try SampleInterval.parse(sample, duration: scenario.duration) } catch .notPositive { throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
+            } catch .tooMany(let samples) { throw CommandFailure.usage("--sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run") }
+        }
+        // --precision: replications doubled on the same seeds, without events, until the intervals are tight; then the run itself at that count.
+        var options = options, missed: [Precision.Miss] = []
+        if let precision = try options.targetPrecision() {
+            var pass = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: false, sampleInterval: 0, recordsEvents: false), passResults = try runWithProgress(pass, locations: document.eventLocations)
+            missed = try replicate(to: precision, document, options, policies: descriptors, warmup: warmup, bound: false, reference: baseline.name, runner: &pass, results: &passResults)
+            options.replications = pass.replications
         }
         var runner = try runPlan(document, options, policies: descriptors, warmup: warmup, bound: bound,
                                  sampleInterval: interval, recordsEvents: !noEvents)
@@ -103,8 +103,7 @@ struct RunCommand: ParsableCommand {
             ("summary.csv", SummaryRow.header(platformMetrics: platformMetrics)
                 + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
-            ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
-        ]
+            ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics))]
         let comparison = Comparison(rows: results.map(\.summary), reference: baseline.name, platformMetrics: platformMetrics)
         if runner.replications > 1 {
             files.append(("comparison.csv", comparison.csv))
@@ -134,7 +133,7 @@ struct RunCommand: ParsableCommand {
             var pairs = JSONSummary.head("run", document, file: options.file, out: destination, policies: policies,
                                          runner: runner, baseline: baseline.name)
             pairs += [("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
-                      ("summary", csv("summary.csv")), ("apps", csv("apps.csv"))]
+                      ("precision_met", options.precision.isEmpty ? "null" : missed.isEmpty ? "true" : "false"), ("summary", csv("summary.csv")), ("apps", csv("apps.csv"))]
             if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
             if bound { pairs.append(("bounds", csv("bounds.csv"))) }
             say(JSONSummary.object(pairs))
@@ -148,12 +147,12 @@ struct RunCommand: ParsableCommand {
         }
         say(summaryTable(options.shownRows(results), replicated: runner.replications > 1, platformMetrics: platformMetrics))
         if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
+        if !options.precision.isEmpty { say(Precision.sentence(missed, replications: runner.replications) { humanValue($1, $0) }) }
         if bound {
             say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
             say(RedownloadGaps.table(results, policies: policies))
         }
         let events = results.reduce(0) { $0 + $1.kernelEvents }
-        say(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/",
-                     document.name, results.count, events, elapsed, destination))
+        say(String(format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/", document.name, results.count, events, elapsed, destination))
     }
 }

@@ -11,8 +11,7 @@ import ScenarioFile
 /// in shards on a cluster.
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sweep",
-        abstract: "Run a study: a scenario varied along axes, every point under every policy.",
+        commandName: "sweep", abstract: "Run a study: a scenario varied along axes, every point under every policy.",
         discussion: """
         A study file (.study, YAML) names a base scenario, axes (a place in the scenario and \
         its values) and the policies and replications; see the README, "Studies". \
@@ -35,8 +34,7 @@ struct SweepCommand: ParsableCommand {
           odr-sim sweep Scenarios/studies/tag-size.study --shard 2/4 --out shards/
           odr-sim sweep merge shards/
         """,
-        subcommands: [SweepRunCommand.self, SweepMergeCommand.self],
-        defaultSubcommand: SweepRunCommand.self
+        subcommands: [SweepRunCommand.self, SweepMergeCommand.self], defaultSubcommand: SweepRunCommand.self
     )
 }
 
@@ -67,6 +65,12 @@ struct SweepRunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Give this app's own verdict (its apps.csv rows) on the terminal; the files keep every app.", valueName: "id"))
     var app: String?
 
+    @Option(help: ArgumentHelp("Double the replications of every point, on the same seeds, until every main metric's 95 % half-width is within P at every point: 5% of its mean, or METRIC=VALUE (repeatable). Not with --shard.", valueName: "p"))
+    var precision: [String] = []
+
+    @Option(help: "With --precision: the most replications to run.")
+    var maxReplications = 1000
+
     @OptionGroup var printing: FormatOption
 
     var out: String? { output.folder }
@@ -87,11 +91,17 @@ struct SweepRunCommand: ParsableCommand {
         let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         if let app { _ = try appIndex(app, in: study.points[0].document) }
         // The study's policies, resolved once here (its parser accepted only registered names).
-        let plan = ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) },
-                                  policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: study.replications)
-        var runner = ExperimentRunner(plan: plan, jobs: jobs.count)
-        runner.maxEvents = limits.maxEvents
-        runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
+        func makeRunner(_ replications: Int) throws -> ExperimentRunner {
+            var runner = ExperimentRunner(plan: ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) },
+                                                               policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications), jobs: jobs.count)
+            runner.maxEvents = limits.maxEvents
+            runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
+            return runner
+        }
+        var runner = try makeRunner(study.replications), plan = runner.plan
+        let precision: Precision?
+        do { precision = try self.precision.isEmpty ? nil : Precision.parse(self.precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--precision: \(error)") }
+        if precision != nil && (shard != nil || missing != nil) { throw CommandFailure.usage("--precision: a sharded study runs a fixed plan; run it whole, or give --replications in the study") }
         let shardPosition = try checkedShard(shard ?? missing.map { "1/\($0)" }, runs: plan.runs.count, what: "runs in the study")
         if let missing, let out {  // a census of the shards, run nothing
             return ShardCensus.missing(count: missing, in: out, studyDigest: study.digest) { plan.shard($0, of: missing) }.forEach { say("\($0.shard)\t\($0.why)") }
@@ -110,20 +120,24 @@ struct SweepRunCommand: ParsableCommand {
         } else {
             report = try output.claim(default: OutputSafety.defaultReport(study.name, suffix: "-sweep"), inputs: [file, study.baseFile])
         }
-        let indices = shardPosition.map { plan.shard($0.index, of: $0.count) } ?? Array(plan.runs.indices)
+        var indices = shardPosition.map { plan.shard($0.index, of: $0.count) } ?? Array(plan.runs.indices)
         let started = Date()
-        let results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
-        let elapsed = Date().timeIntervalSince(started)
-        // The platform metrics' columns when a point runs where the app owns eviction.
+        var results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
+        func misses() -> [Precision.Miss] { precision?.misses(results, plan: plan, reference: baseline, platformMetrics: platformMetrics, app: app) ?? [] }
+        while !misses().isEmpty && plan.replications < maxReplications {  // --precision: more on the same seeds
+            runner = try makeRunner(Precision.next(after: plan.replications, maximum: maxReplications))
+            (plan, indices) = (runner.plan, Array(runner.plan.runs.indices))
+            results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
+        }
+        let elapsed = Date().timeIntervalSince(started)
         let lines = zip(indices, results).map { index, result in
-            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary,
-                              platformMetrics: platformMetrics)
+            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary, platformMetrics: platformMetrics)
         }
         let appLines = zip(indices, results).flatMap { index, result in result.apps.map { (index, SweepResults.appLine(
             values: study.points[plan.runs[index].point].values, row: $0, platformMetrics: platformMetrics)) } }
         let axisNames = study.axes.map(\.name)
-        let what = "\(study.points.count) points × \(study.policies.count) policies × \(study.replications) replications"
+        let what = "\(study.points.count) points × \(study.policies.count) policies × \(plan.replications) replications"
         if let position = shardPosition {
             let (k, n) = (position.index, position.count)
             var file = ShardFile(shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
@@ -147,24 +161,23 @@ struct SweepRunCommand: ParsableCommand {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
                 ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
-                ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(study.replications)),
+                ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(plan.replications)), ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"),
                 ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
                 ("warmup_s", JSONSummary.number(runner.warmup)),
                 ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))),
-                ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? "")),
-            ]))
+                ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? ""))]))
             return
         }
-        say("Verdict over \(study.points.count) points against \(baseline)\(app.map { " for app \($0)" } ?? "") (\(study.replications) replications each, paired):")
+        say("Verdict over \(study.points.count) points against \(baseline)\(app.map { " for app \($0)" } ?? "") (\(plan.replications) replications each, paired):")
         for line in verdict { say("  " + line) }
+        if precision != nil { say(Precision.sentence(misses(), replications: plan.replications) { humanValue($1, $0) }) }
         say(String(format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, report!.path))
     }
 }
 
 struct SweepMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "merge",
-        abstract: "Merge a study's shard files into results.csv and comparison.csv.",
+        commandName: "merge", abstract: "Merge a study's shard files into results.csv and comparison.csv.",
         discussion: """
         Reads every shard-K-of-N.csv in DIR, checks that all N shards of one study are there, \
         once each and complete, and writes results.csv and comparison.csv, byte for byte those \

@@ -6,8 +6,7 @@ import Simulation
 /// `odr-sim validate`: check a scenario without running it.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check a scenario file, catalog size limits included, without running it.",
+        commandName: "validate", abstract: "Check a scenario file, catalog size limits included, without running it.",
         discussion: """
         Prints a one-line description of a valid scenario, with the workload events one run \
         makes (scripted events plus each generator's mean), and exits 0; otherwise prints \

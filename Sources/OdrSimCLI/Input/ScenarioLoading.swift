@@ -94,8 +94,7 @@ func experimentRunner(_ document: ScenarioDocument, policies: [PolicyDescriptor]
                       sampleInterval: Double?, recordsEvents: Bool, jobs: Int) -> ExperimentRunner {
     let plan = ExperimentPlan(points: [ExperimentPlan.Point(document)], policies: policies,
                               replications: max(1, replications ?? document.replications))
-    return ExperimentRunner(plan: plan, sampleInterval: sampleInterval ?? document.sampleInterval,
-                            recordsEvents: recordsEvents, jobs: jobs)
+    return ExperimentRunner(plan: plan, sampleInterval: sampleInterval ?? document.sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
 }
 
 extension ExperimentPlan.Point {

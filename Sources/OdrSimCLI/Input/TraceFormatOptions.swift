@@ -74,8 +74,7 @@ struct TraceFormatOptions: ParsableArguments {
         case "space", " ": return 0x20
         case "comma": return UInt8(ascii: ",")
         default:
-            guard text.utf8.count == 1, let byte = text.utf8.first, byte != 0x0A, byte != 0x0D, byte != 0x22,
-                  !(0x30...0x39).contains(byte) else {
+            guard text.utf8.count == 1, let byte = text.utf8.first, byte != 0x0A, byte != 0x0D, byte != 0x22, !(0x30...0x39).contains(byte) else {
                 throw CommandFailure.usage("--delimiter: '\(text)' is not one character other than a digit, a quote or a line end (or tab, space)")
             }
             return byte

@@ -8,8 +8,7 @@ import ScenarioFile
 /// `--out`: the folder a command writes, declared once for every command that writes one.
 struct FolderOption: ParsableArguments {
     @Option(name: .customLong("out"), help: ArgumentHelp(
-        "Output folder: a new or empty one, or one odr-sim wrote. Default: the command's, under Reports/ (see its description).",
-        valueName: "dir"))
+        "Output folder: a new or empty one, or one odr-sim wrote. Default: the command's, under Reports/ (see its description).", valueName: "dir"))
     var folder: String?
 
     /// The report folder, `--out` or `fallback` (`Reports/…`), claimed before any work starts

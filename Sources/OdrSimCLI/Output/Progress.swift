@@ -9,8 +9,7 @@ import Simulation
 struct RunLimits: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Most kernel events one run may process; a run that reaches it stops the command with an error and no report. "
-            + "Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).",
-        valueName: "n"))
+            + "Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).", valueName: "n"))
     var maxEvents: Int = ExperimentRunner.defaultMaxEvents
 
     func validate() throws {
