@@ -30,6 +30,26 @@ struct CheckCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("apple replication 1: redownload_bytes moved from 32000000 to 64000000"))
         #expect(result.stderr.contains("1 value(s) moved beyond 2%"))
+
+        // --format json: the same failure as fields, exit 1 still, the line on stderr still.
+        let json = try CLI.run(["check", scenario, "--baseline", baseline, "--tolerance", "2%", "--format", "json"])
+        #expect(json.status == 1 && json.stderr.contains("1 value(s) moved beyond 2%"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["passed"] as? Bool == false && object["mode"] as? String == "tolerance")
+        let failures = try #require(object["failures"] as? [[String: Any]])
+        #expect(failures.count == 1)
+        #expect(failures.first?["metric"] as? String == "redownload_bytes" && failures.first?["policy"] as? String == "apple")
+        #expect(failures.first?["replication"] as? Int == 1)
+        #expect(failures.first?["baseline"] as? Double == 32_000_000 && failures.first?["current"] as? Double == 64_000_000)
+        // 2 % either side of the baseline's 32 MB.
+        #expect(failures.first?["allowed_low"] as? Double == 31_360_000 && failures.first?["allowed_high"] as? Double == 32_640_000)
+        // The gate in JSON: the planted halving is a 100 % rise, beyond a 10 % limit.
+        let gate = try CLI.run(["check", scenario, "--baseline", baseline, "--max-increase", "redownload_bytes=10%", "--format", "json"])
+        #expect(gate.status == 1)
+        let gated = try #require(try JSONSerialization.jsonObject(with: Data(gate.stdout.utf8)) as? [String: Any])
+        let line = try #require((gated["lines"] as? [[String: Any]])?.first)
+        #expect(gated["passed"] as? Bool == false && line["verdict"] as? String == "rose beyond the limit")
+        #expect(line["baseline_mean"] as? Double == 32_000_000 && line["current_mean"] as? Double == 64_000_000 && line["allowed"] as? Double == 3_200_000)
     }
 
     @Test("check --app: one app's baseline (the device's metrics nan), checked and gated on that app's rows; an unknown app writes nothing")

@@ -66,6 +66,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var limits: RunLimits
 
+    @OptionGroup var printing: FormatOption
+
     func validate() throws { try validateReplications(replications) }
 
     func run() throws {
@@ -112,8 +114,10 @@ struct CheckCommand: ParsableCommand {
         }
         if !gateLimits.isEmpty {
             let gate = RegressionGate(baseline: old.rows, current: rows, limits: gateLimits)
-            for line in gate.lines { say(line.text(humanValue)) }
-            if old.scenarioHash != document.sourceDigest { say("(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → \(document.sourceDigest))") }
+            if printing.json { say(CheckJSON.gate(gate, file: file, baseline: baseline, app: app, scenarioChanged: old.scenarioHash != document.sourceDigest)) } else {
+                for line in gate.lines { say(line.text(humanValue)) }
+                if old.scenarioHash != document.sourceDigest { say("(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → \(document.sourceDigest))") }
+            }
             guard gate.passed else { throw CommandFailure("\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)") }
             return
         }
@@ -121,12 +125,12 @@ struct CheckCommand: ParsableCommand {
         if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
         let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
+        if printing.json { say(CheckJSON.check(check, file: file, baseline: baseline, tolerance: tolerance, app: app)) }
         if check.passed {
-            say("\(file): ok against \(baseline) (\(how))")
+            if !printing.json { say("\(file): ok against \(baseline) (\(how))") }
             return
         }
-        for failure in check.failures { say("\(failure)") }
-        for mismatch in check.mismatches { say("\(baseline): \(mismatch)") }
+        if !printing.json { check.failures.forEach { say("\($0)") }; check.mismatches.forEach { say("\(baseline): \($0)") } }
         if !check.mismatches.isEmpty { throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)") }
         throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
     }
