@@ -99,6 +99,17 @@ public struct Advisor {
         public var difference: Interval {
             Interval(zip(evaluations[best].objectives, evaluations[original].objectives).map { $0 - $1 })
         }
+
+        /// The moves from layout `id` back to where the search started, last move first.
+        public func path(to id: Int) -> [String] {
+            var moves: [String] = []
+            var step: Int? = id
+            while let s = step {
+                moves.append(evaluations[s].move)
+                step = evaluations[s].parent
+            }
+            return moves
+        }
     }
 
     /// The scenario as written: its device, and the layout the search starts from.

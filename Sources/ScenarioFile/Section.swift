@@ -32,7 +32,7 @@ enum Section: Sendable, CaseIterable {
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         case .updates: ["kind", "app", "rate"]
         case .trace: ["kind", "file"]
-        case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes", "points"]
+        case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes", "points", "objective", "limits"]
         case .axis: ["name", "path", "values", "zip"]
         case .axisRange: ["from", "to", "steps", "scale"]
         }

@@ -50,6 +50,17 @@ public struct Study: Sendable {
     /// The base scenario's file (the study's own when the base is inline): an input that no
     /// output may replace.
     public var baseFile: String = ""
+    /// `objective:` and `limits:` as written, each with where (`FILE:LINE:COLUMN`): the command
+    /// reads them as a Metrics `Objective` (parsing knows nothing of metrics), as it reads
+    /// `--objective` and `--limit`, and names the place of one it refuses.
+    public var objective: WrittenText? = nil
+    public var limits: [WrittenText] = []
+
+    /// A value as the study wrote it, and where.
+    public struct WrittenText: Sendable, Hashable {
+        public let text: String
+        public let location: String
+    }
 
     /// What `point` sets: each axis's path with the point's value there.
     public func settings(of point: Point) -> [PathValue] {

@@ -252,6 +252,14 @@ public struct StudyParser: Sendable {
                           replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
         study.baseFile = baseFile
         study.baselinePoint = baselinePoint
+        func written(_ node: Node, _ what: String) throws(ScenarioError) -> Study.WrittenText {
+            let e = reader.error(at: node, "")
+            return Study.WrittenText(text: try reader.text(node, what), location: "\(InputText.oneLine(fileName)):\(e.line):\(e.column)")
+        }
+        study.objective = try top.value("objective").map { n throws(ScenarioError) in try written(n, "objective") }
+        if let node = top.value("limits") {
+            study.limits = try reader.sequence(node, "limits", of: "limits such as [failed_requests<=baseline, wait_p95_s<=60s]").map { n throws(ScenarioError) in try written(n, "limit") }
+        }
         return study
     }
 

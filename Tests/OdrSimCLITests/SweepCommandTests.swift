@@ -207,4 +207,25 @@ struct SweepCommandTests {
         #expect(!Self.withinPrecision(try fixed(replications / 2, "half"), fraction: 0.25))
         #expect(try fixed(replications, "same") == comparison)
     }
+
+    @Test("a study's objective and limits: a recommendation per point and one over the study; a bad limit is refused at its place (issue 40)")
+    func objective() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.study")
+        try Data((Self.study + "objective: redownload_bytes + 100MB*failed_requests\nlimits: [failed_requests<=baseline]\n").utf8).write(to: file)
+        let result = try CLI.run(["sweep", file.path, "--no-report", "--out", dir.appendingPathComponent("o").path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let verdict = try #require(object["verdict"] as? [String])
+        #expect(verdict.contains { $0.hasPrefix("Recommended by the objective within failed_requests ≤ baseline: ") && $0.contains("of 4 points") }, "\(verdict)")
+        #expect(verdict.contains { $0.hasPrefix("Over the study: Recommended: ") }, "\(verdict)")
+        let recommendation = try #require(object["recommendation"] as? [String: Any])
+        #expect((recommendation["policy"] as? String)?.contains(" @ used=") == true && recommendation["baseline"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
+        // --limit on the command line replaces the study's; a bad one in the study is located.
+        try Data((Self.study + "limits: [failed_requests<=baseline, wait_p95_s<=soon]\n").utf8).write(to: file)
+        let bad = try CLI.run(["sweep", file.path, "--no-report", "--out", dir.appendingPathComponent("b").path])
+        #expect(bad.status == 1 && bad.stderr.contains("s.study:16:37: limit 'wait_p95_s<=soon': 'soon' is not a value of wait_p95_s"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path))
+    }
 }

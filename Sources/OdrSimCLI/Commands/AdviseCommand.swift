@@ -129,9 +129,7 @@ struct AdviseCommand: ParsableCommand {
                         .migrate(text, fileName: file)
                     : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
                 document = try scenarioParser().parse(text, fileName: file)
-            } catch {
-                throw CommandFailure("\(error)", located: true)
-            }
+            } catch { throw CommandFailure("\(error)", located: true) }
         }
         let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
@@ -180,15 +178,8 @@ struct AdviseCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
-            let line = String(format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer",
-                              shard!, result.evaluations.count, elapsed)
-            if printing.json {
-                say(JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
-                                          ("layouts", String(result.evaluations.count))]))
-            } else {
-                say(line)
-            }
-            return
+            return say(printing.json ? JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)), ("layouts", String(result.evaluations.count))])
+                : String(format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer", shard!, result.evaluations.count, elapsed))
         }
         let best = result.evaluations[result.best]
         let original = result.evaluations[result.original]
@@ -210,9 +201,7 @@ struct AdviseCommand: ParsableCommand {
             let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(app, resources: laid, newTags: newTags,
                                                                                      budget: best.layout.budget, strategy: best.layout.strategy)
             advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
-        } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
+        } catch { throw CommandFailure("\(error)", located: true) }
         var files = [
             ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", best.layout.csv(document.resources[appIndex])),
@@ -236,13 +225,7 @@ struct AdviseCommand: ParsableCommand {
         }
         say("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
         // The moves from the starting layout to the advised one.
-        var path: [String] = []
-        var step: Int? = result.best
-        while let s = step {
-            path.append(result.evaluations[s].move)
-            step = result.evaluations[s].parent
-        }
-        for move in path.reversed() { say("  \(move)") }
+        for move in result.path(to: result.best).reversed() { say("  \(move)") }
         let rows: [(String, Double, Double)] = [
             ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
             ("over-purged", original.overPurgeBytes, best.overPurgeBytes)]

@@ -32,6 +32,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var printing: FormatOption
 
+    @OptionGroup var objective: ObjectiveOptions
+
     @OptionGroup var output: OutputOptions
 
     @Flag(help: "Also rerun the comparison, on the same seeds, under each alternative of each undocumented assumption that applies (odr-sim assumptions), and say whether the verdict holds or flips; writes DIR/robustness.csv.")
@@ -59,7 +61,7 @@ struct CompareCommand: ParsableCommand {
             : try resolvePolicies(options.policies, scenario: document)
         let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
-        let precision = try options.targetPrecision()
+        let precision = try options.targetPrecision(), objective = try self.objective.parsed()
         let target = try selectBest.map { name in
             do { return try SelectBest.target(metric: name, indifference: indifference, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("\(error)") }
         }
@@ -91,7 +93,8 @@ struct CompareCommand: ParsableCommand {
         let comparison = Comparison(rows: rows, reference: baseline.name, platformMetrics: platformMetrics)
         let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline.name, platformMetrics: platformMetrics)
         let shown = options.app == nil ? comparison : Comparison(rows: options.shownRows(results), reference: baseline.name, platformMetrics: platformMetrics)
-        let headline = verdictLines(shown, app: options.app)
+        let recommendation = objective?.recommend(options.shownRows(results), baseline: baseline.name, offline: offlinePolicies)
+        let headline = verdictLines(shown, app: options.app) + (recommendation?.lines(humanValue) ?? [])
         let robust = try robustness ? Robustness.check(like: runner, verdict: verdict(comparison), baseline: baseline.name) : nil
         do {
             var files = [
@@ -120,7 +123,7 @@ struct CompareCommand: ParsableCommand {
                 pairs += [
                     ("verdict", JSONSummary.array(headline.map(JSONSummary.string))), ("verdict_lines", verdict(shown, app: options.app).json),
                     ("identical", JSONSummary.array(identicalMetricColumns(rows).map(JSONSummary.string))),
-                    ("precision_met", precision == nil ? "null" : missed.isEmpty ? "true" : "false"),
+                    ("precision_met", precision == nil ? "null" : missed.isEmpty ? "true" : "false"), ("recommendation", recommendation?.json ?? "null"),
                     ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv"))]
                 if bound { pairs.append(("bounds", csv("bounds.csv"))) }
                 if let robust { pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONSummary.string(robust.headline))] }

@@ -61,9 +61,7 @@ struct MigrateCommand: ParsableCommand {
             // A telemetry file keeps resolving from where the result is written.
             migrated = SignedText.sign(try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
                 .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-"))
-        } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
+        } catch { throw CommandFailure("\(error)", located: true) }
         guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)
         note("\(out): \(file)\(app.map { "'s \($0)" } ?? "") on \(target.name) (run it with: odr-sim run \(out))")

@@ -99,9 +99,7 @@ struct ReplayCommand: ParsableCommand {
         if bound {
             do {
                 bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
-            } catch let error as TraceError {
-                throw CommandFailure(error.description, located: true)
-            }
+            } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
         }
         do {
             var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]

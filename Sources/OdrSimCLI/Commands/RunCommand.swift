@@ -119,9 +119,7 @@ struct RunCommand: ParsableCommand {
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         do {
             if let problem = results.lazy.compactMap(\.writeError).first { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem]) }
-            if !noEvents {
-                try report.concatenate(into: "events.csv", header: RunRecorder.eventsHeader, parts: results.compactMap(\.eventsPart))
-            }
+            if !noEvents { try report.concatenate(into: "events.csv", header: RunRecorder.eventsHeader, parts: results.compactMap(\.eventsPart)) }
         } catch {
             report.abandon()
             throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")

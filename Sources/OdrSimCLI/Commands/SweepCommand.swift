@@ -73,6 +73,8 @@ struct SweepRunCommand: ParsableCommand {
 
     @OptionGroup var printing: FormatOption
 
+    @OptionGroup var objective: ObjectiveOptions
+
     var out: String? { output.folder }
 
     func validate() throws {
@@ -90,6 +92,7 @@ struct SweepRunCommand: ParsableCommand {
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline = try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         if let app { _ = try appIndex(app, in: study.points[0].document) }
+        let objective = try self.objective.parsed(study)
         // The study's policies, resolved once here (its parser accepted only registered names).
         func makeRunner(_ replications: Int) throws -> ExperimentRunner {
             var runner = ExperimentRunner(plan: ExperimentPlan(points: study.points.map { ExperimentPlan.Point($0.document) },
@@ -156,12 +159,17 @@ struct SweepRunCommand: ParsableCommand {
                                         baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
         let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
         let comparisons: [Comparison] = ((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? []).map(\.comparison)
+        let overall = objective?.recommendOverStudy(results, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0, labels: pointLabels, offline: offlinePolicies)
         let verdict = studyVerdict(comparisons, app: app) + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
+            + (objective.map { Recommendation.study($0.recommendEachPoint(results, plan: plan, app: app, baseline: baseline, offline: offlinePolicies), points: pointLabels) } ?? [])
+            + (overall?.lines(humanValue).prefix(1).map { "Over the study: " + $0 } ?? [])
+            + AxisEffects.sentences((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline,
+                                    metrics: Verdict.headlineMetrics) { humanValue($0, $1) }
         if printing.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
                 ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
-                ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(plan.replications)), ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"),
+                ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(plan.replications)), ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"), ("recommendation", overall?.json ?? "null"),
                 ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
                 ("warmup_s", JSONSummary.number(runner.warmup)),
                 ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))),
@@ -256,9 +264,7 @@ private func write(_ results: SweepResults, name: String, to destination: Report
             written.append(("report.html", page.html))
         }
         files = written
-    } catch {
-        throw CommandFailure("cannot write reports to \(destination.path): \(error)")
-    }
+    } catch { throw CommandFailure("cannot write reports to \(destination.path): \(error)") }
     try destination.commit(files)
     return files
 }

@@ -113,9 +113,7 @@ extension ExperimentPlan.Point {
 func resolvePolicyFlags(_ names: [String], option: String) throws -> [PolicyDescriptor] {
     do {
         return try PolicyRegistry.resolve(names)
-    } catch {
-        throw CommandFailure.usage("\(option): \(error)")
-    }
+    } catch { throw CommandFailure.usage("\(option): \(error)") }
 }
 
 /// The text of an input file, read by the one reader (``InputText``): a problem is one
@@ -123,9 +121,7 @@ func resolvePolicyFlags(_ names: [String], option: String) throws -> [PolicyDesc
 func readInput(_ path: String) throws(CommandFailure) -> String {
     do {
         return try InputText.read(path)
-    } catch {
-        throw CommandFailure("\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true)
-    }
+    } catch { throw CommandFailure("\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true) }
 }
 
 /// The index of the app `--app` names; a usage error naming the apps there are.
@@ -191,4 +187,29 @@ func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
 /// speaks only of what belongs to it, not the device's over-purge.
 func verdict(_ comparison: Comparison, app: String? = nil) -> Verdict {
     Verdict(comparison, offline: offlinePolicies, metrics: Verdict.metrics(of: comparison).filter { app == nil || $0.belongsToApp })
+}
+
+/// `--objective` and `--limit`: what a team wants, so that compare's and sweep's verdict ends
+/// in one recommendation (``Objective``).
+struct ObjectiveOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("End the verdict in one recommendation: the policy with the lowest mean of this weighted sum (bytes), among those within every --limit. Terms are METRIC or WEIGHT*METRIC, WEIGHT bytes per unit (1MB*wait_p95_s). Default with a --limit: advise's, \(Objective.adviseDefault).", valueName: "sum"))
+    var objective: String?
+
+    @Option(name: .customLong("limit"), help: ArgumentHelp("A hard limit for the recommendation (repeatable): METRIC<=VALUE on its mean (wait_p95_s<=60s), or METRIC<=baseline, not significantly more than the baseline (paired).", valueName: "limit"))
+    var limits: [String] = []
+
+    /// The command line's objective, else the study's (`objective:`, `limits:`; a bad one named at its place).
+    func parsed(_ study: Study) throws -> Objective? {
+        guard objective == nil && limits.isEmpty, study.objective != nil || !study.limits.isEmpty else { return try parsed() }
+        func parse(_ text: String?, _ limits: [String], at location: String) throws -> Objective {
+            do { return try Objective.parse(text, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure("\(location): \(error)", located: true) }
+        }
+        for limit in study.limits { _ = try parse(nil, [limit.text], at: limit.location) }
+        return try parse(study.objective?.text, study.limits.map(\.text), at: study.objective?.location ?? study.limits[0].location)
+    }
+
+    /// The objective given, or nil without --objective and --limit.
+    func parsed() throws -> Objective? {
+        do { return try objective == nil && limits.isEmpty ? nil : Objective.parse(objective, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--objective: \(error)") }
+    }
 }

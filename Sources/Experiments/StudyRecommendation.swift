@@ -1,0 +1,29 @@
+import Metrics
+
+extension Objective {
+    /// Each point's recommendation: the point's runs alone, against the baseline policy there.
+    /// `results` are the runs of `plan`, in its order.
+    public func recommendEachPoint(_ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, app: String?, baseline: String,
+                                   offline: Set<String>) -> [Recommendation] {
+        plan.points.indices.map { point in
+            recommend(zip(plan.runs, results).filter { $0.0.point == point }.map(\.1).summaryRows(app: app), baseline: baseline, offline: offline)
+        }
+    }
+
+    /// A study's one recommendation: every point × policy is a candidate (`gdsf @ budget=1GB`),
+    /// against the baseline policy at `baselinePoint`, paired on the common seeds every point
+    /// shares. Nil for a study of one point (its point's recommendation is the answer).
+    public func recommendOverStudy(_ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, app: String?, baseline: String,
+                                   baselinePoint: Int, labels: [String], offline: Set<String>) -> Recommendation? {
+        guard plan.points.count > 1 else { return nil }
+        func name(_ run: ExperimentPlan.Run) -> String { "\(run.policy) @ \(labels[run.point])" }
+        let rows = zip(plan.runs, results).flatMap { run, result in
+            [result].summaryRows(app: app).map { row in
+                var row = row
+                row.policy = name(run)
+                return row
+            }
+        }
+        return recommend(rows, baseline: "\(baseline) @ \(labels[baselinePoint])", offline: Set(plan.runs.filter { offline.contains($0.policy) }.map(name)))
+    }
+}

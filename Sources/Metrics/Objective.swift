@@ -1,0 +1,209 @@
+/// What a team wants, as one number and some hard limits: a weighted sum of metrics (lower is
+/// better, in bytes as `advise` counts it) and limits a recommended policy must respect. With
+/// one, a comparison's verdict ends in one recommendation instead of a best per metric.
+///
+/// ```
+/// --objective "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests"
+/// --limit failed_requests<=baseline      no more failures than the baseline (not significantly more)
+/// --limit wait_p95_s<=60s                a mean p95 wait of at most a minute
+/// ```
+///
+/// A weight is bytes per unit of its metric (`1MB*wait_p95_s`: a second of p95 wait is worth a
+/// megabyte) or a plain number. Each replication's objective is computed from its own row, so
+/// the recommended policy's advantage over the baseline is a paired interval on common seeds.
+public struct Objective: Sendable, Equatable {
+    /// (metric, weight) terms, summed.
+    public var terms: [Term]
+    public var limits: [Limit]
+
+    public struct Term: Sendable, Equatable {
+        public let metric: Metric
+        public let weight: Double
+    }
+
+    /// A hard limit: a metric's mean at most a value, or not significantly above the baseline's.
+    public struct Limit: Sendable, Equatable {
+        public let metric: Metric
+        /// The most allowed; nil: the baseline's (paired: the difference's 95 % interval starts at or below 0).
+        public let most: Double?
+        public var text: String
+    }
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// advise's default objective: re-downloaded + over-purged bytes, 1 MB per second of p95
+    /// wait, 100 MB per failed request, 1 MB per download.
+    public static let adviseDefault = "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
+
+    /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
+    /// scenario writes them.
+    public static func parse(_ text: String?, limits: [String], size: (String) throws -> Int64, duration: (String) throws -> Double) throws(ParseError) -> Objective {
+        func metric(_ name: Substring) throws(ParseError) -> Metric {
+            let name = name.trimmingCharacters(in: .whitespaces)
+            guard let metric = Metric(rawValue: name), Metric.allCases.contains(metric) else {
+                throw ParseError(description: "'\(name)' is not a metric (such as redownload_bytes, over_purge_bytes, failed_requests, wait_p95_s; docs/data-dictionary.md)")
+            }
+            return metric
+        }
+        var terms: [Term] = []
+        for part in (text ?? adviseDefault).split(separator: "+") {
+            let factors = part.split(separator: "*", maxSplits: 1)
+            guard !part.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError(description: "'\(text ?? "")' has an empty term") }
+            if factors.count == 1 {
+                terms.append(Term(metric: try metric(factors[0]), weight: 1))
+                continue
+            }
+            let weightText = factors[0].trimmingCharacters(in: .whitespaces)
+            guard let weight = Double(weightText) ?? (try? size(weightText)).map(Double.init), weight.isFinite, weight >= 0 else {
+                throw ParseError(description: "'\(weightText)' is not a weight (a number, or a size such as 1MB, per unit of the metric)")
+            }
+            terms.append(Term(metric: try metric(factors[1]), weight: weight))
+        }
+        var parsed: [Limit] = []
+        for text in limits {
+            guard let at = text.range(of: "<=") else { throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline") }
+            let which = try metric(text[..<at.lowerBound]), value = text[at.upperBound...].trimmingCharacters(in: .whitespaces)
+            if value == "baseline" {
+                parsed.append(Limit(metric: which, most: nil, text: "\(which.column) ≤ baseline"))
+                continue
+            }
+            let most: Double?
+            switch which.unit {
+            case .bytes: most = (try? size(value)).map(Double.init)
+            case .seconds: most = try? duration(value)
+            case .count: most = Double(value)
+            }
+            guard let most, most.isFinite, most >= 0 else { throw ParseError(description: "limit '\(text)': '\(value)' is not a value of \(which.column)") }
+            parsed.append(Limit(metric: which, most: most, text: "\(which.column) ≤ \(value)"))
+        }
+        return Objective(terms: terms, limits: parsed)
+    }
+
+    /// One replication's objective.
+    public func value(_ row: SummaryRow) -> Double {
+        terms.reduce(0) { sum, term in
+            let v = row[term.metric]
+            return sum + term.weight * (v.isNaN ? 0 : v)
+        }
+    }
+
+    /// The recommendation for `rows` (every policy's replications), against `baseline`.
+    public func recommend(_ rows: [SummaryRow], baseline: String, offline: Set<String>) -> Recommendation {
+        let policies = rows.reduce(into: [String]()) { if !$0.contains($1.policy) { $0.append($1.policy) } }
+        func runs(_ policy: String) -> [SummaryRow] { rows.filter { $0.policy == policy }.sorted { $0.replication < $1.replication } }
+        let base = runs(baseline)
+        var candidates: [Recommendation.Candidate] = []
+        for policy in policies where !offline.contains(policy) {
+            let mine = runs(policy)
+            var broken: [Recommendation.Breach] = []
+            for limit in limits {
+                let mean = Interval(mine.map { $0[limit.metric] }).mean
+                if let most = limit.most {
+                    if mean > most { broken.append(.init(limit: limit, mean: mean, baselineMean: nil)) }
+                } else if policy != baseline {
+                    let change = Interval(zip(mine, base).map { $0[limit.metric] - $1[limit.metric] })
+                    if change.low > 0 { broken.append(.init(limit: limit, mean: mean, baselineMean: Interval(base.map { $0[limit.metric] }).mean)) }
+                }
+            }
+            candidates.append(.init(policy: policy, objective: Interval(mine.map(value)),
+                                    versusBaseline: Interval(zip(mine, base).map { value($0) - value($1) }), broken: broken))
+        }
+        return Recommendation(candidates: candidates, baseline: baseline, limits: limits.map(\.text))
+    }
+}
+
+/// What an ``Objective`` recommends: the policy with the lowest mean objective among those
+/// that respect every limit, with its paired advantage over the baseline, and why the others
+/// were left out.
+public struct Recommendation: Sendable {
+    public struct Candidate: Sendable {
+        public let policy: String
+        public let objective: Interval
+        /// This policy's objective − the baseline's, paired by replication.
+        public let versusBaseline: Interval
+        /// The limits it breaks; empty: it respects them all.
+        public let broken: [Breach]
+    }
+
+    /// A limit a policy breaks: its mean, and the baseline's where the limit is the baseline.
+    public struct Breach: Sendable {
+        public let limit: Objective.Limit
+        public let mean: Double
+        public let baselineMean: Double?
+
+        func text(_ format: (Double, Metric) -> String) -> String {
+            let m = limit.metric
+            return baselineMean.map { "\(limit.text): \(format(mean, m)) against \(format($0, m)), significantly more" } ?? "\(limit.text): mean \(format(mean, m))"
+        }
+    }
+
+    public let candidates: [Candidate]
+    public let baseline: String
+    public let limits: [String]
+
+    /// The recommended policy, or nil when no policy respects every limit.
+    public var best: Candidate? {
+        candidates.filter(\.broken.isEmpty).min { $0.objective.mean < $1.objective.mean }
+    }
+
+    /// The verdict's closing lines; `format` writes a metric's value (the objective is in bytes).
+    public func lines(_ format: (Double, Metric) -> String) -> [String] {
+        func bytes(_ v: Double) -> String { format(v, .redownloadBytes) }
+        let respected = limits.isEmpty ? "" : " It respects \(limits.joined(separator: ", "))."
+        guard let best else {
+            return ["Recommended: none. No policy respects every limit: "
+                + candidates.map { "\($0.policy) breaks \($0.broken.map { $0.text(format) }.joined(separator: "; "))" }.joined(separator: "; ") + "."]
+        }
+        var first = "Recommended: \(best.policy), objective \(bytes(best.objective.mean))"
+        if best.policy != baseline {
+            let d = best.versusBaseline
+            let significant = d.high < 0 ? "significantly lower" : d.low > 0 ? "significantly higher" : "not significantly different"
+            first += " against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \(bytes(d.mean)), 95 % interval \(bytes(d.low)) to \(bytes(d.high)), \(significant))"
+        } else {
+            first += " (the baseline itself)"
+        }
+        // The lowest of several means is biased low (the winner's curse): say so, and where the guarantee is.
+        let curse = candidates.filter(\.broken.isEmpty).count > 2 ? " (The lowest of \(candidates.filter(\.broken.isEmpty).count) means: its interval is not adjusted for the choice; --select-best gives a guarantee.)" : ""
+        var lines = [first + "." + respected + curse]
+        let excluded = candidates.filter { !$0.broken.isEmpty }
+        if !excluded.isEmpty { lines.append("Left out by a limit: " + excluded.map { "\($0.policy) (\($0.broken.map { $0.text(format) }.joined(separator: "; ")))" }.joined(separator: "; ") + ".") }
+        return lines
+    }
+
+    /// The recommendation as data (`--format json`).
+    public var json: String {
+        JSONText.object([
+            ("policy", best.map { JSONText.string($0.policy) } ?? "null"), ("baseline", JSONText.string(baseline)),
+            ("objective_mean", best.map { JSONText.number($0.objective.mean) } ?? "null"),
+            ("versus_baseline", best.map { JSONText.number($0.versusBaseline.mean) } ?? "null"),
+            ("versus_baseline_ci_low", best.map { JSONText.number($0.versusBaseline.low) } ?? "null"),
+            ("versus_baseline_ci_high", best.map { JSONText.number($0.versusBaseline.high) } ?? "null"),
+            ("limits", JSONText.array(limits.map(JSONText.string))),
+            ("excluded", JSONText.array(candidates.filter { !$0.broken.isEmpty }.map { c in
+                JSONText.object([("policy", JSONText.string(c.policy)), ("broken", JSONText.array(c.broken.map { JSONText.string($0.limit.text) }))]) })),
+        ])
+    }
+}
+
+extension Recommendation {
+    /// A study's recommendation: each point's, gathered (`lru at 5 of 7 points; gdsf at 2:
+    /// used=7GB, alpha=1.2`).
+    public static func study(_ recommendations: [Recommendation], points labels: [String]) -> [String] {
+        var at: [String: [Int]] = [:], order: [String] = []
+        for (k, r) in recommendations.enumerated() {
+            let name = r.best?.policy ?? "none (no policy within every limit)"
+            if at[name] == nil { order.append(name) }
+            at[name, default: []].append(k)
+        }
+        order.sort { at[$0]!.count > at[$1]!.count }
+        let parts = order.map { name -> String in
+            let points = at[name]!
+            let which = points.count == labels.count || points.count > 3 ? "" : ": " + points.map { labels[$0] }.joined(separator: "; ")
+            return "\(name) at \(points.count) of \(labels.count) point\(labels.count == 1 ? "" : "s")\(which)"
+        }
+        let limits = recommendations.first?.limits ?? []
+        return ["Recommended by the objective\(limits.isEmpty ? "" : " within \(limits.joined(separator: ", "))"): " + parts.joined(separator: "; ") + "."]
+    }
+}
