@@ -192,12 +192,7 @@ public struct Advisor {
                 func mean(_ metric: Metric) -> Double {
                     runRows.isEmpty ? .nan : runRows.reduce(0) { $0 + (($1[metric]).isNaN ? 0 : $1[metric]) } / Double(runRows.count)
                 }
-                let objectives = runRows.map { row -> Double in
-                    let wait = row[.waitP95].isNaN ? 0 : row[.waitP95]
-                    return row[.redownloadBytes] + row[.overPurgeBytes] + weights.waitPrice * wait
-                        + weights.installPrice * Double(candidate.initial) + weights.failurePrice * row[.failedRequests]
-                        + weights.downloadPrice * row[.downloads]
-                }
+                let objectives = runRows.map { objective($0, initial: candidate.initial) }
                 let id = evaluations.count
                 evaluations.append(Evaluation(
                     id: id, layout: candidate.layout, move: candidate.move, parent: candidate.parent, rejected: candidate.rejected,
@@ -228,6 +223,14 @@ public struct Advisor {
                       bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
     }
 
+    /// One run's objective, in bytes (``Weights``), for a layout whose initial install is `initial` bytes.
+    func objective(_ row: SummaryRow, initial: Int64) -> Double {
+        let wait = row[.waitP95].isNaN ? 0 : row[.waitP95]
+        return row[.redownloadBytes] + row[.overPurgeBytes] + weights.waitPrice * wait
+            + weights.installPrice * Double(initial) + weights.failurePrice * row[.failedRequests]
+            + weights.downloadPrice * row[.downloads]
+    }
+
     /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
     /// over the replications, for each layout on the scenario's own device.
     func bounds(_ layouts: [Layout], round: Int) throws -> [Double] {
@@ -240,8 +243,8 @@ public struct Advisor {
     /// Runs every point under the policy, each replication on its common seed: here on
     /// `jobs` cores, or this shard's share with the others' read from the ``exchange``.
     /// Outcomes in plan order (point, then replication).
-    func perform(_ points: [ExperimentPlan.Point], round: Int, bound: Bool = false) throws -> [AdviceExchange.Outcome] {
-        let plan = ExperimentPlan(points: points, policies: [policy], replications: replications)
+    func perform(_ points: [ExperimentPlan.Point], round: Int, bound: Bool = false, replications: Int? = nil) throws -> [AdviceExchange.Outcome] {
+        let plan = ExperimentPlan(points: points, policies: [policy], replications: replications ?? self.replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
         runner.maxEvents = maxEvents

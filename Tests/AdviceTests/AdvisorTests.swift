@@ -1,3 +1,4 @@
+import Foundation
 import Advice
 import ODRCore
 import ODRPolicies
@@ -28,6 +29,35 @@ struct AdvisorTests {
         }
         advisor.maxEvaluations = maxEvaluations
         return (try advisor.run(), document.resources[index])
+    }
+
+    @Test("fresh seeds (issue 40): each finalist's objectives there are a search's own on a scenario seeded after the search's seeds")
+    func freshSeeds() throws {
+        let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)
+        let parser = ScenarioParser(knownPolicies: PolicyRegistry.names)
+        let document = try parser.parse(text, fileName: "game.scn")
+        let index = document.scenario.apps.firstIndex { $0.id == "odyssey" }!
+        func advisor(seed: UInt64, replications: Int) -> Advisor {
+            var scenario = document.scenario
+            scenario.seed = seed
+            var advisor = Advisor(scenario: scenario, resources: document.resources[index], app: index, policy: try! PolicyRegistry.resolve("apple"),
+                                  policyOptions: document.policyOptions, replications: replications)
+            advisor.maxEvaluations = 12
+            return advisor
+        }
+        let searching = advisor(seed: document.scenario.seed, replications: 3)
+        let result = try searching.run()
+        let confirmation = try searching.confirm(result, replications: 4, finalists: 3)
+        #expect(confirmation.firstSeed == document.scenario.seed + 3 && confirmation.ids.count == 3)
+        #expect(confirmation.ids[confirmation.advised] == result.best && confirmation.objectives.allSatisfy { $0.count == 4 })
+        // The layout as written, searched from seed + 3 with 4 replications: its first
+        // evaluation runs exactly those seeds, so its objectives are the confirmation's.
+        let fresh = try advisor(seed: document.scenario.seed + 3, replications: 4).run()
+        #expect(fresh.evaluations[fresh.original].objectives == confirmation.objectives[confirmation.original])
+        // The advantage is the paired difference of the two rows.
+        let differences = zip(confirmation.objectives[confirmation.advised], confirmation.objectives[confirmation.original]).map { $0 - $1 }
+        #expect(abs(confirmation.advantage.mean - differences.reduce(0, +) / 4) < 1e-6)
+        #expect(confirmation.subset.contains(confirmation.freshBest))
     }
 
     /// A device of a population with `device.used` set to `size`.
@@ -286,5 +316,12 @@ struct AdvisorTests {
         // The offline bound is a floor under what the policy re-downloaded, as written and advised.
         #expect(one.bounds[0] <= one.evaluations[one.original].redownloadBytes && one.bounds[1] <= one.evaluations[one.best].redownloadBytes)
         #expect(one.bounds == two.bounds)
+    }
+}
+
+/// The repository's root, for the shipped scenarios.
+enum CLIRoot {
+    static func path(_ relative: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relative).path
     }
 }

@@ -57,6 +57,9 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Most layouts tried, the three starting ones included.")
     var maxEvaluations: Int = 60
 
+    @Option(help: "Replications on fresh seeds (after the search's) that check the advice against the winner's curse: the advised layout, the one as written and the next best run again, the advantage measured there reported. 0 skips.")
+    var confirm: Int = 20
+
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
@@ -101,6 +104,7 @@ struct AdviseCommand: ParsableCommand {
 
     func validate() throws {
         try validateReplications(replications)
+        if confirm != 0 { try validateReplications(confirm) }
         if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations {
             throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
         }
@@ -166,7 +170,7 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), waitPrice, "\(installPrice)",
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
@@ -174,7 +178,8 @@ struct AdviseCommand: ParsableCommand {
         }
         let started = Date()
         let result: Advisor.Result
-        do { result = try advisor.run() } catch { throw CommandFailure("\(error)") }
+        let confirmation: Advisor.Confirmation?
+        do { result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm) } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
@@ -191,7 +196,7 @@ struct AdviseCommand: ParsableCommand {
                 + "\(replications) replications under \(policy)",
             "re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \(Units.bytes(best.redownloadBytes)) advised; "
                 + "no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \(Units.bytes(result.bounds[1])) (the offline bound)",
-        ] + (advisor.population.isEmpty ? [] : [
+        ] + (confirmation.map { [$0.sentence(result) { Units.bytes($0) }] } ?? []) + (advisor.population.isEmpty ? [] : [
             "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))"])
         let advised: String
         do {
@@ -215,7 +220,7 @@ struct AdviseCommand: ParsableCommand {
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)),
+                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"),
                 ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
@@ -237,6 +242,7 @@ struct AdviseCommand: ParsableCommand {
         say("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
+        if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) }) }
         let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
         say(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
                      result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population, replications, elapsed, report.path))

@@ -1,0 +1,83 @@
+import Experiments
+import Metrics
+import Simulation
+
+extension Advisor {
+    /// The search's answer checked on seeds it never saw. A search that keeps the lowest of many
+    /// averages picks, among layouts about as good, the one its seeds happened to favour: its
+    /// advantage shrinks on new seeds (the winner's curse). So the finalists (the advised
+    /// layout, the layout as written, and the next best the search saw, up to `finalists` in
+    /// all) run again on `replications` fresh seeds (after the search's own), and the report
+    /// states the advantage measured there, and every finalist the fresh seeds cannot tell from
+    /// the best (the subset within the noise of it: paired 95 % interval including 0).
+    public struct Confirmation: Sendable {
+        /// Finalists' ids in ``Result/evaluations``, their fresh-seed objectives (per replication).
+        public let ids: [Int]
+        public let objectives: [[Double]]
+        /// The first fresh seed, and how many.
+        public let firstSeed: UInt64
+        public let replications: Int
+        /// Which of ``ids`` is the advised layout's and the original's.
+        public let advised: Int
+        public let original: Int
+
+        /// Advised − as written on the fresh seeds, paired.
+        public var advantage: Interval { Interval(zip(objectives[advised], objectives[original]).map { $0 - $1 }) }
+        /// The finalist with the lowest fresh-seed mean.
+        public var freshBest: Int { objectives.indices.min { Interval(objectives[$0]).mean < Interval(objectives[$1]).mean }! }
+        /// Finalists the fresh seeds cannot tell from ``freshBest`` (itself included).
+        public var subset: [Int] {
+            objectives.indices.filter { k in
+                k == freshBest || Interval(zip(objectives[k], objectives[freshBest]).map { $0 - $1 }).low <= 0
+            }
+        }
+    }
+
+    /// Runs the finalists of `result` on fresh seeds (a round of its own: every shard calls it).
+    public func confirm(_ result: Result, replications fresh: Int, finalists: Int = 5, round: Int = 1_000_000) throws -> Confirmation {
+        var ids = [result.best]
+        if result.original != result.best { ids.append(result.original) }
+        let others = result.evaluations.filter { $0.rejected == nil && !ids.contains($0.id) && !$0.objectives.isEmpty }.sorted { $0.mean < $1.mean }
+        ids += others.prefix(max(0, finalists - ids.count)).map(\.id)
+        let first = scenario.seed &+ UInt64(replications)
+        var points: [ExperimentPlan.Point] = []
+        var owner: [Int] = []
+        for (k, id) in ids.enumerated() {
+            let layout = result.evaluations[id].layout
+            for var device in population.isEmpty ? [scenario] : population.map(\.scenario) {
+                device.seed = device.seed &+ UInt64(replications)
+                points.append(point(try layout.applied(to: device, app: app, resources: resources), layout))
+                owner.append(k)
+            }
+        }
+        var objectives = Array(repeating: [Double](), count: ids.count)
+        for outcome in try perform(points, round: round, replications: fresh) {
+            let k = owner[outcome.point]
+            objectives[k].append(objective(outcome.summary, initial: result.evaluations[ids[k]].initialInstallBytes))
+        }
+        return Confirmation(ids: ids, objectives: objectives, firstSeed: first, replications: fresh, advised: 0,
+                            original: ids.firstIndex(of: result.original) ?? 0)
+    }
+}
+
+extension Advisor.Confirmation {
+    /// One line for the terminal and the advised file's header; `bytes` writes an objective.
+    public func sentence(_ result: Advisor.Result, bytes: (Double) -> String) -> String {
+        let d = advantage
+        let verdict = ids[advised] == ids[original] ? "the layout as written is kept" : d.high < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
+        let names = subset.map { k in k == advised ? "the advised layout" : k == original ? "the layout as written" : result.evaluations[ids[k]].move }
+        return "on \(replications) fresh seeds (\(firstSeed) on, which the search never saw): advised − as written \(bytes(d.mean)) "
+            + "(95 % interval \(bytes(d.low)) to \(bytes(d.high))), \(verdict); within the noise of the best there: \(names.joined(separator: ", "))"
+    }
+
+    /// The confirmation as data (`--format json`).
+    public func json(_ result: Advisor.Result) -> String {
+        let d = advantage
+        return JSONText.object([
+            ("replications", String(replications)), ("first_seed", String(firstSeed)),
+            ("advantage", JSONText.number(d.mean)), ("advantage_ci_low", JSONText.number(d.low)), ("advantage_ci_high", JSONText.number(d.high)),
+            ("subset", JSONText.array(subset.map { JSONText.string(result.evaluations[ids[$0]].move) })),
+            ("objective_means", JSONText.array(objectives.map { JSONText.number(Interval($0).mean) })),
+        ])
+    }
+}
