@@ -18,6 +18,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     // on such a platform, so ODR's files keep their shape.
     case blockedLaunches = "blocked_launches", launchBlockedSeconds = "launch_blocked_s"
     case packUpdates = "pack_updates", updateBytes = "update_bytes"
+    case budgetExceededBytes = "budget_exceeded_bytes", budgetExceededSeconds = "budget_exceeded_s"
 
     /// Whether the metric counts what one app did (its requests, its packs' downloads and
     /// purges, its failures, waits and launches), so that `apps.csv` has it; the others are
@@ -32,7 +33,10 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
 
     /// Whether an app's values add up to the device's (every per-app metric but the waits,
     /// which are percentiles and means of each app's own).
-    public var sumsOverApps: Bool { belongsToApp && unit != .seconds || self == .launchBlockedSeconds }
+    public var sumsOverApps: Bool {
+        // The budget's peak is the largest app's, not a sum; its seconds add up like a launch's.
+        belongsToApp && unit != .seconds && self != .budgetExceededBytes || self == .launchBlockedSeconds || self == .budgetExceededSeconds
+    }
 
     /// The columns every run has (On-Demand Resources'), in file order.
     public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
@@ -41,7 +45,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Delivery (an initial pack blocking a launch is rare under ODR, whose files keep their shape).
     public var isPlatformMetric: Bool {
         switch self {
-        case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes: true
+        case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes, .budgetExceededBytes, .budgetExceededSeconds: true
         default: false
         }
     }
@@ -77,8 +81,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
 
     public var unit: Unit {
         switch self {
-        case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds: .seconds
-        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes, .updateBytes: .bytes
+        case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds, .budgetExceededSeconds: .seconds
+        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes, .updateBytes, .budgetExceededBytes: .bytes
         default: .count
         }
     }
@@ -159,6 +163,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .launchBlockedSeconds: l.launchBlockedSeconds
         case .packUpdates: Double(l.updates)
         case .updateBytes: Double(l.updateBytes)
+        case .budgetExceededBytes: Double(l.budgetExceededBytes)
+        case .budgetExceededSeconds: l.budgetExceededSeconds
         }
     }
 }

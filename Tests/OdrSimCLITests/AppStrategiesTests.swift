@@ -65,6 +65,27 @@ struct AppStrategiesTests {
         #expect(odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
     }
 
+    @Test("a budget that cannot be met is counted, not silent (issue 38): 100 MB above it from 7 min to the end, 3,180 s")
+    func budgetExceeded() throws {
+        // Both a1 and a2 kept: 200 MB, the budget. At 7 min a3's download reserves 100 MB more,
+        // and nothing is removable: 100 MB above the budget until the run ends at 60 min,
+        // 53 min = 3,180 s. With a2 alone kept, a1 goes and the app stays within it: 0 and 0.
+        func summary(_ tags: String) throws -> [String: String] {
+            let dir = try CLI.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let text = Self.scenario(strategy: nil).replacingOccurrences(of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
+            try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
+            let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
+            return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+        }
+        let over = try summary("[a1, a2]")
+        #expect(over["budget_exceeded_bytes"] == "100000000" && over["budget_exceeded_s"] == "3180.000000", "\(over)")
+        let within = try summary("[a2]")
+        #expect(within["budget_exceeded_bytes"] == "0" && within["budget_exceeded_s"] == "0.000000", "\(within)")
+    }
+
     @Test("compare says what the policies vary when an app's strategy is fixed: here nothing (issue 40)")
     func fixedStrategySaid() throws {
         let dir = try CLI.temporaryDirectory()

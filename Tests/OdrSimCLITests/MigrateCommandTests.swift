@@ -53,7 +53,7 @@ struct MigrateCommandTests {
         let run = try CLI.run(["run", out, "--out", dir.appendingPathComponent("r").path, "--no-report"])
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try String(contentsOfFile: dir.appendingPathComponent("r/summary.csv").path, encoding: .utf8)
-        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s,pack_updates,update_bytes\n") && summary.contains("\nlru,1,"))
+        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s\n") && summary.contains("\nlru,1,"))
         // Migrating again replaces the file it wrote.
         #expect(try CLI.run(["migrate", game, "--to", "background-assets", "--out", out]).status == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("platform: background-assets"))
@@ -154,7 +154,7 @@ struct MigrateCommandTests {
         let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
-        #expect(lines[0].hasPrefix("budget,budget_bytes,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes"))
+        #expect(lines[0].hasPrefix("budget,budget_bytes,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s"))
         // (4 budgets × 2 platforms + the ODR point) × 6 policies × 5 replications.
         #expect(lines.count == 1 + 270)
         #expect(lines[1].hasPrefix("500MB,500000000,background-assets,apple,1,"))

@@ -48,6 +48,12 @@ public struct Ledger: Hashable, Sendable {
     public var blockedLaunches: Int64 = 0
     /// Seconds launches waited for the install's initial packs, all together.
     public var launchBlockedSeconds: Double = 0
+    /// The most bytes an app held above its budget at once (Background Assets, Play: the
+    /// budget is the app's target, and a download of packs it cannot make room for goes over
+    /// it); the device's is the largest of its apps'.
+    public var budgetExceededBytes: Int64 = 0
+    /// Seconds apps spent above their budgets, all together.
+    public var budgetExceededSeconds: Double = 0
 
     public init() {}
 

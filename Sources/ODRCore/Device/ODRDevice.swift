@@ -79,11 +79,11 @@ public final class ODRDevice {
         get { state.recordsOnlyGrants }
         set { state.recordsOnlyGrants = newValue }
     }
-    public var ledger: Ledger { state.ledger }
+    public var ledger: Ledger { closingBudgets(state.ledger) }
 
     /// App `app`'s share of the ledger: the counts that belong to one app (see
     /// `DeviceState.appLedgers`); summed over the apps they give the device's.
-    public func ledger(of app: AppID) -> Ledger { state.tracksApps ? state.appLedgers[Int(app.rawValue)] : state.ledger }
+    public func ledger(of app: AppID) -> Ledger { state.tracksApps ? closingBudgets(state.appLedgers[Int(app.rawValue)], app: app) : ledger }
 
     /// Starts the ledger over: every count from zero, the peak from the disk use now. What
     /// happened before (packs purged, so a later download of them is a re-download) stays
@@ -92,6 +92,12 @@ public final class ODRDevice {
         state.ledger = Ledger()
         state.ledger.peakUsedBytes = usedBytes
         state.appLedgers = state.appLedgers.map { _ in Ledger() }
+        // An app above its budget at the end of the warm-up: counted from here.
+        for k in state.appContents.indices where state.appContents[k].overBudget > 0 {
+            state.appContents[k].overBudgetSince = state.now
+            state.ledger.budgetExceededBytes = max(state.ledger.budgetExceededBytes, state.appContents[k].overBudget)
+            if state.tracksApps { state.appLedgers[k].budgetExceededBytes = state.appContents[k].overBudget }
+        }
     }
     /// Requests begun so far; the ordinal of the latest.
     public var requestOrdinal: Int64 { state.requestOrdinal }

@@ -127,6 +127,9 @@ extension ODRDevice {
         } else {
             state.packs[i].download = -1
         }
+        // What an app's budget counts changes only here (a download reserving a pack, a pack
+        // leaving): where apps evict, how far above its budget the app is now.
+        if state.someAppsEvict { noteBudget(of: state.packs[i].app) }
     }
 
     /// A request awaits pack `i`: it is neither purged nor taken as a leftover meanwhile.

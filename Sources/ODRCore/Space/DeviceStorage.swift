@@ -90,6 +90,9 @@ struct AppContent {
     var prefetchQueue: [PackID] = []
     /// Most bytes the app's own code lets its packs take (``Evictor/app``); nil: no budget.
     var budget: Int64? = nil
+    /// Bytes above the budget now, and since when (``ODRDevice/noteBudget(of:)``).
+    var overBudget: Int64 = 0
+    var overBudgetSince: Double = 0
     /// Packs the app's own code never removes (`apps[].keep`): the packs of those tags.
     var kept: Set<PackID> = []
     /// When a launch began waiting for the install to finish, while it waits.

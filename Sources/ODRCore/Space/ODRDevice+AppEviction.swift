@@ -15,6 +15,35 @@ extension ODRDevice {
         return bytes
     }
 
+    /// Counts how far above its budget the app is now (``Ledger/budgetExceededBytes``) and the
+    /// time it spends there (``Ledger/budgetExceededSeconds``, closed when it goes back under
+    /// or when the ledger is read).
+    func noteBudget(of app: AppID) {
+        guard let budget = state.appContents[app.index].budget else { return }
+        let excess = max(0, storedBytes(of: app) - budget)
+        let was = state.appContents[app.index].overBudget
+        guard excess != was else { return }
+        if was == 0 { state.appContents[app.index].overBudgetSince = state.now }
+        if excess == 0 {
+            let seconds = state.now - state.appContents[app.index].overBudgetSince
+            state.ledger.budgetExceededSeconds += seconds
+            if state.tracksApps { state.appLedgers[app.index].budgetExceededSeconds += seconds }
+        }
+        state.appContents[app.index].overBudget = excess
+        state.ledger.budgetExceededBytes = max(state.ledger.budgetExceededBytes, excess)
+        if state.tracksApps { state.appLedgers[app.index].budgetExceededBytes = max(state.appLedgers[app.index].budgetExceededBytes, excess) }
+    }
+
+    /// `ledger` with the time apps are above their budgets now counted up to now.
+    func closingBudgets(_ ledger: Ledger, app: AppID? = nil) -> Ledger {
+        guard state.someAppsEvict else { return ledger }
+        var ledger = ledger
+        for (k, content) in state.appContents.enumerated() where content.overBudget > 0 && (app == nil || app!.index == k) {
+            ledger.budgetExceededSeconds += state.now - content.overBudgetSince
+        }
+        return ledger
+    }
+
     /// Whether the app's code may remove pack `p` now: its own, stored, neither held nor
     /// awaited, not an initial pack the platform keeps until uninstall (Play's install-time
     /// packs), and not one the app keeps (`apps[].keep`).
