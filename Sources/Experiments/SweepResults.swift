@@ -219,3 +219,18 @@ public struct SweepResults: Sendable {
         return text
     }
 }
+
+extension SweepResults {
+    /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of
+    /// `plan`, each point's axis values from `values` (by point).
+    public static func lines(_ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
+                             platformMetrics: Bool) -> (runs: [String], apps: [(Int, String)]) {
+        let runs = zip(indices, results).map { index, result in
+            line(values: values[plan.runs[index].point], summary: result.summary, platformMetrics: platformMetrics)
+        }
+        let apps = zip(indices, results).flatMap { index, result in
+            result.apps.map { (index, appLine(values: values[plan.runs[index].point], row: $0, platformMetrics: platformMetrics)) }
+        }
+        return (runs, apps)
+    }
+}

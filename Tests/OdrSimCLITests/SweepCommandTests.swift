@@ -228,4 +228,22 @@ struct SweepCommandTests {
         #expect(bad.status == 1 && bad.stderr.contains("s.study:16:37: limit 'wait_p95_s<=soon': 'soon' is not a value of wait_p95_s"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path))
     }
+
+    @Test("sweep --robustness: every point checked against the undocumented assumptions; robustness.csv by point; not with --shard (issue 38)")
+    func robustness() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("o")
+        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--robustness", "--no-report", "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\n  robustness: "), "\(result.stdout)")
+        let csv = try String(contentsOf: out.appendingPathComponent("robustness.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(csv[0].hasPrefix("point,assumption,key,default,alternative,metric,best,"))
+        // Background Assets' system removal applies at its points: each has rows, labelled by point.
+        let points = Set(csv.dropFirst().map { String($0.split(separator: "\"")[0]) })
+        #expect(points.contains("budget=1GB, platform=background-assets"), "\(points)")
+        #expect(csv.dropFirst().allSatisfy { $0.hasSuffix(",holds") || $0.hasSuffix(",flips") || $0.hasSuffix(",within the noise") })
+        let sharded = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--robustness", "--shard", "1/2", "--out", dir.appendingPathComponent("s").path])
+        #expect(sharded.status == 64 && sharded.stderr.contains("--robustness: a sharded study runs a fixed plan"))
+    }
 }

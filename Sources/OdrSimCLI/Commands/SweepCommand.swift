@@ -75,6 +75,9 @@ struct SweepRunCommand: ParsableCommand {
 
     @OptionGroup var objective: ObjectiveOptions
 
+    @Flag(help: "Also rerun every point, on the same seeds, under each alternative of each undocumented assumption that applies (odr-sim assumptions): where the verdict holds and where it flips; writes DIR/robustness.csv. Not with --shard.")
+    var robustness = false
+
     var out: String? { output.folder }
 
     func validate() throws {
@@ -104,7 +107,7 @@ struct SweepRunCommand: ParsableCommand {
         var runner = try makeRunner(study.replications), plan = runner.plan
         let precision: Precision?
         do { precision = try self.precision.isEmpty ? nil : Precision.parse(self.precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--precision: \(error)") }
-        if precision != nil && (shard != nil || missing != nil) { throw CommandFailure.usage("--precision: a sharded study runs a fixed plan; run it whole, or give --replications in the study") }
+        if precision != nil || robustness, shard != nil || missing != nil { throw CommandFailure.usage("--\(robustness ? "robustness" : "precision"): a sharded study runs a fixed plan; run it whole") }
         let shardPosition = try checkedShard(shard ?? missing.map { "1/\($0)" }, runs: plan.runs.count, what: "runs in the study")
         if let missing, let out {  // a census of the shards, run nothing
             return ShardCensus.missing(count: missing, in: out, studyDigest: study.digest) { plan.shard($0, of: missing) }.forEach { say("\($0.shard)\t\($0.why)") }
@@ -134,11 +137,7 @@ struct SweepRunCommand: ParsableCommand {
             results = try runWithProgress(runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
         }
         let elapsed = Date().timeIntervalSince(started)
-        let lines = zip(indices, results).map { index, result in
-            SweepResults.line(values: study.points[plan.runs[index].point].values, summary: result.summary, platformMetrics: platformMetrics)
-        }
-        let appLines = zip(indices, results).flatMap { index, result in result.apps.map { (index, SweepResults.appLine(
-            values: study.points[plan.runs[index].point].values, row: $0, platformMetrics: platformMetrics)) } }
+        let (lines, appLines) = SweepResults.lines(results, indices: indices, plan: plan, values: study.points.map(\.values), platformMetrics: platformMetrics)
         let axisNames = study.axes.map(\.name)
         let what = "\(study.points.count) points × \(study.policies.count) policies × \(plan.replications) replications"
         if let position = shardPosition {
@@ -157,13 +156,14 @@ struct SweepRunCommand: ParsableCommand {
         }
         let sweepResults = SweepResults(axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
                                         baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
-        let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport)
+        let robust = try robustness ? StudyRobustness.check(like: runner, results: results, baseline: baseline, labels: pointLabels) : nil
+        let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport, extra: robust.map { [("robustness.csv", $0.csv)] } ?? [])
         let comparisons: [Comparison] = ((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? []).map(\.comparison)
         let overall = objective?.recommendOverStudy(results, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0, labels: pointLabels, offline: offlinePolicies)
         let verdict = studyVerdict(comparisons, app: app) + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
             + (objective.map { Recommendation.study($0.recommendEachPoint(results, plan: plan, app: app, baseline: baseline, offline: offlinePolicies), points: pointLabels) } ?? [])
             + (overall?.lines(humanValue).prefix(1).map { "Over the study: " + $0 } ?? [])
-            + AxisEffects.sentences((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline,
+            + (robust.map { [$0.headline] } ?? []) + AxisEffects.sentences((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline,
                                     metrics: Verdict.headlineMetrics) { humanValue($0, $1) }
         if printing.json {
             say(JSONSummary.object([
@@ -233,7 +233,7 @@ func checkedShard(_ text: String?, runs: Int, what: String) throws(CommandFailur
 /// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
 /// the result lines, so a merge writes the same bytes as one machine.
 @discardableResult
-private func write(_ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool) throws -> [(String, String)] {
+private func write(_ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool, extra: [(String, String)] = []) throws -> [(String, String)] {
     let files: [(String, String)]
     do {
         let comparisons = try results.comparisons()
@@ -263,7 +263,7 @@ private func write(_ results: SweepResults, name: String, to destination: Report
             page.headline = studyVerdict(comparisons.map(\.comparison))
             written.append(("report.html", page.html))
         }
-        files = written
+        files = written + extra
     } catch { throw CommandFailure("cannot write reports to \(destination.path): \(error)") }
     try destination.commit(files)
     return files
