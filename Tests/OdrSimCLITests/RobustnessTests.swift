@@ -38,4 +38,29 @@ struct RobustnessTests {
         #expect(odr.status == 0, "\(odr.stderr)")
         #expect(odr.stdout.contains("\"robustness_headline\"") && !odr.stdout.contains("system-removes-for-other-data"), "\(odr.stdout)")
     }
+
+    @Test("advise --robustness: the advised layout and the one as written under each applying alternative; verdicts follow the paired change (issue 38)")
+    func advise() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["advise", "Scenarios/game-background-assets.scn", "--app", "odyssey", "--robustness", "--max-evaluations", "8",
+                                  "--replications", "3", "--confirm", "0", "--format", "json", "--out", dir.appendingPathComponent("a").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["robustness"] as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        let listed = try CLI.run(["assumptions"]).stdout
+        let kept = (object["objective_advised"] as? Double) == (object["objective_as_written"] as? Double)
+        for row in rows {
+            let name = try #require(row["assumption"] as? String), change = try #require(row["change"] as? Double)
+            let low = try #require(row["change_ci_low"] as? Double), verdict = try #require(row["verdict"] as? String)
+            #expect(listed.contains(name), "\(name)")
+            // holds: the advised layout still does better by its mean (or the layout as written is kept);
+            // flips: significantly worse; within the noise otherwise.
+            let expected = kept || change < 0 ? "holds" : low > 0 ? "flips" : "within the noise"
+            #expect(verdict == expected, "\(row)")
+        }
+        #expect(try CLI.run(["advise", "Scenarios/game-background-assets.scn", "--app", "odyssey", "--robustness", "--max-evaluations", "8",
+                             "--replications", "3", "--confirm", "0", "--out", dir.appendingPathComponent("b").path]).stdout.contains("  robustness: "))
+    }
 }

@@ -60,6 +60,9 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Replications on fresh seeds (after the search's) that check the advice against the winner's curse: the advised layout, the one as written and the next best run again, the advantage measured there reported. 0 skips.")
     var confirm: Int = 20
 
+    @Flag(help: "Also rerun the advised layout and the one as written under each alternative of each undocumented assumption that applies (odr-sim assumptions): does the advice hold?")
+    var robustness = false
+
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
@@ -105,21 +108,13 @@ struct AdviseCommand: ParsableCommand {
     func validate() throws {
         try validateReplications(replications)
         if confirm != 0 { try validateReplications(confirm) }
-        if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations {
-            throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
-        }
-        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) {
-            throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))")
-        }
+        if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations { throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)") }
+        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) { throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))") }
         if let shard {
             guard ShardPosition(shard) != nil else { throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'") }
             guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
-        } else if exchange != nil {
-            throw ValidationError("--exchange is for --shard K/N (the folder the shards share)")
-        }
-        if used != nil && population != nil {
-            throw ValidationError("--used and --population both give the devices; put the used spaces on an axis of the study (path: device.used)")
-        }
+        } else if exchange != nil { throw ValidationError("--exchange is for --shard K/N (the folder the shards share)") }
+        if used != nil && population != nil { throw ValidationError("--used and --population both give the devices; put the used spaces on an axis of the study (path: device.used)") }
     }
 
     func run() throws {
@@ -141,9 +136,7 @@ struct AdviseCommand: ParsableCommand {
         let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
                                       failurePrice: Double(try size(failurePrice, "--failure-price")),
                                       downloadPrice: Double(try size(downloadPrice, "--download-price")))
-        let timeout = try shard.map { _ throws(CommandFailure) in
-            do { return try DurationSyntax.parse(shardTimeout) } catch { throw CommandFailure.usage("--shard-timeout: \(error)") }
-        }
+        let timeout = try shard.map { _ throws(CommandFailure) in do { return try DurationSyntax.parse(shardTimeout) } catch { throw CommandFailure.usage("--shard-timeout: \(error)") } }
         var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
                               policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
                               replications: replications, weights: weights)
@@ -170,7 +163,7 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), waitPrice, "\(installPrice)",
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
@@ -179,7 +172,8 @@ struct AdviseCommand: ParsableCommand {
         let started = Date()
         let result: Advisor.Result
         let confirmation: Advisor.Confirmation?
-        do { result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm) } catch { throw CommandFailure("\(error)") }
+        let robust: Advisor.AdviceRobustness?
+        do { result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
@@ -220,7 +214,7 @@ struct AdviseCommand: ParsableCommand {
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"),
+                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("robustness", robust?.json ?? "null"),
                 ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
@@ -243,6 +237,7 @@ struct AdviseCommand: ParsableCommand {
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
         if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) }) }
+        if let robust { say("  " + robust.headline { Units.bytes($0) }) }
         let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
         say(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
                      result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population, replications, elapsed, report.path))
