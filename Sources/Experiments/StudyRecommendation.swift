@@ -12,12 +12,18 @@ extension Objective {
 
     /// A study's one recommendation: every point × policy is a candidate (`gdsf @ budget=1GB`),
     /// against the baseline policy at `baselinePoint`, paired on the common seeds every point
-    /// shares. Nil for a study of one point (its point's recommendation is the answer).
+    /// shares (at a point where the system purges, in a study that also has points where the
+    /// app does, only the baseline policy). Nil for a study of one point (its point's recommendation is the answer).
     public func recommendOverStudy(_ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, app: String?, baseline: String,
                                    baselinePoint: Int, labels: [String], offline: Set<String>) -> Recommendation? {
         guard plan.points.count > 1 else { return nil }
         func name(_ run: ExperimentPlan.Run) -> String { "\(run.policy) @ \(labels[run.point])" }
-        let rows = zip(plan.runs, results).flatMap { run, result in
+        // Where a study mixes points whose policies are an app's strategies (it evicts) with
+        // points where the system purges, the system's order at those is not the team's to
+        // choose: there only the baseline policy (what the platform does) is a candidate.
+        let mixed = plan.points.contains(where: \.policiesAreStrategies) && plan.points.contains { !$0.policiesAreStrategies }
+        let rows = zip(plan.runs, results).filter { run, _ in !mixed || plan.points[run.point].policiesAreStrategies || run.policy == baseline }
+            .flatMap { run, result in
             [result].summaryRows(app: app).map { row in
                 var row = row
                 row.policy = name(run)

@@ -107,8 +107,13 @@ public struct Objective: Sendable, Equatable {
                     if change.low > 0 { broken.append(.init(limit: limit, mean: mean, baselineMean: Interval(base.map { $0[limit.metric] }).mean)) }
                 }
             }
+            var changes: [(metric: Metric, change: Interval)] = []
+            for metric in Recommendation.tradeOffMetrics {
+                let d = zip(mine, base).map { $0[metric] - $1[metric] }
+                if !d.isEmpty && !d.contains(where: \.isNaN) { changes.append((metric, Interval(d))) }
+            }
             candidates.append(.init(policy: policy, objective: Interval(mine.map(value)),
-                                    versusBaseline: Interval(zip(mine, base).map { value($0) - value($1) }), broken: broken))
+                                    versusBaseline: Interval(zip(mine, base).map { value($0) - value($1) }), broken: broken, changes: changes))
         }
         return Recommendation(candidates: candidates, baseline: baseline, limits: limits.map(\.text))
     }
@@ -125,7 +130,13 @@ public struct Recommendation: Sendable {
         public let versusBaseline: Interval
         /// The limits it breaks; empty: it respects them all.
         public let broken: [Breach]
+        /// Its paired change against the baseline on each trade-off metric the runs have.
+        public let changes: [(metric: Metric, change: Interval)]
     }
+
+    /// What a recommendation's trade-offs are stated on: the main metrics, the user's data
+    /// refused, and the time launches were blocked.
+    public static let tradeOffMetrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95, .refusedOtherBytes, .launchBlockedSeconds]
 
     /// A limit a policy breaks: its mean, and the baseline's where the limit is the baseline.
     public struct Breach: Sendable {
@@ -149,8 +160,9 @@ public struct Recommendation: Sendable {
     }
 
     /// The verdict's closing lines; `format` writes a metric's value (the objective is in bytes).
-    public func lines(_ format: (Double, Metric) -> String) -> [String] {
+    public func lines(_ format: (Double, Metric) -> String, leftOut: Bool = true) -> [String] {
         func bytes(_ v: Double) -> String { format(v, .redownloadBytes) }
+        func signed(_ v: Double, _ m: Metric) -> String { v < 0 ? "−" + format(-v, m) : "+" + format(v, m) }
         let respected = limits.isEmpty ? "" : " It respects \(limits.joined(separator: ", "))."
         guard let best else {
             return ["Recommended: none. No policy respects every limit: "
@@ -160,15 +172,23 @@ public struct Recommendation: Sendable {
         if best.policy != baseline {
             let d = best.versusBaseline
             let significant = d.high < 0 ? "significantly lower" : d.low > 0 ? "significantly higher" : "not significantly different"
-            first += " against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \(bytes(d.mean)), 95 % interval \(bytes(d.low)) to \(bytes(d.high)), \(significant))"
+            first += " against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \(signed(d.mean, .redownloadBytes)), 95 % interval \(signed(d.low, .redownloadBytes)) to \(signed(d.high, .redownloadBytes)), \(significant))"
         } else {
             first += " (the baseline itself)"
         }
         // The lowest of several means is biased low (the winner's curse): say so, and where the guarantee is.
         let curse = candidates.filter(\.broken.isEmpty).count > 2 ? " (The lowest of \(candidates.filter(\.broken.isEmpty).count) means: its interval is not adjusted for the choice; --select-best gives a guarantee.)" : ""
         var lines = [first + "." + respected + curse]
+        if best.policy != baseline, !best.changes.isEmpty {
+            let moved = best.changes.filter { $0.change.mean != 0 || $0.change.standardDeviation != 0 }
+            let same = best.changes.filter { $0.change.mean == 0 && $0.change.standardDeviation == 0 }.map { $0.metric.heading }
+            let parts = moved.map { m, d in
+                "\(m.heading) \(signed(d.mean, m)) (\(signed(d.low, m)) to \(signed(d.high, m))\(d.excludesZero ? "" : ", not significant"))"
+            }
+            lines.append("Its trade-offs against \(baseline), paired: " + parts.joined(separator: ", ") + (same.isEmpty ? "" : "; the same: \(same.joined(separator: ", "))") + ".")
+        }
         let excluded = candidates.filter { !$0.broken.isEmpty }
-        if !excluded.isEmpty { lines.append("Left out by a limit: " + excluded.map { "\($0.policy) (\($0.broken.map { $0.text(format) }.joined(separator: "; ")))" }.joined(separator: "; ") + ".") }
+        if leftOut && !excluded.isEmpty { lines.append("Left out by a limit: " + excluded.map { "\($0.policy) (\($0.broken.map { $0.text(format) }.joined(separator: "; ")))" }.joined(separator: "; ") + ".") }
         return lines
     }
 

@@ -53,9 +53,11 @@ struct ObjectiveTests {
         let lean = try #require(r.candidates.first { $0.policy == "lean" })
         #expect(lean.objective.mean == 90e6 && lean.broken.count == 1 && lean.broken[0].mean == 4 && lean.broken[0].baselineMean == 1)
         let lines = r.lines { value, metric in metric.unit == .bytes ? "\(Int(value / 1e6)) MB" : "\(value)" }
-        #expect(lines[0].hasPrefix("Recommended: calm, objective 90 MB against base's 120 MB (paired -30 MB"), "\(lines)")
+        #expect(lines[0].hasPrefix("Recommended: calm, objective 90 MB against base's 120 MB (paired −30 MB, 95 % interval −30 MB to −30 MB"), "\(lines)")
+        // Its trade-offs, paired: 30 MB fewer re-downloads in every replication; waits 20 s longer.
+        #expect(lines[1] == "Its trade-offs against base, paired: re-downloaded −30 MB (−30 MB to −30 MB), wait p95 +20.0 (+20.0 to +20.0); the same: over-purge, failed, refused other bytes, launch blocked.", "\(lines)")
         #expect(lines[0].contains("significantly lower). It respects failed_requests ≤ baseline."), "\(lines)")
-        #expect(lines[1] == "Left out by a limit: lean (failed_requests ≤ baseline: 4.0 against 1.0, significantly more).", "\(lines)")
+        #expect(lines[2] == "Left out by a limit: lean (failed_requests ≤ baseline: 4.0 against 1.0, significantly more).", "\(lines)")
     }
 
     @Test("a limit on a mean, and a recommendation of none when nothing respects every limit")

@@ -205,5 +205,18 @@ struct ReadmeTests {
             }
         }
     }
-}
 
+    @Test("the README's migration answer is what sweep migration.study prints: its recommendation and trade-offs, verbatim (issue 40)")
+    func migrationAnswer() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", dir.appendingPathComponent("o").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let printed = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let answer = try #require(printed.first { $0.hasPrefix("Over the study: Recommended: ") })
+        let tradeOffs = try #require(printed.first { $0.hasPrefix("Its trade-offs against ") })
+        #expect(readme.contains("\n" + answer + "\n"), "README lacks: \(answer)")
+        #expect(readme.contains("\n" + tradeOffs + "\n"), "README lacks: \(tradeOffs)")
+    }
+}

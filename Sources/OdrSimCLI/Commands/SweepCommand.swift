@@ -112,7 +112,7 @@ struct SweepRunCommand: ParsableCommand {
         if let missing, let out {  // a census of the shards, run nothing
             return ShardCensus.missing(count: missing, in: out, studyDigest: study.digest) { plan.shard($0, of: missing) }.forEach { say("\($0.shard)\t\($0.why)") }
         }
-        let pointLabels = study.points.map { zip(study.axes, $0.values).map { "\($0.name)=\($1)" }.joined(separator: ", ") }
+        let pointLabels = study.points.map { zip(study.axes, $0.values).filter { !$1.isEmpty }.map { "\($0.name)=\($1)" }.joined(separator: ", ") }
         // The largest point's workload speaks for the study: refused beyond --max-events, a
         // warning (once) when large.
         if let largest = study.points.indices.max(by: { study.points[$0].scenario.expectedEvents < study.points[$1].scenario.expectedEvents }) {
@@ -162,7 +162,7 @@ struct SweepRunCommand: ParsableCommand {
         let overall = objective?.recommendOverStudy(results, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0, labels: pointLabels, offline: offlinePolicies)
         let verdict = studyVerdict(comparisons, app: app) + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
             + (objective.map { Recommendation.study($0.recommendEachPoint(results, plan: plan, app: app, baseline: baseline, offline: offlinePolicies), points: pointLabels) } ?? [])
-            + (overall?.lines(humanValue).prefix(1).map { "Over the study: " + $0 } ?? [])
+            + (overall?.lines(humanValue, leftOut: false).enumerated().map { $0.offset == 0 ? "Over the study: " + $0.element : $0.element } ?? [])
             + (robust.map { [$0.headline] } ?? []) + AxisEffects.sentences((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline,
                                     metrics: Verdict.headlineMetrics) { humanValue($0, $1) }
         if printing.json {
