@@ -100,6 +100,15 @@ public struct Advisor {
             Interval(zip(evaluations[best].objectives, evaluations[original].objectives).map { $0 - $1 })
         }
 
+        /// Every layout its seeds cannot tell from the best: paired 95 % interval of
+        /// layout − best including 0 (the best included), in order of mean.
+        public var subset: [Int] {
+            let b = evaluations[best].objectives
+            return evaluations.filter { e in
+                e.rejected == nil && !e.objectives.isEmpty && (e.id == best || Interval(zip(e.objectives, b).map { $0 - $1 }).low <= 0)
+            }.sorted { $0.mean < $1.mean }.map(\.id)
+        }
+
         /// The moves from layout `id` back to where the search started, last move first.
         public func path(to id: Int) -> [String] {
             var moves: [String] = []
@@ -129,6 +138,10 @@ public struct Advisor {
     /// Most kernel events one run may process (``ExperimentRunner/maxEvents``).
     public var maxEvents = ExperimentRunner.defaultMaxEvents
     public var maxEvaluations = 60
+    /// Evaluate every layout (``Layout/all(of:)``: every partition of the resources into packs,
+    /// each pack promoted or not) instead of searching: for apps of at most
+    /// ``Layout/exhaustiveLimit`` resources, where it is the check on the search.
+    public var exhaustive = false
     /// The devices every layout runs on; empty: the scenario's own device alone.
     public var population: [Device] = []
     /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
@@ -162,7 +175,7 @@ public struct Advisor {
         var round = 0
 
         func evaluate(_ batch: [(layout: Layout, move: String, parent: Int?)]) throws -> [Int] {
-            let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(max(0, maxEvaluations - evaluations.count))
+            let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(exhaustive ? batch.count : max(0, maxEvaluations - evaluations.count))
             var ids: [Int] = []
             var runnable: [(index: Int, point: ExperimentPlan.Point)] = []
             var made: [(layout: Layout, move: String, parent: Int?, rejected: String?, initial: Int64)] = []
@@ -205,6 +218,14 @@ public struct Advisor {
         }
 
         let written = Layout.asWritten(resources)
+        if exhaustive {
+            // Every layout of a small app, the one as written first: the best is the best there is.
+            let all = [(written, "as written", nil)] + Layout.all(of: resources.count).map { ($0, $0.describe(resources), Optional<Int>.none) }
+            let ids = try evaluate(all)
+            let best = ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } ?? ids[0]
+            return Result(evaluations: evaluations, original: ids[0], best: best, starts: [ids[0]],
+                          bounds: try bounds([evaluations[ids[0]].layout, evaluations[best].layout], round: round))
+        }
         let starts = try evaluate([
             (written, "as written", nil),
             (Layout.onePerResource(resources), "one pack per resource", nil),

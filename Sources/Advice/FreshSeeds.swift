@@ -1,3 +1,4 @@
+import ODRCore
 import Experiments
 import Metrics
 import Simulation
@@ -79,5 +80,42 @@ extension Advisor.Confirmation {
             ("subset", JSONText.array(subset.map { JSONText.string(result.evaluations[ids[$0]].move) })),
             ("objective_means", JSONText.array(objectives.map { JSONText.number(Interval($0).mean) })),
         ])
+    }
+}
+
+extension Advisor.Result {
+    /// `advise --exhaustive`'s line: how many layouts, the best, the subset within the noise
+    /// of it, and whether the sequential search's pick (`searched`) is in that subset.
+    public func exhaustiveSentence(searched: Layout, resources: [Resource], bytes: (Double) -> String) -> String {
+        let subset = self.subset
+        let rejected = evaluations.filter { $0.rejected != nil }.count
+        let pick = evaluations.first { $0.layout == searched }
+        let verdict: String
+        if let pick, subset.contains(pick.id) {
+            verdict = "the sequential search's pick (\(searched.describe(resources)), \(bytes(pick.mean))) is among them"
+        } else {
+            verdict = "the sequential search's pick (\(searched.describe(resources))\(pick.map { ", \(bytes($0.mean))" } ?? "")) is not: the search missed the best"
+        }
+        let shown = subset.prefix(3).map { evaluations[$0].layout.describe(resources) }.joined(separator: "; ")
+        return "exhaustive: \(evaluations.count) layouts (\(rejected) over the platform's limits); the best \(evaluations[best].layout.describe(resources)) "
+            + "at \(bytes(evaluations[best].mean)); \(subset.count) within the noise of it on these seeds (\(shown)\(subset.count > 3 ? "; …" : "")); " + verdict
+    }
+}
+
+extension Advisor {
+    /// Why `--exhaustive` cannot run here, or nil: too many resources, or shards (whose rounds
+    /// the search and the enumeration would both number from 0).
+    public func exhaustiveRefusal(sharded: Bool) -> String? {
+        if sharded { return "--exhaustive runs on one machine, not with --shard" }
+        guard resources.count > Layout.exhaustiveLimit else { return nil }
+        return "--exhaustive: the app has \(resources.count) resources; it enumerates at most \(Layout.exhaustiveLimit)"
+    }
+
+    /// The sequential search's pick, for the enumeration to be checked against.
+    public func searchedPick() throws -> Layout {
+        var searching = self
+        searching.exhaustive = false
+        let result = try searching.run()
+        return result.evaluations[result.best].layout
     }
 }

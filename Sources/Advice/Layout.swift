@@ -40,6 +40,38 @@ public struct Layout: Hashable, Sendable {
         return Layout(groups: order.map { byTags[$0]! })
     }
 
+    /// The most resources `advise --exhaustive` enumerates: 5 make 454 layouts (52 partitions,
+    /// each pack promoted or not), 6 would make 2,430.
+    public static let exhaustiveLimit = 5
+
+    /// Every layout of `count` resources: each partition into groups (restricted growth
+    /// strings, so each once), and each subset of its groups promoted to prefetch.
+    public static func all(of count: Int) -> [Layout] {
+        guard count > 0 else { return [] }
+        var layouts: [Layout] = []
+        var labels = [Int](repeating: 0, count: count)
+        func partitions(_ i: Int, _ blocks: Int) {
+            guard i < count else {
+                let groups = (0..<blocks).map { b in labels.indices.filter { labels[$0] == b } }
+                for mask in 0..<(1 << blocks) {
+                    layouts.append(Layout(groups: groups, promoted: (0..<blocks).map { mask & (1 << $0) != 0 }))
+                }
+                return
+            }
+            for b in 0...blocks where b < count {
+                labels[i] = b
+                partitions(i + 1, max(blocks, b + 1))
+            }
+        }
+        partitions(0, 0)
+        return layouts
+    }
+
+    /// "{x, y} {z*}": the groups by resource name, a promoted one starred.
+    public func describe(_ resources: [Resource]) -> String {
+        zip(groups, promoted).map { g, p in "{" + g.map { resources[$0].name }.joined(separator: ", ") + "}" + (p ? "*" : "") }.joined(separator: " ")
+    }
+
     /// Every resource a pack of its own.
     public static func onePerResource(_ resources: [Resource]) -> Layout {
         Layout(groups: resources.indices.map { [$0] })

@@ -60,6 +60,43 @@ struct AdvisorTests {
         #expect(confirmation.subset.contains(confirmation.freshBest))
     }
 
+    @Test("every layout of n resources: Σ S(n, k) · 2^k (Stirling numbers of the second kind; each pack promoted or not), each once")
+    func allLayouts() {
+        // n = 3: S = 1, 3, 1 → 2 + 12 + 8 = 22; n = 4: 1, 7, 6, 1 → 2 + 28 + 48 + 16 = 94;
+        // n = 5: 1, 15, 25, 10, 1 → 2 + 60 + 200 + 160 + 32 = 454.
+        for (n, count) in [(1, 2), (3, 22), (4, 94), (5, 454)] {
+            let layouts = Layout.all(of: n)
+            #expect(layouts.count == count && Set(layouts).count == count, "n = \(n)")
+            #expect(layouts.allSatisfy { $0.groups.flatMap { $0 }.sorted() == Array(0..<n) })
+        }
+    }
+
+    @Test("advise --exhaustive on four resources (issue 40): 94 layouts, and the sequential search's pick is within the noise of the best")
+    func exhaustiveContainsSearch() throws {
+        // together's three resources and a fourth, w (30 MB), requested with c now and then;
+        // x and y always together.
+        let requests = (1...12).map { "  - {at: \($0)h, app: game, request: [a, b], id: r\($0)}\n  - {at: \($0)h30m, app: game, end: r\($0)}\n" }
+        let text = Self.together
+            .replacingOccurrences(of: "{name: z, size: 10MB, tags: [c]}]", with: "{name: z, size: 10MB, tags: [c]}, {name: w, size: 30MB, tags: [d]}]")
+            .replacingOccurrences(of: "  - {at: 0, app: game, launch: true}\n", with: "  - {at: 0, app: game, launch: true}\n" + requests.joined())
+            .replacingOccurrences(of: "tags: [c], rate: 2/d", with: "tags: [c, d], rate: 4/d")
+            + "\n  - {kind: disk, rate: 3/d, size: {median: 9.9GB, sigma: 0.01}, cleanup_rate: 3/d, cleanup_fraction: 1}\n"
+        let parser = ScenarioParser(knownPolicies: PolicyRegistry.names)
+        let document = try parser.parse(text, fileName: "a.scn")
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[0], app: 0, policy: try PolicyRegistry.resolve("lru"),
+                              replications: 3)
+        let searched = try advisor.searchedPick()
+        #expect(advisor.exhaustiveRefusal(sharded: false) == nil && advisor.exhaustiveRefusal(sharded: true) != nil)
+        advisor.exhaustive = true
+        let all = try advisor.run()
+        #expect(all.evaluations.count == 94)
+        let best = all.evaluations[all.best]
+        #expect(all.evaluations.allSatisfy { $0.rejected != nil || $0.mean >= best.mean })
+        let pick = try #require(all.evaluations.first { $0.layout == searched })
+        #expect(all.subset.contains(pick.id), "\(searched.describe(document.resources[0])) at \(pick.mean) against \(best.mean)")
+        #expect(all.subset.first == all.best)
+    }
+
     /// A device of a population with `device.used` set to `size`.
     func used(_ size: String) -> [PathValue] { [PathValue(path: "device.used", value: size)] }
 

@@ -63,6 +63,9 @@ struct AdviseCommand: ParsableCommand {
     @Flag(help: "Also rerun the advised layout and the one as written under each alternative of each undocumented assumption that applies (odr-sim assumptions): does the advice hold?")
     var robustness = false
 
+    @Flag(help: "Evaluate every layout (every grouping of the resources into packs, each pack promoted or not) instead of searching, for an app of at most 5 resources (454 layouts), and say whether the search's pick is within the noise of the best.")
+    var exhaustive = false
+
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
@@ -163,7 +166,7 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), waitPrice, "\(installPrice)",
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
@@ -173,7 +176,9 @@ struct AdviseCommand: ParsableCommand {
         let result: Advisor.Result
         let confirmation: Advisor.Confirmation?
         let robust: Advisor.AdviceRobustness?
-        do { result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
+        if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) { throw CommandFailure.usage(refusal) }
+        let searched: Layout?
+        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
@@ -238,6 +243,7 @@ struct AdviseCommand: ParsableCommand {
               + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
         if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) }) }
         if let robust { say("  " + robust.headline { Units.bytes($0) }) }
+        if let searched { say("  " + result.exhaustiveSentence(searched: searched, resources: document.resources[appIndex]) { Units.bytes($0) }) }
         let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
         say(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
                      result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population, replications, elapsed, report.path))
