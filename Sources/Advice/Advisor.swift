@@ -13,8 +13,9 @@ import Simulation
 /// resources (its file tag sets apart, or its largest resource out; four packs a round),
 /// promote one of the four most requested packs to prefetch, or demote a promoted one. Each round's candidates run as one plan through
 /// the Experiments layer (on every core, byte-identical at any job count); the best replaces
-/// the incumbent only if its mean objective is lower. The search stops when no move improves,
-/// or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
+/// the incumbent only if its mean objective is lower. When no single move improves, pairs of
+/// moves are tried (a second move from each of the three best first ones), since two changes
+/// may pay only together. The search stops when neither does, or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
 ///
 /// With a `population` (the devices the app ships to: their used space, their network), every
 /// layout runs on each device, the same seeds on each, and its objective is over all of them:
@@ -233,12 +234,21 @@ public struct Advisor {
         ])
         let original = starts[0]
         var best = starts.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } ?? original
+        func lowest(_ ids: [Int]) -> Int? { ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } }
         while evaluations.count < maxEvaluations {
             let moves = neighbours(of: evaluations[best].layout, coAccess: coAccess).map { ($0.layout, $0.move, Optional(best)) }
             let ids = try evaluate(moves)
-            guard let challenger = ids.filter({ evaluations[$0].rejected == nil }).min(by: { evaluations[$0].mean < evaluations[$1].mean }),
-                  evaluations[challenger].mean < evaluations[best].mean else { break }
-            best = challenger
+            if let challenger = lowest(ids), evaluations[challenger].mean < evaluations[best].mean {
+                best = challenger
+                continue
+            }
+            // No single move improves: pairs of moves, a second from each of the three best
+            // first ones (a merge that pays only with another strategy, a promotion only with a
+            // larger budget), before giving up.
+            let firsts = ids.filter { evaluations[$0].rejected == nil }.sorted { evaluations[$0].mean < evaluations[$1].mean }.prefix(3)
+            let pairs = firsts.flatMap { first in neighbours(of: evaluations[first].layout, coAccess: coAccess).map { ($0.layout, $0.move, Optional(first)) } }
+            guard let pair = lowest(try evaluate(pairs)), evaluations[pair].mean < evaluations[best].mean else { break }
+            best = pair
         }
         return Result(evaluations: evaluations, original: original, best: best, starts: starts,
                       bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
