@@ -48,8 +48,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --select-best: the indifference zone, in the metric's unit (50MB, 5s, 0.5).", valueName: "delta"))
     var indifference: String?
 
-    @Option(help: "With --select-best: the probability of a correct selection, in (0, 1).")
-    var confidence = 0.95
+    @Option(help: "With --select-best: the probability of a correct selection, in (0.5, 1).") var confidence = 0.95
+    func validate() throws { if !(confidence > 0.5 && confidence < 1) { throw ValidationError("--confidence must be above 0.5 and below 1 (the probability of a correct selection), not \(confidence)") } }
 
     func run() throws {
         let document = try loadScenario(options.file)
