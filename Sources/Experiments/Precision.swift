@@ -87,8 +87,15 @@ public struct Precision: Sendable, Equatable {
         guard let worst = missed.max(by: { $0.halfWidth / $0.target < $1.halfWidth / $1.target }) else {
             return "--precision: every main metric of every policy within its target after \(replications) replications."
         }
-        return "--precision: not reached after \(replications) replications (--max-replications): \(missed.count) policy × metric "
-            + "intervals too wide, the widest \(worst.policy)'s \(worst.metric.column) ±\(format(worst.metric, worst.halfWidth)) "
+        // Every exception named: each metric still too wide, and for which policies.
+        var order: [Metric] = []
+        for miss in missed where !order.contains(miss.metric) { order.append(miss.metric) }
+        let named = order.map { metric in
+            let policies = missed.filter { $0.metric == metric }.map(\.policy)
+            return "\(metric.column) of \(policies.count == 1 ? policies[0] : "\(policies.count) policies (\(policies.joined(separator: ", ")))")"
+        }
+        return "--precision: not reached after \(replications) replications (--max-replications): still too wide, "
+            + named.joined(separator: "; ") + "; the widest \(worst.policy)'s \(worst.metric.column) ±\(format(worst.metric, worst.halfWidth)) "
             + "against ±\(format(worst.metric, worst.target))."
     }
 
