@@ -201,6 +201,9 @@ public struct Recommendation: Sendable {
             ("versus_baseline_ci_low", best.map { JSONText.number($0.versusBaseline.low) } ?? "null"),
             ("versus_baseline_ci_high", best.map { JSONText.number($0.versusBaseline.high) } ?? "null"),
             ("limits", JSONText.array(limits.map(JSONText.string))),
+            ("trade_offs", JSONText.array((best?.changes ?? []).map { m, d in
+                JSONText.object([("metric", JSONText.string(m.column)), ("change", JSONText.number(d.mean)), ("change_ci_low", JSONText.number(d.low)),
+                                 ("change_ci_high", JSONText.number(d.high)), ("significant", d.excludesZero ? "true" : "false")]) })),
             ("excluded", JSONText.array(candidates.filter { !$0.broken.isEmpty }.map { c in
                 JSONText.object([("policy", JSONText.string(c.policy)), ("broken", JSONText.array(c.broken.map { JSONText.string($0.limit.text) }))]) })),
         ])

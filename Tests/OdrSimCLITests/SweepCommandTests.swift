@@ -220,7 +220,11 @@ struct SweepCommandTests {
         let verdict = try #require(object["verdict"] as? [String])
         #expect(verdict.contains { $0.hasPrefix("Recommended by the objective within failed_requests ≤ baseline: ") && $0.contains("of 4 points") }, "\(verdict)")
         #expect(verdict.contains { $0.hasPrefix("Over the study: Recommended: ") }, "\(verdict)")
+        // The verdict as data: each point's lines field by field, and the recommendation's trade-offs.
+        let perPoint = try #require(object["verdict_lines"] as? [[String: Any]])
+        #expect(perPoint.count == 4 && perPoint.allSatisfy { ($0["lines"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes" })
         let recommendation = try #require(object["recommendation"] as? [String: Any])
+        #expect((recommendation["trade_offs"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes" || recommendation["policy"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
         #expect((recommendation["policy"] as? String)?.contains(" @ used=") == true && recommendation["baseline"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
         // --limit on the command line replaces the study's; a bad one in the study is located.
         try Data((Self.study + "limits: [failed_requests<=baseline, wait_p95_s<=soon]\n").utf8).write(to: file)

@@ -172,7 +172,7 @@ struct SweepRunCommand: ParsableCommand {
                 ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(plan.replications)), ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"), ("recommendation", overall?.json ?? "null"),
                 ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
                 ("warmup_s", JSONSummary.number(runner.warmup)),
-                ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))),
+                ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))), ("verdict_lines", JSONSummary.array(zip(pointLabels, comparisons).map { JSONSummary.object([("point", JSONSummary.string($0)), ("lines", OdrSimCLI.verdict($1, app: app).json)]) })),
                 ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? ""))]))
             return
         }
