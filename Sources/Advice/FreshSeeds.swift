@@ -119,3 +119,47 @@ extension Advisor {
         return result.evaluations[result.best].layout
     }
 }
+
+extension Advisor {
+    /// `advise --precision`: how narrow the advantage measured on fresh seeds must be.
+    public enum FreshPrecision: Sendable, Equatable {
+        /// A share of the objective as written (0.05 for 5 %).
+        case relative(Double)
+        /// Bytes of objective.
+        case bytes(Double)
+
+        /// `5%` or a size (`50MB`); nil with a reason.
+        public static func parse(_ text: String, size: (String) throws -> Int64) -> FreshPrecision? {
+            if text.hasSuffix("%") {
+                guard let percent = Double(text.dropLast()), percent > 0, percent < 100 else { return nil }
+                return .relative(percent / 100)
+            }
+            guard let bytes = try? size(text), bytes > 0 else { return nil }
+            return .bytes(Double(bytes))
+        }
+
+        /// The half-width allowed, for a confirmation.
+        func target(_ c: Confirmation) -> Double {
+            switch self {
+            case .relative(let share): share * abs(Interval(c.objectives[c.original]).mean)
+            case .bytes(let bytes): bytes
+            }
+        }
+    }
+
+    /// ``confirm(_:replications:finalists:round:)`` with the fresh seeds doubled, on the same
+    /// seeds extended, until the advantage's 95 % half-width is within `precision`, or
+    /// `maximum` seeds: returns the confirmation and whether the precision was reached.
+    public func confirm(_ result: Result, replications: Int, precision: FreshPrecision?, maximum: Int) throws -> (Confirmation, reached: Bool?) {
+        var fresh = replications
+        var confirmation = try confirm(result, replications: fresh)
+        guard let precision else { return (confirmation, nil) }
+        var round = 1_000_001
+        while confirmation.advantage.halfWidth > precision.target(confirmation) && fresh < maximum {
+            fresh = min(maximum, 2 * fresh)
+            confirmation = try confirm(result, replications: fresh, round: round)
+            round += 1
+        }
+        return (confirmation, !(confirmation.advantage.halfWidth > precision.target(confirmation)))
+    }
+}

@@ -60,6 +60,30 @@ struct AdvisorTests {
         #expect(confirmation.subset.contains(confirmation.freshBest))
     }
 
+    @Test("advise --precision (issue 40): fresh seeds doubled until the advantage's half-width is within the target, and not one doubling more")
+    func freshPrecision() throws {
+        let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)
+        let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "game.scn")
+        let index = document.scenario.apps.firstIndex { $0.id == "odyssey" }!
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: try PolicyRegistry.resolve("apple"),
+                              policyOptions: document.policyOptions, replications: 3)
+        advisor.maxEvaluations = 8
+        let result = try advisor.run()
+        let target = 60e6
+        let (confirmation, reached) = try advisor.confirm(result, replications: 5, precision: .bytes(target), maximum: 160)
+        let n = confirmation.replications
+        #expect(reached == true && confirmation.advantage.halfWidth <= target, "\(n): ±\(confirmation.advantage.halfWidth)")
+        // 5, 10, 20, …: the count is one of them, and the one before did not reach it. The
+        // fresh seeds of a shorter confirmation are the first of a longer one's.
+        #expect([5, 10, 20, 40, 80, 160].contains(n))
+        if n > 5 {
+            let before = try advisor.confirm(result, replications: n / 2)
+            #expect(before.advantage.halfWidth > target)
+            #expect(Array(confirmation.objectives[0].prefix(n / 2)) == before.objectives[0])
+        }
+        #expect(Advisor.FreshPrecision.parse("5%", size: { _ in 0 }) == .relative(0.05) && Advisor.FreshPrecision.parse("0%", size: { _ in 0 }) == nil)
+    }
+
     @Test("every layout of n resources: Σ S(n, k) · 2^k (Stirling numbers of the second kind; each pack promoted or not), each once")
     func allLayouts() {
         // n = 3: S = 1, 3, 1 → 2 + 12 + 8 = 22; n = 4: 1, 7, 6, 1 → 2 + 28 + 48 + 16 = 94;

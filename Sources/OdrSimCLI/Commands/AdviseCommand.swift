@@ -60,6 +60,11 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Replications on fresh seeds (after the search's) that check the advice against the winner's curse: the advised layout, the one as written and the next best run again, the advantage measured there reported. 0 skips.")
     var confirm: Int = 20
 
+    @Option(help: ArgumentHelp("Double --confirm's fresh seeds, on the same seeds, until the advantage's 95 % half-width is within P: 5% of the objective as written, or a size (50MB); at most --max-replications seeds.", valueName: "p"))
+    var precision: String?
+
+    @Option(help: "With --precision: the most fresh seeds.") var maxReplications = 1000
+
     @Flag(help: "Also rerun the advised layout and the one as written under each alternative of each undocumented assumption that applies (odr-sim assumptions): does the advice hold?")
     var robustness = false
 
@@ -111,6 +116,7 @@ struct AdviseCommand: ParsableCommand {
     func validate() throws {
         try validateReplications(replications)
         if confirm != 0 { try validateReplications(confirm) }
+        try validateReplications(maxReplications)
         if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations { throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)") }
         if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) { throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))") }
         if let shard {
@@ -166,7 +172,7 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), waitPrice, "\(installPrice)",
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), precision ?? "", String(maxReplications), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
@@ -174,11 +180,12 @@ struct AdviseCommand: ParsableCommand {
         }
         let started = Date()
         let result: Advisor.Result
-        let confirmation: Advisor.Confirmation?
+        let confirmation: Advisor.Confirmation?, reached: Bool?
+        let freshPrecision = try precision.map { text in guard confirm > 0, let p = Advisor.FreshPrecision.parse(text, size: { try SizeSyntax.parse($0) }) else { throw CommandFailure.usage("--precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs --confirm above 0)") }; return p }
         let robust: Advisor.AdviceRobustness?
         if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) { throw CommandFailure.usage(refusal) }
         let searched: Layout?
-        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); confirmation = confirm == 0 ? nil : try advisor.confirm(result, replications: confirm); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
+        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); (confirmation, reached) = confirm == 0 ? (nil, nil) : try advisor.confirm(result, replications: confirm, precision: freshPrecision, maximum: maxReplications); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
@@ -219,7 +226,7 @@ struct AdviseCommand: ParsableCommand {
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("robustness", robust?.json ?? "null"),
+                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"), ("robustness", robust?.json ?? "null"),
                 ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
@@ -241,7 +248,7 @@ struct AdviseCommand: ParsableCommand {
         say("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
               + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
               + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) }) }
+        if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) } + (reached.map { $0 ? " (--precision reached)" : " (--precision not reached at --max-replications)" } ?? "")) }
         if let robust { say("  " + robust.headline { Units.bytes($0) }) }
         if let searched { say("  " + result.exhaustiveSentence(searched: searched, resources: document.resources[appIndex]) { Units.bytes($0) }) }
         let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "

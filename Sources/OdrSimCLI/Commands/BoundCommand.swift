@@ -116,9 +116,7 @@ struct TraceBound {
                 foo.map { String(format: "%.3f", $0.lowerMisses) } ?? "", foo.map { String($0.upperMisses) } ?? ""]
     }
 
-    static func csv(_ bounds: [TraceBound]) -> String {
-        CSV.row(columns) + bounds.map { CSV.row($0.fields) }.joined()
-    }
+    static func csv(_ bounds: [TraceBound]) -> String { CSV.row(columns) + bounds.map { CSV.row($0.fields) }.joined() }
 }
 
 /// Each replayed policy next to the bounds at its capacity (`replay --bound`).
@@ -158,9 +156,7 @@ enum BoundGaps {
 enum RedownloadGaps {
     static let columns = ["policy", "replication", "redownload_bytes", "redownload_bound_bytes", "gap"]
 
-    static func gap(_ bytes: Double, _ bound: Double) -> String {
-        bound > 0 ? CSV.decimal(bytes / bound - 1, places: 4) : ""
-    }
+    static func gap(_ bytes: Double, _ bound: Double) -> String { bound > 0 ? CSV.decimal(bytes / bound - 1, places: 4) : "" }
 
     static func csv(_ results: [ExperimentRunner.RunResult]) -> String {
         CSV.row(columns) + results.map { r in
@@ -192,6 +188,4 @@ enum RedownloadGaps {
 }
 
 /// A gap column's value (`0.3674`) as the terminal shows it (`+36.7 %`), or "-" without one.
-func percentGap(_ gap: String) -> String {
-    Double(gap).map { String(format: "%+.1f %%", 100 * $0) } ?? "-"
-}
+func percentGap(_ gap: String) -> String { Double(gap).map { String(format: "%+.1f %%", 100 * $0) } ?? "-" }

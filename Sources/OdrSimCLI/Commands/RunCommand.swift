@@ -53,9 +53,7 @@ struct RunCommand: ParsableCommand {
     /// otherwise write many gigabytes nobody asked for.
     static let defaultMaxEventRows = 10_000_000
 
-    func validate() throws {
-        if maxEventRows < 1 { throw ValidationError("--max-event-rows must be at least 1") }
-    }
+    func validate() throws { if maxEventRows < 1 { throw ValidationError("--max-event-rows must be at least 1") } }
 
     @Flag(help: "Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) and write DIR/bounds.csv with each policy's gap to it.")
     var bound = false

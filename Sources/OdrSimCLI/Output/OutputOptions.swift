@@ -42,9 +42,7 @@ struct JobOptions: ParsableArguments {
     @Option(name: .customLong("policy-plugin"), help: ArgumentHelp("Load a purge policy from a plug-in (repeatable): a C shared library (odrsim_policy.h; scripts/build-plugin) or a Python class (lru.py:LRU); its name then works with --policy and as an app's strategy. docs/plugins.md.", valueName: "path[:name[:options]]"))
     var policyPlugins: [String] = []
 
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
+    func validate() throws { if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") } }
 
     /// `--jobs`, or every core.
     var count: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }

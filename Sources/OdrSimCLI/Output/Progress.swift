@@ -12,9 +12,7 @@ struct RunLimits: ParsableArguments {
             + "Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).", valueName: "n"))
     var maxEvents: Int = ExperimentRunner.defaultMaxEvents
 
-    func validate() throws {
-        if maxEvents < 1 { throw ValidationError("--max-events must be at least 1") }
-    }
+    func validate() throws { if maxEvents < 1 { throw ValidationError("--max-events must be at least 1") } }
 }
 
 /// Most replications a command may ask for (the scenario format's limit).
