@@ -26,10 +26,15 @@ extension Advisor {
         public var advantage: Interval { Interval(zip(objectives[advised], objectives[original]).map { $0 - $1 }) }
         /// The finalist with the lowest fresh-seed mean.
         public var freshBest: Int { objectives.indices.min { Interval(objectives[$0]).mean < Interval(objectives[$1]).mean }! }
-        /// Finalists the fresh seeds cannot tell from ``freshBest`` (itself included).
+        /// Finalists the fresh seeds cannot tell from ``freshBest`` (itself included): those
+        /// whose paired interval against it reaches 0, each at 1 − 0.05/(k − 1) for k finalists
+        /// (Bonferroni over the k − 1 comparisons with the best, in the manner of Hsu's multiple
+        /// comparisons with the best, 1996), so the subset holds the truly best finalist with
+        /// probability at least 0.95 on normal-enough differences.
         public var subset: [Int] {
-            objectives.indices.filter { k in
-                k == freshBest || Interval(zip(objectives[k], objectives[freshBest]).map { $0 - $1 }).low <= 0
+            let level = 1 - 0.05 / Double(max(1, objectives.count - 1))
+            return objectives.indices.filter { k in
+                k == freshBest || Interval(zip(objectives[k], objectives[freshBest]).map { $0 - $1 }, level: level).low <= 0
             }
         }
     }

@@ -226,7 +226,7 @@ struct AdviseCommand: ParsableCommand {
                 ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
                 ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
                 ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"), ("robustness", robust?.json ?? "null"),
+                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("budget", best.layout.budget.map { String($0) } ?? "null"), ("strategy", best.layout.strategy.map(JSONSummary.string) ?? "null"), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"), ("robustness", robust?.json ?? "null"),
                 ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
                 ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
                                                    ("ci_high", JSONSummary.number(difference.high))])),
