@@ -65,6 +65,47 @@ struct AppStrategiesTests {
         #expect(odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
     }
 
+    @Test("Play's app update makes the downloaded on-demand pack invalid: fetched again as an update; Background Assets keeps it (issue 38)")
+    func playAppUpdate() throws {
+        // a1 (100 MB, on-demand) is downloaded at 1 min; the app updates at 3 min; a1 is asked
+        // for again at 5 min. On Play ("Update asset packs"): invalid since the update, so the
+        // request downloads the new version, one pack update of 100 MB, not a re-download.
+        // On Background Assets packs change apart from the app: a1 stays, one download in all.
+        func summary(_ platform: String) throws -> [String: String] {
+            let dir = try CLI.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let text = """
+                duration: 1h
+                platform: \(platform)
+                policies: [lru]
+                device: {capacity: 10GB}
+                network: [{at: 0, bandwidth: 40Mbps, kind: wifi}]
+                apps:
+                  - id: game
+                    resources:
+                      - {name: a1, size: 100MB, tags: [a1]}
+                events:
+                  - {at: 0, app: game, install: true}
+                  - {at: 0, app: game, launch: true}
+                  - {at: 1m, app: game, request: [a1], id: r1}
+                  - {at: 2m, app: game, end: r1}
+                  - {at: 3m, app: game, app-update: true}
+                  - {at: 4m, app: game, launch: true}
+                  - {at: 5m, app: game, request: [a1], id: r2}
+
+                """
+            try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
+            let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
+            return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+        }
+        let play = try summary("play-asset-delivery")
+        #expect(play["downloads"] == "2" && play["pack_updates"] == "1" && play["update_bytes"] == "100000000" && play["redownload_bytes"] == "0", "\(play)")
+        let ba = try summary("background-assets")
+        #expect(ba["downloads"] == "1" && ba["pack_updates"] == "0" && ba["update_bytes"] == "0", "\(ba)")
+    }
+
     @Test("a budget that cannot be met is counted, not silent (issue 38): 100 MB above it from 7 min to the end, 3,180 s")
     func budgetExceeded() throws {
         // Both a1 and a2 kept: 200 MB, the budget. At 7 min a3's download reserves 100 MB more,

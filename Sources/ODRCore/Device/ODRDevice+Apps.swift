@@ -61,6 +61,15 @@ extension ODRDevice {
         move(a, .update)
         state.appContents[a].updating = true
         emit(.appUpdated(a))
+        // Where packs change only with the app (Play), its downloaded fast-follow and
+        // on-demand packs are of the old version: invalid until downloaded again, fast-follow
+        // ones by the update's prefetch below, on-demand ones at their next request (counted
+        // as updates). Source: developer.android.com, Play Asset Delivery, "Update asset
+        // packs" (``PlatformProfile/packUpdatesApartFromApp``). Packs in use are left as they
+        // are, as ``updatePack(_:at:)`` leaves them.
+        if !state.appContents[a].profile.packUpdatesApartFromApp {
+            for p in state.apps[a].packs where state.packDetails[p].category != .initialInstall { _ = invalidate(p) }
+        }
         state.appContents[a].prefetchQueue = catalog.prefetchPacks(at: .subsequentUpdate).map(state.apps[a].pack)
         state.apps[a].prefetchCursor = 0
         guard makeRoom(missing.reduce(Int64(0)) { $0 + state.packs[$1].size }, mayWarn: true, for: .system(a)) else {

@@ -22,6 +22,16 @@ extension ODRDevice {
     @discardableResult
     public func updatePack(_ p: PackID, at time: Double) -> UpdateOutcome {
         advance(to: time)
+        if let outcome = invalidate(p) { return outcome }
+        guard state.packs[p].size <= freeBytes else { return .stale }
+        startDownload(p, system: true)
+        refreshRunnability()
+        return .refetching
+    }
+
+    /// Removes the old version of pack `p` and marks its next download as the new version's
+    /// (counted in ``Ledger/updateBytes``); nil when it did, else why not.
+    func invalidate(_ p: PackID) -> UpdateOutcome? {
         let a = state.packs[p].app
         let phase = state.packs[p].phase
         guard state.apps[a].isPresent, phase == .resident || phase == .partial else { return .notOnDevice }
@@ -43,9 +53,6 @@ extension ODRDevice {
         state.ledger.updates += 1
         if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
         emit(.packUpdated(p, a, removedBytes: bytes))
-        guard state.packs[p].size <= freeBytes else { return .stale }
-        startDownload(p, system: true)
-        refreshRunnability()
-        return .refetching
+        return nil
     }
 }
