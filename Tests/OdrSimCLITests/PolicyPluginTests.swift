@@ -138,4 +138,21 @@ struct PolicyPluginTests {
         #expect(result.stderr == "odr-sim: \(message)\n", "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    @Test("scripts/build-plugin never replaces a file it did not make: an OUT that is not a shared library is refused, left as it was")
+    func buildPluginKeepsForeignFiles() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notes = dir.appendingPathComponent("notes.so")
+        try Data("my notes\n".utf8).write(to: notes)
+        let script = CLI.repository.appendingPathComponent("scripts/build-plugin")
+        let refused = try CLI.run(executable: script, ["examples/plugins/fifo.c", notes.path])
+        #expect(refused.status == 1 && refused.stderr.contains("exists and is not a shared library"), "\(refused.stderr)")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes\n")
+        // An earlier build is replaced; nothing temporary is left.
+        let built = dir.appendingPathComponent("fifo.so")
+        #expect(try CLI.run(executable: script, ["examples/plugins/fifo.c", built.path]).status == 0)
+        #expect(try CLI.run(executable: script, ["examples/plugins/fifo.c", built.path]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["fifo.so", "notes.so"])
+    }
 }
