@@ -36,6 +36,17 @@ struct AppStrategiesTests {
         """
     }
 
+    /// The first row of summary.csv of `run` on scenario `text` (one policy, one replication), by column.
+    static func summaryRow(_ text: String) throws -> [String: String] {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
+        let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
+        return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+    }
+
     /// The packs the run removed, in order (events.csv's purge rows).
     func purged(_ text: String) throws -> (status: Int32, stderr: String, packs: [String]) {
         let dir = try CLI.temporaryDirectory()
@@ -72,8 +83,6 @@ struct AppStrategiesTests {
         // request downloads the new version, one pack update of 100 MB, not a re-download.
         // On Background Assets packs change apart from the app: a1 stays, one download in all.
         func summary(_ platform: String) throws -> [String: String] {
-            let dir = try CLI.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: dir) }
             let text = """
                 duration: 1h
                 platform: \(platform)
@@ -94,11 +103,7 @@ struct AppStrategiesTests {
                   - {at: 5m, app: game, request: [a1], id: r2}
 
                 """
-            try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
-            let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
-            #expect(result.status == 0, "\(result.stderr)")
-            let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
-            return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+            return try Self.summaryRow(text)
         }
         let play = try summary("play-asset-delivery")
         #expect(play["downloads"] == "2" && play["pack_updates"] == "1" && play["update_bytes"] == "100000000" && play["redownload_bytes"] == "0", "\(play)")
@@ -112,14 +117,8 @@ struct AppStrategiesTests {
         // and nothing is removable: 100 MB above the budget until the run ends at 60 min,
         // 53 min = 3,180 s. With a2 alone kept, a1 goes and the app stays within it: 0 and 0.
         func summary(_ tags: String) throws -> [String: String] {
-            let dir = try CLI.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: dir) }
             let text = Self.scenario(strategy: nil).replacingOccurrences(of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
-            try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
-            let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
-            #expect(result.status == 0, "\(result.stderr)")
-            let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
-            return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+            return try Self.summaryRow(text)
         }
         let over = try summary("[a1, a2]")
         #expect(over["budget_exceeded_bytes"] == "100000000" && over["budget_exceeded_s"] == "3180.000000", "\(over)")
