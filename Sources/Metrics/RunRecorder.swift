@@ -144,6 +144,8 @@ public final class RunRecorder: SimulationObserver {
             write(t, "download_pending", app: app(a), request: startedBy[p] ?? "", pack: pack(p), bytes: bytes)
         case .prefetchSkipped(let p, let a, let error):
             write(t, "prefetch_skipped", app: app(a), pack: pack(p), detail: error.rawValue)
+        case .downloadDeclined(let p, let a):
+            write(t, "download_declined", app: app(a), pack: pack(p))
         case .packPurged(let p, let a, let bytes, let episode):
             write(t, "purge", app: app(a), pack: pack(p), bytes: bytes, detail: "episode \(episode)")
         case .packUpdated(let p, let a, let removed):

@@ -99,6 +99,21 @@ struct AppReader {
             app.cellularConfirmationDelay = try reader.scalar(node, "cellular_confirmation") == "never"
                 ? nil : reader.duration(node, "cellular_confirmation")
         }
+        if let node = fields.value("should_download") {
+            guard profile.family == .backgroundAssets else {
+                throw reader.error(at: node, "should_download is Background Assets' shouldDownload(_:); on \(profile.name) "
+                    + (profile.family == .playAssetDelivery ? "fast-follow packs always download after install (the app cannot decline them)"
+                        : "initial-install and prefetch tags always download"))
+            }
+            let rule = try reader.mapping(node, "should_download", section: .shouldDownload)
+            var filter = AutomaticDownloadFilter()
+            if let n = rule.value("min_free") { filter.minFreeAfter = try reader.size(n, "min_free") }
+            if let n = rule.value("max_size") { filter.maxPackSize = try reader.size(n, "max_size") }
+            guard filter.minFreeAfter != nil || filter.maxPackSize != nil else {
+                throw reader.error(at: node, "should_download needs min_free (bytes to keep free after a download) or max_size (the largest pack to download automatically)")
+            }
+            app.automaticFilter = filter
+        }
         return (app, idNode, fields.value("cache_quota"), resources.map(\.resource))
     }
 

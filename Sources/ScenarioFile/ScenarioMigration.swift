@@ -106,6 +106,9 @@ public struct ScenarioMigration {
                     case "on_low_disk", "cache_quota":
                         dropped.insert(key.string!)
                         continue
+                    case "should_download" where target.family != .backgroundAssets:
+                        dropped.insert(key.string!)
+                        continue
                     case "tags":
                         let (tags, hasPreservation) = renamingCategories(value)
                         preservation = preservation || hasPreservation
@@ -137,6 +140,7 @@ public struct ScenarioMigration {
         if dropped.contains("on_low_disk") {
             notes.append("dropped on_low_disk\(app.map { " of \($0)" } ?? ""): " + (app == nil ? "no low-disk warning is posted where the system never purges" : "it removes its own packs, so releasing requests frees nothing the system may purge"))
         }
+        if dropped.contains("should_download") { notes.append("dropped should_download: only Background Assets asks the app before its automatic downloads") }
         if dropped.contains("cache_quota") { notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead") }
         if preservation { notes.append("kept preservation priorities: neither platform has one; only strategies that read them (apple) use them") }
         if target.cellularConfirmationBytes != nil {

@@ -3,7 +3,7 @@ enum Section: Sendable, CaseIterable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
     case sessions, levels, popularity, disk, networkSpells, updates, trace
-    case study, axis, axisRange
+    case study, axis, axisRange, shouldDownload
 
     /// Every key this mapping may have; anything else is an error, never ignored.
     var keys: [String] {
@@ -17,7 +17,7 @@ enum Section: Sendable, CaseIterable {
              "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
              "cellular_confirmation_over", "app_evicts_when_full", "system_purges_before_app_evicts", "system_removes_for_other_data"]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "resources", "tags", "generate"]
+        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "should_download", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation", "installation_events"]
         case .event: Self.eventKeys
@@ -35,6 +35,7 @@ enum Section: Sendable, CaseIterable {
         case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes", "points", "objective", "limits"]
         case .axis: ["name", "path", "values", "zip"]
         case .axisRange: ["from", "to", "steps", "scale"]
+        case .shouldDownload: ["min_free", "max_size"]
         }
     }
 
@@ -66,6 +67,7 @@ enum Section: Sendable, CaseIterable {
         case .study: "study"
         case .axis: "axis"
         case .axisRange: "range"
+        case .shouldDownload: "should_download"
         }
     }
 

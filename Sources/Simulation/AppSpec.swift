@@ -17,6 +17,9 @@ public struct AppSpec: Sendable {
     /// Where large downloads on cellular wait for the user (Play's `WAITING_FOR_WIFI`): the
     /// seconds the user takes to confirm; nil: the user never does, and they wait for Wi-Fi.
     public var cellularConfirmationDelay: Double? = AppSpec.defaultCellularConfirmationDelay
+    /// Background Assets: which essential and prefetch packs the app lets download
+    /// automatically (its `shouldDownload(_:)`); nil: all of them.
+    public var automaticFilter: AutomaticDownloadFilter? = nil
 
     /// A minute: the user answers the confirmation dialog the next time they look.
     public static let defaultCellularConfirmationDelay = 60.0

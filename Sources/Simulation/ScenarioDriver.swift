@@ -54,6 +54,9 @@ final class ScenarioDriver {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
                           budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
         }
+        for (app, spec) in zip(appIDs, scenario.apps) where spec.automaticFilter != nil {
+            device.setAutomaticDownloadFilter(of: app, spec.automaticFilter)
+        }
         self.device = device
         state = State(network: NetworkModel(packCount: device.packCount),
                       endedByScript: Array(repeating: false, count: scenario.requestLabels.count))

@@ -1,5 +1,5 @@
 import ODRCore
-import ODRPolicies
+@testable import ODRPolicies
 import Testing
 import TestSupport
 
@@ -98,13 +98,61 @@ import TestSupport
         #expect(rig.purged().map { [$0.app, $0.index] } == [[0, 0]])
     }
 
-    @Test func androidQuotaDefaultsTo64MiB() {
+    @Test("android-quota: an app's cache_quota, else default_quota, is fixed; without either AOSP computes it")
+    func androidQuotaFixedQuotas() {
         let given = AndroidQuotaPolicy(options: PolicyOptions(apps: ["game": ["cache_quota": 5]]))
-        #expect(given.quotaOfApp(named: "other") == 64 * 1024 * 1024)
-        #expect(given.quotaOfApp(named: "game") == 5)
+        #expect(given.fixedQuotaOfApp(named: "other") == nil)
+        #expect(given.fixedQuotaOfApp(named: "game") == 5)
         let defaulted = AndroidQuotaPolicy(options: PolicyOptions(values: ["default_quota": 7], apps: ["game": ["cache_quota": 5]]))
-        #expect(defaulted.quotaOfApp(named: "other") == 7)
-        #expect(defaulted.quotaOfApp(named: "game") == 5)
+        #expect(defaulted.fixedQuotaOfApp(named: "other") == 7)
+        #expect(defaulted.fixedQuotaOfApp(named: "game") == 5)
+    }
+
+    @Test("android-quota by default ranks apps by foreground time and shares 15 % of the free space (AOSP CacheQuotaServiceImpl)")
+    func androidQuotaComputesAOSPQuotas() {
+        // Capacity 1,000. app1 runs from 0 to 300 s and stores two packs of 200 (t = 1, 2);
+        // app0 runs from 300 to 400 s and stores two of 200 (t = 301, 302); app2 never runs.
+        // At t = 401 app2 asks for 300 bytes with 200 free: 100 must go.
+        // AOSP's quotas then: reserve = round(0.15 × 200) = 30; app1 (300 s) ranks first,
+        // share 1/ln 3 − 0.285 = 0.625239, app0 (100 s) second, 1/ln 4 − 0.285 = 0.436348;
+        // normalised over 1.061587: app1 round(30 × 0.588967) = 18, app0 round(30 × 0.411033) = 12.
+        // Ratios: app0 400/12 = 33.3 > app1 400/18 = 22.2, so app0's oldest pack goes.
+        // With one fixed quota for both (default_quota 100) the ratios tie at 4.0 and the
+        // older candidate goes: app1's first pack (stored at t = 1).
+        func firstVictim(_ options: PolicyOptions) -> [Int] {
+            let rig = Rig(capacity: 1_000, apps: [[200, 200], [200, 200], [300]], policy: AndroidQuotaPolicy(options: options))
+            rig.device.launch(rig.apps[1], at: 0)
+            rig.access(0, app: 1)
+            rig.access(1, app: 1)
+            rig.wait(298)
+            rig.device.terminate(rig.apps[1], at: 300)
+            rig.device.launch(rig.apps[0], at: 300)
+            rig.access(0, app: 0)
+            rig.access(1, app: 0)
+            rig.wait(98)
+            rig.device.terminate(rig.apps[0], at: 400)
+            #expect(rig.device.foregroundSeconds(of: rig.apps[1]) == 300)
+            #expect(rig.device.foregroundSeconds(of: rig.apps[0]) == 100)
+            #expect(rig.purged().isEmpty)
+            rig.access(0, app: 2)
+            return rig.purged().flatMap { [$0.app, $0.index] }
+        }
+        #expect(firstVictim(PolicyOptions()) == [0, 0])
+        #expect(firstVictim(PolicyOptions(values: ["default_quota": 100])) == [1, 0])
+    }
+
+    @Test("AOSP's quotas: fair shares by foreground rank, normalised, 15 % of free space; no foreground time, no quota")
+    func aospQuotaArithmetic() {
+        // Free 1,000,000: reserve round(150,000.0) = 150,000. Foreground 0, 100, 300, 100 s:
+        // app2 ranks first, then app1 and app3 (a tie, in app order); app0 is not ranked.
+        // Shares 1/ln 3 − 0.285 = 0.6252392, 1/ln 4 − 0.285 = 0.4363475, 1/ln 5 − 0.285 =
+        // 0.3363349, sum 1.3979217: app2 150,000 × 0.6252392 / 1.3979217 = 67,089.9 → 67,090;
+        // app1 46,821.3 → 46,821; app3 36,088.8 → 36,089.
+        #expect(AOSPCacheQuotas.compute(foreground: [0, 100, 300, 100], free: 1_000_000) == [0, 46_821, 67_090, 36_089])
+        // The share stops falling at 0.01: 1/ln 29 − 0.285 = 0.01197 at position 26, and
+        // 1/ln 30 − 0.285 = 0.00901 < 0.01 at 27.
+        #expect(abs(AOSPCacheQuotas.fairShare(position: 26) - 0.011974) < 1e-6)
+        #expect(AOSPCacheQuotas.fairShare(position: 27) == 0.01)
     }
 
     @Test func sieveKeepsAVisitedPackAndMovesItsHand() {

@@ -54,6 +54,9 @@ final class Rig {
         }
     }
 
+    /// Lets `seconds` pass before the next step.
+    func wait(_ seconds: Double) { time += seconds }
+
     func end(_ request: RequestID) {
         time += 1
         device.endAccessing(request, at: time)

@@ -143,6 +143,78 @@ struct PlatformModelTests {
         #expect(device.state(of: pack(device, "later")) == .notDownloaded)
     }
 
+    @Test("should_download (Background Assets' shouldDownload(_:)) declines automatic downloads by free space or size; a request fetches them")
+    func shouldDownloadFilter() throws {
+        func scenario(_ rule: String) -> String {
+            """
+            duration: 1d
+            platform: background-assets
+            device: {capacity: 1000MB, used: 500MB}
+            network: [{at: 0, bandwidth: 80Mbps}]
+            apps:
+              - id: game
+                should_download: \(rule)
+                resources:
+                  - {name: core, size: 100MB, tags: [core]}
+                  - {name: hd, size: 200MB, tags: [hd]}
+                  - {name: next, size: 50MB, tags: [next]}
+                  - {name: big, size: 120MB, tags: [big]}
+                tags:
+                  core: {category: essential}
+                  hd: {category: essential}
+                  next: {category: prefetch, order: 1}
+                  big: {category: prefetch, order: 2}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 1h, app: game, launch: true}
+              - {at: 1h, app: game, request: [hd], id: r}
+            """
+        }
+        // min_free 250 MB, 500 MB free at the install. Essentials, decided together: core
+        // leaves 500 − 100 = 400 ≥ 250 (yes); hd leaves 400 − 200 = 200 < 250 (declined).
+        // Prefetch once core is stored (400 MB free): next leaves 350 (yes); then big leaves
+        // 350 − 120 = 230 < 250 (declined). Automatic: 150 MB; the request at 1 h fetches hd,
+        // 200 MB more (a miss).
+        let byFree = try run(scenario("{min_free: 250MB}"))
+        #expect(byFree.ledger.downloadedBytes == 350 * Self.MB)
+        #expect(byFree.ledger.downloadsFinished == 3)
+        #expect(byFree.state(of: pack(byFree, "big")) == .notDownloaded)
+        #expect(byFree.ledger.grants == 1 && byFree.ledger.hits == 0)
+        // max_size 60 MB: core (100) and hd (200) and big (120) are declined, next (50) is not.
+        let bySize = try run(scenario("{max_size: 60MB}"))
+        #expect(bySize.ledger.downloadedBytes == 250 * Self.MB)
+        #expect(bySize.state(of: pack(bySize, "core")) == .notDownloaded)
+        #expect(bySize.state(of: pack(bySize, "next")) == .downloaded)
+        // Without the option all four download (470 MB ≤ 500 MB free) and the request is a hit.
+        let all = try run(scenario("{}").replacingOccurrences(of: "    should_download: {}\n", with: ""))
+        #expect(all.ledger.downloadedBytes == 470 * Self.MB)
+        #expect(all.ledger.hits == 1)
+    }
+
+    @Test("should_download is a located error off Background Assets, and needs a rule", arguments: [
+        ("play-asset-delivery", "{min_free: 1GB}", "8:22: should_download is Background Assets' shouldDownload(_:); on play-asset-delivery fast-follow packs always download after install (the app cannot decline them)"),
+        ("ios18", "{min_free: 1GB}", "8:22: should_download is Background Assets' shouldDownload(_:); on ios18 initial-install and prefetch tags always download"),
+        ("background-assets", "{}", "8:22: should_download needs min_free"),
+        ("background-assets", "{min_free: lots}", "8:33: "),
+    ])
+    func shouldDownloadErrors(platform: String, rule: String, message: String) {
+        let text = """
+            duration: 1d
+            platform: \(platform)
+            device: {capacity: 10GB}
+            network: [{at: 0, bandwidth: 80Mbps}]
+            apps:
+              - id: game
+                resources: [{name: core, size: 100MB, tags: [core]}]
+                should_download: \(rule)
+            """
+        #expect {
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "p.scn")
+        } throws: { error in
+            "\(error)".contains("p.scn:\(message)")
+        }
+    }
+
     /// Three 400 MB levels requested and ended one after another, under a 1 GB budget.
     func budgetScenario(platform: String, firstCategory: String = "on-demand") -> String {
         """

@@ -14,7 +14,7 @@ extension ODRDevice {
         advance(to: time)
         let a = app
         guard !state.apps[a].isPresent else { return false }
-        let initial = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
+        let initial = accepted(state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack), of: a)
         let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size }
         move(a, .install)
         guard makeRoom(needed, mayWarn: true, for: .system(a)) else {
@@ -55,7 +55,7 @@ extension ODRDevice {
         if state.apps[a].phase.isRunning { terminate(a, cause: .user) }
         let catalog = state.appContents[a].catalog
         let update = catalog.initialInstallPacks(at: .subsequentUpdate).map(state.apps[a].pack)
-        let missing = update.filter { state.packs[$0].phase != .resident && !state.packs[$0].downloading }
+        let missing = accepted(update.filter { state.packs[$0].phase != .resident && !state.packs[$0].downloading }, of: a)
         // A download of an initial-install pack already under way also completes the update.
         let underway = update.filter { state.packs[$0].downloading }.count
         move(a, .update)
@@ -168,6 +168,28 @@ extension ODRDevice {
         startNextPrefetch(a)
     }
 
+    /// Sets the app's answer to `shouldDownload(_:)` for its automatic downloads from now on
+    /// (nil: it accepts them all).
+    public func setAutomaticDownloadFilter(of app: AppID, _ filter: AutomaticDownloadFilter?) {
+        state.appContents[app.index].automaticFilter = filter
+    }
+
+    /// The packs of `packs` (automatic downloads decided together, in order) that the app's
+    /// ``AutomaticDownloadFilter`` lets download; each declined one is an event.
+    func accepted(_ packs: [PackID], of a: AppID) -> [PackID] {
+        guard let filter = state.appContents[a.index].automaticFilter else { return packs }
+        var committed: Int64 = 0
+        return packs.filter { p in
+            let bytes = state.packs[p].size - state.packs[p].bytesOnDisk
+            guard filter.accepts(bytes: bytes, size: state.packs[p].size, free: freeBytes, committed: committed) else {
+                emit(.downloadDeclined(p, a))
+                return false
+            }
+            committed += bytes
+            return true
+        }
+    }
+
     func systemDownloadFinished(_ p: PackID, app a: AppID) {
         if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
             state.apps[a].pendingInitial -= 1
@@ -190,6 +212,7 @@ extension ODRDevice {
             let p = state.appContents[a].prefetchQueue[state.apps[a].prefetchCursor]
             state.apps[a].prefetchCursor += 1
             if state.packs[p].phase == .resident || state.packs[p].downloading { continue }
+            if accepted([p], of: a).isEmpty { continue }
             let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
             let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false, for: .system(a))

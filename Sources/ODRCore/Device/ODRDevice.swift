@@ -199,6 +199,14 @@ public final class ODRDevice {
     public func catalog(of app: AppID) -> Catalog { state.appContents[app.index].catalog }
     public func isInstalled(_ app: AppID) -> Bool { state.apps[app].installed }
     public func isRunning(_ app: AppID) -> Bool { state.apps[app].running }
+    /// How long the app has run (launch to termination, the current run included): the
+    /// foreground time Android ranks apps by when it shares out cache quotas.
+    public func foregroundSeconds(of app: AppID) -> Double {
+        let content = state.appContents[app.index]
+        return content.foregroundSeconds + (state.apps[app].running ? state.now - content.runningSince : 0)
+    }
+    /// How many apps the device knows (every app ID is below it), installed or not.
+    public var appCount: Int { state.appContents.count }
     public func inUseBytes(of app: AppID) -> Int64 { state.apps[app].inUseBytes }
 
     // MARK: Packs
@@ -375,6 +383,11 @@ public final class ODRDevice {
         let wasRunning = state.apps[a].running
         state.apps[a].phase = next
         if next.isRunning != wasRunning {
+            if next.isRunning {
+                state.appContents[a.index].runningSince = state.now
+            } else {
+                state.appContents[a.index].foregroundSeconds += state.now - state.appContents[a.index].runningSince
+            }
             let bytes = state.apps[a].purgeableBytes, count = state.apps[a].purgeableCount
             addToTier(ofRunning: wasRunning, bytes: -bytes, count: -count)
             addToTier(ofRunning: next.isRunning, bytes: bytes, count: count)

@@ -89,6 +89,10 @@ public struct ODREvent: Hashable, Sendable {
         /// Emitted by ``ODRDevice/recordOutstanding(at:)``: a request still waiting.
         case requestOutstanding(RequestID, AppID)
         case prefetchSkipped(PackID, AppID, RequestError)
+        /// The app declined an automatic (essential or prefetch) download of the pack: its
+        /// ``AutomaticDownloadFilter`` (Background Assets' `shouldDownload(_:)`) said no. A
+        /// request fetches it later.
+        case downloadDeclined(PackID, AppID)
         case packPurged(PackID, AppID, bytes: Int64, episode: Int)
         /// A new version of the pack was published and the device's old one (`removedBytes`)
         /// removed; its next download, counted in ``Ledger/updateBytes``, is the new version.

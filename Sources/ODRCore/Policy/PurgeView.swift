@@ -103,6 +103,20 @@ public struct PurgeView {
     /// reads it (S3-FIFO's small queue is a tenth of it).
     public var cacheBytes: Int64 { device.capacity - device.otherBytes }
 
+    /// The device's whole disk, and what is free on it now (before this step's victims go):
+    /// Android sizes its cache quotas from the free space.
+    public var capacity: Int64 { device.capacity }
+    public var freeBytes: Int64 { device.freeBytes }
+
+    /// How many apps the device knows (every app ID is below it).
+    public var appCount: Int { device.appCount }
+    /// Whether `app` is on the device (installed or installing).
+    public func isPresent(_ app: AppID) -> Bool { device.state.apps[app].isPresent }
+    /// The app's name (its scenario id), for options given per app.
+    public func name(of app: AppID) -> String { device.name(of: app) }
+    /// How long `app` has run so far (``ODRDevice/foregroundSeconds(of:)``).
+    public func foregroundSeconds(of app: AppID) -> Double { device.foregroundSeconds(of: app) }
+
     /// The number of requests begun on the device so far (the ordinal of the latest one).
     public var requestOrdinal: Int64 { device.requestOrdinal }
 

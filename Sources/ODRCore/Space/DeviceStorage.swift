@@ -93,12 +93,19 @@ struct AppContent {
     /// Bytes above the budget now, and since when (``ODRDevice/noteBudget(of:)``).
     var overBudget: Int64 = 0
     var overBudgetSince: Double = 0
+    /// The app's answer to Background Assets' `shouldDownload(_:)` for its automatic
+    /// (essential and prefetch) downloads (``ODRDevice/setAutomaticDownloadFilter(of:_:)``).
+    var automaticFilter: AutomaticDownloadFilter? = nil
     /// Packs the app's own code never removes (`apps[].keep`): the packs of those tags.
     var kept: Set<PackID> = []
     /// When a launch began waiting for the install to finish, while it waits.
     var launchWaitingSince: Double? = nil
     /// The install under way is an update of the app (``ODRDevice/updateApp(_:at:)``).
     var updating = false
+    /// Seconds the app ran before its current run, and when the current run began: its
+    /// foreground time (``ODRDevice/foregroundSeconds(of:)``).
+    var foregroundSeconds: Double = 0
+    var runningSince: Double = 0
 }
 
 /// Where a pack's bytes rest: the stored part of its life (``PackLife``, where the table of
