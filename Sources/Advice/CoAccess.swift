@@ -26,6 +26,7 @@ public struct CoAccess: Sendable {
                 let tags: RequestTags
                 switch event.action {
                 case .request(let a, let t, _, _, _) where a == app: tags = t
+                case .requestLatest(let a, let t, _, _, _) where a == app: tags = t
                 case .requestIfPresent(let a, let t, _) where a == app: tags = t
                 default: continue
                 }

@@ -150,6 +150,8 @@ public final class RunRecorder: SimulationObserver {
             write(t, "purge", app: app(a), pack: pack(p), bytes: bytes, detail: "episode \(episode)")
         case .packUpdated(let p, let a, let removed):
             write(t, "pack_update", app: app(a), pack: pack(p), bytes: removed)
+        case .packOutdated(let p, let a):
+            write(t, "pack_outdated", app: app(a), pack: pack(p))
         case .purgeEpisode(let episode, let needed, let purged):
             write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
         case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)

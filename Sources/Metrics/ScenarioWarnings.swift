@@ -29,7 +29,7 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
         switch event.action {
         case .install(let a): installed.insert(a)
         case .launch(let a): launched.insert(a)
-        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _): requesting.insert(a)
+        case .request(let a, _, _, _, _), .requestLatest(let a, _, _, _, _), .requestIfPresent(let a, _, _): requesting.insert(a)
         default: break
         }
     }

@@ -190,6 +190,13 @@ struct EventReader {
                 try reader.loadingPriority(node, "priority")
             } ?? .normal
             let optional = try fields.value("optional").map { node throws(ScenarioError) in try reader.bool(node, "optional") } ?? false
+            if let node = fields.value("latest"), try reader.bool(node, "latest") {
+                let profile = apps[app].catalog.profile
+                guard profile.keepsOutdatedVersions else {
+                    throw reader.error(at: node, "latest is Background Assets' requireLatestVersion; on \(profile.name) the pack on the device is always the latest version (an update removes the old one)")
+                }
+                return .requestLatest(app, tags: RequestTags(tags), key: key, priority: priority, optional: optional)
+            }
             return .request(app, tags: RequestTags(tags), key: key, priority: priority, optional: optional)
         case .requestIfPresent:
             let tags = try tagIDs(value, app: app, verb: verb)

@@ -15,7 +15,7 @@ enum EventVerb: String, CaseIterable, Sendable {
     var parameters: [String] {
         switch self {
         case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate: ["app"]
-        case .request: ["app", "id", "priority", "optional"]
+        case .request: ["app", "id", "priority", "optional", "latest"]
         case .requestIfPresent: ["app", "id"]
         case .setPriority: ["app", "priority"]
         case .disk: []
@@ -34,5 +34,5 @@ enum EventVerb: String, CaseIterable, Sendable {
     }
 
     /// Every parameter key of any verb, in the order messages list them.
-    static let allParameters = ["app", "id", "priority", "optional", "version"]
+    static let allParameters = ["app", "id", "priority", "optional", "latest", "version"]
 }

@@ -147,14 +147,16 @@ final class ScenarioDriver {
                 notice("request '\(scenario.requestLabels[key])' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
             }
             if key < state.endedByScript.count { state.endedByScript[key] = true }
-        case .request(let a, _, _, _, _), .requestIfPresent(let a, _, _):
+        case .request(let a, _, _, _, _), .requestLatest(let a, _, _, _, _), .requestIfPresent(let a, _, _):
             if device.isInstalled(appIDs[a]) && !device.isRunning(appIDs[a]) {
                 notice("app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's content is purged as that of an app not running")
             }
         case .update(let a, let pack):
             let id = device.pack(Int(pack), of: appIDs[a])
-            if device.updatePack(id, at: time) == .busy {
-                notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used; the update is not applied")
+            switch device.updatePack(id, at: time) {
+            case .busy: notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used; the update is not applied")
+            case .outdated: notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used, or its new version does not fit; its old version stays, out of date, until a request with latest: true")
+            default: break
             }
             return
         default: break
@@ -179,6 +181,10 @@ final class ScenarioDriver {
             } else {
                 device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, at: time)
             }
+            if let id = outcome.request { remember(key, id) }
+        case .requestLatest(let a, let tags, let key, let priority, let optional):
+            state.currentKey = key
+            let outcome = device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, requireLatest: true, at: time)
             if let id = outcome.request { remember(key, id) }
         case .requestIfPresent(let a, let tags, let key):
             state.currentKey = key

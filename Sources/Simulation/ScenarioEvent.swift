@@ -18,6 +18,10 @@ public struct ScenarioEvent: Sendable, Hashable {
         case uninstall(AppIndex)
         /// `beginAccessing`.
         case request(AppIndex, tags: RequestTags, key: RequestKey, priority: LoadingPriority, optional: Bool)
+        /// Background Assets' `ensureLocalAvailability(of:requireLatestVersion: true)`: a
+        /// request that waits for the newest version of an out-of-date pack
+        /// (``ODRCore/ODRDevice/beginAccessing(_:tags:priority:optional:requireLatest:at:)``).
+        case requestLatest(AppIndex, tags: RequestTags, key: RequestKey, priority: LoadingPriority, optional: Bool)
         /// `conditionallyBeginAccessing`; `key` names the request if granted.
         case requestIfPresent(AppIndex, tags: RequestTags, key: RequestKey?)
         case setPriority(AppIndex, key: RequestKey, LoadingPriority)

@@ -36,7 +36,7 @@ public enum ScenarioStreams {
             let tags: RequestTags
             let app: AppIndex
             switch event.action {
-            case .request(let a, let t, _, _, _), .requestIfPresent(let a, let t, _): (app, tags) = (a, t)
+            case .request(let a, let t, _, _, _), .requestLatest(let a, let t, _, _, _), .requestIfPresent(let a, let t, _): (app, tags) = (a, t)
             default: continue
             }
             let catalog = scenario.apps[app].catalog

@@ -552,6 +552,40 @@ struct PlatformModelTests {
         }
     }
 
+    @Test("Background Assets keeps an out-of-date pack usable; only a request with latest: true (requireLatestVersion) waits for the new version")
+    func requireLatestVersion() throws {
+        // r holds a and b (300 MB) when a's version 2 is published at 3 h: a is in use, so its
+        // old version stays, out of date (no download, no update yet). r2 at 5 h asks for a
+        // without `latest`: a hit on the old version. r3 at 6 h asks with `latest: true`: the
+        // old 100 MB are removed (one pack update) and the new version downloads (100 MB of
+        // update bytes, none re-downloaded), so r3 waits. r4 at 8 h, `latest` again: a hit.
+        // Grants 4, hits 2 (r2, r4); downloads a, b, a's new version: 400 MB.
+        let device = try run(updateScenario("""
+              - {at: 3h, app: game, update: a}
+              - {at: 4h, app: game, end: r}
+              - {at: 5h, app: game, request: [a], id: r2}
+              - {at: 5h30m, app: game, end: r2}
+              - {at: 6h, app: game, request: [a], id: r3, latest: true}
+              - {at: 7h, app: game, end: r3}
+              - {at: 8h, app: game, request: [a], id: r4, latest: true}
+            """))
+        #expect(device.ledger.grants == 4)
+        #expect(device.ledger.hits == 2)
+        #expect(device.ledger.updates == 1)
+        #expect(device.ledger.updateBytes == 100 * Self.MB)
+        #expect(device.ledger.downloadedBytes == 400 * Self.MB)
+        #expect(device.ledger.redownloadBytes == 0)
+        // The same script on ODR: `latest` is refused where it is written (ODR's update
+        // removes the old version, so every request gets the latest).
+        let odr = updateScenario("  - {at: 6h, app: game, request: [a], id: r3, latest: true}")
+            .replacingOccurrences(of: "platform: background-assets", with: "platform: ios18")
+        #expect {
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(odr, fileName: "u.scn")
+        } throws: { error in
+            "\(error)".contains("u.scn:12:55: latest is Background Assets' requireLatestVersion; on ios18")
+        }
+    }
+
     @Test("an updates generator publishes new versions at its rate; each idle pack on the device is fetched again")
     func updatesGenerator() throws {
         // 2 a day over the 6 days after r ends: about 12 updates, each 100 or 200 MB fetched

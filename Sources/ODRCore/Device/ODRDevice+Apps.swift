@@ -130,6 +130,7 @@ extension ODRDevice {
             state.packDetails[p].purgeCount = 0
             state.packs[p].purgedBefore = false
             state.packDetails[p].updatePending = false
+            state.packDetails[p].outdated = false
             state.packs[p].requestCount = 0
             state.packs[p].lastRequestOrdinal = 0
         }

@@ -8,12 +8,21 @@ extension ODRDevice {
     /// - Parameters:
     ///   - optional: the app can do without it: it is released on a low-disk warning by
     ///     apps whose response is ``LowDiskResponse/releaseUnused``.
+    ///
+    /// `requireLatest` is Background Assets' `ensureLocalAvailability(of:requireLatestVersion: true)`:
+    /// an out-of-date pack of the request (``UpdateOutcome/outdated``) that nothing else holds
+    /// is removed first (counted as a pack update), so the request waits for its new version.
+    /// One held by another request stays as it is: odr-sim keeps one version of a pack.
     public func beginAccessing(
         _ app: AppID, tags: [TagID], priority: LoadingPriority = .normal,
-        optional: Bool = false, at time: Double
+        optional: Bool = false, requireLatest: Bool = false, at time: Double
     ) -> RequestOutcome {
         advance(to: time)
-        return beginResolved(app, resolve(app, tags), priority: priority, optional: optional)
+        let packs = resolve(app, tags)
+        if requireLatest, let packs {
+            for p in packs where state.packDetails[p].outdated { _ = invalidate(p) }
+        }
+        return beginResolved(app, packs, priority: priority, optional: optional)
     }
 
     /// ``beginAccessing(_:tags:priority:optional:at:)`` for one tag, without an array.

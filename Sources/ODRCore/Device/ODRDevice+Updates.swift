@@ -10,6 +10,10 @@ extension ODRDevice {
         /// The old version was removed; the new one will be fetched by the next request (it
         /// did not fit in the free space without removing anything).
         case stale
+        /// The new version could not be fetched at once (the pack is busy, or the new version
+        /// does not fit beside the free space) and the old one stays usable, out of date
+        /// (``PlatformProfile/keepsOutdatedVersions``): a latest-version request fetches the new.
+        case outdated
     }
 
     /// A new version of pack `p` is published (Background Assets' pack versions, updated
@@ -19,9 +23,26 @@ extension ODRDevice {
     /// the next request fetches it. Its bytes count in ``Ledger/updateBytes``, apart from
     /// re-downloads. Platforms document nothing about updates of packs in use; odr-sim leaves
     /// those as they are (``UpdateOutcome/busy``).
+    ///
+    /// Where the platform keeps outdated versions (Background Assets), a pack whose new version
+    /// cannot be fetched at once, because it is busy or the new version would not fit in the
+    /// free space with the old one's bytes added, keeps its old version, out of date
+    /// (``UpdateOutcome/outdated``): requests are granted it, and a request with
+    /// `requireLatest` removes it and waits for the new one. odr-sim fetches an outdated
+    /// pack's new version only then, or at a later update of the pack (Apple documents no
+    /// schedule of retries).
     @discardableResult
     public func updatePack(_ p: PackID, at time: Double) -> UpdateOutcome {
         advance(to: time)
+        let a = state.packs[p].app
+        if state.appContents[a.index].profile.keepsOutdatedVersions, state.apps[a].isPresent, state.packs[p].phase == .resident {
+            let busy = state.packs[p].downloading || state.packs[p].pins > 0 || state.packs[p].retain > 0
+            if busy || state.packs[p].size > freeBytes + state.packs[p].bytesOnDisk {
+                state.packDetails[p].outdated = true
+                emit(.packOutdated(p, a))
+                return .outdated
+            }
+        }
         if let outcome = invalidate(p) { return outcome }
         guard state.packs[p].size <= freeBytes else { return .stale }
         startDownload(p, system: true)
@@ -48,6 +69,7 @@ extension ODRDevice {
         // Fetched again from now on, and the next fetch is the new version.
         state.packs[p].purgedBefore = true
         state.packDetails[p].updatePending = true
+        state.packDetails[p].outdated = false
         refresh(p)
         if phase == .resident { policy.packRemoved(candidate(at: p)) }
         state.ledger.updates += 1

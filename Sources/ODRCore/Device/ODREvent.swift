@@ -97,6 +97,9 @@ public struct ODREvent: Hashable, Sendable {
         /// A new version of the pack was published and the device's old one (`removedBytes`)
         /// removed; its next download, counted in ``Ledger/updateBytes``, is the new version.
         case packUpdated(PackID, AppID, removedBytes: Int64)
+        /// A new version of the pack was published and the device keeps the old one, out of
+        /// date (``ODRDevice/UpdateOutcome/outdated``).
+        case packOutdated(PackID, AppID)
         /// One space demand answered by purging: over-purge is `purged - needed`.
         case purgeEpisode(episode: Int, needed: Int64, purged: Int64)
         /// The device could not free `needed` bytes and asked apps to release content.

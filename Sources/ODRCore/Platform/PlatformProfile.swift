@@ -102,6 +102,16 @@ public struct PlatformProfile: Hashable, Sendable {
     /// again for the new version (developer.android.com, Play Asset Delivery, "Update asset
     /// packs"). A scenario's `update:` of one pack is refused there; `app-update` is the way.
     public var packUpdatesApartFromApp = true
+    /// Whether the older version of a pack stays usable when its newer one cannot be fetched at
+    /// once (the pack is in use, or there is no room for the new version beside the free
+    /// space): requests are granted the older version, and only a latest-version request
+    /// waits for the new one (``ODRDevice/beginAccessing(_:tags:priority:optional:requireLatest:at:)``).
+    ///
+    /// Source (Background Assets, `true`): `ensureLocalAvailability(of:requireLatestVersion:)`
+    /// (iOS 26.4) waits for the newest version only when asked to, and an out-of-date pack's
+    /// update may not be able to download over the current connection (Apple,
+    /// `AssetPackManager`). Elsewhere (`false`) an update removes the old version.
+    public var keepsOutdatedVersions = false
     /// Downloads of more than this many bytes started on a cellular link wait for the user's
     /// confirmation (Play's `WAITING_FOR_WIFI`); nil: none do.
     ///
@@ -146,6 +156,7 @@ public struct PlatformProfile: Hashable, Sendable {
         profile.family = .backgroundAssets
         profile.evictor = .app
         profile.installFailsWithoutInitialSpace = false
+        profile.keepsOutdatedVersions = true
         return profile
     }()
 

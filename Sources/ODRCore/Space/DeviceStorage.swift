@@ -173,6 +173,9 @@ struct PackDetail: BitwiseCopyable {
     var stalled = false
     /// The pack's old version was removed by an update: its next download is the new version.
     var updatePending = false
+    /// A newer version was published, and the device still holds this older one
+    /// (``PlatformProfile/keepsOutdatedVersions``): a latest-version request fetches the new.
+    var outdated = false
 
     init(category: TagCategory, preservation: Double) {
         self.category = category
