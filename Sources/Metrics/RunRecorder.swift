@@ -152,6 +152,8 @@ public final class RunRecorder: SimulationObserver {
             write(t, "pack_update", app: app(a), pack: pack(p), bytes: removed)
         case .packOutdated(let p, let a):
             write(t, "pack_outdated", app: app(a), pack: pack(p))
+        case .packObsoleteRemoved(let p, let a, let bytes):
+            write(t, "pack_obsolete_removed", app: app(a), pack: pack(p), bytes: bytes)
         case .purgeEpisode(let episode, let needed, let purged):
             write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
         case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)

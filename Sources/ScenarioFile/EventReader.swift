@@ -172,6 +172,17 @@ struct EventReader {
         if verb == .disk { return .disk(try reader.signedSize(value, "disk")) }
         let app = try appIndex(try fields.required("app"))
         switch verb {
+        case .obsolete, .checkUpdates:
+            let profile = apps[app].catalog.profile
+            guard profile.family == .backgroundAssets else {
+                throw reader.error(at: value, "\(verb.rawValue) is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on \(profile.name) "
+                    + (profile.family == .playAssetDelivery ? "packs change only with an app update (app-update)" : "content changes with the app"))
+            }
+            if verb == .obsolete { return .retire(app, pack: try packIndex(value, app: app, verb: .obsolete)) }
+            guard try reader.bool(value, verb.rawValue) else {
+                throw reader.error(at: value, "check-updates must be true; leave the event out rather than write false")
+            }
+            return .checkForUpdates(app)
         case .install, .launch, .terminate, .uninstall, .appUpdate:
             guard try reader.bool(value, verb.rawValue) else {
                 throw reader.error(at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
@@ -247,8 +258,8 @@ struct EventReader {
 
     /// A pack named as `events.csv` names it (its tags, `level-1+level-2`) or by one of its
     /// resources (`forest`).
-    private func packIndex(_ node: Node, app: AppIndex) throws(ScenarioError) -> Int32 {
-        let name = try reader.scalar(node, "update")
+    private func packIndex(_ node: Node, app: AppIndex, verb: EventVerb = .update) throws(ScenarioError) -> Int32 {
+        let name = try reader.scalar(node, verb.rawValue)
         let packs = apps[app].catalog.packs
         if let index = packs.firstIndex(where: { $0.name == name || $0.resources.contains(name) }) { return Int32(index) }
         let names = packs.map(\.name) + packs.flatMap(\.resources)

@@ -10,11 +10,13 @@ enum EventVerb: String, CaseIterable, Sendable {
     case disk
     case update
     case appUpdate = "app-update"
+    case obsolete
+    case checkUpdates = "check-updates"
 
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
         switch self {
-        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate: ["app"]
+        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate, .obsolete, .checkUpdates: ["app"]
         case .request: ["app", "id", "priority", "optional", "latest"]
         case .requestIfPresent: ["app", "id"]
         case .setPriority: ["app", "priority"]

@@ -210,6 +210,10 @@ final class ScenarioDriver {
             applyLink(bandwidth: bandwidth, kind: kind, at: time)
         case .update(let a, let pack):
             device.updatePack(device.pack(Int(pack), of: appIDs[a]), at: time)
+        case .retire(let a, let pack):
+            device.retirePack(device.pack(Int(pack), of: appIDs[a]), at: time)
+        case .checkForUpdates(let a):
+            device.checkForUpdates(appIDs[a], at: time)
         }
     }
 

@@ -40,6 +40,12 @@ public struct ScenarioEvent: Sendable, Hashable {
         case update(AppIndex, pack: Int32)
         /// A new version of the app installs over the old one (``ODRCore/ODRDevice/updateApp(_:at:)``).
         case updateApp(AppIndex)
+        /// Background Assets: the app's pack is withdrawn, obsolete
+        /// (``ODRCore/ODRDevice/retirePack(_:at:)``).
+        case retire(AppIndex, pack: Int32)
+        /// Background Assets' `checkForUpdates()`, which removes obsolete packs
+        /// (``ODRCore/ODRDevice/checkForUpdates(_:at:)``).
+        case checkForUpdates(AppIndex)
     }
 }
 

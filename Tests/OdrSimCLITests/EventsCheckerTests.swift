@@ -73,7 +73,7 @@ struct EventsCheckerTests {
                 case "download_abandon": closeDownload(finished: false)
                 case "download_pending": closeDownload(finished: false)
                 case "install", "launch", "uninstall", "end", "pause", "resume", "set_priority", "preserve",
-                     "download_stall", "download_continue", "prefetch_skipped", "download_declined", "pack_outdated", "link":
+                     "download_stall", "download_continue", "prefetch_skipped", "download_declined", "pack_outdated", "pack_obsolete_removed", "link":
                     break
                 default: problems.append("unknown event '\(event)'")
                 }

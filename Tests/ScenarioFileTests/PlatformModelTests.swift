@@ -586,6 +586,50 @@ struct PlatformModelTests {
         }
     }
 
+    @Test("Background Assets: an obsolete pack stays usable until the app's update check removes it, and is never fetched again")
+    func obsoletePacks() throws {
+        // a (100 MB) and b (200 MB) are fetched for r (1 h to 2 h). At 3 h a and c (50 MB,
+        // never fetched) become obsolete. r2 at 4 h: a is still on the device, a hit. r3 at
+        // 5 h asks for c: it would have to be fetched, and obsolete packs "can't be
+        // redownloaded": invalid-tag. check-updates at 6 h removes a (idle): 100 MB, not a
+        // purge. r4 at 7 h asks for a: invalid-tag again. b is untouched: 200 MB stay.
+        let device = try run("""
+            duration: 1d
+            platform: background-assets
+            device: {capacity: 64GB}
+            network: [{at: 0, bandwidth: 80Mbps}]
+            apps:
+              - id: game
+                resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 200MB, tags: [b]}, {name: c, size: 50MB, tags: [c]}]
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+              - {at: 1h, app: game, request: [a, b], id: r}
+              - {at: 2h, app: game, end: r}
+              - {at: 3h, app: game, obsolete: a}
+              - {at: 3h, app: game, obsolete: c}
+              - {at: 4h, app: game, request: [a], id: r2}
+              - {at: 4h30m, app: game, end: r2}
+              - {at: 5h, app: game, request: [c], id: r3}
+              - {at: 6h, app: game, check-updates: true}
+              - {at: 7h, app: game, request: [a], id: r4}
+            """)
+        #expect(device.ledger.grants == 2)
+        #expect(device.ledger.hits == 1)
+        #expect(device.ledger.failures[.invalidTag] == 2)
+        #expect(device.ledger.downloadedBytes == 300 * Self.MB)
+        #expect(device.ledger.purges == 0)
+        #expect(device.odrBytes == 200 * Self.MB)
+        #expect(device.state(of: pack(device, "b")) == .downloaded)
+        // obsolete and check-updates are Background Assets' own.
+        #expect {
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(updateScenario("  - {at: 3h, app: game, obsolete: a}")
+                .replacingOccurrences(of: "platform: background-assets", with: "platform: play-asset-delivery"), fileName: "o.scn")
+        } throws: { error in
+            "\(error)".contains("o.scn:12:35: obsolete is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on play-asset-delivery packs change only with an app update")
+        }
+    }
+
     @Test("an updates generator publishes new versions at its rate; each idle pack on the device is fetched again")
     func updatesGenerator() throws {
         // 2 a day over the 6 days after r ends: about 12 updates, each 100 or 200 MB fetched

@@ -49,6 +49,9 @@ struct DeviceState {
     var someAppsEvict = false
     /// Whether any app's platform makes large cellular downloads wait for the user.
     var someAppsConfirmCellular = false
+    /// Whether any pack was ever retired (``ODRDevice/retirePack(_:at:)``): requests check
+    /// for obsolete packs only then.
+    var somePacksObsolete = false
     /// Requests begun so far; the ordinal of the latest.
     var requestOrdinal: Int64 = 0
     /// Bumped whenever the set of downloads, their priorities or their runnability change.

@@ -175,9 +175,12 @@ extension ODRDevice {
         state.appContents[app.index].automaticFilter = filter
     }
 
-    /// The packs of `packs` (automatic downloads decided together, in order) that the app's
-    /// ``AutomaticDownloadFilter`` lets download; each declined one is an event.
+    /// The packs of `packs` (automatic downloads decided together, in order) that are not
+    /// obsolete and that the app's ``AutomaticDownloadFilter`` lets download; each declined
+    /// one is an event.
     func accepted(_ packs: [PackID], of a: AppID) -> [PackID] {
+        // An obsolete pack is never fetched (``retirePack(_:at:)``).
+        let packs = state.somePacksObsolete ? packs.filter { !state.packDetails[$0].obsolete } : packs
         guard let filter = state.appContents[a.index].automaticFilter else { return packs }
         var committed: Int64 = 0
         return packs.filter { p in

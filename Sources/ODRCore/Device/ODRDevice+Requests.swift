@@ -18,10 +18,11 @@ extension ODRDevice {
         optional: Bool = false, requireLatest: Bool = false, at time: Double
     ) -> RequestOutcome {
         advance(to: time)
-        let packs = resolve(app, tags)
-        if requireLatest, let packs {
-            for p in packs where state.packDetails[p].outdated { _ = invalidate(p) }
+        var packs = resolve(app, tags)
+        if requireLatest, let list = packs {
+            for p in list where state.packDetails[p].outdated { _ = invalidate(p) }
         }
+        if state.somePacksObsolete, let list = packs, needsObsolete(list) { packs = nil }
         return beginResolved(app, packs, priority: priority, optional: optional)
     }
 
@@ -31,7 +32,9 @@ extension ODRDevice {
         optional: Bool = false, at time: Double
     ) -> RequestOutcome {
         advance(to: time)
-        return beginResolved(app, resolve(app, tag: tag), priority: priority, optional: optional)
+        var packs = resolve(app, tag: tag)
+        if state.somePacksObsolete, let list = packs, needsObsolete(list) { packs = nil }
+        return beginResolved(app, packs, priority: priority, optional: optional)
     }
 
     /// Counts a request, then begins it, or fails it if its tags did not resolve.

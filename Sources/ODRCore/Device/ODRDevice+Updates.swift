@@ -57,6 +57,19 @@ extension ODRDevice {
         let phase = state.packs[p].phase
         guard state.apps[a].isPresent, phase == .resident || phase == .partial else { return .notOnDevice }
         guard !state.packs[p].downloading, state.packs[p].pins == 0, state.packs[p].retain == 0 else { return .busy }
+        let bytes = discard(p)
+        // Fetched again from now on, and the next fetch is the new version.
+        state.packDetails[p].updatePending = true
+        state.ledger.updates += 1
+        if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
+        emit(.packUpdated(p, a, removedBytes: bytes))
+        return nil
+    }
+
+    /// Removes the bytes of pack `p`, stored or partial and unused, as an update or the
+    /// system's removal of an obsolete pack does (not a purge); returns them.
+    private func discard(_ p: PackID) -> Int64 {
+        let phase = state.packs[p].phase
         let bytes = state.packs[p].bytesOnDisk
         state.odrBytes -= bytes
         state.packs[p].bytesOnDisk = 0
@@ -66,15 +79,46 @@ extension ODRDevice {
             state.packs[p].leftover = false
         }
         move(pack: p, .purge)
-        // Fetched again from now on, and the next fetch is the new version.
         state.packs[p].purgedBefore = true
-        state.packDetails[p].updatePending = true
         state.packDetails[p].outdated = false
         refresh(p)
         if phase == .resident { policy.packRemoved(candidate(at: p)) }
-        state.ledger.updates += 1
-        if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
-        emit(.packUpdated(p, a, removedBytes: bytes))
-        return nil
+        return bytes
+    }
+
+    /// Background Assets: pack `p`'s publication is withdrawn (no version of it is in the
+    /// app's set any more): it is obsolete. The device keeps what it holds until the app's
+    /// next ``checkForUpdates(_:at:)``; it never downloads again ("can't be redownloaded once
+    /// removed", Apple, `AssetPackManager.checkForUpdates()`): a request that needs to fetch
+    /// it fails with ``RequestError/invalidTag``, and no install or prefetch fetches it.
+    public func retirePack(_ p: PackID, at time: Double) {
+        advance(to: time)
+        state.packDetails[p].obsolete = true
+        state.somePacksObsolete = true
+    }
+
+    /// Background Assets' `AssetPackManager.checkForUpdates()`, which "removes obsolete asset
+    /// packs": each obsolete pack of the app on the device that nothing uses is removed (not
+    /// a purge; a `packObsoleteRemoved` event). Returns the bytes removed.
+    @discardableResult
+    public func checkForUpdates(_ app: AppID, at time: Double) -> Int64 {
+        advance(to: time)
+        guard state.apps[app].isPresent else { return 0 }
+        var removed: Int64 = 0
+        for p in state.apps[app].packs where state.packDetails[p].obsolete {
+            let phase = state.packs[p].phase
+            guard phase == .resident || phase == .partial, !state.packs[p].downloading,
+                  state.packs[p].pins == 0, state.packs[p].retain == 0 else { continue }
+            let bytes = discard(p)
+            removed += bytes
+            emit(.packObsoleteRemoved(p, app, bytes: bytes))
+        }
+        if removed > 0 { refreshRunnability() }
+        return removed
+    }
+
+    /// Whether the request for `packs` needs an obsolete pack that is not on the device.
+    func needsObsolete(_ packs: PackList) -> Bool {
+        packs.contains { state.packDetails[$0].obsolete && state.packs[$0].phase != .resident }
     }
 }

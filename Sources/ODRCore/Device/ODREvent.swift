@@ -100,6 +100,9 @@ public struct ODREvent: Hashable, Sendable {
         /// A new version of the pack was published and the device keeps the old one, out of
         /// date (``ODRDevice/UpdateOutcome/outdated``).
         case packOutdated(PackID, AppID)
+        /// The app's update check removed the obsolete pack's `bytes`
+        /// (``ODRDevice/checkForUpdates(_:at:)``).
+        case packObsoleteRemoved(PackID, AppID, bytes: Int64)
         /// One space demand answered by purging: over-purge is `purged - needed`.
         case purgeEpisode(episode: Int, needed: Int64, purged: Int64)
         /// The device could not free `needed` bytes and asked apps to release content.

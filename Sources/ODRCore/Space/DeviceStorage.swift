@@ -171,11 +171,24 @@ struct PackDetail: BitwiseCopyable {
     var mark: UInt32 = 0
     var systemDownload = false
     var stalled = false
+    /// Its versions' state, in one byte so that the record stays 40 bytes.
+    private var versions: UInt8 = 0
     /// The pack's old version was removed by an update: its next download is the new version.
-    var updatePending = false
+    var updatePending: Bool {
+        get { versions & 1 != 0 }
+        set { versions = newValue ? versions | 1 : versions & ~1 }
+    }
     /// A newer version was published, and the device still holds this older one
     /// (``PlatformProfile/keepsOutdatedVersions``): a latest-version request fetches the new.
-    var outdated = false
+    var outdated: Bool {
+        get { versions & 2 != 0 }
+        set { versions = newValue ? versions | 2 : versions & ~2 }
+    }
+    /// Its publication was withdrawn (``ODRDevice/retirePack(_:at:)``): never fetched again.
+    var obsolete: Bool {
+        get { versions & 4 != 0 }
+        set { versions = newValue ? versions | 4 : versions & ~4 }
+    }
 
     init(category: TagCategory, preservation: Double) {
         self.category = category
