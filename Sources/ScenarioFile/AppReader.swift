@@ -99,6 +99,12 @@ struct AppReader {
             app.cellularConfirmationDelay = try reader.scalar(node, "cellular_confirmation") == "never"
                 ? nil : reader.duration(node, "cellular_confirmation")
         }
+        if let node = fields.value("installed_by_play") {
+            guard profile.family == .playAssetDelivery else {
+                throw reader.error(at: node, "installed_by_play is Play's (REQUIRES_USER_CONFIRMATION for apps not installed through Google Play); on \(profile.name) every app comes from its store")
+            }
+            app.installedByPlay = try reader.bool(node, "installed_by_play")
+        }
         if let node = fields.value("should_download") {
             guard profile.family == .backgroundAssets else {
                 throw reader.error(at: node, "should_download is Background Assets' shouldDownload(_:); on \(profile.name) "

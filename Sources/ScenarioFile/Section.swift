@@ -17,7 +17,7 @@ enum Section: Sendable, CaseIterable {
              "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
              "cellular_confirmation_over", "app_evicts_when_full", "system_purges_before_app_evicts", "system_removes_for_other_data"]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "should_download", "resources", "tags", "generate"]
+        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "installed_by_play", "should_download", "resources", "tags", "generate"]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation", "installation_events"]
         case .event: Self.eventKeys

@@ -20,6 +20,10 @@ public struct AppSpec: Sendable {
     /// Background Assets: which essential and prefetch packs the app lets download
     /// automatically (its `shouldDownload(_:)`); nil: all of them.
     public var automaticFilter: AutomaticDownloadFilter? = nil
+    /// Play: false when the app was not installed through Google Play (sideloaded), so its
+    /// downloads wait for the user's consent (`REQUIRES_USER_CONFIRMATION`), answered after
+    /// ``cellularConfirmationDelay``.
+    public var installedByPlay = true
 
     /// A minute: the user answers the confirmation dialog the next time they look.
     public static let defaultCellularConfirmationDelay = 60.0

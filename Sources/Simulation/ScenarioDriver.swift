@@ -48,14 +48,16 @@ final class ScenarioDriver {
             return profile
         }
         setsTimers = !scenario.device.wifiOnly && scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
+            || scenario.apps.contains { !$0.installedByPlay }
         let settings = DeviceSettings(profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
             device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
                           budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
         }
-        for (app, spec) in zip(appIDs, scenario.apps) where spec.automaticFilter != nil {
-            device.setAutomaticDownloadFilter(of: app, spec.automaticFilter)
+        for (app, spec) in zip(appIDs, scenario.apps) {
+            if spec.automaticFilter != nil { device.setAutomaticDownloadFilter(of: app, spec.automaticFilter) }
+            if !spec.installedByPlay { device.requireUserConfirmation(of: app) }
         }
         self.device = device
         state = State(network: NetworkModel(packCount: device.packCount),

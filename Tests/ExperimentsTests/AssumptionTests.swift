@@ -94,7 +94,7 @@ struct AssumptionTests {
         #expect(!Assumption.androidCacheQuota.applies(to: play, policies: lru))
         #expect(Assumption.androidCacheQuota.applies(to: play, policies: [AndroidQuotaPolicy.descriptor]))
         let quota = Assumption.androidCacheQuota.alternatives[0].applied(to: play)
-        #expect(quota.policyOptions["android-quota"]?.value("default_quota") == Double(16 << 20))
+        #expect(quota.policyOptions["android-quota"]?.value("default_quota") == Double(64 << 20))
     }
 
     @Test("a verdict holds when the best is the same, flips when the new best is better with an interval that excludes 0, else is within the noise")

@@ -224,7 +224,7 @@ struct MalformedScenarioTests {
             events:
               - {at: 0, app: game}
             """, line: 7, column: 5,
-            message: "event has no verb; give one of install, launch, terminate, uninstall, request, request-if-present, set-priority, pause, resume, cancel, end, preserve, disk, update, app-update"),
+            message: "event has no verb; give one of install, launch, terminate, uninstall, request, request-if-present, set-priority, pause, resume, cancel, end, preserve, disk, update, app-update, obsolete, check-updates"),
 
         MalformedCase(name: "missing at", text: """
             duration: 1d

@@ -427,6 +427,31 @@ struct PlatformModelTests {
         """
     }
 
+    @Test("Play: an app not installed through Google Play waits for the user's consent to any download, on any link (REQUIRES_USER_CONFIRMATION)")
+    func requiresUserConfirmation() throws {
+        func sideloaded(_ size: String, _ confirmation: String) -> String {
+            cellularScenario(size: size, confirmation: confirmation)
+                .replacingOccurrences(of: "    cellular_confirmation:", with: "    installed_by_play: false\n    cellular_confirmation:")
+        }
+        // 100 MB is under Play's 200 MB cellular rule: installed by Play it takes
+        // 100 MB × 8 / 8 Mbps = 100 s; sideloaded it first waits 30 s for the consent: 130 s.
+        #expect(try grantTimes(cellularScenario(size: "100MB", confirmation: "30s")) == [100])
+        #expect(try grantTimes(sideloaded("100MB", "30s")) == [130])
+        // The same dialog answers the large-download rule: 240 MB waits 30 s once, then 240 s.
+        #expect(try grantTimes(sideloaded("240MB", "30s")) == [270])
+        // A user who never consents: the download waits on any link, Wi-Fi from 1 h included,
+        // to the end (2 h); installed by Play, 100 MB on cellular would not have waited.
+        #expect(try grantTimes(sideloaded("100MB", "never")) == [])
+        // Elsewhere it is a located error.
+        #expect {
+            _ = try ScenarioParser(knownPolicies: ["lru"]).parse(sideloaded("100MB", "30s")
+                .replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
+                .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
+        } throws: { error in
+            "\(error)".contains("p.scn:9:24: installed_by_play is Play's (REQUIRES_USER_CONFIRMATION")
+        }
+    }
+
     @Test("a Play fetch larger than 200 MB on cellular waits for the user's confirmation; one of 200 MB does not (Play: \"Asset packs larger than 200MB … only on Wi-Fi\")")
     func cellularConfirmation() throws {
         // 240 MB waits 30 s for the confirmation, then takes 240 MB × 8 / 8 Mbps = 240 s: 270 s.

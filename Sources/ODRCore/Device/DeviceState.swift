@@ -52,6 +52,8 @@ struct DeviceState {
     /// Whether any pack was ever retired (``ODRDevice/retirePack(_:at:)``): requests check
     /// for obsolete packs only then.
     var somePacksObsolete = false
+    /// Whether any app awaits the user's consent to its downloads (``AppRecord/awaitsUserConfirmation``).
+    var someAppsAwaitConfirmation = false
     /// Requests begun so far; the ordinal of the latest.
     var requestOrdinal: Int64 = 0
     /// Bumped whenever the set of downloads, their priorities or their runnability change.

@@ -149,6 +149,7 @@ extension ODRDevice {
         let record = state.packs[p]
         guard record.downloading else { return .paused }
         if state.link == .offline { return .offline }
+        if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return .requiresUserConfirmation }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
             if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return .waitingForWifi }
@@ -164,6 +165,7 @@ extension ODRDevice {
         let record = state.packs[p]
         guard record.downloading else { return (.paused, false) }
         if state.link == .offline { return (.offline, false) }
+        if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return (.requiresUserConfirmation, false) }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
             if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return (.waitingForWifi, false) }
@@ -250,26 +252,49 @@ extension ODRDevice {
     /// The apps with a download waiting for the user's confirmation to use cellular data
     /// (Play's `WAITING_FOR_WIFI`), in app order: what a model of the user answers, after
     /// its delay, with ``confirmCellular(_:at:)``. Empty where no such rule applies.
+    /// Apps not installed through Play with a download waiting for the user's consent (Play's
+    /// `REQUIRES_USER_CONFIRMATION`, on any link) are among them.
     public var appsAwaitingCellularConfirmation: [AppID] {
-        guard state.link == .cellular, state.someAppsConfirmCellular else { return [] }
+        let cellular = state.link == .cellular && state.someAppsConfirmCellular
+        guard cellular || state.someAppsAwaitConfirmation else { return [] }
         var apps: [AppID] = []
         for p in state.downloadOrder {
             let app = state.packs[p].app
-            if state.packs[p].size > state.apps[app].rules.cellularConfirmationBytes, state.apps[app].allowsCellular,
-               !state.apps[app].cellularConfirmed, !apps.contains(app) {
+            let large = cellular && state.packs[p].size > state.apps[app].rules.cellularConfirmationBytes
+                && state.apps[app].allowsCellular && !state.apps[app].cellularConfirmed
+            if large || (state.someAppsAwaitConfirmation && awaitsConfirmation(p)), !apps.contains(app) {
                 apps.append(app)
             }
         }
         return apps
     }
 
-    /// The user confirms the app's large downloads on cellular (Play's confirmation dialog):
-    /// from now on they run on any link. Returns false if it was already confirmed.
+    /// Whether pack `p`'s download waits for the user's consent because its app was not
+    /// installed through Play (install-time packs come with the install).
+    func awaitsConfirmation(_ p: PackID) -> Bool {
+        state.apps[state.packs[p].app].awaitsUserConfirmation && state.packDetails[p].category != .initialInstall
+    }
+
+    /// The app was not installed through Google Play: from now on its asset-pack downloads
+    /// (all but install-time ones) wait for the user's consent, Play's
+    /// `REQUIRES_USER_CONFIRMATION` ("if the current app version was not installed through
+    /// the Google Play Store", Play Core `showConfirmationDialog`), until ``confirmCellular(_:at:)``.
+    public func requireUserConfirmation(of app: AppID) {
+        state.apps[app].awaitsUserConfirmation = true
+        state.someAppsAwaitConfirmation = true
+        refreshRunnability()
+    }
+
+    /// The user confirms the app's downloads in Play's confirmation dialog
+    /// (`showConfirmationDialog`, which answers `WAITING_FOR_WIFI` and
+    /// `REQUIRES_USER_CONFIRMATION` alike): from now on its large downloads run on any link,
+    /// and one not installed through Play may download. Returns false if it was already confirmed.
     @discardableResult
     public func confirmCellular(_ app: AppID, at time: Double) -> Bool {
         advance(to: time)
-        guard !state.apps[app].cellularConfirmed else { return false }
+        guard !state.apps[app].cellularConfirmed || state.apps[app].awaitsUserConfirmation else { return false }
         state.apps[app].cellularConfirmed = true
+        state.apps[app].awaitsUserConfirmation = false
         state.revision &+= 1
         refreshRunnability()
         return true

@@ -34,6 +34,9 @@ public struct ODREvent: Hashable, Sendable {
         /// On cellular, a download too large to start without the user's confirmation
         /// (Play's `WAITING_FOR_WIFI`): it waits for Wi-Fi or ``ODRDevice/confirmCellular(_:at:)``.
         case waitingForWifi = "waiting-for-wifi"
+        /// The app was not installed through Google Play, and its downloads wait for the
+        /// user's consent (Play's `REQUIRES_USER_CONFIRMATION`) on any link.
+        case requiresUserConfirmation = "requires-user-confirmation"
     }
 
     /// Why an app stopped running.

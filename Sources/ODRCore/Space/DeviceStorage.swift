@@ -29,6 +29,10 @@ struct AppRecord: BitwiseCopyable {
     var purgeableCount = 0
     /// The user let the app's large downloads use cellular data (``ODRDevice/confirmCellular(_:at:)``).
     var cellularConfirmed = false
+    /// The app was not installed through Google Play: its asset-pack downloads (all but
+    /// install-time ones) wait for the user's consent, Play's `REQUIRES_USER_CONFIRMATION`,
+    /// until ``ODRDevice/confirmCellular(_:at:)`` (the same dialog answers both).
+    var awaitsUserConfirmation = false
 
     init(firstPack: PackID, catalog: Catalog, allowsCellular: Bool, lowDiskResponse: LowDiskResponse, rules: AppRules) {
         self.firstPack = firstPack
