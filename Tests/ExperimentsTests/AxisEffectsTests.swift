@@ -1,4 +1,5 @@
 import Experiments
+import Foundation
 import Metrics
 import Testing
 
@@ -48,5 +49,30 @@ struct AxisEffectsTests {
         let lines = AxisEffects.sentences(points, axisNames: ["size", "free"], policy: "apple", metrics: [.redownloadBytes], format: Self.say)
         #expect(lines == ["size small → big moves re-downloaded at 2 of 2 slices (at free=2: 0 B → 80 B) under apple",
                           "free 1 → 2 moves re-downloaded at 1 of 2 slices (at size=big: 50 B → 80 B) under apple"])
+    }
+
+    @Test("the same as data: per axis and metric, slices moved of slices, the largest move's slice and means, and the plateau")
+    func structured() throws {
+        let points = [Self.point(["small", "1"], redownload: 0), Self.point(["small", "2"], redownload: 0),
+                      Self.point(["big", "1"], redownload: 50), Self.point(["big", "2"], redownload: 80)]
+        let effects = AxisEffects.effects(points, axisNames: ["size", "free"], policy: "apple", metrics: [.redownloadBytes, .failedRequests])
+        #expect(effects.map(\.axis) == ["size", "free"])
+        let size = try #require(effects.first?.metrics.first)
+        #expect(size.metric == .redownloadBytes && size.slicesMoved == 2 && size.slices == 2)
+        #expect(size.example?.map { "\($0.axis)=\($0.value)" } == ["free=2"] && size.fromMean == 0 && size.toMean == 80)
+        // Failures are 1 everywhere: read at both slices, moved at none, no example.
+        let failures = try #require(effects.first?.metrics.last)
+        #expect(failures.metric == .failedRequests && !failures.moved && failures.slices == 2 && failures.example == nil)
+        // The JSON names the same, with null where nothing moved.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(effects[1].json.utf8)) as? [String: Any])
+        #expect(json["axis"] as? String == "free" && json["from"] as? String == "1" && json["to"] as? String == "2")
+        let metrics = try #require(json["metrics"] as? [[String: Any]])
+        #expect(metrics[0]["metric"] as? String == "redownload_bytes" && metrics[0]["slices_moved"] as? Int == 1)
+        #expect((metrics[0]["at"] as? [String: String]) == ["size": "big"] && metrics[0]["to_mean"] as? Double == 80)
+        #expect(metrics[1]["moved"] as? Bool == false && metrics[1]["at"] is NSNull)
+        // One axis: the plateau value is data too.
+        let one = AxisEffects.effects([Self.point(["1"], redownload: 0), Self.point(["2"], redownload: 100), Self.point(["3"], redownload: 100)],
+                                      axisNames: ["budget"], policy: "apple", metrics: [.redownloadBytes])
+        #expect(one.first?.metrics.first?.plateauFrom == "2")
     }
 }

@@ -57,6 +57,12 @@ struct JSONOutputTests {
         #expect(!list.isEmpty)
         // Numbers are numbers: no unit strings in a numeric column.
         for row in list { for (key, value) in row where key.hasSuffix("_bytes") { #expect(value is NSNumber || value is NSNull, "\(key)") } }
+        // A study says what each axis does as data too (issue 40).
+        if command == "sweep" {
+            let effects = try #require(json["axis_effects"] as? [[String: Any]])
+            #expect(effects.first?["axis"] as? String == "tag_median")
+            #expect((effects.first?["metrics"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes")
+        }
     }
 
     @Test("an output format other than text or json is a usage error")

@@ -160,18 +160,18 @@ struct SweepRunCommand: ParsableCommand {
         let written = try write(sweepResults, name: study.name, to: report!, report: !output.noReport, extra: robust.map { [("robustness.csv", $0.csv)] } ?? [])
         let comparisons: [Comparison] = ((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? []).map(\.comparison)
         let overall = objective?.recommendOverStudy(results, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0, labels: pointLabels, offline: offlinePolicies)
+        let effects = AxisEffects.effects((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline, metrics: Verdict.headlineMetrics)
         let verdict = studyVerdict(comparisons, app: app) + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) { humanValue($1, $0) } ?? [])
             + (objective.map { Recommendation.study($0.recommendEachPoint(results, plan: plan, app: app, baseline: baseline, offline: offlinePolicies), points: pointLabels) } ?? [])
             + (overall?.lines(humanValue, leftOut: false).enumerated().map { $0.offset == 0 ? "Over the study: " + $0.element : $0.element } ?? [])
-            + (robust.map { [$0.headline] } ?? []) + AxisEffects.sentences((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames, policy: baseline,
-                                    metrics: Verdict.headlineMetrics) { humanValue($0, $1) }
+            + (robust.map { [$0.headline] } ?? []) + effects.compactMap { $0.sentence { humanValue($0, $1) } }
         if printing.json {
             say(JSONSummary.object([
                 ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)), ("file", JSONSummary.string(file)),
                 ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
                 ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))), ("replications", String(plan.replications)), ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"), ("recommendation", overall?.json ?? "null"),
                 ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
-                ("warmup_s", JSONSummary.number(runner.warmup)),
+                ("warmup_s", JSONSummary.number(runner.warmup)), ("axis_effects", JSONSummary.array(effects.map(\.json))),
                 ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))), ("verdict_lines", JSONSummary.array(zip(pointLabels, comparisons).map { JSONSummary.object([("point", JSONSummary.string($0)), ("lines", OdrSimCLI.verdict($1, app: app).json)]) })),
                 ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? ""))]))
             return
