@@ -7,7 +7,7 @@ extension Assumption {
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
         systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay, spaceExhausted, androidCacheQuota,
-        downloadReservation, bandwidthSharing,
+        downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
     ]
 
     /// Background Assets: does the system remove managed packs when other data would not fit?
@@ -59,7 +59,8 @@ extension Assumption {
         name: "cellular-confirmation-delay",
         key: "apps[].cellular_confirmation",
         defaultValue: "1m",
-        why: "undocumented: Play shows a confirmation dialog (showConfirmationDialog) but nothing says when users answer; "
+        why: "undocumented: Play shows a confirmation dialog (showConfirmationDialog, for WAITING_FOR_WIFI and, for an app "
+            + "not installed through Play, REQUIRES_USER_CONFIRMATION) but nothing says when users answer; "
             + "chosen because the user answers the next time they look at the app",
         covers: ["AppSpec.defaultCellularConfirmationDelay"],
         alternatives: [
@@ -117,6 +118,27 @@ extension Assumption {
         key: "(none)",
         defaultValue: "equally among apps, by loading priority within an app; an urgent download takes the whole link",
         why: "undocumented (ODR spec §6, a decision): chosen because loading priority is the only knob apps have; "
+            + "no alternative is modelled",
+        covers: [])
+
+    /// Background Assets: when an out-of-date pack's new version is fetched.
+    public static let outdatedVersions = Assumption(
+        name: "outdated-versions",
+        key: "(none)",
+        defaultValue: "by a request with latest: true, or at the pack's next update; one version kept",
+        why: "undocumented: Apple says an out-of-date pack's update may not download at once and that "
+            + "ensureLocalAvailability(of:requireLatestVersion:) can wait for it, but gives no schedule of retries; chosen as "
+            + "the least the documentation implies (a latest-version request for a pack another request holds gets the old "
+            + "version, since odr-sim keeps one version of a pack); no alternative is modelled",
+        covers: [])
+
+    /// Background Assets: whether an obsolete pack that was never on the device can be fetched.
+    public static let obsoleteFetch = Assumption(
+        name: "obsolete-fetch",
+        key: "(none)",
+        defaultValue: "never: a request that would fetch it fails invalid-tag",
+        why: "documented for a removed obsolete pack (\"can't be redownloaded once removed\", AssetPackManager.checkForUpdates()); "
+            + "undocumented for one never downloaded: chosen the same, since it is no longer in the app's set; "
             + "no alternative is modelled",
         covers: [])
 
