@@ -37,6 +37,7 @@ struct PlatformsCommand: ParsableCommand {
             say("  categories: \(PlatformDescription.categories(profile))")
             say("  install: \(PlatformDescription.install(profile))")
             if let cellular = PlatformDescription.cellular(profile) { say("  cellular: \(cellular)") }
+            say("  updates: \(PlatformDescription.updates(profile))")
             say("  limits: \(PlatformDescription.limits(profile))")
         }
     }
