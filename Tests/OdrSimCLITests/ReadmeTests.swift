@@ -219,4 +219,31 @@ struct ReadmeTests {
         #expect(readme.contains("\n" + answer + "\n"), "README lacks: \(answer)")
         #expect(readme.contains("\n" + tradeOffs + "\n"), "README lacks: \(tradeOffs)")
     }
+
+    @Test("the README's shared-phone answer is what compare --app odyssey measures: gdsf and largest-first re-download nothing, lru and fifo 45 MB, in every replication; the update holds a launch for 30 s")
+    func sharedPhoneAnswer() throws {
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(readme.contains("with `gdsf` or `largest-first` it re-downloads nothing, with `lru` or `fifo` 45 MB, in every replication"))
+        #expect(readme.contains("an app update whose essential chapter holds a launch for 30 s"))
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("o")
+        let result = try CLI.run(["compare", "Scenarios/shared-phone.scn", "--app", "odyssey", "--replications", "5", "--no-report", "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: out.appendingPathComponent("comparison-apps.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        func value(_ policy: String, _ column: String) throws -> Double {
+            let row = try #require(lines.first { $0.count > 1 && $0[0] == "odyssey" && $0[1] == policy }, "\(policy)")
+            let at = try #require(header.firstIndex(of: column), "\(column)")
+            return try #require(Double(row[at]))
+        }
+        // "In every replication": the mean is the claim and the standard deviation 0.
+        for (policy, bytes) in [("gdsf", 0.0), ("largest-first", 0.0), ("lru", 45e6), ("fifo", 45e6)] {
+            #expect(try value(policy, "redownload_bytes_mean") == bytes, "\(policy)")
+            #expect(try value(policy, "redownload_bytes_sd") == 0, "\(policy)")
+            #expect(try value(policy, "launch_blocked_s_mean") == 30, "\(policy)")
+        }
+    }
 }
