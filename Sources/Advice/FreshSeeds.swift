@@ -21,6 +21,9 @@ extension Advisor {
         /// Which of ``ids`` is the advised layout's and the original's.
         public let advised: Int
         public let original: Int
+        /// Where the finalists were compared by Kim and Nelson's KN (`advise --indifference`):
+        /// its outcome, the finalists named by their index in ``ids``; nil for a fixed count.
+        public var selection: SelectBest? = nil
 
         /// Advised − as written on the fresh seeds, paired.
         public var advantage: Interval { Interval(zip(objectives[advised], objectives[original]).map { $0 - $1 }) }
@@ -39,30 +42,75 @@ extension Advisor {
         }
     }
 
-    /// Runs the finalists of `result` on fresh seeds (a round of its own: every shard calls it).
-    public func confirm(_ result: Result, replications fresh: Int, finalists: Int = 5, round: Int = 1_000_000) throws -> Confirmation {
+    /// The finalists of `result`: the advised layout, the one as written, then the next best
+    /// the search saw, `count` in all.
+    func finalists(_ result: Result, count: Int) -> [Int] {
         var ids = [result.best]
         if result.original != result.best { ids.append(result.original) }
         let others = result.evaluations.filter { $0.rejected == nil && !ids.contains($0.id) && !$0.objectives.isEmpty }.sorted { $0.mean < $1.mean }
-        ids += others.prefix(max(0, finalists - ids.count)).map(\.id)
-        let first = scenario.seed &+ UInt64(replications)
+        return ids + others.prefix(max(0, count - ids.count)).map(\.id)
+    }
+
+    /// Finalists `ks` (indices into `ids`) run on fresh seeds from `offset` seeds after the
+    /// scenario's, on each device of the population: each one's objectives, one per run.
+    private func freshObjectives(_ result: Result, ids: [Int], _ ks: [Int], offset: Int, replications fresh: Int, round: Int) throws -> [[Double]] {
         var points: [ExperimentPlan.Point] = []
         var owner: [Int] = []
-        for (k, id) in ids.enumerated() {
-            let layout = result.evaluations[id].layout
-            for var device in population.isEmpty ? [scenario] : population.map(\.scenario) {
-                device.seed = device.seed &+ UInt64(replications)
+        let devices = population.isEmpty ? [scenario] : population.map(\.scenario)
+        for (slot, k) in ks.enumerated() {
+            let layout = result.evaluations[ids[k]].layout
+            for var device in devices {
+                device.seed = device.seed &+ UInt64(offset)
                 points.append(point(try layout.applied(to: device, app: app, resources: resources), layout))
-                owner.append(k)
+                owner.append(slot)
             }
         }
-        var objectives = Array(repeating: [Double](), count: ids.count)
+        var objectives = Array(repeating: [Double](), count: ks.count)
         for outcome in try perform(points, round: round, replications: fresh) {
-            let k = owner[outcome.point]
-            objectives[k].append(objective(outcome.summary, initial: result.evaluations[ids[k]].initialInstallBytes))
+            let slot = owner[outcome.point]
+            objectives[slot].append(objective(outcome.summary, initial: result.evaluations[ids[ks[slot]]].initialInstallBytes))
         }
-        return Confirmation(ids: ids, objectives: objectives, firstSeed: first, replications: fresh, advised: 0,
+        return objectives
+    }
+
+    /// Runs the finalists of `result` on fresh seeds (a round of its own: every shard calls it).
+    public func confirm(_ result: Result, replications fresh: Int, finalists: Int = 5, round: Int = 1_000_000) throws -> Confirmation {
+        let ids = self.finalists(result, count: finalists)
+        let objectives = try freshObjectives(result, ids: ids, Array(ids.indices), offset: replications, replications: fresh, round: round)
+        return Confirmation(ids: ids, objectives: objectives, firstSeed: scenario.seed &+ UInt64(replications), replications: fresh, advised: 0,
                             original: ids.firstIndex(of: result.original) ?? 0)
+    }
+
+    /// `advise --indifference DELTA`: the finalists compared on fresh seeds by Kim and Nelson's
+    /// KN (``SelectBest``, on common random numbers): 10 replications of each, then one of each
+    /// survivor at a time, eliminating as it goes, up to `maximum`. With probability at least
+    /// `confidence` the one left is the best finalist or within `indifference` (objective
+    /// bytes) of it. The confirmation's advantage and subset are read from the same seeds.
+    public func select(_ result: Result, indifference: Double, confidence: Double = 0.95, maximum: Int, finalists count: Int = 5) throws -> Confirmation {
+        let ids = self.finalists(result, count: count)
+        var objectives = Array(repeating: [Double](), count: ids.count)
+        let first = scenario.seed &+ UInt64(replications)
+        func observe(_ r: Int, _ names: [String]) throws -> [String: Double] {
+            let ks = names.compactMap { Int($0) }
+            let values = try freshObjectives(result, ids: ids, ks, offset: replications + r - 1, replications: 1, round: 2_000_000 + r)
+            var observed: [String: Double] = [:]
+            // One observation per finalist: its mean over the population's devices.
+            for (slot, k) in ks.enumerated() {
+                let value = values[slot].reduce(0, +) / Double(max(values[slot].count, 1))
+                objectives[k].append(value)
+                observed[String(k)] = value
+            }
+            return observed
+        }
+        guard ids.count >= 2 else {
+            return Confirmation(ids: ids, objectives: [try (1...10).map { try observe($0, ["0"])["0"]! }], firstSeed: first, replications: 10, advised: 0, original: 0)
+        }
+        let selection = try SelectBest.run(policies: ids.indices.map(String.init), lowerIsBetter: true, indifference: indifference,
+                                           confidence: confidence, initial: 10, maximum: max(maximum, 10), observe: observe)
+        var confirmation = Confirmation(ids: ids, objectives: objectives, firstSeed: first, replications: selection.replications, advised: 0,
+                                        original: ids.firstIndex(of: result.original) ?? 0)
+        confirmation.selection = selection
+        return confirmation
     }
 }
 
@@ -72,8 +120,19 @@ extension Advisor.Confirmation {
         let d = advantage
         let verdict = ids[advised] == ids[original] ? "the layout as written is kept" : d.high < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
         let names = subset.map { k in k == advised ? "the advised layout" : k == original ? "the layout as written" : result.evaluations[ids[k]].move }
-        return "on \(replications) fresh seeds (\(firstSeed) on, which the search never saw): advised − as written \(bytes(d.mean)) "
+        // Under KN an eliminated finalist stops early: the advantage pairs the seeds both ran.
+        let paired = selection == nil ? replications : min(objectives[advised].count, objectives[original].count)
+        let text = "on \(paired) fresh seeds (\(firstSeed) on, which the search never saw): advised − as written \(bytes(d.mean)) "
             + "(95 % interval \(bytes(d.low)) to \(bytes(d.high))), \(verdict); within the noise of the best there: \(names.joined(separator: ", "))"
+        guard let selection else { return text }
+        func name(_ k: String) -> String { Int(k).map { $0 == advised ? "the advised layout" : $0 == original ? "the layout as written" : result.evaluations[ids[$0]].move } ?? k }
+        let gone = selection.eliminated.isEmpty ? "none eliminated" : "eliminated: " + selection.eliminated.map { "\(name($0.policy)) at replication \($0.replication)" }.joined(separator: ", ")
+        let how = "(Kim and Nelson's KN over \(ids.count) finalists, \(selection.replications) seeds at most; \(gone))"
+        let chance = String(format: "%.2f", selection.confidence)
+        if let best = selection.best {
+            return text + "; KN: \(name(best)) is the best within \(bytes(selection.indifference)) with probability ≥ \(chance) \(how)"
+        }
+        return text + "; KN: not decided at --max-replications: \(selection.survivors.map(name).joined(separator: ", ")) remain within \(bytes(selection.indifference)) of each other \(how)"
     }
 
     /// The confirmation as data (`--format json`).
@@ -84,6 +143,14 @@ extension Advisor.Confirmation {
             ("advantage", JSONText.number(d.mean)), ("advantage_ci_low", JSONText.number(d.low)), ("advantage_ci_high", JSONText.number(d.high)),
             ("subset", JSONText.array(subset.map { JSONText.string(result.evaluations[ids[$0]].move) })),
             ("objective_means", JSONText.array(objectives.map { JSONText.number(Interval($0).mean) })),
+            ("selection", selection.map { s in
+                let move = { (k: String) in JSONText.string(Int(k).map { result.evaluations[ids[$0]].move } ?? k) }
+                return JSONText.object([
+                    ("procedure", JSONText.string("KN")), ("indifference", JSONText.number(s.indifference)), ("confidence", JSONText.number(s.confidence)),
+                    ("best", s.best.map(move) ?? "null"), ("survivors", JSONText.array(s.survivors.map(move))),
+                    ("eliminated", JSONText.array(s.eliminated.map { JSONText.object([("layout", move($0.policy)), ("replication", String($0.replication))]) })),
+                ])
+            } ?? "null"),
         ])
     }
 }

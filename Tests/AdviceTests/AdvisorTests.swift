@@ -60,6 +60,34 @@ struct AdvisorTests {
         #expect(confirmation.subset.contains(confirmation.freshBest))
     }
 
+    @Test("advise --indifference (issue 40): KN over the finalists on fresh seeds; its observations are the fixed-count confirmation's, and a zone wider than every gap ends at 10 seeds with the lowest mean")
+    func freshSelection() throws {
+        let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)
+        let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "game.scn")
+        let index = document.scenario.apps.firstIndex { $0.id == "odyssey" }!
+        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: try PolicyRegistry.resolve("apple"),
+                              policyOptions: document.policyOptions, replications: 3)
+        advisor.maxEvaluations = 8
+        let result = try advisor.run()
+        // KN runs seed by seed; a fixed count runs the same seeds at once: the first 10
+        // observations of each finalist are the same numbers.
+        let fixed = try advisor.confirm(result, replications: 10, finalists: 3)
+        let wide = try advisor.select(result, indifference: 1e15, maximum: 40, finalists: 3)
+        let selection = try #require(wide.selection)
+        #expect(wide.ids == fixed.ids && wide.firstSeed == fixed.firstSeed)
+        for k in wide.ids.indices { #expect(Array(wide.objectives[k].prefix(10)) == fixed.objectives[k]) }
+        // δ = 10^15 bytes: Wᵢₗ(10) = max(0, δ/20 · (h²S²ᵢₗ/δ² − 10)) = 0 for these variances,
+        // so every finalist whose 10-seed mean is above another's goes at once; the one left
+        // is the lowest mean (the fixed confirmation's freshBest), after 10 seeds.
+        #expect(selection.replications == 10)
+        let means = fixed.objectives.map { $0.reduce(0, +) / 10 }
+        if Set(means).count == means.count {
+            #expect(selection.best == String(fixed.freshBest))
+            #expect(selection.eliminated.count == wide.ids.count - 1)
+        }
+        #expect(wide.sentence(result) { "\(Int($0))" }.contains("; KN: "))
+    }
+
     @Test("advise --precision (issue 40): fresh seeds doubled until the advantage's half-width is within the target, and not one doubling more")
     func freshPrecision() throws {
         let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)

@@ -23,4 +23,18 @@ struct VerdictInputTests {
         #expect(result.stderr.hasPrefix("odr-sim: ") && result.stderr.contains(message) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    @Test("advise: an indifference of 0, or with --precision: one line, exit 64, nothing written", arguments: [
+        (["--indifference", "0MB"], "--indifference: '0MB' is not a size above 0 such as 50MB"),
+        (["--indifference", "50MB", "--precision", "5%"], "--indifference replaces --precision: give one of them"),
+    ])
+    func adviseRefused(_ flags: [String], _ message: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("o")
+        let result = try CLI.run(["advise", "Scenarios/game.scn", "--app", "odyssey", "--replications", "2", "--no-report", "--out", out.path] + flags)
+        #expect(result.status == 64, "\(flags): \(result.stderr)")
+        #expect(result.stderr == "odr-sim: \(message)\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

@@ -63,7 +63,10 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Double --confirm's fresh seeds, on the same seeds, until the advantage's 95 % half-width is within P: 5% of the objective as written, or a size (50MB); at most --max-replications seeds.", valueName: "p"))
     var precision: String?
 
-    @Option(help: "With --precision: the most fresh seeds.") var maxReplications = 1000
+    @Option(help: "With --precision or --indifference: the most fresh seeds.") var maxReplications = 1000
+
+    @Option(help: ArgumentHelp("Compare the finalists on fresh seeds by Kim and Nelson's KN (10 seeds each, then one per survivor at a time, up to --max-replications) instead of --confirm's fixed count: the objective difference not worth telling apart, a size (50MB).", valueName: "size"))
+    var indifference: String?
 
     @Flag(help: "Also rerun the advised layout and the one as written under each alternative of each undocumented assumption that applies (odr-sim assumptions): does the advice hold?")
     var robustness = false
@@ -172,7 +175,7 @@ struct AdviseCommand: ParsableCommand {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), precision ?? "", String(maxReplications), waitPrice, "\(installPrice)",
+            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), precision ?? "", indifference ?? "", String(maxReplications), waitPrice, "\(installPrice)",
                                        failurePrice, downloadPrice,
                                        advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
             advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
@@ -182,10 +185,11 @@ struct AdviseCommand: ParsableCommand {
         let result: Advisor.Result
         let confirmation: Advisor.Confirmation?, reached: Bool?
         let freshPrecision = try precision.map { text in guard confirm > 0, let p = Advisor.FreshPrecision.parse(text, size: { try SizeSyntax.parse($0) }) else { throw CommandFailure.usage("--precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs --confirm above 0)") }; return p }
+        let knDelta = try indifference.map { t in guard let b = try? SizeSyntax.parse(t), b > 0, precision == nil else { throw CommandFailure.usage(precision == nil ? "--indifference: '\(t)' is not a size above 0 such as 50MB" : "--indifference replaces --precision: give one of them") }; return Double(b) }
         let robust: Advisor.AdviceRobustness?
         if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) { throw CommandFailure.usage(refusal) }
         let searched: Layout?
-        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); (confirmation, reached) = confirm == 0 ? (nil, nil) : try advisor.confirm(result, replications: confirm, precision: freshPrecision, maximum: maxReplications); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
+        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); (confirmation, reached) = try knDelta.map { (try advisor.select(result, indifference: $0, maximum: maxReplications), nil) } ?? (confirm == 0 ? (nil, nil) : try advisor.confirm(result, replications: confirm, precision: freshPrecision, maximum: maxReplications)); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
