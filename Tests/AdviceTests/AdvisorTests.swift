@@ -60,14 +60,21 @@ struct AdvisorTests {
         #expect(confirmation.subset.contains(confirmation.freshBest))
     }
 
-    @Test("advise --indifference (issue 40): KN over the finalists on fresh seeds; its observations are the fixed-count confirmation's, and a zone wider than every gap ends at 10 seeds with the lowest mean")
-    func freshSelection() throws {
+    /// game.scn's odyssey under apple: 3 replications, at most 8 layouts (a quick search whose
+    /// finalists the fresh-seed tests check).
+    static func gameAdvisor() throws -> Advisor {
         let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)
         let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "game.scn")
         let index = document.scenario.apps.firstIndex { $0.id == "odyssey" }!
         var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: try PolicyRegistry.resolve("apple"),
                               policyOptions: document.policyOptions, replications: 3)
         advisor.maxEvaluations = 8
+        return advisor
+    }
+
+    @Test("advise --indifference (issue 40): KN over the finalists on fresh seeds; its observations are the fixed-count confirmation's, and a zone wider than every gap ends at 10 seeds with the lowest mean")
+    func freshSelection() throws {
+        let advisor = try Self.gameAdvisor()
         let result = try advisor.run()
         // KN runs seed by seed; a fixed count runs the same seeds at once: the first 10
         // observations of each finalist are the same numbers.
@@ -90,12 +97,7 @@ struct AdvisorTests {
 
     @Test("advise --precision (issue 40): fresh seeds doubled until the advantage's half-width is within the target, and not one doubling more")
     func freshPrecision() throws {
-        let text = try String(contentsOfFile: CLIRoot.path("Scenarios/game.scn"), encoding: .utf8)
-        let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "game.scn")
-        let index = document.scenario.apps.firstIndex { $0.id == "odyssey" }!
-        var advisor = Advisor(scenario: document.scenario, resources: document.resources[index], app: index, policy: try PolicyRegistry.resolve("apple"),
-                              policyOptions: document.policyOptions, replications: 3)
-        advisor.maxEvaluations = 8
+        let advisor = try Self.gameAdvisor()
         let result = try advisor.run()
         let target = 60e6
         let (confirmation, reached) = try advisor.confirm(result, replications: 5, precision: .bytes(target), maximum: 160)

@@ -36,8 +36,7 @@ extension ODRDevice {
         advance(to: time)
         let a = state.packs[p].app
         if state.appContents[a.index].profile.keepsOutdatedVersions, state.apps[a].isPresent, state.packs[p].phase == .resident {
-            let busy = state.packs[p].downloading || state.packs[p].pins > 0 || state.packs[p].retain > 0
-            if busy || state.packs[p].size > freeBytes + state.packs[p].bytesOnDisk {
+            if !isUnused(p) || state.packs[p].size > freeBytes + state.packs[p].bytesOnDisk {
                 state.packDetails[p].outdated = true
                 emit(.packOutdated(p, a))
                 return .outdated
@@ -56,7 +55,7 @@ extension ODRDevice {
         let a = state.packs[p].app
         let phase = state.packs[p].phase
         guard state.apps[a].isPresent, phase == .resident || phase == .partial else { return .notOnDevice }
-        guard !state.packs[p].downloading, state.packs[p].pins == 0, state.packs[p].retain == 0 else { return .busy }
+        guard isUnused(p) else { return .busy }
         let bytes = discard(p)
         // Fetched again from now on, and the next fetch is the new version.
         state.packDetails[p].updatePending = true
@@ -64,6 +63,12 @@ extension ODRDevice {
         if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
         emit(.packUpdated(p, a, removedBytes: bytes))
         return nil
+    }
+
+    /// Whether nothing downloads, awaits or holds pack `p`: an update or an update check may
+    /// remove it.
+    private func isUnused(_ p: PackID) -> Bool {
+        !state.packs[p].downloading && state.packs[p].pins == 0 && state.packs[p].retain == 0
     }
 
     /// Removes the bytes of pack `p`, stored or partial and unused, as an update or the
@@ -107,8 +112,7 @@ extension ODRDevice {
         var removed: Int64 = 0
         for p in state.apps[app].packs where state.packDetails[p].obsolete {
             let phase = state.packs[p].phase
-            guard phase == .resident || phase == .partial, !state.packs[p].downloading,
-                  state.packs[p].pins == 0, state.packs[p].retain == 0 else { continue }
+            guard phase == .resident || phase == .partial, isUnused(p) else { continue }
             let bytes = discard(p)
             removed += bytes
             emit(.packObsoleteRemoved(p, app, bytes: bytes))
