@@ -3,7 +3,7 @@ extension ODRDevice {
     /// once: a cache access, as a trace replay makes one per line.
     ///
     /// The outcome, the ledger, the packs' states, the purges and the policy's notifications
-    /// (with the same use ticks) are exactly those of ``beginAccessing(_:tags:priority:optional:at:)``,
+    /// (with the same use ticks) are exactly those of ``beginAccessing(_:tags:priority:optional:requireLatest:at:)``,
     /// then ``receive(_:for:at:)`` of every missing byte, then ``endAccessing(_:at:)``; a test
     /// holds the two to that on random sequences under several policies. No request record is
     /// made, so no ``RequestID`` is issued.

@@ -26,7 +26,7 @@ extension ODRDevice {
         return beginResolved(app, packs, priority: priority, optional: optional)
     }
 
-    /// ``beginAccessing(_:tags:priority:optional:at:)`` for one tag, without an array.
+    /// ``beginAccessing(_:tags:priority:optional:requireLatest:at:)`` for one tag, without an array.
     public func beginAccessing(
         _ app: AppID, tag: TagID, priority: LoadingPriority = .normal,
         optional: Bool = false, at time: Double

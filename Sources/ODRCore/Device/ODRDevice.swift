@@ -31,8 +31,11 @@ import CPrefetch
 /// - **Setup**: ``init(capacity:otherData:policy:settings:)``, ``addApp(name:catalog:allowsCellular:lowDiskResponse:)``,
 ///   ``recordsEvents``, ``recordsOnlyGrants``.
 /// - **Apps** (the user's actions): ``install(_:at:)``, ``launch(_:at:)``, ``terminate(_:at:)``,
-///   ``uninstall(_:at:)``.
-/// - **Requests** (`NSBundleResourceRequest`): ``beginAccessing(_:tags:priority:optional:at:)``,
+///   ``uninstall(_:at:)``, ``updateApp(_:at:)``; the app's own choices where a platform gives
+///   them, ``setAutomaticDownloadFilter(of:_:)`` and ``checkForUpdates(_:at:)``; the user's
+///   consent, ``requireUserConfirmation(of:)`` and ``confirmCellular(_:at:)``.
+/// - **The store's inputs**: ``updatePack(_:at:)``, ``retirePack(_:at:)``.
+/// - **Requests** (`NSBundleResourceRequest`): ``beginAccessing(_:tags:priority:optional:requireLatest:at:)``,
 ///   ``conditionallyBeginAccessing(_:tags:at:)``, ``endAccessing(_:at:)``,
 ///   ``setLoadingPriority(_:for:at:)``, ``pause(_:at:)``, ``resume(_:at:)``, ``cancel(_:at:)``,
 ///   ``setPreservationPriority(_:for:of:at:)``; a cache access in one step, ``access(_:tag:at:)``.
@@ -44,7 +47,7 @@ import CPrefetch
 ///   ``downloadsRevision``, ``downloadCount``, ``bytesReceived(by:)``.
 /// - **Queries** (reports, tests, policies): space (``capacity``, ``usedBytes``, ``freeBytes``,
 ///   ``otherBytes``, ``odrBytes``, ``inUseBytes``, ``downloadingBytes``),
-///   apps (``isInstalled(_:)``, ``isRunning(_:)``, ``inUseBytes(of:)``, `name(of:)`,
+///   apps (``isInstalled(_:)``, ``isRunning(_:)``, ``foregroundSeconds(of:)``, ``inUseBytes(of:)``, `name(of:)`,
 ///   ``catalog(of:)``), packs (``pack(_:of:)``, ``state(of:)``, ``size(of:)``, ``app(of:)``,
 ///   ``candidate(_:)``, ``prefetch(_:)``) and requests (``isLive(_:)``, ``progress(of:)``,
 ///   ``packs(ofRequest:)``,

@@ -83,7 +83,7 @@ enum PackLife: Hashable {
 /// The steps a pack goes through as requests and downloads meet it: each changes the pack's
 /// record, keeps the device's totals with it, and tells the policy what it must hear. They
 /// are the only writers of a pack's phase, download slot, `pins` and `retain`. Requests
-/// (``beginAccessing(_:tags:priority:optional:at:)``, ``endAccessing(_:at:)``), downloads and
+/// (``beginAccessing(_:tags:priority:optional:requireLatest:at:)``, ``endAccessing(_:at:)``), downloads and
 /// the one-step ``access(_:tag:at:)`` of trace replay are made of these steps, so that the
 /// paths cannot drift apart.
 ///

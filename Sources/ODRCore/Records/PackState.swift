@@ -40,7 +40,7 @@ public struct RequestProgress: Hashable, Sendable {
     }
 }
 
-/// What ``ODRDevice/beginAccessing(_:tags:priority:optional:at:)`` did.
+/// What ``ODRDevice/beginAccessing(_:tags:priority:optional:requireLatest:at:)`` did.
 public enum RequestOutcome: Hashable, Sendable {
     /// Everything was on the device: access is granted now.
     case granted(RequestID)
