@@ -84,8 +84,10 @@ public struct AdviceExchange: Sendable {
 
     /// Every run of `plan` in plan order: this shard's share from `run` (given the run
     /// indices), the others' read from the folder once they are there.
-    func share(_ plan: ExperimentPlan, round: Int,
-               run: ([Int]) throws -> [(index: Int, outcome: Outcome)]) throws -> [Outcome] {
+    func share(
+        _ plan: ExperimentPlan, round: Int,
+        run: ([Int]) throws -> [(index: Int, outcome: Outcome)]
+    ) throws -> [Outcome] {
         let mine = plan.shard(shard, of: count)
         let done = try mine.isEmpty ? [] : run(mine)
         try write(done, round: round, total: plan.runs.count)
@@ -94,14 +96,25 @@ public struct AdviceExchange: Sendable {
         for other in 1...count where other != shard {
             for (index, outcome) in try read(round: round, shard: other, total: plan.runs.count) {
                 guard outcomes.indices.contains(index), plan.runs[index].point == outcome.point,
-                      plan.runs[index].replication == outcome.summary.replication else {
-                    throw Failure.malformed("\(path(round: round, shard: other)): run \(index) is not one of the round's \(plan.runs.count) as this advise plans them")
+                    plan.runs[index].replication == outcome.summary.replication
+                else {
+                    throw Failure.malformed(
+                        """
+                        \(path(round: round, shard: other)): run \(index) is not one of the round's \
+                        \(plan.runs.count) as this advise plans them
+                        """
+                    )
                 }
                 outcomes[index] = outcome
             }
         }
         if let missing = outcomes.firstIndex(where: { $0 == nil }) {
-            throw Failure.malformed("round \(round): no shard ran run \(missing) of \(plan.runs.count) (were the shards started with different --shard counts?)")
+            throw Failure.malformed(
+                """
+                round \(round): no shard ran run \(missing) of \(plan.runs.count) (were the shards started with \
+                different --shard counts?)
+                """
+            )
         }
         return outcomes.map { $0! }
     }
@@ -113,13 +126,15 @@ public struct AdviceExchange: Sendable {
     private func write(_ done: [(index: Int, outcome: Outcome)], round: Int, total: Int) throws {
         let target = path(round: round, shard: shard)
         if let existing = FileManager.default.contents(atPath: target),
-           !String(decoding: existing.prefix(Self.marker.utf8.count), as: UTF8.self).hasPrefix(Self.marker) {
+            !String(decoding: existing.prefix(Self.marker.utf8.count), as: UTF8.self).hasPrefix(Self.marker)
+        {
             throw Failure.notOurs("\(target) exists and odr-sim did not write it; choose another folder for the shards")
         }
         let text = Self.render(done, shard: shard, count: count, version: version, key: key, round: round, total: total)
         // Written whole under a temporary name of odr-sim's form (`.NAME.tmp-exchange-PID`, which
         // the folder's claim knows), then renamed: a reader never sees half a file.
-        let temporary = folder.appendingPathComponent(".\(fileName(round: round, shard: shard)).tmp-exchange-\(getpid())")
+        let temporary = folder.appendingPathComponent(
+            ".\(fileName(round: round, shard: shard)).tmp-exchange-\(getpid())")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             do {
@@ -140,18 +155,28 @@ public struct AdviceExchange: Sendable {
 
     /// The text of shard `shard`/`count`'s file for round `round`: its first line (with the
     /// digest of the rest), the header and one line per run.
-    public static func render(_ done: [(index: Int, outcome: Outcome)], shard: Int, count: Int, version: String, key: String,
-                              round: Int, total: Int) -> String {
+    public static func render(
+        _ done: [(index: Int, outcome: Outcome)], shard: Int, count: Int, version: String, key: String,
+        round: Int, total: Int
+    ) -> String {
         var text = "index,point,bound,policy,replication,seed,scenario_hash,values\n"
         for (index, outcome) in done {
             let row = outcome.summary
             // Doubles as Swift writes them (the shortest text that reads back to the same
             // value), so the shards' objectives are bit for bit a single machine's.
-            let fields = [String(index), String(outcome.point), outcome.bound.map(String.init) ?? "", row.policy,
-                          String(row.replication), String(row.seed), row.scenarioHash] + row.values.map { "\($0)" }
+            let fields =
+                [
+                    String(index), String(outcome.point), outcome.bound.map(String.init) ?? "", row.policy,
+                    String(row.replication), String(row.seed), row.scenarioHash,
+                ] + row.values.map { "\($0)" }
             text += fields.joined(separator: ",") + "\n"
         }
-        return Self.marker + "\(shard)/\(count) version=\(version) key=\(key) round=\(round) runs=\(done.count) total=\(total) rows=\(TextDigest.of(text))\n" + text
+        return Self.marker
+            + """
+            \(shard)/\(count) version=\(version) key=\(key) round=\(round) runs=\(done.count) total=\(total) \
+            rows=\(TextDigest.of(text))\n
+            """
+            + text
     }
 
     private func read(round: Int, shard other: Int, total: Int) throws -> [(index: Int, outcome: Outcome)] {
@@ -159,7 +184,12 @@ public struct AdviceExchange: Sendable {
         let started = Date()
         while !FileManager.default.fileExists(atPath: source) {
             guard Date().timeIntervalSince(started) < timeout else {
-                throw Failure.timedOut("advise --shard \(shard)/\(count): waited \(Int(timeout)) s for shard \(other)'s round \(round) (\(source)); all \(count) shards must run at once")
+                throw Failure.timedOut(
+                    """
+                    advise --shard \(shard)/\(count): waited \(Int(timeout)) s for shard \(other)'s round \(round) \
+                    (\(source)); all \(count) shards must run at once
+                    """
+                )
             }
             Thread.sleep(forTimeInterval: poll)
         }
@@ -169,13 +199,16 @@ public struct AdviceExchange: Sendable {
         } catch {
             throw Failure.malformed("\(source):\(error.line):\(error.column): \(error.message)")
         }
-        return try Self.parse(text, name: source, shard: other, count: count, version: version, key: key, round: round, total: total)
+        return try Self.parse(
+            text, name: source, shard: other, count: count, version: version, key: key, round: round, total: total)
     }
 
     /// The runs of an exchange file's `text`, checked to be shard `shard`/`count`'s round
     /// `round` of this advise, whole and unedited; `name` is what errors name.
-    public static func parse(_ text: String, name source: String, shard other: Int, count: Int, version: String, key: String,
-                      round: Int, total: Int) throws -> [(index: Int, outcome: Outcome)] {
+    public static func parse(
+        _ text: String, name source: String, shard other: Int, count: Int, version: String, key: String,
+        round: Int, total: Int
+    ) throws -> [(index: Int, outcome: Outcome)] {
         guard let newline = text.firstIndex(of: "\n") else {
             throw Failure.malformed("\(source): not an advise exchange file (no first line)")
         }
@@ -187,17 +220,30 @@ public struct AdviceExchange: Sendable {
             if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
         }
         guard first.hasPrefix(Self.marker) else {
-            throw Failure.malformed("\(source): not an advise exchange file (its first line should start with '\(Self.marker)')")
+            throw Failure.malformed(
+                "\(source): not an advise exchange file (its first line should start with '\(Self.marker)')")
         }
         guard fields["version"] == version else {
-            throw Failure.malformed("\(source): written by odr-sim \(fields["version"] ?? "of an earlier release"), this is \(version); every shard must run the same odr-sim")
+            throw Failure.malformed(
+                "\(source): written by odr-sim \(fields["version"] ?? "of an earlier release"), this is \(version); "
+                    + "every shard must run the same odr-sim"
+            )
         }
-        guard first.hasPrefix(Self.marker + "\(other)/\(count) "), fields["key"] == key, fields["round"] == String(round),
-              fields["total"] == String(total), let runCount = fields["runs"].flatMap(Int.init), (0...total).contains(runCount) else {
-            throw Failure.malformed("\(source): not shard \(other)/\(count)'s round \(round) of this advise (key \(key), \(total) runs)")
+        guard first.hasPrefix(Self.marker + "\(other)/\(count) "), fields["key"] == key,
+            fields["round"] == String(round),
+            fields["total"] == String(total), let runCount = fields["runs"].flatMap(Int.init),
+            (0...total).contains(runCount)
+        else {
+            throw Failure.malformed(
+                "\(source): not shard \(other)/\(count)'s round \(round) of this advise (key \(key), \(total) runs)")
         }
         guard let digest = fields["rows"], TextDigest.of(body) == digest else {
-            throw Failure.malformed("\(source): its rows do not match the digest in its first line: the file was edited or cut short since odr-sim wrote it")
+            throw Failure.malformed(
+                """
+                \(source): its rows do not match the digest in its first line: the file was edited or cut short \
+                since odr-sim wrote it
+                """
+            )
         }
         let lines = body.split(separator: "\n", omittingEmptySubsequences: true)
         guard lines.count == runCount + 1 else {
@@ -205,8 +251,10 @@ public struct AdviceExchange: Sendable {
         }
         return try lines.dropFirst().enumerated().map { offset, line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 7 + Metric.allCases.count, let index = Int(f[0]), (0..<total).contains(index), let point = Int(f[1]), point >= 0,
-                  let replication = Int(f[4]), let seed = UInt64(f[5]), f[2].isEmpty || Int64(f[2]) != nil else {
+            guard f.count == 7 + Metric.allCases.count, let index = Int(f[0]), (0..<total).contains(index),
+                let point = Int(f[1]), point >= 0,
+                let replication = Int(f[4]), let seed = UInt64(f[5]), f[2].isEmpty || Int64(f[2]) != nil
+            else {
                 throw Failure.malformed("\(source):\(offset + 3): not a run's line")
             }
             let values = try f[7...].map { text -> Double in
@@ -217,7 +265,8 @@ public struct AdviceExchange: Sendable {
                 }
                 return value
             }
-            let summary = SummaryRow(policy: f[3], replication: replication, seed: seed, values: values, scenarioHash: f[6])
+            let summary = SummaryRow(
+                policy: f[3], replication: replication, seed: seed, values: values, scenarioHash: f[6])
             return (index, Outcome(point: point, summary: summary, bound: f[2].isEmpty ? nil : Int64(f[2])))
         }
     }

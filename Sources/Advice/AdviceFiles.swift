@@ -13,8 +13,10 @@ extension Layout {
         let (laid, _) = layout.resources(from: resources)
         for (g, group) in layout.groups.enumerated() {
             for r in group {
-                text += CSV.row([resources[r].name, String(resources[r].size), laid[r].tags.sorted().joined(separator: "+"),
-                                 layout.promoted[g] ? "true" : "false"])
+                text += CSV.row([
+                    resources[r].name, String(resources[r].size), laid[r].tags.sorted().joined(separator: "+"),
+                    layout.promoted[g] ? "true" : "false",
+                ])
             }
         }
         return text
@@ -25,18 +27,30 @@ extension Advisor.Result {
     /// `layouts.csv`: every layout tried.
     public var layoutsCSV: String {
         let result = self
-        var text = CSV.row(["layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
-                            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes",
-                            "pareto_rank"])
+        var text = CSV.row([
+            "layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
+            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes",
+            "pareto_rank",
+        ])
         let original = result.evaluations[result.original].objectives
         let ranks = Self.paretoRanks(result.evaluations)
         for e in result.evaluations {
-            let diff = e.objectives.isEmpty ? "" : String(format: "%.0f", zip(e.objectives, original).map { $0 - $1 }.reduce(0, +) / Double(e.objectives.count))
-            func number(_ value: Double) -> String { value.isNaN || value.isInfinite ? "" : String(format: "%.0f", value) }
-            text += CSV.row([String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
-                             number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
-                             e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95), e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
-                             e.rejected == nil ? String(e.initialInstallBytes) : "", ranks[e.id].map(String.init) ?? ""])
+            let diff =
+                e.objectives.isEmpty
+                ? ""
+                : String(
+                    format: "%.0f",
+                    zip(e.objectives, original).map { $0 - $1 }.reduce(0, +) / Double(e.objectives.count))
+            func number(_ value: Double) -> String {
+                value.isNaN || value.isInfinite ? "" : String(format: "%.0f", value)
+            }
+            text += CSV.row([
+                String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
+                number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
+                e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95),
+                e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
+                e.rejected == nil ? String(e.initialInstallBytes) : "", ranks[e.id].map(String.init) ?? "",
+            ])
         }
         return text
     }
@@ -55,7 +69,9 @@ extension Advisor.Result {
         var left = evaluations.filter { $0.rejected == nil }.map(\.id)
         var rank = 1
         while !left.isEmpty {
-            let front = left.filter { i in !left.contains { j in j != i && dominates(terms(evaluations[j]), terms(evaluations[i])) } }
+            let front = left.filter { i in
+                !left.contains { j in j != i && dominates(terms(evaluations[j]), terms(evaluations[i])) }
+            }
             for i in front { ranks[i] = rank }
             left.removeAll { front.contains($0) }
             rank += 1

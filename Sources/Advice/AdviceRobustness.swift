@@ -21,10 +21,23 @@ extension Advisor {
 
         /// The answer's line.
         public func headline(_ bytes: (Double) -> String) -> String {
-            guard !rows.isEmpty else { return "robustness: no undocumented assumption with an alternative applies to this scenario" }
-            let flips = rows.filter { $0.verdict == "flips" }, noisy = rows.filter { $0.verdict == "within the noise" }
-            func name(_ row: Row) -> String { "\(row.assumption)=\(row.alternative) (advised − as written \(bytes(row.change.mean)), \(bytes(row.change.low)) to \(bytes(row.change.high)))" }
-            var text = flips.isEmpty ? "robustness: the advice holds under \(rows.count - noisy.count) of \(rows.count) alternatives of the applying assumptions"
+            guard !rows.isEmpty else {
+                return "robustness: no undocumented assumption with an alternative applies to this scenario"
+            }
+            let flips = rows.filter { $0.verdict == "flips" }
+            let noisy = rows.filter { $0.verdict == "within the noise" }
+            func name(_ row: Row) -> String {
+                """
+                \(row.assumption)=\(row.alternative) (advised − as written \(bytes(row.change.mean)), \
+                \(bytes(row.change.low)) to \(bytes(row.change.high)))
+                """
+            }
+            var text =
+                flips.isEmpty
+                ? """
+                robustness: the advice holds under \(rows.count - noisy.count) of \(rows.count) alternatives of \
+                the applying assumptions
+                """
                 : "robustness: the advice flips under " + flips.map(name).joined(separator: "; ")
             if !noisy.isEmpty { text += "; within the noise under " + noisy.map(name).joined(separator: "; ") }
             return text
@@ -32,11 +45,16 @@ extension Advisor {
 
         /// As data (`--format json`).
         public var json: String {
-            JSONText.array(rows.map { row in
-                JSONText.object([("assumption", JSONText.string(row.assumption)), ("alternative", JSONText.string(row.alternative)),
-                                 ("change", JSONText.number(row.change.mean)), ("change_ci_low", JSONText.number(row.change.low)),
-                                 ("change_ci_high", JSONText.number(row.change.high)), ("verdict", JSONText.string(row.verdict))])
-            })
+            JSONText.array(
+                rows.map { row in
+                    JSONText.object([
+                        ("assumption", JSONText.string(row.assumption)),
+                        ("alternative", JSONText.string(row.alternative)),
+                        ("change", JSONText.number(row.change.mean)),
+                        ("change_ci_low", JSONText.number(row.change.low)),
+                        ("change_ci_high", JSONText.number(row.change.high)), ("verdict", JSONText.string(row.verdict)),
+                    ])
+                })
         }
     }
 
@@ -51,7 +69,13 @@ extension Advisor {
             for (j, alternative) in assumption.alternatives.enumerated() {
                 var points: [ExperimentPlan.Point] = []
                 for layout in layouts {
-                    for device in devices { points.append(alternative.applied(to: point(try layout.layout.applied(to: device, app: app, resources: resources), layout.layout))) }
+                    for device in devices {
+                        points.append(
+                            alternative.applied(
+                                to: point(
+                                    try layout.layout.applied(to: device, app: app, resources: resources), layout.layout
+                                )))
+                    }
                 }
                 var objectives: [[Double]] = [[], []]
                 for outcome in try perform(points, round: round + 100 * k + j) {
@@ -59,8 +83,12 @@ extension Advisor {
                     objectives[which].append(objective(outcome.summary, initial: layouts[which].initialInstallBytes))
                 }
                 let change = Interval(zip(objectives[0], objectives[1]).map { $0 - $1 })
-                let verdict = result.best == result.original || change.mean < 0 ? "holds" : change.low > 0 ? "flips" : "within the noise"
-                rows.append(.init(assumption: assumption.name, alternative: alternative.value, change: change, verdict: verdict))
+                let verdict =
+                    result.best == result.original || change.mean < 0
+                    ? "holds" : change.low > 0 ? "flips" : "within the noise"
+                rows.append(
+                    .init(assumption: assumption.name, alternative: alternative.value, change: change, verdict: verdict)
+                )
             }
         }
         return AdviceRobustness(rows: rows)

@@ -11,11 +11,12 @@ import Simulation
 /// rule applied greedily over co-access), keeps the best, and improves it by moves: merge the
 /// two packs most often requested together (twelve such pairs a round), split a pack of several
 /// resources (its file tag sets apart, or its largest resource out; four packs a round),
-/// promote one of the four most requested packs to prefetch, or demote a promoted one. Each round's candidates run as one plan through
-/// the Experiments layer (on every core, byte-identical at any job count); the best replaces
+/// promote one of the four most requested packs to prefetch, or demote a promoted one. Each round's candidates run as
+/// one plan through the Experiments layer (on every core, byte-identical at any job count); the best replaces
 /// the incumbent only if its mean objective is lower. When no single move improves, pairs of
 /// moves are tried (a second move from each of the three best first ones), since two changes
-/// may pay only together. The search stops when neither does, or at `maxEvaluations` layouts. A candidate over a platform limit is rejected unrun.
+/// may pay only together. The search stops when neither does, or at `maxEvaluations` layouts. A candidate over a
+/// platform limit is rejected unrun.
 ///
 /// With a `population` (the devices the app ships to: their used space, their network), every
 /// layout runs on each device, the same seeds on each, and its objective is over all of them:
@@ -57,7 +58,10 @@ public struct Advisor {
         /// Bytes one download is worth beyond its size.
         public var downloadPrice: Double
 
-        public init(waitPrice: Double = 1e6, installPrice: Double = 0.1, failurePrice: Double = 100e6, downloadPrice: Double = 1e6) {
+        public init(
+            waitPrice: Double = 1e6, installPrice: Double = 0.1, failurePrice: Double = 100e6,
+            downloadPrice: Double = 1e6
+        ) {
             self.waitPrice = waitPrice
             self.installPrice = installPrice
             self.failurePrice = failurePrice
@@ -106,7 +110,8 @@ public struct Advisor {
         public var subset: [Int] {
             let b = evaluations[best].objectives
             return evaluations.filter { e in
-                e.rejected == nil && !e.objectives.isEmpty && (e.id == best || Interval(zip(e.objectives, b).map { $0 - $1 }).low <= 0)
+                e.rejected == nil && !e.objectives.isEmpty
+                    && (e.id == best || Interval(zip(e.objectives, b).map { $0 - $1 }).low <= 0)
             }.sorted { $0.mean < $1.mean }.map(\.id)
         }
 
@@ -148,9 +153,11 @@ public struct Advisor {
     /// Shares every round's runs among the shards of a cluster job; nil runs them all here.
     public var exchange: AdviceExchange?
 
-    public init(scenario: Scenario, resources: [Resource], app: AppIndex, policy: PolicyDescriptor,
-                policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: PolicyDescriptor] = [:],
-                replications: Int, weights: Weights = Weights()) {
+    public init(
+        scenario: Scenario, resources: [Resource], app: AppIndex, policy: PolicyDescriptor,
+        policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: PolicyDescriptor] = [:],
+        replications: Int, weights: Weights = Weights()
+    ) {
         self.scenario = scenario
         self.resources = resources
         self.app = app
@@ -164,7 +171,9 @@ public struct Advisor {
     /// One run's point: `scenario` with the layout's strategy for the app where it sets one.
     func point(_ scenario: Scenario, _ layout: Layout) -> ExperimentPlan.Point {
         var strategies = appStrategies
-        if let name = layout.strategy, let strategy = self.strategies.first(where: { $0.name == name }) { strategies[app] = strategy }
+        if let name = layout.strategy, let strategy = self.strategies.first(where: { $0.name == name }) {
+            strategies[app] = strategy
+        }
         return ExperimentPlan.Point(scenario, policyOptions: policyOptions, appStrategies: strategies)
     }
 
@@ -176,14 +185,17 @@ public struct Advisor {
         var round = 0
 
         func evaluate(_ batch: [(layout: Layout, move: String, parent: Int?)]) throws -> [Int] {
-            let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(exhaustive ? batch.count : max(0, maxEvaluations - evaluations.count))
+            let fresh = batch.filter { seen.insert($0.layout).inserted }.prefix(
+                exhaustive ? batch.count : max(0, maxEvaluations - evaluations.count))
             var ids: [Int] = []
             var runnable: [(index: Int, point: ExperimentPlan.Point)] = []
             var made: [(layout: Layout, move: String, parent: Int?, rejected: String?, initial: Int64)] = []
             for candidate in fresh {
                 do {
                     let laid = try candidate.layout.applied(to: scenario, app: app, resources: resources)
-                    let initial = laid.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) { $0 + $1.size }
+                    let initial = laid.apps[app].catalog.packs.filter { $0.category == .initialInstall }.reduce(0) {
+                        $0 + $1.size
+                    }
                     // One run per device of the population, in its order, for every layout alike.
                     for member in population {
                         let device = try candidate.layout.applied(to: member.scenario, app: app, resources: resources)
@@ -204,14 +216,20 @@ public struct Advisor {
             for (i, candidate) in made.enumerated() {
                 let runRows = rows[i]
                 func mean(_ metric: Metric) -> Double {
-                    runRows.isEmpty ? .nan : runRows.reduce(0) { $0 + (($1[metric]).isNaN ? 0 : $1[metric]) } / Double(runRows.count)
+                    runRows.isEmpty
+                        ? .nan
+                        : runRows.reduce(0) { $0 + (($1[metric]).isNaN ? 0 : $1[metric]) } / Double(runRows.count)
                 }
                 let objectives = runRows.map { objective($0, initial: candidate.initial) }
                 let id = evaluations.count
-                evaluations.append(Evaluation(
-                    id: id, layout: candidate.layout, move: candidate.move, parent: candidate.parent, rejected: candidate.rejected,
-                    objectives: objectives, redownloadBytes: mean(.redownloadBytes), overPurgeBytes: mean(.overPurgeBytes),
-                    waitP95: mean(.waitP95), failedRequests: mean(.failedRequests), initialInstallBytes: candidate.initial))
+                evaluations.append(
+                    Evaluation(
+                        id: id, layout: candidate.layout, move: candidate.move, parent: candidate.parent,
+                        rejected: candidate.rejected,
+                        objectives: objectives, redownloadBytes: mean(.redownloadBytes),
+                        overPurgeBytes: mean(.overPurgeBytes),
+                        waitP95: mean(.waitP95), failedRequests: mean(.failedRequests),
+                        initialInstallBytes: candidate.initial))
                 ids.append(id)
             }
             progress?(evaluations.count)
@@ -221,11 +239,16 @@ public struct Advisor {
         let written = Layout.asWritten(resources)
         if exhaustive {
             // Every layout of a small app, the one as written first: the best is the best there is.
-            let all = [(written, "as written", nil)] + Layout.all(of: resources.count).map { ($0, $0.describe(resources), Optional<Int>.none) }
+            let all =
+                [(written, "as written", nil)]
+                + Layout.all(of: resources.count).map { ($0, $0.describe(resources), Optional<Int>.none) }
             let ids = try evaluate(all)
-            let best = ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } ?? ids[0]
-            return Result(evaluations: evaluations, original: ids[0], best: best, starts: [ids[0]],
-                          bounds: try bounds([evaluations[ids[0]].layout, evaluations[best].layout], round: round))
+            let best =
+                ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean }
+                ?? ids[0]
+            return Result(
+                evaluations: evaluations, original: ids[0], best: best, starts: [ids[0]],
+                bounds: try bounds([evaluations[ids[0]].layout, evaluations[best].layout], round: round))
         }
         let starts = try evaluate([
             (written, "as written", nil),
@@ -233,10 +256,16 @@ public struct Advisor {
             (Layout.greedy(resources, coAccess: coAccess), "64 MB rule over co-access", nil),
         ])
         let original = starts[0]
-        var best = starts.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } ?? original
-        func lowest(_ ids: [Int]) -> Int? { ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean } }
+        var best =
+            starts.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean }
+            ?? original
+        func lowest(_ ids: [Int]) -> Int? {
+            ids.filter { evaluations[$0].rejected == nil }.min { evaluations[$0].mean < evaluations[$1].mean }
+        }
         while evaluations.count < maxEvaluations {
-            let moves = neighbours(of: evaluations[best].layout, coAccess: coAccess).map { ($0.layout, $0.move, Optional(best)) }
+            let moves = neighbours(of: evaluations[best].layout, coAccess: coAccess).map {
+                ($0.layout, $0.move, Optional(best))
+            }
             let ids = try evaluate(moves)
             if let challenger = lowest(ids), evaluations[challenger].mean < evaluations[best].mean {
                 best = challenger
@@ -245,13 +274,20 @@ public struct Advisor {
             // No single move improves: pairs of moves, a second from each of the three best
             // first ones (a merge that pays only with another strategy, a promotion only with a
             // larger budget), before giving up.
-            let firsts = ids.filter { evaluations[$0].rejected == nil }.sorted { evaluations[$0].mean < evaluations[$1].mean }.prefix(3)
-            let pairs = firsts.flatMap { first in neighbours(of: evaluations[first].layout, coAccess: coAccess).map { ($0.layout, $0.move, Optional(first)) } }
+            let firsts = ids.filter { evaluations[$0].rejected == nil }.sorted {
+                evaluations[$0].mean < evaluations[$1].mean
+            }.prefix(3)
+            let pairs = firsts.flatMap { first in
+                neighbours(of: evaluations[first].layout, coAccess: coAccess).map {
+                    ($0.layout, $0.move, Optional(first))
+                }
+            }
             guard let pair = lowest(try evaluate(pairs)), evaluations[pair].mean < evaluations[best].mean else { break }
             best = pair
         }
-        return Result(evaluations: evaluations, original: original, best: best, starts: starts,
-                      bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
+        return Result(
+            evaluations: evaluations, original: original, best: best, starts: starts,
+            bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
     }
 
     /// One run's objective, in bytes (``Weights``), for a layout whose initial install is `initial` bytes.
@@ -265,23 +301,32 @@ public struct Advisor {
     /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
     /// over the replications, for each layout on the scenario's own device.
     func bounds(_ layouts: [Layout], round: Int) throws -> [Double] {
-        let points = try layouts.map { layout in point(try layout.applied(to: scenario, app: app, resources: resources), layout) }
+        let points = try layouts.map { layout in
+            point(try layout.applied(to: scenario, app: app, resources: resources), layout)
+        }
         var sums = Array(repeating: 0.0, count: layouts.count)
-        for outcome in try perform(points, round: round, bound: true) { sums[outcome.point] += Double(outcome.bound ?? 0) }
+        for outcome in try perform(points, round: round, bound: true) {
+            sums[outcome.point] += Double(outcome.bound ?? 0)
+        }
         return sums.map { $0 / Double(replications) }
     }
 
     /// Runs every point under the policy, each replication on its common seed: here on
     /// `jobs` cores, or this shard's share with the others' read from the ``exchange``.
     /// Outcomes in plan order (point, then replication).
-    func perform(_ points: [ExperimentPlan.Point], round: Int, bound: Bool = false, replications: Int? = nil) throws -> [AdviceExchange.Outcome] {
+    func perform(_ points: [ExperimentPlan.Point], round: Int, bound: Bool = false, replications: Int? = nil) throws
+        -> [AdviceExchange.Outcome]
+    {
         let plan = ExperimentPlan(points: points, policies: [policy], replications: replications ?? self.replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
         runner.maxEvents = maxEvents
         func run(_ indices: [Int]) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {
             zip(indices, try runner.run(indices: indices)).map { index, result in
-                (index, AdviceExchange.Outcome(point: result.point, summary: result.summary, bound: result.redownloadBound))
+                (
+                    index,
+                    AdviceExchange.Outcome(point: result.point, summary: result.summary, bound: result.redownloadBound)
+                )
             }
         }
         guard let exchange else { return try run(Array(plan.runs.indices)).map(\.outcome) }
@@ -289,8 +334,10 @@ public struct Advisor {
     }
 
     /// Strategies an app's code may run, tried where the app evicts.
-    public var strategies = [LRUPolicy.descriptor, FIFOPolicy.descriptor, GDSFPolicy.descriptor, SievePolicy.descriptor,
-                             LargestFirstPolicy.descriptor, BestFitPolicy.descriptor]
+    public var strategies = [
+        LRUPolicy.descriptor, FIFOPolicy.descriptor, GDSFPolicy.descriptor, SievePolicy.descriptor,
+        LargestFirstPolicy.descriptor, BestFitPolicy.descriptor,
+    ]
 
     /// Where the app evicts: the app's budget halved and doubled (from its content's size
     /// when it has none), and each other strategy; the layout's packs unchanged.
@@ -337,14 +384,18 @@ public struct Advisor {
         for g in several.prefix(4) {
             let byTags = Layout.asWritten(groups[g].map { resources[$0] }).groups.map { $0.map { groups[g][$0] } }
             if byTags.count > 1 {
-                moves.append((layout.splitting(g, part: byTags.last!), "split \(name(byTags.last!)) from \(name(groups[g]))"))
+                moves.append(
+                    (layout.splitting(g, part: byTags.last!), "split \(name(byTags.last!)) from \(name(groups[g]))"))
             }
             let largest = groups[g].max { resources[$0].size < resources[$1].size }!
-            moves.append((layout.splitting(g, part: [largest]), "split \(resources[largest].name) from \(name(groups[g]))"))
+            moves.append(
+                (layout.splitting(g, part: [largest]), "split \(resources[largest].name) from \(name(groups[g]))"))
         }
         // Promotions: the most requested on-demand packs to prefetch; a promoted one back.
         let requested = groups.indices.filter { !layout.promoted[$0] }
-            .sorted { groups[$0].map { coAccess.frequency[$0] }.max()! > groups[$1].map { coAccess.frequency[$0] }.max()! }
+            .sorted {
+                groups[$0].map { coAccess.frequency[$0] }.max()! > groups[$1].map { coAccess.frequency[$0] }.max()!
+            }
         for g in requested.prefix(4) where groups[g].allSatisfy({ coAccess.frequency[$0] > 0 }) {
             moves.append((layout.promoting(g), "promote \(name(groups[g])) to prefetch"))
         }
@@ -364,6 +415,7 @@ public struct Advisor {
     /// A group as the moves name it: its resources, `map-1+forest`.
     func name(_ group: [Int]) -> String {
         let names = group.map { resources[$0].name }
-        return names.count <= 3 ? names.joined(separator: "+") : names.prefix(2).joined(separator: "+") + "+\(names.count - 2) more"
+        return names.count <= 3
+            ? names.joined(separator: "+") : names.prefix(2).joined(separator: "+") + "+\(names.count - 2) more"
     }
 }

@@ -1,6 +1,6 @@
-import ODRCore
 import Experiments
 import Metrics
+import ODRCore
 import Simulation
 
 extension Advisor {
@@ -28,7 +28,9 @@ extension Advisor {
         /// Advised − as written on the fresh seeds, paired.
         public var advantage: Interval { Interval(zip(objectives[advised], objectives[original]).map { $0 - $1 }) }
         /// The finalist with the lowest fresh-seed mean.
-        public var freshBest: Int { objectives.indices.min { Interval(objectives[$0]).mean < Interval(objectives[$1]).mean }! }
+        public var freshBest: Int {
+            objectives.indices.min { Interval(objectives[$0]).mean < Interval(objectives[$1]).mean }!
+        }
         /// Finalists the fresh seeds cannot tell from ``freshBest`` (itself included): those
         /// whose paired interval against it reaches 0, each at 1 − 0.05/(k − 1) for k finalists
         /// (Bonferroni over the k − 1 comparisons with the best, in the manner of Hsu's multiple
@@ -37,7 +39,8 @@ extension Advisor {
         public var subset: [Int] {
             let level = 1 - 0.05 / Double(max(1, objectives.count - 1))
             return objectives.indices.filter { k in
-                k == freshBest || Interval(zip(objectives[k], objectives[freshBest]).map { $0 - $1 }, level: level).low <= 0
+                k == freshBest
+                    || Interval(zip(objectives[k], objectives[freshBest]).map { $0 - $1 }, level: level).low <= 0
             }
         }
     }
@@ -47,13 +50,16 @@ extension Advisor {
     func finalists(_ result: Result, count: Int) -> [Int] {
         var ids = [result.best]
         if result.original != result.best { ids.append(result.original) }
-        let others = result.evaluations.filter { $0.rejected == nil && !ids.contains($0.id) && !$0.objectives.isEmpty }.sorted { $0.mean < $1.mean }
+        let others = result.evaluations.filter { $0.rejected == nil && !ids.contains($0.id) && !$0.objectives.isEmpty }
+            .sorted { $0.mean < $1.mean }
         return ids + others.prefix(max(0, count - ids.count)).map(\.id)
     }
 
     /// Finalists `ks` (indices into `ids`) run on fresh seeds from `offset` seeds after the
     /// scenario's, on each device of the population: each one's objectives, one per run.
-    private func freshObjectives(_ result: Result, ids: [Int], _ ks: [Int], offset: Int, replications fresh: Int, round: Int) throws -> [[Double]] {
+    private func freshObjectives(
+        _ result: Result, ids: [Int], _ ks: [Int], offset: Int, replications fresh: Int, round: Int
+    ) throws -> [[Double]] {
         var points: [ExperimentPlan.Point] = []
         var owner: [Int] = []
         let devices = population.isEmpty ? [scenario] : population.map(\.scenario)
@@ -68,17 +74,23 @@ extension Advisor {
         var objectives = Array(repeating: [Double](), count: ks.count)
         for outcome in try perform(points, round: round, replications: fresh) {
             let slot = owner[outcome.point]
-            objectives[slot].append(objective(outcome.summary, initial: result.evaluations[ids[ks[slot]]].initialInstallBytes))
+            objectives[slot].append(
+                objective(outcome.summary, initial: result.evaluations[ids[ks[slot]]].initialInstallBytes))
         }
         return objectives
     }
 
     /// Runs the finalists of `result` on fresh seeds (a round of its own: every shard calls it).
-    public func confirm(_ result: Result, replications fresh: Int, finalists: Int = 5, round: Int = 1_000_000) throws -> Confirmation {
+    public func confirm(_ result: Result, replications fresh: Int, finalists: Int = 5, round: Int = 1_000_000) throws
+        -> Confirmation
+    {
         let ids = self.finalists(result, count: finalists)
-        let objectives = try freshObjectives(result, ids: ids, Array(ids.indices), offset: replications, replications: fresh, round: round)
-        return Confirmation(ids: ids, objectives: objectives, firstSeed: scenario.seed &+ UInt64(replications), replications: fresh, advised: 0,
-                            original: ids.firstIndex(of: result.original) ?? 0)
+        let objectives = try freshObjectives(
+            result, ids: ids, Array(ids.indices), offset: replications, replications: fresh, round: round)
+        return Confirmation(
+            ids: ids, objectives: objectives, firstSeed: scenario.seed &+ UInt64(replications), replications: fresh,
+            advised: 0,
+            original: ids.firstIndex(of: result.original) ?? 0)
     }
 
     /// `advise --indifference DELTA`: the finalists compared on fresh seeds by Kim and Nelson's
@@ -86,13 +98,16 @@ extension Advisor {
     /// survivor at a time, eliminating as it goes, up to `maximum`. With probability at least
     /// `confidence` the one left is the best finalist or within `indifference` (objective
     /// bytes) of it. The confirmation's advantage and subset are read from the same seeds.
-    public func select(_ result: Result, indifference: Double, confidence: Double = 0.95, maximum: Int, finalists count: Int = 5) throws -> Confirmation {
+    public func select(
+        _ result: Result, indifference: Double, confidence: Double = 0.95, maximum: Int, finalists count: Int = 5
+    ) throws -> Confirmation {
         let ids = self.finalists(result, count: count)
         var objectives = Array(repeating: [Double](), count: ids.count)
         let first = scenario.seed &+ UInt64(replications)
         func observe(_ r: Int, _ names: [String]) throws -> [String: Double] {
             let ks = names.compactMap { Int($0) }
-            let values = try freshObjectives(result, ids: ids, ks, offset: replications + r - 1, replications: 1, round: 2_000_000 + r)
+            let values = try freshObjectives(
+                result, ids: ids, ks, offset: replications + r - 1, replications: 1, round: 2_000_000 + r)
             var observed: [String: Double] = [:]
             // One observation per finalist: its mean over the population's devices.
             for (slot, k) in ks.enumerated() {
@@ -103,12 +118,16 @@ extension Advisor {
             return observed
         }
         guard ids.count >= 2 else {
-            return Confirmation(ids: ids, objectives: [try (1...10).map { try observe($0, ["0"])["0"]! }], firstSeed: first, replications: 10, advised: 0, original: 0)
+            return Confirmation(
+                ids: ids, objectives: [try (1...10).map { try observe($0, ["0"])["0"]! }], firstSeed: first,
+                replications: 10, advised: 0, original: 0)
         }
-        let selection = try SelectBest.run(policies: ids.indices.map(String.init), lowerIsBetter: true, indifference: indifference,
-                                           confidence: confidence, initial: 10, maximum: max(maximum, 10), observe: observe)
-        var confirmation = Confirmation(ids: ids, objectives: objectives, firstSeed: first, replications: selection.replications, advised: 0,
-                                        original: ids.firstIndex(of: result.original) ?? 0)
+        let selection = try SelectBest.run(
+            policies: ids.indices.map(String.init), lowerIsBetter: true, indifference: indifference,
+            confidence: confidence, initial: 10, maximum: max(maximum, 10), observe: observe)
+        var confirmation = Confirmation(
+            ids: ids, objectives: objectives, firstSeed: first, replications: selection.replications, advised: 0,
+            original: ids.firstIndex(of: result.original) ?? 0)
         confirmation.selection = selection
         return confirmation
     }
@@ -118,21 +137,48 @@ extension Advisor.Confirmation {
     /// One line for the terminal and the advised file's header; `bytes` writes an objective.
     public func sentence(_ result: Advisor.Result, bytes: (Double) -> String) -> String {
         let d = advantage
-        let verdict = ids[advised] == ids[original] ? "the layout as written is kept" : d.high < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
-        let names = subset.map { k in k == advised ? "the advised layout" : k == original ? "the layout as written" : result.evaluations[ids[k]].move }
+        let verdict =
+            ids[advised] == ids[original]
+            ? "the layout as written is kept"
+            : d.high < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
+        let names = subset.map { k in
+            k == advised
+                ? "the advised layout" : k == original ? "the layout as written" : result.evaluations[ids[k]].move
+        }
         // Under KN an eliminated finalist stops early: the advantage pairs the seeds both ran.
         let paired = selection == nil ? replications : min(objectives[advised].count, objectives[original].count)
-        let text = "on \(paired) fresh seeds (\(firstSeed) on, which the search never saw): advised − as written \(bytes(d.mean)) "
-            + "(95 % interval \(bytes(d.low)) to \(bytes(d.high))), \(verdict); within the noise of the best there: \(names.joined(separator: ", "))"
+        let text =
+            """
+            on \(paired) fresh seeds (\(firstSeed) on, which the search never saw): advised − as written \
+            \(bytes(d.mean)) \
+            (95 % interval \(bytes(d.low)) to \(bytes(d.high))), \(verdict); within the noise of the best there:
+            """
+            + " \(names.joined(separator: ", "))"
         guard let selection else { return text }
-        func name(_ k: String) -> String { Int(k).map { $0 == advised ? "the advised layout" : $0 == original ? "the layout as written" : result.evaluations[ids[$0]].move } ?? k }
-        let gone = selection.eliminated.isEmpty ? "none eliminated" : "eliminated: " + selection.eliminated.map { "\(name($0.policy)) at replication \($0.replication)" }.joined(separator: ", ")
+        func name(_ k: String) -> String {
+            Int(k).map {
+                $0 == advised
+                    ? "the advised layout" : $0 == original ? "the layout as written" : result.evaluations[ids[$0]].move
+            } ?? k
+        }
+        let gone =
+            selection.eliminated.isEmpty
+            ? "none eliminated"
+            : "eliminated: "
+                + selection.eliminated.map { "\(name($0.policy)) at replication \($0.replication)" }.joined(
+                    separator: ", ")
         let how = "(Kim and Nelson's KN over \(ids.count) finalists, \(selection.replications) seeds at most; \(gone))"
         let chance = String(format: "%.2f", selection.confidence)
         if let best = selection.best {
-            return text + "; KN: \(name(best)) is the best within \(bytes(selection.indifference)) with probability ≥ \(chance) \(how)"
+            return text
+                + """
+                ; KN: \(name(best)) is the best within \(bytes(selection.indifference)) with probability ≥ \
+                \(chance) \(how)
+                """
         }
-        return text + "; KN: not decided at --max-replications: \(selection.survivors.map(name).joined(separator: ", ")) remain within \(bytes(selection.indifference)) of each other \(how)"
+        return text
+            + "; KN: not decided at --max-replications: \(selection.survivors.map(name).joined(separator: ", ")) "
+            + "remain within \(bytes(selection.indifference)) of each other \(how)"
     }
 
     /// The confirmation as data (`--format json`).
@@ -140,17 +186,30 @@ extension Advisor.Confirmation {
         let d = advantage
         return JSONText.object([
             ("replications", String(replications)), ("first_seed", String(firstSeed)),
-            ("advantage", JSONText.number(d.mean)), ("advantage_ci_low", JSONText.number(d.low)), ("advantage_ci_high", JSONText.number(d.high)),
+            ("advantage", JSONText.number(d.mean)), ("advantage_ci_low", JSONText.number(d.low)),
+            ("advantage_ci_high", JSONText.number(d.high)),
             ("subset", JSONText.array(subset.map { JSONText.string(result.evaluations[ids[$0]].move) })),
             ("objective_means", JSONText.array(objectives.map { JSONText.number(Interval($0).mean) })),
-            ("selection", selection.map { s in
-                let move = { (k: String) in JSONText.string(Int(k).map { result.evaluations[ids[$0]].move } ?? k) }
-                return JSONText.object([
-                    ("procedure", JSONText.string("KN")), ("indifference", JSONText.number(s.indifference)), ("confidence", JSONText.number(s.confidence)),
-                    ("best", s.best.map(move) ?? "null"), ("survivors", JSONText.array(s.survivors.map(move))),
-                    ("eliminated", JSONText.array(s.eliminated.map { JSONText.object([("layout", move($0.policy)), ("replication", String($0.replication))]) })),
-                ])
-            } ?? "null"),
+            (
+                "selection",
+                selection.map { s in
+                    let move = { (k: String) in JSONText.string(Int(k).map { result.evaluations[ids[$0]].move } ?? k) }
+                    return JSONText.object([
+                        ("procedure", JSONText.string("KN")), ("indifference", JSONText.number(s.indifference)),
+                        ("confidence", JSONText.number(s.confidence)),
+                        ("best", s.best.map(move) ?? "null"), ("survivors", JSONText.array(s.survivors.map(move))),
+                        (
+                            "eliminated",
+                            JSONText.array(
+                                s.eliminated.map {
+                                    JSONText.object([
+                                        ("layout", move($0.policy)), ("replication", String($0.replication)),
+                                    ])
+                                })
+                        ),
+                    ])
+                } ?? "null"
+            ),
         ])
     }
 }
@@ -164,13 +223,23 @@ extension Advisor.Result {
         let pick = evaluations.first { $0.layout == searched }
         let verdict: String
         if let pick, subset.contains(pick.id) {
-            verdict = "the sequential search's pick (\(searched.describe(resources)), \(bytes(pick.mean))) is among them"
+            verdict =
+                "the sequential search's pick (\(searched.describe(resources)), \(bytes(pick.mean))) is among them"
         } else {
-            verdict = "the sequential search's pick (\(searched.describe(resources))\(pick.map { ", \(bytes($0.mean))" } ?? "")) is not: the search missed the best"
+            verdict =
+                "the sequential search's pick "
+                + "(\(searched.describe(resources))\(pick.map { ", \(bytes($0.mean))" } ?? "")) is not: the "
+                + "search missed the best"
         }
         let shown = subset.prefix(3).map { evaluations[$0].layout.describe(resources) }.joined(separator: "; ")
-        return "exhaustive: \(evaluations.count) layouts (\(rejected) over the platform's limits); the best \(evaluations[best].layout.describe(resources)) "
-            + "at \(bytes(evaluations[best].mean)); \(subset.count) within the noise of it on these seeds (\(shown)\(subset.count > 3 ? "; …" : "")); " + verdict
+        return
+            """
+            exhaustive: \(evaluations.count) layouts (\(rejected) over the platform's limits); the best \
+            \(evaluations[best].layout.describe(resources)) \
+            at \(bytes(evaluations[best].mean)); \(subset.count) within the noise of it on these seeds
+            """
+                + " (\(shown)\(subset.count > 3 ? "; …" : "")); "
+                + verdict
     }
 }
 
@@ -180,7 +249,10 @@ extension Advisor {
     public func exhaustiveRefusal(sharded: Bool) -> String? {
         if sharded { return "--exhaustive runs on one machine, not with --shard" }
         guard resources.count > Layout.exhaustiveLimit else { return nil }
-        return "--exhaustive: the app has \(resources.count) resources; it enumerates at most \(Layout.exhaustiveLimit)"
+        return """
+            --exhaustive: the app has \(resources.count) resources; it enumerates at most \
+            \(Layout.exhaustiveLimit)
+            """
     }
 
     /// The sequential search's pick, for the enumeration to be checked against.
@@ -222,7 +294,9 @@ extension Advisor {
     /// ``confirm(_:replications:finalists:round:)`` with the fresh seeds doubled, on the same
     /// seeds extended, until the advantage's 95 % half-width is within `precision`, or
     /// `maximum` seeds: returns the confirmation and whether the precision was reached.
-    public func confirm(_ result: Result, replications: Int, precision: FreshPrecision?, maximum: Int) throws -> (Confirmation, reached: Bool?) {
+    public func confirm(_ result: Result, replications: Int, precision: FreshPrecision?, maximum: Int) throws -> (
+        Confirmation, reached: Bool?
+    ) {
         var fresh = replications
         var confirmation = try confirm(result, replications: fresh)
         guard let precision else { return (confirmation, nil) }

@@ -24,7 +24,8 @@ extension Layout {
         if let budget { result.apps[app].budget = budget }
         for i in result.events.indices {
             guard case .update(let a, let pack) = result.events[i].action, a == app,
-                  let moved = packOfResource[written.packs[Int(pack)].resources[0]] else { continue }
+                let moved = packOfResource[written.packs[Int(pack)].resources[0]]
+            else { continue }
             result.events[i].action = .update(a, pack: moved)
         }
         return result

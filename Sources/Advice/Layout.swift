@@ -69,7 +69,9 @@ public struct Layout: Hashable, Sendable {
 
     /// "{x, y} {z*}": the groups by resource name, a promoted one starred.
     public func describe(_ resources: [Resource]) -> String {
-        zip(groups, promoted).map { g, p in "{" + g.map { resources[$0].name }.joined(separator: ", ") + "}" + (p ? "*" : "") }.joined(separator: " ")
+        zip(groups, promoted).map { g, p in
+            "{" + g.map { resources[$0].name }.joined(separator: ", ") + "}" + (p ? "*" : "")
+        }.joined(separator: " ")
     }
 
     /// Every resource a pack of its own.
@@ -133,7 +135,9 @@ public struct Layout: Hashable, Sendable {
     }
 
     /// The app's resources under this layout, and the tags it adds with their categories.
-    public func resources(from original: [Resource]) -> (resources: [Resource], newTags: [(name: String, category: TagCategory)]) {
+    public func resources(from original: [Resource]) -> (
+        resources: [Resource], newTags: [(name: String, category: TagCategory)]
+    ) {
         let existing = Set(original.flatMap(\.tags))
         let unions = groups.map { group in Array(Set(group.flatMap { original[$0].tags })).sorted() }
         var seen: [[String]: Int] = [:]
@@ -163,6 +167,7 @@ public struct Layout: Hashable, Sendable {
         let promotedCount = promoted.filter { $0 }.count
         return "\(groups.count) packs" + (merged > 0 ? " (\(merged) of several resources)" : "")
             + (promotedCount > 0 ? ", \(promotedCount) promoted to prefetch" : "")
-            + (budget.map { ", budget \(ByteFormatting.scenarioSize($0))" } ?? "") + (strategy.map { ", strategy \($0)" } ?? "")
+            + (budget.map { ", budget \(ByteFormatting.scenarioSize($0))" } ?? "")
+            + (strategy.map { ", strategy \($0)" } ?? "")
     }
 }

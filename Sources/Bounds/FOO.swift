@@ -43,19 +43,27 @@ public enum FOO {
         public var description: String {
             switch self {
             case .tooLong(let requests, let limit):
-                "FOO: the trace has \(requests) requests, more than the \(limit) it takes (its network simplex grows faster than linearly); raise the limit with --foo-max-requests"
+                """
+                FOO: the trace has \(requests) requests, more than the \(limit) it takes (its network simplex grows \
+                faster than linearly); raise the limit with --foo-max-requests
+                """
             case .solver(let what): "FOO: the min-cost-flow solver \(what)"
             }
         }
     }
 
     /// The bounds at `capacity` bytes.
-    public static func bound(_ sequence: RequestSequence, capacity: Int64, maximumRequests: Int = FOO.maximumRequests) throws(Failure) -> Bound {
+    public static func bound(_ sequence: RequestSequence, capacity: Int64, maximumRequests: Int = FOO.maximumRequests)
+        throws(Failure) -> Bound
+    {
         guard sequence.requestCount <= maximumRequests else {
             throw .tooLong(requests: sequence.requestCount, limit: maximumRequests)
         }
         let next = sequence.nextRequests()
-        var from: [Int32] = [], to: [Int32] = [], arcCapacity: [Int64] = [], cost: [Double] = []
+        var from: [Int32] = []
+        var to: [Int32] = []
+        var arcCapacity: [Int64] = []
+        var cost: [Double] = []
         var supply: [Int64] = [0]
         // Per request with a next one: its outer arc (-1 until made); per object: the node and
         // request of its open interval.
@@ -96,7 +104,8 @@ public enum FOO {
         }
         var flow = [Int64](repeating: 0, count: from.count)
         var total = 0.0
-        let status = odr_min_cost_flow(Int64(supply.count), Int64(from.count), from, to, arcCapacity, cost, supply, 4, &flow, &total)
+        let status = odr_min_cost_flow(
+            Int64(supply.count), Int64(from.count), from, to, arcCapacity, cost, supply, 4, &flow, &total)
         switch status {
         case ODR_FLOW_OPTIMAL: break
         case ODR_FLOW_INFEASIBLE: throw .solver("found the problem infeasible")
@@ -104,7 +113,8 @@ public enum FOO {
         default: throw .solver("ran out of memory")
         }
         // Hits: each interval's cached share; whole ones (over 99 %) for the integer schedule.
-        var fractional = 0.0, whole: Int64 = 0
+        var fractional = 0.0
+        var whole: Int64 = 0
         for i in 0..<sequence.requestCount where outerArc[i] >= 0 {
             let size = sequence.sizes[Int(sequence.objects[i])]
             let kept = Double(size - flow[Int(outerArc[i])]) / Double(size)
@@ -112,8 +122,9 @@ public enum FOO {
             if kept > 0.99 { whole += 1 }
         }
         let n = Int64(sequence.requestCount)
-        return Bound(capacity: capacity, requests: n, lowerMisses: Double(n - zeroSizeHits) - fractional,
-                     upperMisses: n - zeroSizeHits - whole)
+        return Bound(
+            capacity: capacity, requests: n, lowerMisses: Double(n - zeroSizeHits) - fractional,
+            upperMisses: n - zeroSizeHits - whole)
     }
 
     /// The fewest bytes that must be fetched again for repeated requests when the space
@@ -123,15 +134,20 @@ public enum FOO {
     /// step, and cost 1 per byte on the outer arcs (a byte not kept is a byte fetched
     /// again); the LP optimum, rounded up, is a lower bound on any schedule's refetched bytes.
     /// Requests of size-0 objects cost nothing and are left out.
-    public static func minimumRefetchedBytes(_ sequence: RequestSequence, space: [Int64],
-                                             maximumRequests: Int = FOO.maximumRequests) throws(Failure) -> Int64 {
+    public static func minimumRefetchedBytes(
+        _ sequence: RequestSequence, space: [Int64],
+        maximumRequests: Int = FOO.maximumRequests
+    ) throws(Failure) -> Int64 {
         precondition(space.count == sequence.requestCount, "one space per request")
         guard sequence.requestCount <= maximumRequests else {
             throw .tooLong(requests: sequence.requestCount, limit: maximumRequests)
         }
         let n = sequence.requestCount
         guard n > 1 else { return 0 }
-        var from: [Int32] = [], to: [Int32] = [], arcCapacity: [Int64] = [], cost: [Double] = []
+        var from: [Int32] = []
+        var to: [Int32] = []
+        var arcCapacity: [Int64] = []
+        var cost: [Double] = []
         var supply = [Int64](repeating: 0, count: n)
         for k in 0..<(n - 1) {
             from.append(Int32(k))

@@ -76,7 +76,8 @@ public struct PFOOL: Sendable {
     /// How many intervals are taken: those whose preceding space-time is within `budget`.
     private static func taken(_ prefixes: Prefixes, budget: UInt64) -> Int {
         // Interval k (0-based) is taken when volume[k] ≤ budget; volume is nondecreasing.
-        var low = 0, high = prefixes.volume.count - 1
+        var low = 0
+        var high = prefixes.volume.count - 1
         while low < high {
             let mid = (low + high) / 2
             if prefixes.volume[mid] <= budget { low = mid + 1 } else { high = mid }
@@ -107,8 +108,9 @@ public struct PFOOL: Sendable {
         let requested = sequence.requestedBytes
         return Bound(
             capacity: capacity,
-            counts: MissCounts(requests: Int64(n), misses: Double(Int64(n) - Int64(objectHits)),
-                               bytesRequested: requested, bytesMissed: Double(requested - byteHits)),
+            counts: MissCounts(
+                requests: Int64(n), misses: Double(Int64(n) - Int64(objectHits)),
+                bytesRequested: requested, bytesMissed: Double(requested - byteHits)),
             referenceByteMisses: requested - referenceByteHits)
     }
 }

@@ -11,8 +11,11 @@ extension Assumption {
     public static var csv: String {
         CSV.row(["assumption", "key", "default", "alternatives", "why", "covers"])
             + all.map { assumption in
-                CSV.row([assumption.name, assumption.key, assumption.defaultValue, assumption.alternatives.map(\.value).joined(separator: ";"),
-                         assumption.why, assumption.covers.joined(separator: ";")])
+                CSV.row([
+                    assumption.name, assumption.key, assumption.defaultValue,
+                    assumption.alternatives.map(\.value).joined(separator: ";"),
+                    assumption.why, assumption.covers.joined(separator: ";"),
+                ])
             }.joined()
     }
 }

@@ -44,9 +44,11 @@ public struct Assumption: Sendable {
     public let covers: [String]
     let appliesTo: @Sendable (ExperimentPlan.Point, [PolicyDescriptor]) -> Bool
 
-    public init(name: String, key: String, defaultValue: String, why: String, covers: [String],
-                alternatives: [Alternative] = [],
-                appliesTo: @escaping @Sendable (ExperimentPlan.Point, [PolicyDescriptor]) -> Bool = { _, _ in true }) {
+    public init(
+        name: String, key: String, defaultValue: String, why: String, covers: [String],
+        alternatives: [Alternative] = [],
+        appliesTo: @escaping @Sendable (ExperimentPlan.Point, [PolicyDescriptor]) -> Bool = { _, _ in true }
+    ) {
         self.name = name
         self.key = key
         self.defaultValue = defaultValue

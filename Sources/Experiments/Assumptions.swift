@@ -6,7 +6,8 @@ extension Assumption {
     /// Every modelling choice odr-sim makes where no source decides it, in the order
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
-        systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay, spaceExhausted, androidCacheQuota,
+        systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay,
+        spaceExhausted, androidCacheQuota,
         downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
     ]
 
@@ -15,15 +16,27 @@ extension Assumption {
         name: "system-removes-for-other-data",
         key: "platform: {system_removes_for_other_data: …}",
         defaultValue: "false",
-        why: "undocumented for Background Assets: no Apple source says the system removes managed asset packs for other data "
-            + "(it documents removing obsolete packs, AssetPackManager.checkForUpdates()); `true` is the older rule for unmanaged "
-            + "downloads (\"may remove them under critical circumstances\"). On Play it is documented: packs are app files, never cleared",
+        why:
+            """
+            undocumented for Background Assets: no Apple source says the system removes managed asset packs for \
+            other data \
+            (it documents removing obsolete packs, AssetPackManager.checkForUpdates()); `true` is the older rule \
+            for unmanaged \
+            downloads (\"may remove them under critical circumstances\"). On Play it is documented: packs are app \
+            files, never cleared
+            """,
         covers: ["PlatformProfile.systemRemovesForOtherData"],
-        alternatives: [Alternative("true") { point in
-            point.scenario.modifyPlatforms { if $0.evictor == .app && $0.initialPacksRemovable { $0.systemRemovesForOtherData = true } }
-        }],
+        alternatives: [
+            Alternative("true") { point in
+                point.scenario.modifyPlatforms {
+                    if $0.evictor == .app && $0.initialPacksRemovable { $0.systemRemovesForOtherData = true }
+                }
+            }
+        ],
         appliesTo: { point, _ in
-            point.scenario.appPlatforms.contains { $0.evictor == .app && $0.initialPacksRemovable && !$0.systemRemovesForOtherData }
+            point.scenario.appPlatforms.contains {
+                $0.evictor == .app && $0.initialPacksRemovable && !$0.systemRemovesForOtherData
+            }
         })
 
     /// Background Assets and Play: what the app's code does when a download finds the disk full.
@@ -31,10 +44,15 @@ extension Assumption {
         name: "app-evicts-when-full",
         key: "platform: {app_evicts_when_full: …}",
         defaultValue: "true",
-        why: "undocumented: neither platform says what the app sees when a download finds the disk full (Play reports "
-            + "INSUFFICIENT_STORAGE); chosen because an app that handles the failure frees its own unused packs and retries",
+        why: """
+            undocumented: neither platform says what the app sees when a download finds the disk full (Play reports \
+            INSUFFICIENT_STORAGE); chosen because an app that handles the failure frees its own unused packs and \
+            retries
+            """,
         covers: ["PlatformProfile.appEvictsWhenFull"],
-        alternatives: [Alternative("false") { point in point.scenario.modifyPlatforms { $0.appEvictsWhenFull = false } }],
+        alternatives: [
+            Alternative("false") { point in point.scenario.modifyPlatforms { $0.appEvictsWhenFull = false } }
+        ],
         appliesTo: { point, _ in point.scenario.appPlatforms.contains { $0.evictor == .app && $0.appEvictsWhenFull } })
 
     /// A phone mixing platforms: who makes room first for an evicting app's download.
@@ -42,13 +60,20 @@ extension Assumption {
         name: "system-purges-before-app-evicts",
         key: "apps[].platform: {system_purges_before_app_evicts: …}",
         defaultValue: "true",
-        why: "undocumented: no source says in which order iOS frees ODR apps' purgeable content and a Background Assets app "
-            + "removes its own packs when its download finds the disk full; chosen as iOS's purgeable-space rule (the system "
-            + "frees purgeable content for any write before the writer sees a full disk)",
+        why:
+            """
+            undocumented: no source says in which order iOS frees ODR apps' purgeable content and a Background \
+            Assets app \
+            removes its own packs when its download finds the disk full; chosen as iOS's purgeable-space rule (the \
+            system \
+            frees purgeable content for any write before the writer sees a full disk)
+            """,
         covers: ["PlatformProfile.systemPurgesBeforeAppEvicts"],
-        alternatives: [Alternative("false") { point in
-            point.scenario.modifyPlatforms { if $0.appRemovesPacks { $0.systemPurgesBeforeAppEvicts = false } }
-        }],
+        alternatives: [
+            Alternative("false") { point in
+                point.scenario.modifyPlatforms { if $0.appRemovesPacks { $0.systemPurgesBeforeAppEvicts = false } }
+            }
+        ],
         appliesTo: { point, _ in
             point.scenario.someAppEvicts && point.scenario.systemPurges && point.scenario.mixesPlatforms
                 && point.scenario.appPlatforms.contains { $0.appRemovesPacks && $0.systemPurgesBeforeAppEvicts }
@@ -59,9 +84,13 @@ extension Assumption {
         name: "cellular-confirmation-delay",
         key: "apps[].cellular_confirmation",
         defaultValue: "1m",
-        why: "undocumented: Play shows a confirmation dialog (showConfirmationDialog, for WAITING_FOR_WIFI and, for an app "
-            + "not installed through Play, REQUIRES_USER_CONFIRMATION) but nothing says when users answer; "
-            + "chosen because the user answers the next time they look at the app",
+        why:
+            """
+            undocumented: Play shows a confirmation dialog (showConfirmationDialog, for WAITING_FOR_WIFI and, for an \
+            app \
+            not installed through Play, REQUIRES_USER_CONFIRMATION) but nothing says when users answer; \
+            chosen because the user answers the next time they look at the app
+            """,
         covers: ["AppSpec.defaultCellularConfirmationDelay"],
         alternatives: [
             Alternative("10s") { Self.setConfirmationDelay(&$0, 10) },
@@ -70,7 +99,9 @@ extension Assumption {
         ],
         appliesTo: { point, _ in
             point.scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
-                && point.scenario.apps.contains { $0.cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay }
+                && point.scenario.apps.contains {
+                    $0.cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay
+                }
         })
 
     /// Every platform: what happens when a request's space cannot be freed.
@@ -78,10 +109,18 @@ extension Assumption {
         name: "space-exhausted",
         key: "device: {on_space_exhausted: …}",
         defaultValue: SpaceExhaustionAction.failRequest.rawValue,
-        why: "undocumented as a rule: Apple says only that the app \"may be terminated\" when space cannot be freed after the "
-            + "low-disk warning; chosen because failing the request is the milder reading",
+        why:
+            """
+            undocumented as a rule: Apple says only that the app \"may be terminated\" when space cannot be freed \
+            after the \
+            low-disk warning; chosen because failing the request is the milder reading
+            """,
         covers: ["DeviceSpec.onSpaceExhausted"],
-        alternatives: [Alternative(SpaceExhaustionAction.terminateApp.rawValue) { $0.scenario.device.onSpaceExhausted = .terminateApp }],
+        alternatives: [
+            Alternative(SpaceExhaustionAction.terminateApp.rawValue) {
+                $0.scenario.device.onSpaceExhausted = .terminateApp
+            }
+        ],
         appliesTo: { point, _ in point.scenario.device.onSpaceExhausted == .failRequest })
 
     /// `android-quota`: an app's cache quota where the scenario gives none.
@@ -89,10 +128,14 @@ extension Assumption {
         name: "android-cache-quota",
         key: "policy_options: {android-quota: {default_quota: …}}",
         defaultValue: "AOSP's computed quotas",
-        why: "the formula is AOSP's (CacheQuotaServiceImpl: 15 % of free space shared by foreground-time rank; "
-            + "StorageStatsService: 64 MiB without foreground time, recomputed on 5 % / 2 % free-space moves and every 10 h); "
-            + "undocumented: chosen to count foreground time as the time the scenario's apps ran (the phone's other apps are "
-            + "unknown) and to make Android's 30-second free-space check at each purge",
+        why: """
+            the formula is AOSP's (CacheQuotaServiceImpl: 15 % of free space shared by foreground-time rank; \
+            StorageStatsService: 64 MiB without foreground time, recomputed on 5 % / 2 % free-space moves and \
+            every 10 h); \
+            undocumented: chosen to count foreground time as the time the scenario's apps ran (the phone's other \
+            apps are \
+            unknown) and to make Android's 30-second free-space check at each purge
+            """,
         covers: ["AndroidQuotaPolicy.defaultQuota"],
         alternatives: [
             Alternative("64MiB fixed") { Self.setDefaultQuota(&$0, Double(64 << 20)) },
@@ -108,8 +151,12 @@ extension Assumption {
         name: "download-reservation",
         key: "(none)",
         defaultValue: "the full pack when the download starts",
-        why: "undocumented (ODR spec §6, a decision): chosen because a download that holds its space never fails midway "
-            + "for want of it; no alternative is modelled",
+        why:
+            """
+            undocumented (ODR spec §6, a decision): chosen because a download that holds its space never fails \
+            midway \
+            for want of it; no alternative is modelled
+            """,
         covers: [])
 
     /// Every platform: how downloads share the link.
@@ -117,8 +164,10 @@ extension Assumption {
         name: "bandwidth-sharing",
         key: "(none)",
         defaultValue: "equally among apps, by loading priority within an app; an urgent download takes the whole link",
-        why: "undocumented (ODR spec §6, a decision): chosen because loading priority is the only knob apps have; "
-            + "no alternative is modelled",
+        why: """
+            undocumented (ODR spec §6, a decision): chosen because loading priority is the only knob apps have; \
+            no alternative is modelled
+            """,
         covers: [])
 
     /// Background Assets: when an out-of-date pack's new version is fetched.
@@ -126,10 +175,14 @@ extension Assumption {
         name: "outdated-versions",
         key: "(none)",
         defaultValue: "by a request with latest: true, or at the pack's next update; one version kept",
-        why: "undocumented: Apple says an out-of-date pack's update may not download at once and that "
-            + "ensureLocalAvailability(of:requireLatestVersion:) can wait for it, but gives no schedule of retries; chosen as "
-            + "the least the documentation implies (a latest-version request for a pack another request holds gets the old "
-            + "version, since odr-sim keeps one version of a pack); no alternative is modelled",
+        why: """
+            undocumented: Apple says an out-of-date pack's update may not download at once and that \
+            ensureLocalAvailability(of:requireLatestVersion:) can wait for it, but gives no schedule of retries; \
+            chosen as \
+            the least the documentation implies (a latest-version request for a pack another request holds gets \
+            the old \
+            version, since odr-sim keeps one version of a pack); no alternative is modelled
+            """,
         covers: [])
 
     /// Background Assets: whether an obsolete pack that was never on the device can be fetched.
@@ -137,18 +190,24 @@ extension Assumption {
         name: "obsolete-fetch",
         key: "(none)",
         defaultValue: "never: a request that would fetch it fails invalid-tag",
-        why: "documented for a removed obsolete pack (\"can't be redownloaded once removed\", AssetPackManager.checkForUpdates()); "
-            + "undocumented for one never downloaded: chosen the same, since it is no longer in the app's set; "
-            + "no alternative is modelled",
+        why:
+            """
+            documented for a removed obsolete pack (\"can't be redownloaded once removed\", \
+            AssetPackManager.checkForUpdates()); \
+            undocumented for one never downloaded: chosen the same, since it is no longer in the app's set; \
+            no alternative is modelled
+            """,
         covers: [])
 
     private static func setConfirmationDelay(_ point: inout ExperimentPlan.Point, _ delay: Double?) {
-        for a in point.scenario.apps.indices where point.scenario.apps[a].cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay {
+        for a in point.scenario.apps.indices
+        where point.scenario.apps[a].cellularConfirmationDelay == AppSpec.defaultCellularConfirmationDelay {
             point.scenario.apps[a].cellularConfirmationDelay = delay
         }
     }
 
     private static func setDefaultQuota(_ point: inout ExperimentPlan.Point, _ bytes: Double) {
-        point.policyOptions[AndroidQuotaPolicy.descriptor.name, default: PolicyOptions()].values["default_quota"] = bytes
+        point.policyOptions[AndroidQuotaPolicy.descriptor.name, default: PolicyOptions()].values["default_quota"] =
+            bytes
     }
 }

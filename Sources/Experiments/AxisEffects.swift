@@ -38,28 +38,41 @@ public enum AxisEffects {
         public var moved: Bool { slicesMoved > 0 }
     }
 
-    public static func sentences(_ comparisons: [(values: [String], comparison: Comparison)], axisNames: [String], policy: String,
-                                 metrics: [Metric], format: (Double, Metric) -> String) -> [String] {
-        effects(comparisons, axisNames: axisNames, policy: policy, metrics: metrics).compactMap { $0.sentence(format: format) }
+    public static func sentences(
+        _ comparisons: [(values: [String], comparison: Comparison)], axisNames: [String], policy: String,
+        metrics: [Metric], format: (Double, Metric) -> String
+    ) -> [String] {
+        effects(comparisons, axisNames: axisNames, policy: policy, metrics: metrics).compactMap {
+            $0.sentence(format: format)
+        }
     }
 
-    public static func effects(_ comparisons: [(values: [String], comparison: Comparison)], axisNames: [String], policy: String,
-                               metrics: [Metric]) -> [Effect] {
+    public static func effects(
+        _ comparisons: [(values: [String], comparison: Comparison)], axisNames: [String], policy: String,
+        metrics: [Metric]
+    ) -> [Effect] {
         axisNames.indices.compactMap { a -> Effect? in
             var values: [String] = []
-            for c in comparisons where !c.values[a].isEmpty && !values.contains(c.values[a]) { values.append(c.values[a]) }
+            for c in comparisons where !c.values[a].isEmpty && !values.contains(c.values[a]) {
+                values.append(c.values[a])
+            }
             guard values.count >= 2 else { return nil }
             // The other axes' combinations, in order of appearance.
             func others(_ v: [String]) -> [String] { v.indices.filter { $0 != a }.map { v[$0] } }
             var slices: [[String]] = []
-            for c in comparisons where !c.values[a].isEmpty && !slices.contains(others(c.values)) { slices.append(others(c.values)) }
+            for c in comparisons where !c.values[a].isEmpty && !slices.contains(others(c.values)) {
+                slices.append(others(c.values))
+            }
             func interval(_ metric: Metric, _ value: String, _ slice: [String]) -> Interval? {
                 guard let c = comparisons.first(where: { $0.values[a] == value && others($0.values) == slice }),
-                      let p = c.comparison.policies.first(where: { $0.policy == policy }),
-                      let m = c.comparison.metrics.firstIndex(of: metric), m < p.metrics.count, !p.metrics[m].mean.isNaN else { return nil }
+                    let p = c.comparison.policies.first(where: { $0.policy == policy }),
+                    let m = c.comparison.metrics.firstIndex(of: metric), m < p.metrics.count, !p.metrics[m].mean.isNaN
+                else { return nil }
                 return p.metrics[m]
             }
-            func apart(_ x: Interval, _ y: Interval) -> Bool { abs(x.mean - y.mean) > (x.halfWidth.isNaN ? 0 : x.halfWidth) + (y.halfWidth.isNaN ? 0 : y.halfWidth) }
+            func apart(_ x: Interval, _ y: Interval) -> Bool {
+                abs(x.mean - y.mean) > (x.halfWidth.isNaN ? 0 : x.halfWidth) + (y.halfWidth.isNaN ? 0 : y.halfWidth)
+            }
             let otherNames = axisNames.indices.filter { $0 != a }.map { axisNames[$0] }
             var effects: [MetricEffect] = []
             for metric in metrics {
@@ -67,26 +80,33 @@ public enum AxisEffects {
                 var moves: [(slice: [String], first: Interval, last: Interval)] = []
                 var counted = 0
                 for slice in slices {
-                    guard let first = interval(metric, values[0], slice), let last = interval(metric, values[values.count - 1], slice) else { continue }
+                    guard let first = interval(metric, values[0], slice),
+                        let last = interval(metric, values[values.count - 1], slice)
+                    else { continue }
                     counted += 1
                     if apart(first, last) { moves.append((slice, first, last)) }
                 }
                 guard counted > 0 else { continue }
                 var effect = MetricEffect(metric: metric, slicesMoved: moves.count, slices: counted)
-                if let shown = moves.max(by: { abs($0.last.mean - $0.first.mean) < abs($1.last.mean - $1.first.mean) }) {
+                if let shown = moves.max(by: { abs($0.last.mean - $0.first.mean) < abs($1.last.mean - $1.first.mean) })
+                {
                     effect.example = zip(otherNames, shown.slice).map { ($0, $1) }
                     effect.fromMean = shown.first.mean
                     effect.toMean = shown.last.mean
                     let series = values.compactMap { interval(metric, $0, shown.slice) }
                     if counted == 1, series.count == values.count,
-                       let k = (1..<(series.count - 1)).first(where: { k in (k + 1..<series.count).allSatisfy { !apart(series[k], series[$0]) } }) {
+                        let k = (1..<(series.count - 1)).first(where: { k in
+                            (k + 1..<series.count).allSatisfy { !apart(series[k], series[$0]) }
+                        })
+                    {
                         effect.plateauFrom = values[k]
                     }
                 }
                 effects.append(effect)
             }
             guard !effects.isEmpty else { return nil }
-            return Effect(axis: axisNames[a], from: values[0], to: values[values.count - 1], policy: policy, metrics: effects)
+            return Effect(
+                axis: axisNames[a], from: values[0], to: values[values.count - 1], policy: policy, metrics: effects)
         }
     }
 }
@@ -94,7 +114,8 @@ public enum AxisEffects {
 extension AxisEffects.Effect {
     /// The verdict's sentence; nil when no metric was read.
     public func sentence(format: (Double, Metric) -> String) -> String? {
-        var moved: [String] = [], still: [String] = []
+        var moved: [String] = []
+        var still: [String] = []
         for effect in metrics {
             guard let from = effect.fromMean, let to = effect.toMean, effect.moved else {
                 still.append(effect.metric.heading)
@@ -103,15 +124,23 @@ extension AxisEffects.Effect {
             var text = "\(effect.metric.heading) \(format(from, effect.metric)) → \(format(to, effect.metric))"
             if effect.slices > 1 {
                 let at = (effect.example ?? []).map { "\($0.axis)=\($0.value)" }.joined(separator: ", ")
-                text = "\(effect.metric.heading) at \(effect.slicesMoved) of \(effect.slices) slices (at \(at): \(format(from, effect.metric)) → \(format(to, effect.metric)))"
+                text =
+                    """
+                    \(effect.metric.heading) at \(effect.slicesMoved) of \(effect.slices) slices (at \(at): \
+                    \(format(from, effect.metric)) → \(format(to, effect.metric)))
+                    """
             } else if let plateau = effect.plateauFrom {
                 text += " (nothing beyond the noise from \(plateau) on)"
             }
             moved.append(text)
         }
         let name = "\(axis) \(from) → \(to)"
-        guard !moved.isEmpty else { return still.isEmpty ? nil : "\(name) changes nothing beyond the noise under \(policy) (\(still.joined(separator: ", ")))" }
-        return "\(name) moves \(moved.joined(separator: "; ")) under \(policy)" + (still.isEmpty ? "" : "; \(still.joined(separator: ", ")) within the noise")
+        guard !moved.isEmpty else {
+            return still.isEmpty
+                ? nil : "\(name) changes nothing beyond the noise under \(policy) (\(still.joined(separator: ", ")))"
+        }
+        return "\(name) moves \(moved.joined(separator: "; ")) under \(policy)"
+            + (still.isEmpty ? "" : "; \(still.joined(separator: ", ")) within the noise")
     }
 
     /// As `--format json` gives it: the axis, its first and last values, the policy, and per
@@ -121,15 +150,24 @@ extension AxisEffects.Effect {
         JSONText.object([
             ("axis", JSONText.string(axis)), ("from", JSONText.string(from)), ("to", JSONText.string(to)),
             ("policy", JSONText.string(policy)),
-            ("metrics", JSONText.array(metrics.map { m in
-                JSONText.object([
-                    ("metric", JSONText.string(m.metric.rawValue)), ("moved", m.moved ? "true" : "false"),
-                    ("slices_moved", String(m.slicesMoved)), ("slices", String(m.slices)),
-                    ("at", m.example.map { JSONText.object($0.map { ($0.axis, JSONText.string($0.value)) }) } ?? "null"),
-                    ("from_mean", m.fromMean.map(JSONText.number) ?? "null"), ("to_mean", m.toMean.map(JSONText.number) ?? "null"),
-                    ("plateau_from", m.plateauFrom.map(JSONText.string) ?? "null"),
-                ])
-            })),
+            (
+                "metrics",
+                JSONText.array(
+                    metrics.map { m in
+                        JSONText.object([
+                            ("metric", JSONText.string(m.metric.rawValue)), ("moved", m.moved ? "true" : "false"),
+                            ("slices_moved", String(m.slicesMoved)), ("slices", String(m.slices)),
+                            (
+                                "at",
+                                m.example.map { JSONText.object($0.map { ($0.axis, JSONText.string($0.value)) }) }
+                                    ?? "null"
+                            ),
+                            ("from_mean", m.fromMean.map(JSONText.number) ?? "null"),
+                            ("to_mean", m.toMean.map(JSONText.number) ?? "null"),
+                            ("plateau_from", m.plateauFrom.map(JSONText.string) ?? "null"),
+                        ])
+                    })
+            ),
         ])
     }
 }

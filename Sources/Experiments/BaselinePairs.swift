@@ -50,19 +50,24 @@ public struct BaselinePairs: Sendable {
                 guard !paired.isEmpty else { continue }
                 // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
                 let columns = metrics.indices
-                pairs.append(Pair(
-                    values: group.values, policy: name, replications: paired.count,
-                    means: columns.map { c in paired.reduce(0) { $0 + $1.0.values[c] } / Double(paired.count) },
-                    baselineMeans: columns.map { c in paired.reduce(0) { $0 + $1.1.values[c] } / Double(paired.count) },
-                    differences: columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }))
+                pairs.append(
+                    Pair(
+                        values: group.values, policy: name, replications: paired.count,
+                        means: columns.map { c in paired.reduce(0) { $0 + $1.0.values[c] } / Double(paired.count) },
+                        baselineMeans: columns.map { c in
+                            paired.reduce(0) { $0 + $1.1.values[c] } / Double(paired.count)
+                        },
+                        differences: columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }))
             }
         }
         self.pairs = pairs
     }
 
     /// The long table's header after the axis columns.
-    public static let header = ["policy", "replications", "baseline_policy", "metric", "unit", "mean", "baseline_mean",
-                                "diff", "diff_ci_low", "diff_ci_high", "significant"]
+    public static let header = [
+        "policy", "replications", "baseline_policy", "metric", "unit", "mean", "baseline_mean",
+        "diff", "diff_ci_low", "diff_ci_high", "significant",
+    ]
 
     /// The verdict against the baseline: a heading, then per point (but the baseline's) its
     /// best deployable policy's paired changes in re-downloads, failures, the user's data
@@ -74,16 +79,24 @@ public struct BaselinePairs: Sendable {
             zip(axisNames, values).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: ", ")
         }
         func signed(_ metric: Metric, _ x: Double) -> String { (x < 0 ? "−" : "+") + format(metric, abs(x)) }
-        let shown = [Metric.redownloadBytes, .failedRequests, .refusedOtherBytes]
+        let shown =
+            [Metric.redownloadBytes, .failedRequests, .refusedOtherBytes]
             + (metrics.contains(.launchBlockedSeconds) ? [.launchBlockedSeconds] : [])
         let replications = pairs.first?.replications ?? 0
-        var lines = ["Against \(label(baselineValues)) under \(baselinePolicy) (\(replications) replications, paired; at each point its best policy but \(baselinePolicy), by re-downloads):"]
+        var lines = [
+            """
+            Against \(label(baselineValues)) under \(baselinePolicy) (\(replications) replications, paired; at each \
+            point its best policy but \(baselinePolicy), by re-downloads):
+            """
+        ]
         for pair in bestPerPoint(offline: offline) {
             // A metric without values (the device's own, in one app's pairs) is left out.
             let changes = shown.filter { !pair.differences[$0.position].mean.isNaN }.map { metric in
                 let d = pair.differences[metric.position]
                 if d.low == 0 && d.high == 0 { return "\(metric.title.lowercased()) the same" }
-                return "\(metric.title.lowercased()) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to \(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"
+                return
+                    "\(metric.title.lowercased()) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to "
+                    + "\(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"
             }
             lines.append("\(label(pair.values)) with \(pair.policy): " + changes.joined(separator: ", "))
         }

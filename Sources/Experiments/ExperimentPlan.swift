@@ -10,7 +10,8 @@ import Simulation
 /// numbers), so paired differences between policies are meaningful.
 ///
 /// ```swift
-/// let plan = ExperimentPlan(points: [.init(scenario)], policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 5)
+/// let policies = [ApplePolicy.descriptor, LRUPolicy.descriptor]
+/// let plan = ExperimentPlan(points: [.init(scenario)], policies: policies, replications: 5)
 /// plan.runs.count                 // 10
 /// plan.shard(1, of: 4)            // the run indices of shard 1 of 4
 /// ```
@@ -40,8 +41,10 @@ public struct ExperimentPlan: Sendable {
         /// policy does both.
         public var systemPolicy: PolicyDescriptor?
 
-        public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
-                    appStrategies: [Int: PolicyDescriptor] = [:], systemPolicy: PolicyDescriptor? = nil) {
+        public init(
+            _ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
+            appStrategies: [Int: PolicyDescriptor] = [:], systemPolicy: PolicyDescriptor? = nil
+        ) {
             precondition(appStrategies.values.allSatisfy { !$0.needsFuture }, "an app's code cannot see the future")
             precondition(systemPolicy.map { !$0.needsFuture } ?? true, "the system cannot see the future")
             self.scenario = scenario
@@ -57,9 +60,13 @@ public struct ExperimentPlan: Sendable {
             guard !appStrategies.isEmpty else { return nil }
             let apps = scenario.apps
             let fixed = appStrategies.keys.sorted().map { "\(apps[$0].id) (\(appStrategies[$0]!.name))" }
-            let varied = apps.indices.filter { appStrategies[$0] == nil && (systemPolicy == nil || scenario.platform(of: $0).appRemovesPacks) }.map { apps[$0].id }
-            let what = varied.isEmpty ? "nothing: every app's eviction is fixed" : "only \(varied.joined(separator: ", "))"
-            return "Fixed in every run: the own strategy of \(fixed.joined(separator: ", ")); the policies vary \(what)."
+            let varied = apps.indices.filter {
+                appStrategies[$0] == nil && (systemPolicy == nil || scenario.platform(of: $0).appRemovesPacks)
+            }.map { apps[$0].id }
+            let what =
+                varied.isEmpty ? "nothing: every app's eviction is fixed" : "only \(varied.joined(separator: ", "))"
+            return
+                "Fixed in every run: the own strategy of \(fixed.joined(separator: ", ")); the policies vary \(what)."
         }
 
         /// Whether the run's policy is only the strategy of the apps that evict (the system's
@@ -81,7 +88,9 @@ public struct ExperimentPlan: Sendable {
         self.replications = replications
         byName = Dictionary(policies.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         runs = points.indices.flatMap { point in
-            policies.flatMap { policy in (1...max(1, replications)).map { Run(point: point, policy: policy.name, replication: $0) } }
+            policies.flatMap { policy in
+                (1...max(1, replications)).map { Run(point: point, policy: policy.name, replication: $0) }
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import Metrics
 import ODRCore
 import ODRPolicies
-import Metrics
 import Simulation
 
 /// Runs a scenario under several policies and replications, or a whole
@@ -45,12 +45,15 @@ public struct ExperimentRunner {
     }
 
     /// A runner for one scenario (a plan of one point).
-    public init(scenario: Scenario, policies: [PolicyDescriptor] = [ApplePolicy.descriptor], replications: Int = 1,
-                policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
-                sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1) {
+    public init(
+        scenario: Scenario, policies: [PolicyDescriptor] = [ApplePolicy.descriptor], replications: Int = 1,
+        policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
+        sampleInterval: Double? = nil, recordsEvents: Bool = true, jobs: Int = 1
+    ) {
         let point = ExperimentPlan.Point(scenario, policyOptions: policyOptions, sourceDigest: sourceDigest)
-        self.init(plan: ExperimentPlan(points: [point], policies: policies, replications: max(1, replications)),
-                  sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
+        self.init(
+            plan: ExperimentPlan(points: [point], policies: policies, replications: max(1, replications)),
+            sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
     }
 
     /// The scenario (the first point of a plan of several).
@@ -152,15 +155,20 @@ public struct ExperimentRunner {
                 let scenario = point.scenario
                 let descriptor = plan.descriptor(of: run)
                 let seed = plan.seed(of: run)
-                let future = descriptor.needsFuture
-                    ? futures.future(run.point, run.replication) { FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: seed)) }
+                let future =
+                    descriptor.needsFuture
+                    ? futures.future(run.point, run.replication) {
+                        FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: seed))
+                    }
                     : nil
                 let part = eventsDirectory?.appendingPathComponent(".events-\(index).part")
                 let slot = slotOf[index]!
                 let duration = scenario.duration
-                let result = Self.runOne(point, descriptor, replication: run.replication, seed: seed,
-                                         future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
-                                         maxEvents: limit, bound: bound, slots: slots, warmup: warmup) { time in
+                let result = Self.runOne(
+                    point, descriptor, replication: run.replication, seed: seed,
+                    future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
+                    maxEvents: limit, bound: bound, slots: slots, warmup: warmup
+                ) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
                 }
@@ -175,17 +183,20 @@ public struct ExperimentRunner {
         }
         if let limited = slots.limited {
             if let part = limited.eventsPart { try? FileManager.default.removeItem(at: part) }
-            throw RunError.eventLimit(policy: limited.policy, replication: limited.replication, events: limit, time: limited.time)
+            throw RunError.eventLimit(
+                policy: limited.policy, replication: limited.replication, events: limit, time: limited.time)
         }
         return slots.results
     }
 
     /// One run; nil if it stopped before its end (its limit, or `progress` said stop), in
     /// which case a run that reached the event limit is recorded in `slots`.
-    static func runOne(_ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
-                       future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
-                       eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
-                       warmup: Double = 0, progress: ((Double) -> Bool)? = nil) -> RunResult? {
+    static func runOne(
+        _ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
+        future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
+        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
+        warmup: Double = 0, progress: ((Double) -> Bool)? = nil
+    ) -> RunResult? {
         let options = point.policyOptions[descriptor.name] ?? PolicyOptions()
         var policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
         if let system = point.systemPolicy {
@@ -195,16 +206,20 @@ public struct ExperimentRunner {
             var own: [AppID: any PurgePolicy] = [:]
             for app in point.scenario.apps.indices where point.scenario.platform(of: app).appRemovesPacks {
                 let strategy = point.appStrategies[app] ?? descriptor
-                own[AppID(rawValue: Int32(app))] = strategy.make(PolicyContext(seed: seed, future: future, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
+                own[AppID(rawValue: Int32(app))] = strategy.make(
+                    PolicyContext(
+                        seed: seed, future: future, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
             }
-            let purge = system.make(PolicyContext(seed: seed, options: point.policyOptions[system.name] ?? PolicyOptions()))
+            let purge = system.make(
+                PolicyContext(seed: seed, options: point.policyOptions[system.name] ?? PolicyOptions()))
             policy = AppStrategies(fallback: purge, strategies: own)
         } else if !point.appStrategies.isEmpty {
             // Apps with a strategy of their own run it; the rest the run's policy. Apps are
             // added to the device in scenario order, so app i is AppID i.
             var own: [AppID: any PurgePolicy] = [:]
             for (app, strategy) in point.appStrategies {
-                own[AppID(rawValue: Int32(app))] = strategy.make(PolicyContext(seed: seed, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
+                own[AppID(rawValue: Int32(app))] = strategy.make(
+                    PolicyContext(seed: seed, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
             }
             policy = AppStrategies(fallback: policy, strategies: own)
         }
@@ -217,7 +232,8 @@ public struct ExperimentRunner {
             }
             if file == nil { openError = "cannot create \(eventsPart.path)" }
         }
-        let recorder = RunRecorder(policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
+        let recorder = RunRecorder(
+            policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
         let redownloads = bound ? RedownloadBound() : nil
         let observer: SimulationObserver = redownloads.map { TeeObserver(recorder, $0) } ?? recorder
         if warmup > 0 {
@@ -227,7 +243,8 @@ public struct ExperimentRunner {
             simulator.device.restartLedger()
             recorder.restartWaits()
         }
-        let end = simulator.run(observer: observer, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
+        let end = simulator.run(
+            observer: observer, sampleInterval: sampleInterval, maxEvents: maxEvents, progress: progress)
         recorder.finish()
         try? file?.close()
         switch end {
@@ -240,15 +257,18 @@ public struct ExperimentRunner {
             if let eventsPart { try? FileManager.default.removeItem(at: eventsPart) }
             return nil
         }
-        let summary = SummaryRow(policy: descriptor.name, replication: replication, seed: seed, scenarioHash: point.sourceDigest,
-                                 ledger: simulator.device.ledger, pendingAtEnd: simulator.device.waitingRequests,
-                                 waits: recorder.waits)
-        var result = RunResult(summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
-                               kernelEvents: simulator.processedEvents)
+        let summary = SummaryRow(
+            policy: descriptor.name, replication: replication, seed: seed, scenarioHash: point.sourceDigest,
+            ledger: simulator.device.ledger, pendingAtEnd: simulator.device.waitingRequests,
+            waits: recorder.waits)
+        var result = RunResult(
+            summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
+            kernelEvents: simulator.processedEvents)
         result.notices = simulator.notices
         result.apps = zip(point.scenario.apps, simulator.appIDs).map { app, id in
-            AppRow(policy: descriptor.name, replication: replication, seed: seed, app: app.id,
-                   ledger: simulator.device.ledger(of: id), waits: recorder.waits(of: id))
+            AppRow(
+                policy: descriptor.name, replication: replication, seed: seed, app: app.id,
+                ledger: simulator.device.ledger(of: id), waits: recorder.waits(of: id))
         }
         result.samples = recorder.sampleValues
         result.purgeEpisodes = recorder.purgeEpisodes
@@ -257,7 +277,8 @@ public struct ExperimentRunner {
         result.redownloadBound = redownloads?.bytes
         if let eventsPart {
             result.eventsPart = eventsPart
-            result.writeError = openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }
+            result.writeError =
+                openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }
         }
         return result
     }
@@ -283,8 +304,9 @@ final class ResultSlots: @unchecked Sendable {
     }
 
     private func progress() -> ExperimentRunner.Progress {
-        ExperimentRunner.Progress(finished: done, total: slots.count,
-                                  fraction: slots.isEmpty ? 1 : fractionSum / Double(slots.count))
+        ExperimentRunner.Progress(
+            finished: done, total: slots.count,
+            fraction: slots.isEmpty ? 1 : fractionSum / Double(slots.count))
     }
 
     func set(_ index: Int, _ result: ExperimentRunner.RunResult) -> ExperimentRunner.Progress {

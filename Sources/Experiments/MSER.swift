@@ -16,7 +16,8 @@ public enum MSER {
         let means = (0..<k).map { j in series[(j * batch)..<((j + 1) * batch)].reduce(0, +) / Double(batch) }
         var best = (d: 0, value: Double.infinity)
         // Suffix sums give every MSER(d) in one pass from the end.
-        var sum = 0.0, squares = 0.0
+        var sum = 0.0
+        var squares = 0.0
         var values = [Double](repeating: .infinity, count: k)
         for d in stride(from: k - 1, through: 0, by: -1) {
             sum += means[d]
@@ -31,9 +32,15 @@ public enum MSER {
 
     /// What `--warmup auto` found where it left nothing out, or where runs never settle.
     public static func sentence(_ found: (seconds: Double, runs: Int, unsettled: Int)) -> String {
-        guard found.unsettled > 0 else { return "--warmup auto: MSER-5 finds no transient in the \(found.runs) runs; nothing is left out." }
-        return "--warmup auto: \(found.unsettled) of \(found.runs) runs never settle (MSER-5's minimum lies past their middle); "
-            + (found.seconds > 0 ? "the others' latest warm-up is used." : "nothing is left out.")
+        guard found.unsettled > 0 else {
+            return "--warmup auto: MSER-5 finds no transient in the \(found.runs) runs; nothing is left out."
+        }
+        return
+            """
+            --warmup auto: \(found.unsettled) of \(found.runs) runs never settle (MSER-5's minimum lies past their \
+            middle);
+            """
+                + " " + (found.seconds > 0 ? "the others' latest warm-up is used." : "nothing is left out.")
     }
 
     /// The warm-up of a set of runs from their `timeseries.csv` rows (``Metrics/RunRecorder``'s
@@ -42,7 +49,8 @@ public enum MSER {
     /// the runs (so that every run has left its transient). `unsettled` counts the runs that
     /// never settle; they choose nothing.
     public static func warmup(sampleRows runs: [String]) -> (seconds: Double, runs: Int, unsettled: Int) {
-        var latest = 0.0, unsettled = 0
+        var latest = 0.0
+        var unsettled = 0
         for rows in runs {
             let samples = rows.split(separator: "\n").compactMap { line -> (time: Double, redownload: Double)? in
                 let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -50,7 +58,10 @@ public enum MSER {
                 return (time, bytes)
             }
             let increments = zip(samples.dropFirst(), samples).map { $0.redownload - $1.redownload }
-            guard let cut = truncation(increments) else { unsettled += 1; continue }
+            guard let cut = truncation(increments) else {
+                unsettled += 1
+                continue
+            }
             if cut > 0 { latest = max(latest, samples[cut].time) }
         }
         return (latest, runs.count, unsettled)

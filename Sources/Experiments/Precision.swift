@@ -34,13 +34,19 @@ public struct Precision: Sendable, Equatable {
     }
 
     /// `5%`, or `METRIC=VALUE` (a size, duration or count as the metric's unit reads it).
-    public static func parse(_ texts: [String], size: (String) throws -> Int64, duration: (String) throws -> Double) throws(ParseError) -> Precision {
+    public static func parse(_ texts: [String], size: (String) throws -> Int64, duration: (String) throws -> Double)
+        throws(ParseError) -> Precision
+    {
         var precision = Precision()
         for text in texts {
             if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
+                let name = String(text[..<equals])
+                let value = String(text[text.index(after: equals)...])
                 guard let metric = Metric(rawValue: name), metrics.contains(metric) else {
-                    throw ParseError(description: "'\(name)' is not a main metric (\(metrics.map(\.column).joined(separator: ", ")))")
+                    throw ParseError(
+                        description: "'\(name)' is not a main metric "
+                            + "(\(metrics.map(\.column).joined(separator: ", ")))"
+                    )
                 }
                 let target: Double?
                 switch metric.unit {
@@ -49,12 +55,20 @@ public struct Precision: Sendable, Equatable {
                 default: target = Double(value)
                 }
                 guard let target, target > 0, target.isFinite else {
-                    throw ParseError(description: "'\(value)' is not a positive \(metric.unit == .bytes ? "size" : metric.unit == .seconds ? "duration" : "number") for \(name)")
+                    throw ParseError(
+                        description: "'\(value)' is not a positive \(Self.kind(of: metric)) for \(name)"
+                    )
                 }
                 precision.absolute[metric] = target
             } else {
                 guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent > 0, percent < 100 else {
-                    throw ParseError(description: "'\(text)' is neither a percentage such as 5% nor METRIC=VALUE such as redownload_bytes=20MB")
+                    throw ParseError(
+                        description:
+                            """
+                            '\(text)' is neither a percentage such as 5% nor METRIC=VALUE such as \
+                            redownload_bytes=20MB
+                            """
+                    )
                 }
                 precision.relative = percent / 100
             }
@@ -74,8 +88,11 @@ public struct Precision: Sendable, Equatable {
         for policy in comparison.policies {
             for metric in Self.metrics where metric.position < policy.metrics.count {
                 let interval = policy.metrics[metric.position]
-                guard let target = target(metric, mean: interval.mean), interval.halfWidth > target || interval.count < 2 else { continue }
-                misses.append(Miss(policy: policy.policy, metric: metric, halfWidth: interval.halfWidth, target: target))
+                guard let target = target(metric, mean: interval.mean),
+                    interval.halfWidth > target || interval.count < 2
+                else { continue }
+                misses.append(
+                    Miss(policy: policy.policy, metric: metric, halfWidth: interval.halfWidth, target: target))
             }
         }
         return misses
@@ -85,33 +102,47 @@ public struct Precision: Sendable, Equatable {
     /// many intervals, and the widest against its target). `format` writes a metric's value.
     public static func sentence(_ missed: [Miss], replications: Int, format: (Metric, Double) -> String) -> String {
         guard let worst = missed.max(by: { $0.halfWidth / $0.target < $1.halfWidth / $1.target }) else {
-            return "--precision: every main metric of every policy within its target after \(replications) replications."
+            return
+                "--precision: every main metric of every policy within its target after \(replications) replications."
         }
         // Every exception named: each metric still too wide, and for which policies.
         var order: [Metric] = []
         for miss in missed where !order.contains(miss.metric) { order.append(miss.metric) }
         let named = order.map { metric in
             let policies = missed.filter { $0.metric == metric }.map(\.policy)
-            return "\(metric.column) of \(policies.count == 1 ? policies[0] : "\(policies.count) policies (\(policies.joined(separator: ", ")))")"
+            let which =
+                policies.count == 1 ? policies[0] : "\(policies.count) policies (\(policies.joined(separator: ", ")))"
+            return "\(metric.column) of \(which)"
         }
         return "--precision: not reached after \(replications) replications (--max-replications): still too wide, "
-            + named.joined(separator: "; ") + "; the widest \(worst.policy)'s \(worst.metric.column) ±\(format(worst.metric, worst.halfWidth)) "
-            + "against ±\(format(worst.metric, worst.target))."
+            + named.joined(separator: "; ")
+                + """
+                ; the widest \(worst.policy)'s \(worst.metric.column) ±\(format(worst.metric, worst.halfWidth)) \
+                against ±\(format(worst.metric, worst.target)).
+                """
     }
 
     /// The next number of replications after `current`: twice as many (a batch as large as
     /// all before it), at least 2, at most `maximum`.
     public static func next(after current: Int, maximum: Int) -> Int { min(maximum, max(2, 2 * current)) }
+
+    /// What a metric's absolute target is, in words.
+    static func kind(of metric: Metric) -> String {
+        metric.unit == .bytes ? "size" : metric.unit == .seconds ? "duration" : "number"
+    }
 }
 
 extension Precision {
     /// A study's misses: each point's runs compared alone (`sweep --precision` reaches its
     /// target when every point does). `results` are the runs of `plan`, in its order.
-    public func misses(_ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, reference: String, platformMetrics: Bool,
-                       app: String?) -> [Miss] {
+    public func misses(
+        _ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, reference: String, platformMetrics: Bool,
+        app: String?
+    ) -> [Miss] {
         plan.points.indices.flatMap { point in
             let runs = zip(plan.runs, results).filter { $0.0.point == point }.map(\.1)
-            return misses(Comparison(rows: runs.summaryRows(app: app), reference: reference, platformMetrics: platformMetrics))
+            return misses(
+                Comparison(rows: runs.summaryRows(app: app), reference: reference, platformMetrics: platformMetrics))
         }
     }
 }

@@ -46,28 +46,42 @@ public struct Robustness: Sendable {
         let offline = Set(plan.policies.filter(\.needsFuture).map(\.name))
         var rows: [Row] = []
         var applied: [String] = []
-        for assumption in Assumption.all where assumption.applies(to: plan.points[0], policies: plan.policies) && !assumption.alternatives.isEmpty {
+        for assumption in Assumption.all
+        where assumption.applies(to: plan.points[0], policies: plan.policies) && !assumption.alternatives.isEmpty {
             applied.append(assumption.name)
             for alternative in assumption.alternatives {
-                let changed = ExperimentPlan(points: [alternative.applied(to: plan.points[0])], policies: plan.policies,
-                                             replications: plan.replications)
+                let changed = ExperimentPlan(
+                    points: [alternative.applied(to: plan.points[0])], policies: plan.policies,
+                    replications: plan.replications)
                 var rerun = ExperimentRunner(plan: changed, sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
                 rerun.maxEvents = runner.maxEvents
                 rerun.warmup = runner.warmup
                 let summaries = try rerun.run().map(\.summary)
                 // The verdict's metrics, blocked launches among them where the runs have them.
                 let platform = verdict.lines.contains { $0.metric.isPlatformMetric }
-                let other = Verdict(Comparison(rows: summaries, reference: baseline, platformMetrics: platform), offline: offline,
-                                    metrics: verdict.lines.map(\.metric))
+                let other = Verdict(
+                    Comparison(rows: summaries, reference: baseline, platformMetrics: platform), offline: offline,
+                    metrics: verdict.lines.map(\.metric))
                 for (line, otherLine) in zip(verdict.lines, other.lines) {
-                    guard let best = line.best, let bestAlternative = otherLine.best, !(line.identical && otherLine.identical) else { continue }
-                    let same = best == bestAlternative || otherLine.tied.contains(best) || line.tied.contains(bestAlternative)
+                    guard let best = line.best, let bestAlternative = otherLine.best,
+                        !(line.identical && otherLine.identical)
+                    else { continue }
+                    let same =
+                        best == bestAlternative || otherLine.tied.contains(best) || line.tied.contains(bestAlternative)
                     // The new best against the old one, paired on the same seeds.
-                    let change = same ? nil : Comparison(rows: summaries, reference: best, platformMetrics: platform).statistics(of: bestAlternative)?.differences?[line.metric.position]
+                    let change =
+                        same
+                        ? nil
+                        : Comparison(rows: summaries, reference: best, platformMetrics: platform).statistics(
+                            of: bestAlternative)?.differences?[line.metric.position]
                     let verdict = judge(sameBest: same, change: change)
-                    rows.append(Row(assumption: assumption.name, key: assumption.key, defaultValue: assumption.defaultValue,
-                                    alternative: alternative.value, metric: line.metric, best: best, bestAlternative: bestAlternative,
-                                    bestMean: line.bestMean, bestMeanAlternative: otherLine.bestMean, change: change, verdict: verdict))
+                    rows.append(
+                        Row(
+                            assumption: assumption.name, key: assumption.key, defaultValue: assumption.defaultValue,
+                            alternative: alternative.value, metric: line.metric, best: best,
+                            bestAlternative: bestAlternative,
+                            bestMean: line.bestMean, bestMeanAlternative: otherLine.bestMean, change: change,
+                            verdict: verdict))
                 }
             }
         }
@@ -88,30 +102,47 @@ public struct Robustness: Sendable {
 
     /// `robustness.csv`: one row per assumption, alternative and headline metric.
     public var csv: String {
-        CSV.row(["assumption", "key", "default", "alternative", "metric", "best", "best_mean", "best_under_alternative",
-                 "best_under_alternative_mean", "change_mean", "change_ci_low", "change_ci_high", "verdict"])
+        CSV.row([
+            "assumption", "key", "default", "alternative", "metric", "best", "best_mean", "best_under_alternative",
+            "best_under_alternative_mean", "change_mean", "change_ci_low", "change_ci_high", "verdict",
+        ])
             + rows.map { row in
-                CSV.row([row.assumption, row.key, row.defaultValue, row.alternative, row.metric.column, row.best,
-                         CSV.decimal(row.bestMean), row.bestAlternative, CSV.decimal(row.bestMeanAlternative),
-                         row.change.map { CSV.decimal($0.mean) } ?? "", row.change.map { CSV.decimal($0.low) } ?? "",
-                         row.change.map { CSV.decimal($0.high) } ?? "", row.verdict])
+                CSV.row([
+                    row.assumption, row.key, row.defaultValue, row.alternative, row.metric.column, row.best,
+                    CSV.decimal(row.bestMean), row.bestAlternative, CSV.decimal(row.bestMeanAlternative),
+                    row.change.map { CSV.decimal($0.mean) } ?? "", row.change.map { CSV.decimal($0.low) } ?? "",
+                    row.change.map { CSV.decimal($0.high) } ?? "", row.verdict,
+                ])
             }.joined()
     }
 
     /// The headline's line: "holds under all 3 applying assumptions (5 alternatives)", the
     /// alternatives it flips under, and those under which another policy is best by its mean only.
     public var headline: String {
-        if assumptions.isEmpty { return "robustness: no undocumented assumption with an alternative applies to this scenario" }
+        if assumptions.isEmpty {
+            return "robustness: no undocumented assumption with an alternative applies to this scenario"
+        }
         func name(_ row: Row) -> String { "\(row.assumption)=\(row.alternative)" }
         let alternatives = Set(rows.map(name)).count
         let flips = rows.filter { $0.verdict == "flips" }
         let noisy = rows.filter { $0.verdict == "within the noise" }
-        var text = flips.isEmpty
-            ? "robustness: the verdict holds under all \(assumptions.count) applying assumptions (\(alternatives) alternatives, same seeds)"
-            : "robustness: the verdict flips under " + flips.map { "\(name($0)) (\($0.metric.column): \($0.best) → \($0.bestAlternative), significant)" }.joined(separator: "; ")
-                + "; it holds under the other \(alternatives - Set(flips.map(name)).count) of \(alternatives) alternatives"
+        var text =
+            flips.isEmpty
+            ? """
+            robustness: the verdict holds under all \(assumptions.count) applying assumptions (\(alternatives) \
+            alternatives, same seeds)
+            """
+            : "robustness: the verdict flips under "
+                + flips.map { "\(name($0)) (\($0.metric.column): \($0.best) → \($0.bestAlternative), significant)" }
+                .joined(separator: "; ")
+                    + """
+                    ; it holds under the other \(alternatives - Set(flips.map(name)).count) of \(alternatives) \
+                    alternatives
+                    """
         if !noisy.isEmpty {
-            text += "; another policy is best by its mean only (within the noise) under " + noisy.map { "\(name($0)) (\($0.metric.column): \($0.bestAlternative))" }.joined(separator: "; ")
+            text +=
+                "; another policy is best by its mean only (within the noise) under "
+                + noisy.map { "\(name($0)) (\($0.metric.column): \($0.bestAlternative))" }.joined(separator: "; ")
         }
         return text
     }

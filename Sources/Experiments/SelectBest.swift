@@ -30,12 +30,20 @@ public struct SelectBest: Sendable {
 
     /// Runs KN over `policies` (at least 2) on the metric `observe` returns for replication
     /// `r` of each given policy; `lowerIsBetter` says which way is best.
-    public static func run(policies: [String], lowerIsBetter: Bool, indifference delta: Double, confidence: Double,
-                           initial n0: Int = 10, maximum: Int,
-                           observe: (_ replication: Int, _ policies: [String]) throws -> [String: Double]) throws -> SelectBest {
+    public static func run(
+        policies: [String], lowerIsBetter: Bool, indifference delta: Double, confidence: Double,
+        initial n0: Int = 10, maximum: Int,
+        observe: (_ replication: Int, _ policies: [String]) throws -> [String: Double]
+    ) throws -> SelectBest {
         let k = policies.count
         guard k >= 2, delta > 0, confidence > 0, confidence < 1, n0 >= 2, maximum >= n0 else {
-            throw Failure(description: "KN needs 2 or more policies, an indifference above 0, a confidence in (0, 1) and room for \(n0) replications")
+            throw Failure(
+                description:
+                    """
+                    KN needs 2 or more policies, an indifference above 0, a confidence in (0, 1) and room for \(n0) \
+                    replications
+                    """
+            )
         }
         let alpha = 1 - confidence
         let eta = 0.5 * (pow(2 * alpha / Double(k - 1), -2 / Double(n0 - 1)) - 1)
@@ -61,7 +69,9 @@ public struct SelectBest: Sendable {
             let means = Dictionary(uniqueKeysWithValues: alive.map { ($0, values[$0]!.reduce(0, +) / Double(r)) })
             let out = alive.filter { i in
                 alive.contains { l in
-                    l != i && means[i]! > means[l]! + max(0, delta / (2 * Double(r)) * (h2 * variance[i]![l]! / (delta * delta) - Double(r)))
+                    l != i
+                        && means[i]! > means[l]!
+                            + max(0, delta / (2 * Double(r)) * (h2 * variance[i]![l]! / (delta * delta) - Double(r)))
                 }
             }
             eliminated += out.map { ($0, r) }
@@ -70,36 +80,64 @@ public struct SelectBest: Sendable {
             r += 1
             for (policy, x) in try observe(r, alive) { values[policy, default: []].append(sign * x) }
         }
-        return SelectBest(best: alive.count == 1 ? alive[0] : nil, survivors: alive, eliminated: eliminated, replications: r,
-                          indifference: delta, confidence: confidence)
+        return SelectBest(
+            best: alive.count == 1 ? alive[0] : nil, survivors: alive, eliminated: eliminated, replications: r,
+            indifference: delta, confidence: confidence)
     }
 
     /// `--select-best METRIC --indifference DELTA` read: the metric and δ in its unit (a size,
     /// a duration, a count).
-    public static func target(metric name: String, indifference text: String?, size: (String) throws -> Int64,
-                              duration: (String) throws -> Double) throws(Failure) -> (metric: Metric, delta: Double) {
+    public static func target(
+        metric name: String, indifference text: String?, size: (String) throws -> Int64,
+        duration: (String) throws -> Double
+    ) throws(Failure) -> (metric: Metric, delta: Double) {
         guard let metric = Metric(rawValue: name) else {
-            throw Failure(description: "--select-best: '\(name)' is not a metric (\(Metric.allCases.map(\.column).joined(separator: ", ")))")
+            throw Failure(
+                description:
+                    "--select-best: '\(name)' is not a metric "
+                    + "(\(Metric.allCases.map(\.column).joined(separator: ", ")))"
+            )
         }
-        guard let text else { throw Failure(description: "--select-best needs --indifference DELTA: the difference not worth telling apart, in \(metric.column)'s unit") }
-        let delta: Double? = switch metric.unit {
-        case .bytes: (try? size(text)).map(Double.init)
-        case .seconds: try? duration(text)
-        default: Double(text)
+        guard let text else {
+            throw Failure(
+                description:
+                    """
+                    --select-best needs --indifference DELTA: the difference not worth telling apart, in \
+                    \(metric.column)'s unit
+                    """
+            )
         }
-        guard let delta, delta > 0, delta.isFinite else { throw Failure(description: "--indifference: '\(text)' is not a positive value for \(metric.column)") }
+        let delta: Double? =
+            switch metric.unit {
+            case .bytes: (try? size(text)).map(Double.init)
+            case .seconds: try? duration(text)
+            default: Double(text)
+            }
+        guard let delta, delta > 0, delta.isFinite else {
+            throw Failure(description: "--indifference: '\(text)' is not a positive value for \(metric.column)")
+        }
         return (metric, delta)
     }
 
     /// The sentence: "lru is the best within 50 MB with probability ≥ 0.95 (KN; eliminated:
     /// fifo at replication 12, …; 31 replications)". `format` writes the indifference.
     public func sentence(metric: Metric, format: (Double) -> String) -> String {
-        let gone = eliminated.isEmpty ? "none eliminated" : "eliminated: " + eliminated.map { "\($0.policy) at replication \($0.replication)" }.joined(separator: ", ")
+        let gone =
+            eliminated.isEmpty
+            ? "none eliminated"
+            : "eliminated: "
+                + eliminated.map { "\($0.policy) at replication \($0.replication)" }.joined(separator: ", ")
         let how = "(Kim and Nelson's KN on common random numbers; \(gone); \(replications) replications)"
         let probability = String(format: "%.2f", confidence)
         if let best {
-            return "select-best \(metric.column): \(best) is the best within \(format(indifference)) with probability ≥ \(probability) \(how)"
+            return
+                """
+                select-best \(metric.column): \(best) is the best within \(format(indifference)) with probability ≥ \
+                \(probability) \(how)
+                """
         }
-        return "select-best \(metric.column): not decided at --max-replications: \(survivors.joined(separator: ", ")) remain within \(format(indifference)) of each other \(how)"
+        return
+            "select-best \(metric.column): not decided at --max-replications: \(survivors.joined(separator: ", ")) "
+            + "remain within \(format(indifference)) of each other \(how)"
     }
 }

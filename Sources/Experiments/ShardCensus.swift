@@ -8,8 +8,10 @@ import TextInput
 /// resubmits exactly those.
 public enum ShardCensus {
     /// The shards to run again, in order, with why each was counted (for the terminal).
-    public static func missing(count: Int, in directory: String, studyDigest: String,
-                               expectedRuns: (Int) -> [Int]) -> [(shard: Int, why: String)] {
+    public static func missing(
+        count: Int, in directory: String, studyDigest: String,
+        expectedRuns: (Int) -> [Int]
+    ) -> [(shard: Int, why: String)] {
         var missing: [(shard: Int, why: String)] = []
         for k in 1...max(count, 1) {
             let path = (directory as NSString).appendingPathComponent(ShardFile.fileName(shard: k, of: count))

@@ -38,12 +38,15 @@ public struct ShardFile: Sendable, Equatable {
     public static func == (a: ShardFile, b: ShardFile) -> Bool {
         a.shard == b.shard && a.count == b.count && a.studyDigest == b.studyDigest && a.totalRuns == b.totalRuns
             && a.baseline == b.baseline && a.name == b.name && a.axisNames == b.axisNames
-            && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line) && a.baselinePoint == b.baselinePoint
+            && a.runs.map(\.index) == b.runs.map(\.index) && a.runs.map(\.line) == b.runs.map(\.line)
+            && a.baselinePoint == b.baselinePoint
             && a.appRuns.map(\.index) == b.appRuns.map(\.index) && a.appRuns.map(\.line) == b.appRuns.map(\.line)
     }
 
-    public init(shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
-                axisNames: [String], runs: [(index: Int, line: String)]) {
+    public init(
+        shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
+        axisNames: [String], runs: [(index: Int, line: String)]
+    ) {
         self.name = name
         self.shard = shard
         self.count = count
@@ -65,11 +68,19 @@ public struct ShardFile: Sendable, Equatable {
     }
 
     public var text: String {
-        var body = "run," + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics).resultsHeader
+        var body =
+            "run,"
+            + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics)
+            .resultsHeader
         for run in runs { body += "\(run.index)," + run.line }
         for run in appRuns { body += "a\(run.index)," + run.line }
-        return "# odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) baseline=\(baseline) "
-            + (baselinePoint.map { "baseline_point=\($0) " } ?? "") + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
+        return
+            """
+            # odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) \
+            baseline=\(baseline)
+            """
+                + " " + (baselinePoint.map { "baseline_point=\($0) " } ?? "")
+                + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
     }
 
     /// Why a file is not a shard of this kind, with its name.
@@ -103,19 +114,34 @@ public struct ShardFile: Sendable, Equatable {
             let pair = word.split(separator: "=", maxSplits: 1)
             if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
         }
-        guard position.count == 2, let shard = Int(position[0]), let count = Int(position[1]), count >= 1, (1...count).contains(shard),
-              let digest = fields["study"], let runCount = fields["runs"].flatMap(Int.init),
-              let total = fields["total"].flatMap(Int.init), let baseline = fields["baseline"] else {
+        guard position.count == 2, let shard = Int(position[0]), let count = Int(position[1]), count >= 1,
+            (1...count).contains(shard),
+            let digest = fields["study"], let runCount = fields["runs"].flatMap(Int.init),
+            let total = fields["total"].flatMap(Int.init), let baseline = fields["baseline"]
+        else {
             throw bad("its first line is malformed: '\(first)'")
         }
         guard let rowsDigest = fields["rows"] else {
             throw bad("its first line has no rows= digest (written by an earlier odr-sim?); run the shard again")
         }
-        guard TextDigest.of(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...].description) == rowsDigest else {
-            throw bad("its rows do not match the digest in its first line: the file was edited or cut short since odr-sim wrote it; run the shard again")
+        guard
+            TextDigest.of(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...].description)
+                == rowsDigest
+        else {
+            throw bad(
+                """
+                its rows do not match the digest in its first line: the file was edited or cut short since odr-sim \
+                wrote it; run the shard again
+                """
+            )
         }
         guard (1...maximumRuns).contains(total), (0...total).contains(runCount), count <= total else {
-            throw bad("its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), 0 ≤ runs ≤ total): '\(first)'")
+            throw bad(
+                """
+                its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), 0 ≤ runs ≤ \
+                total): '\(first)'
+                """
+            )
         }
         guard lines.count >= 2 else { throw bad("it has no header line") }
         let header = lines[1].split(separator: ",").map(String.init)
@@ -127,13 +153,16 @@ public struct ShardFile: Sendable, Equatable {
         var appRuns: [(index: Int, line: String)] = []
         for (n, line) in lines.dropFirst(2).enumerated() {
             if line.hasPrefix("a") {
-                guard let comma = line.firstIndex(of: ","), let index = Int(line[line.index(after: line.startIndex)..<comma]), (0..<total).contains(index) else {
+                guard let comma = line.firstIndex(of: ","),
+                    let index = Int(line[line.index(after: line.startIndex)..<comma]), (0..<total).contains(index)
+                else {
                     throw bad("line \(n + 3) does not start with a run number below \(total)")
                 }
                 appRuns.append((index, String(line[line.index(after: comma)...]) + "\n"))
                 continue
             }
-            guard let comma = line.firstIndex(of: ","), let index = Int(line[..<comma]), (0..<total).contains(index) else {
+            guard let comma = line.firstIndex(of: ","), let index = Int(line[..<comma]), (0..<total).contains(index)
+            else {
                 throw bad("line \(n + 3) does not start with a run number below \(total)")
             }
             runs.append((index, String(line[line.index(after: comma)...]) + "\n"))
@@ -147,17 +176,21 @@ public struct ShardFile: Sendable, Equatable {
         if let short = records.firstIndex(where: { $0.fields.count != header.count }) {
             throw bad("line \(short + 2) has \(records[short].fields.count) fields, the header \(header.count)")
         }
-        var file = ShardFile(shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
-                             name: name, axisNames: axisNames, runs: runs)
+        var file = ShardFile(
+            shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
+            name: name, axisNames: axisNames, runs: runs)
         file.platformMetrics = header.contains(Metric.updateBytes.column)
         let platform = header.contains(Metric.updateBytes.column)
         let appFields = axisNames.count + 4 + AppRow.columns(platformMetrics: platform).count
-        for (k, run) in appRuns.enumerated() where (try? CSVReader.records(run.line))?.first?.fields.count != appFields {
+        for (k, run) in appRuns.enumerated() where (try? CSVReader.records(run.line))?.first?.fields.count != appFields
+        {
             throw bad("app line \(k + 1) does not have the \(appFields) fields of an app row")
         }
         file.appRuns = appRuns
         if let text = fields["baseline_point"] {
-            guard let point = Int(text), (0..<total).contains(point) else { throw bad("its first line's baseline_point is not a point number: '\(text)'") }
+            guard let point = Int(text), (0..<total).contains(point) else {
+                throw bad("its first line's baseline_point is not a point number: '\(text)'")
+            }
             file.baselinePoint = point
         }
         return file
@@ -169,29 +202,51 @@ public struct ShardFile: Sendable, Equatable {
         guard let first = shards.first else { throw Error(message: "no shard files (shard-K-of-N.csv) found") }
         var seen: [Int: String] = [:]
         for (shard, name) in zip(shards, names) {
-            guard shard.studyDigest == first.studyDigest, shard.count == first.count, shard.totalRuns == first.totalRuns,
-                  shard.axisNames == first.axisNames, shard.baseline == first.baseline, shard.baselinePoint == first.baselinePoint else {
-                throw Error(message: "\(name) is from another study (or another split) than \(names[0]): study \(shard.studyDigest) shard of \(shard.count), not \(first.studyDigest) of \(first.count)")
+            guard shard.studyDigest == first.studyDigest, shard.count == first.count,
+                shard.totalRuns == first.totalRuns,
+                shard.axisNames == first.axisNames, shard.baseline == first.baseline,
+                shard.baselinePoint == first.baselinePoint
+            else {
+                throw Error(
+                    message:
+                        """
+                        \(name) is from another study (or another split) than \(names[0]): study \
+                        \(shard.studyDigest) shard of \(shard.count), not \(first.studyDigest) of \
+                        \(first.count)
+                        """
+                )
             }
-            if let other = seen[shard.shard] { throw Error(message: "\(name) and \(other) are both shard \(shard.shard)/\(shard.count)") }
+            if let other = seen[shard.shard] {
+                throw Error(message: "\(name) and \(other) are both shard \(shard.shard)/\(shard.count)")
+            }
             seen[shard.shard] = name
         }
         let missing = (1...first.count).filter { seen[$0] == nil }
         guard missing.isEmpty else {
-            throw Error(message: "missing shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")) (\(missing.map { fileName(shard: $0, of: first.count) }.joined(separator: ", ")))")
+            throw Error(
+                message:
+                    "missing shard\(missing.count > 1 ? "s" : "") "
+                    + "\(missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")) "
+                    + "(\(missing.map { fileName(shard: $0, of: first.count) }.joined(separator: ", ")))"
+            )
         }
         var lines = [String?](repeating: nil, count: first.totalRuns)
         for (shard, name) in zip(shards, names) {
             for run in shard.runs {
-                guard lines[run.index] == nil else { throw Error(message: "\(name): run \(run.index) is also in another shard") }
+                guard lines[run.index] == nil else {
+                    throw Error(message: "\(name): run \(run.index) is also in another shard")
+                }
                 lines[run.index] = run.line
             }
         }
         if let gap = lines.firstIndex(where: { $0 == nil }) { throw Error(message: "no shard has run \(gap)") }
-        var results = SweepResults(axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
-                                   platformMetrics: first.platformMetrics)
+        var results = SweepResults(
+            axisNames: first.axisNames, baseline: first.baseline, lines: lines.map { $0! },
+            platformMetrics: first.platformMetrics)
         // Each run's app lines, in run order (a stable sort keeps a run's apps in order).
-        results.appLines = shards.flatMap(\.appRuns).enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map(\.element.line)
+        results.appLines = shards.flatMap(\.appRuns).enumerated().sorted {
+            ($0.element.index, $0.offset) < ($1.element.index, $1.offset)
+        }.map(\.element.line)
         results.baselinePoint = first.baselinePoint
         return results
     }

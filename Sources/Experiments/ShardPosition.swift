@@ -16,8 +16,12 @@ public struct ShardPosition: Sendable, Equatable, CustomStringConvertible {
     /// `K/N` with 1 ≤ K ≤ N ≤ ``ModelLimits/studyRuns``, digits only; nil otherwise.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let k = Int(parts[0]), let n = Int(parts[1]), (1...ModelLimits.studyRuns).contains(n), (1...n).contains(k) else { return nil }
+        guard parts.count == 2,
+            parts.allSatisfy({
+                !$0.isEmpty && $0.utf8.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
+            }),
+            let k = Int(parts[0]), let n = Int(parts[1]), (1...ModelLimits.studyRuns).contains(n), (1...n).contains(k)
+        else { return nil }
         index = k
         count = n
     }
@@ -28,9 +32,14 @@ public struct ShardPosition: Sendable, Equatable, CustomStringConvertible {
     public static let syntax = "K/N with 1 ≤ K ≤ N ≤ \(ModelLimits.studyRuns), such as 2/4"
 
     /// This position if `runs` can be split into ``count`` shards, else the one-line reason.
-    public func checked(runs: Int, option: String = "--shard", what: String = "runs") -> Result<ShardPosition, ShardCountError> {
-        count <= runs ? .success(self)
-            : .failure(ShardCountError(message: "\(option) \(self): there are \(runs) \(what) to share, so at most \(runs) shards"))
+    public func checked(runs: Int, option: String = "--shard", what: String = "runs") -> Result<
+        ShardPosition, ShardCountError
+    > {
+        count <= runs
+            ? .success(self)
+            : .failure(
+                ShardCountError(
+                    message: "\(option) \(self): there are \(runs) \(what) to share, so at most \(runs) shards"))
     }
 }
 

@@ -8,18 +8,23 @@ public struct StudyRobustness: Sendable {
     public let points: [(label: String, check: Robustness)]
 
     /// Runs the check at every point of `runner`'s plan; `results` are the plan's runs in order.
-    public static func check(like runner: ExperimentRunner, results: [ExperimentRunner.RunResult], baseline: String,
-                             labels: [String]) throws -> StudyRobustness {
+    public static func check(
+        like runner: ExperimentRunner, results: [ExperimentRunner.RunResult], baseline: String,
+        labels: [String]
+    ) throws -> StudyRobustness {
         let plan = runner.plan
         let offline = Set(plan.policies.filter(\.needsFuture).map(\.name))
         var points: [(label: String, check: Robustness)] = []
         for p in plan.points.indices {
-            var one = ExperimentRunner(plan: ExperimentPlan(points: [plan.points[p]], policies: plan.policies, replications: plan.replications),
-                                       sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
+            var one = ExperimentRunner(
+                plan: ExperimentPlan(
+                    points: [plan.points[p]], policies: plan.policies, replications: plan.replications),
+                sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
             one.maxEvents = runner.maxEvents
             one.warmup = runner.warmup
             let rows = zip(plan.runs, results).filter { $0.0.point == p }.map(\.1.summary)
-            let comparison = Comparison(rows: rows, reference: baseline, platformMetrics: Metric.hasPlatformMetrics(plan.points[p].scenario))
+            let comparison = Comparison(
+                rows: rows, reference: baseline, platformMetrics: Metric.hasPlatformMetrics(plan.points[p].scenario))
             let verdict = Verdict(comparison, offline: offline, metrics: Verdict.metrics(of: comparison))
             points.append((labels[p], try Robustness.check(like: one, verdict: verdict, baseline: baseline)))
         }
@@ -29,24 +34,43 @@ public struct StudyRobustness: Sendable {
     /// The verdict's line: where the study's verdicts hold and where they flip.
     public var headline: String {
         let applying = points.filter { !$0.check.assumptions.isEmpty }
-        guard !applying.isEmpty else { return "robustness: no undocumented assumption with an alternative applies at any of the \(points.count) points" }
+        guard !applying.isEmpty else {
+            return
+                """
+                robustness: no undocumented assumption with an alternative applies at any of the \(points.count) \
+                points
+                """
+        }
         let flipping = applying.filter { $0.check.rows.contains { $0.verdict == "flips" } }
         let names = Set(applying.flatMap(\.check.assumptions)).sorted()
         guard !flipping.isEmpty else {
-            return "robustness: every point's verdict holds under the applying assumptions (\(names.joined(separator: ", "))) at all \(applying.count) points where one applies, same seeds"
+            return
+                "robustness: every point's verdict holds under the applying assumptions "
+                + "(\(names.joined(separator: ", "))) at all \(applying.count) points where one applies, same "
+                + "seeds"
         }
         let detail = flipping.prefix(3).map { point in
-            "at \(point.label): " + point.check.rows.filter { $0.verdict == "flips" }.map { "\($0.assumption)=\($0.alternative) (\($0.metric.column): \($0.best) → \($0.bestAlternative))" }.joined(separator: ", ")
+            "at \(point.label): "
+                + point.check.rows.filter { $0.verdict == "flips" }.map {
+                    "\($0.assumption)=\($0.alternative) (\($0.metric.column): \($0.best) → \($0.bestAlternative))"
+                }.joined(separator: ", ")
         }
-        return "robustness: the verdict flips at \(flipping.count) of \(applying.count) points where an assumption applies, significantly; "
-            + detail.joined(separator: "; ") + (flipping.count > 3 ? "; …" : "") + " (robustness.csv has every point)"
+        return
+            """
+            robustness: the verdict flips at \(flipping.count) of \(applying.count) points where an assumption \
+            applies, significantly;
+            """
+                + " " + detail.joined(separator: "; ") + (flipping.count > 3 ? "; …" : "")
+                + " (robustness.csv has every point)"
     }
 
     /// `robustness.csv` with the point first.
     public var csv: String {
         var lines = ["point," + (Robustness(rows: [], assumptions: []).csv)]
         for point in points {
-            let body = point.check.csv.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().filter { !$0.isEmpty }
+            let body = point.check.csv.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().filter {
+                !$0.isEmpty
+            }
             lines += body.map { CSV.field(point.label) + "," + $0 + "\n" }
         }
         return lines.joined()

@@ -43,8 +43,11 @@ public struct SweepResults: Sendable {
         }
     }
 
-    public init(axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false, baselinePoint: Int? = nil,
-                appLines: [String] = []) {
+    public init(
+        axisNames: [String], baseline: String, lines: [String], platformMetrics: Bool = false,
+        baselinePoint: Int? = nil,
+        appLines: [String] = []
+    ) {
         self.baselinePoint = baselinePoint
         self.appLines = appLines
         self.axisNames = axisNames
@@ -89,8 +92,14 @@ public struct SweepResults: Sendable {
         var groups: [(values: [String], rows: [AppRow])] = []
         for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
             let values = Array(record.fields[..<axisNames.count])
-            guard let row = AppRow(fields: record.fields[axisNames.count...], platformMetrics: platformMetrics) else { continue }
-            if groups.last?.values == values { groups[groups.count - 1].rows.append(row) } else { groups.append((values, [row])) }
+            guard let row = AppRow(fields: record.fields[axisNames.count...], platformMetrics: platformMetrics) else {
+                continue
+            }
+            if groups.last?.values == values {
+                groups[groups.count - 1].rows.append(row)
+            } else {
+                groups.append((values, [row]))
+            }
         }
         return groups
     }
@@ -99,7 +108,12 @@ public struct SweepResults: Sendable {
     /// verdict reads, as ``comparisons()`` is the device's.
     public func comparisons(app: String) throws -> [(values: [String], comparison: Comparison)] {
         try appGroups().map { group in
-            (group.values, Comparison(rows: AppRow.summaryRows(of: app, in: group.rows), reference: baseline, platformMetrics: platformMetrics))
+            (
+                group.values,
+                Comparison(
+                    rows: AppRow.summaryRows(of: app, in: group.rows), reference: baseline,
+                    platformMetrics: platformMetrics)
+            )
         }
     }
 
@@ -109,8 +123,10 @@ public struct SweepResults: Sendable {
         let groups = try appGroups()
         var text = ""
         for (g, group) in groups.enumerated() {
-            let lines = AppRow.comparisonCSV(AppRow.comparisons(group.rows, reference: baseline, platformMetrics: platformMetrics))
-                .split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = AppRow.comparisonCSV(
+                AppRow.comparisons(group.rows, reference: baseline, platformMetrics: platformMetrics)
+            )
+            .split(separator: "\n", omittingEmptySubsequences: false)
             if g == 0 { text += String(CSV.row(writtenAxisNames).dropLast()) + "," + lines[0] + "\n" }
             let prefix = String(CSV.row(writtenAxisValues(group.values)).dropLast())
             for line in lines.dropFirst() where !line.isEmpty { text += prefix + "," + line + "\n" }
@@ -134,7 +150,8 @@ public struct SweepResults: Sendable {
     public func resultsFile() throws -> String {
         guard axisNumbers.contains(where: { $0 != nil }) else { return resultsCSV }
         let records = try CSVReader.records(resultsCSV)
-        var text = String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
+        var text =
+            String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
         for record in records.dropFirst() {
             let f = record.fields
             text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
@@ -145,15 +162,20 @@ public struct SweepResults: Sendable {
     /// Per point (in point order), its axis values and the comparison of its policies, from
     /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
     public func comparisons() throws -> [(values: [String], comparison: Comparison)] {
-        try groups().map { ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics)) }
+        try groups().map {
+            ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics))
+        }
     }
 
     /// Every point × policy against the baseline point, if the study names one: the device's,
     /// or app `app`'s own rows.
     public func baselinePairs(app: String? = nil) throws -> BaselinePairs? {
         guard let baselinePoint else { return nil }
-        let groups = try app.map { app in try appGroups().map { ($0.values, AppRow.summaryRows(of: app, in: $0.rows)) } } ?? groups()
-        return BaselinePairs(groups: groups, baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
+        let groups =
+            try app.map { app in try appGroups().map { ($0.values, AppRow.summaryRows(of: app, in: $0.rows)) } }
+            ?? groups()
+        return BaselinePairs(
+            groups: groups, baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
     }
 
     /// `baseline-pairs.csv`: the axis columns, then ``BaselinePairs/header``; a row per
@@ -163,9 +185,12 @@ public struct SweepResults: Sendable {
         for pair in pairs.pairs {
             for (m, metric) in pairs.metrics.enumerated() {
                 let d = pair.differences[m]
-                text += CSV.row(writtenAxisValues(pair.values) + [pair.policy, String(pair.replications), pairs.baselinePolicy, metric.column,
-                                 metric.unit.rawValue] + [pair.means[m], pair.baselineMeans[m], d.mean, d.low, d.high].map { CSV.decimal($0) }
-                                 + [d.excludesZero ? "true" : "false"])
+                text += CSV.row(
+                    writtenAxisValues(pair.values) + [
+                        pair.policy, String(pair.replications), pairs.baselinePolicy, metric.column,
+                        metric.unit.rawValue,
+                    ] + [pair.means[m], pair.baselineMeans[m], d.mean, d.low, d.high].map { CSV.decimal($0) }
+                        + [d.excludesZero ? "true" : "false"])
             }
         }
         return text
@@ -175,14 +200,15 @@ public struct SweepResults: Sendable {
     func groups() throws -> [(values: [String], rows: [SummaryRow])] {
         let records = try CSVReader.records(resultsCSV)
         let axes = axisNames.count
-        let fixed = 4   // policy, replication, seed, scenario_hash
+        let fixed = 4  // policy, replication, seed, scenario_hash
         var groups: [(values: [String], rows: [SummaryRow])] = []
         for record in records.dropFirst() {
             let f = record.fields
             let values = Array(f[..<axes])
             let metrics = f[(axes + fixed)...].map { Double($0) ?? .nan }
-            let row = SummaryRow(policy: f[axes], replication: Int(f[axes + 1]) ?? 0, seed: UInt64(f[axes + 2]) ?? 0,
-                                 values: metrics, scenarioHash: f[axes + 3])
+            let row = SummaryRow(
+                policy: f[axes], replication: Int(f[axes + 1]) ?? 0, seed: UInt64(f[axes + 2]) ?? 0,
+                values: metrics, scenarioHash: f[axes + 3])
             if groups.last?.values == values {
                 groups[groups.count - 1].rows.append(row)
             } else {
@@ -196,7 +222,9 @@ public struct SweepResults: Sendable {
     /// point order and per policy in run order.
     public func comparisonCSV(_ comparisons: [(values: [String], comparison: Comparison)]) -> String {
         let head = String(CSV.row(writtenAxisNames).dropLast()) + ","
-        guard !comparisons.isEmpty else { return head + Comparison(rows: [], reference: baseline, platformMetrics: platformMetrics).csv }
+        guard !comparisons.isEmpty else {
+            return head + Comparison(rows: [], reference: baseline, platformMetrics: platformMetrics).csv
+        }
         var text = ""
         for (g, group) in comparisons.enumerated() {
             let lines = group.comparison.csv.split(separator: "\n", omittingEmptySubsequences: false)
@@ -223,13 +251,17 @@ public struct SweepResults: Sendable {
 extension SweepResults {
     /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of
     /// `plan`, each point's axis values from `values` (by point).
-    public static func lines(_ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-                             platformMetrics: Bool) -> (runs: [String], apps: [(Int, String)]) {
+    public static func lines(
+        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
+        platformMetrics: Bool
+    ) -> (runs: [String], apps: [(Int, String)]) {
         let runs = zip(indices, results).map { index, result in
             line(values: values[plan.runs[index].point], summary: result.summary, platformMetrics: platformMetrics)
         }
         let apps = zip(indices, results).flatMap { index, result in
-            result.apps.map { (index, appLine(values: values[plan.runs[index].point], row: $0, platformMetrics: platformMetrics)) }
+            result.apps.map {
+                (index, appLine(values: values[plan.runs[index].point], row: $0, platformMetrics: platformMetrics))
+            }
         }
         return (runs, apps)
     }

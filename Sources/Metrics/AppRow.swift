@@ -15,7 +15,9 @@ public struct AppRow: Sendable, Hashable {
     /// a verdict or a baseline of one app (`--app`) reads.
     public static func summaryRows(of app: String, in rows: [AppRow], scenarioHash: String = "") -> [SummaryRow] {
         rows.filter { $0.app == app }.map {
-            SummaryRow(policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values, scenarioHash: scenarioHash)
+            SummaryRow(
+                policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values,
+                scenarioHash: scenarioHash)
         }
     }
 
@@ -75,12 +77,15 @@ public struct AppRow: Sendable, Hashable {
 
     /// Each app's comparison of the policies, apps in first-seen order: its rows as a run's
     /// rows (the device's own metrics NaN), paired by replication against `reference`.
-    public static func comparisons(_ rows: [AppRow], reference: String, platformMetrics: Bool = false) -> [(app: String, comparison: Comparison)] {
+    public static func comparisons(_ rows: [AppRow], reference: String, platformMetrics: Bool = false) -> [(
+        app: String, comparison: Comparison
+    )] {
         var order: [String] = []
         var byApp: [String: [SummaryRow]] = [:]
         for row in rows {
             if byApp[row.app] == nil { order.append(row.app) }
-            byApp[row.app, default: []].append(SummaryRow(policy: row.policy, replication: row.replication, seed: row.seed, values: row.values))
+            byApp[row.app, default: []].append(
+                SummaryRow(policy: row.policy, replication: row.replication, seed: row.seed, values: row.values))
         }
         return order.map { ($0, Comparison(rows: byApp[$0]!, reference: reference, platformMetrics: platformMetrics)) }
     }
@@ -92,7 +97,10 @@ public struct AppRow: Sendable, Hashable {
         let metrics = comparisons[0].comparison.metrics.filter(\.belongsToApp)
         var header = ["app", "policy", "replications"]
         for m in metrics.map(\.column) {
-            header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high", "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]
+            header += [
+                "\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high", "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low",
+                "\(m)_diff_ci_high",
+            ]
         }
         var text = CSV.row(header)
         for (app, comparison) in comparisons {
@@ -101,7 +109,12 @@ public struct AppRow: Sendable, Hashable {
                 for metric in metrics {
                     let m = p.metrics[metric.position]
                     fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
-                    fields += p.differences.map { d in [d[metric.position].mean, d[metric.position].low, d[metric.position].high].map { CSV.decimal($0) } }
+                    fields +=
+                        p.differences.map { d in
+                            [d[metric.position].mean, d[metric.position].low, d[metric.position].high].map {
+                                CSV.decimal($0)
+                            }
+                        }
                         ?? ["", "", ""]
                 }
                 text += CSV.row(fields)

@@ -10,8 +10,17 @@ public enum BaselineChoice {
     public static func usual(among policies: [String], strategies: Bool) -> (name: String, note: String?) {
         if policies.contains(apple) || policies.isEmpty { return (apple, nil) }
         if strategies {
-            return (policies[0], "Paired differences against \(policies[0]), the first strategy run (--baseline chooses another).")
+            return (
+                policies[0],
+                "Paired differences against \(policies[0]), the first strategy run (--baseline chooses another)."
+            )
         }
-        return (policies[0], "Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses another).")
+        return (
+            policies[0],
+            """
+            Paired differences against \(policies[0]), the first policy run (apple was not; --baseline chooses \
+            another).
+            """
+        )
     }
 }

@@ -24,8 +24,10 @@ public struct BaselineFile: Sendable {
     /// or with updates): then they are checked too.
     public var platformMetrics: Bool
 
-    public init(rows: [SummaryRow], scenarioHash: String? = nil, missingMetrics: [String] = [], unknownColumns: [String] = [],
-                platformMetrics: Bool = false) {
+    public init(
+        rows: [SummaryRow], scenarioHash: String? = nil, missingMetrics: [String] = [], unknownColumns: [String] = [],
+        platformMetrics: Bool = false
+    ) {
         self.platformMetrics = platformMetrics
         self.rows = rows
         self.scenarioHash = scenarioHash
@@ -58,12 +60,24 @@ public struct BaselineFile: Sendable {
         var seen: [String: Int] = [:]
         for (i, column) in header.enumerated() {
             if let earlier = seen[column] {
-                throw Error(description: "\(name):\(headerRecord.line):\(i + 1): column '\(column)' is named twice (also field \(earlier + 1))")
+                throw Error(
+                    description:
+                        """
+                        \(name):\(headerRecord.line):\(i + 1): column '\(column)' is named twice (also field \
+                        \(earlier + 1))
+                        """
+                )
             }
             seen[column] = i
         }
         guard let policy = seen["policy"], let replication = seen["replication"], let seed = seen["seed"] else {
-            throw Error(description: "\(name):\(headerRecord.line):1: a baseline needs policy, replication and seed columns (a summary.csv)")
+            throw Error(
+                description:
+                    """
+                    \(name):\(headerRecord.line):1: a baseline needs policy, replication and seed columns (a \
+                    summary.csv)
+                    """
+            )
         }
         let hashColumn = seen["scenario_hash"]
         let known = Set(["policy", "replication", "seed", "scenario_hash"] + Metric.allCases.map(\.column))
@@ -77,10 +91,17 @@ public struct BaselineFile: Sendable {
             let fields = record.fields
             let line = record.line
             guard fields.count == header.count else {
-                throw Error(description: "\(name):\(line):1: the row has \(fields.count) fields, the header \(header.count)")
+                throw Error(
+                    description: "\(name):\(line):1: the row has \(fields.count) fields, the header \(header.count)")
             }
             guard let r = Int(fields[replication]), r >= 1 else {
-                throw Error(description: "\(name):\(line):\(replication + 1): replication '\(fields[replication])' is not a whole number of at least 1")
+                throw Error(
+                    description:
+                        """
+                        \(name):\(line):\(replication + 1): replication '\(fields[replication])' is not a whole \
+                        number of at least 1
+                        """
+                )
             }
             guard let s = UInt64(fields[seed]) else {
                 throw Error(description: "\(name):\(line):\(seed + 1): seed '\(fields[seed])' is not a whole number")
@@ -88,7 +109,13 @@ public struct BaselineFile: Sendable {
             if let hashColumn {
                 let value = fields[hashColumn]
                 if let hash, hash != value {
-                    throw Error(description: "\(name):\(line):\(hashColumn + 1): scenario_hash '\(value)' differs from the rows above ('\(hash)'): the rows come from two scenarios")
+                    throw Error(
+                        description:
+                            """
+                            \(name):\(line):\(hashColumn + 1): scenario_hash '\(value)' differs from the rows above \
+                            ('\(hash)'): the rows come from two scenarios
+                            """
+                    )
                 }
                 hash = value
             }
@@ -102,12 +129,16 @@ public struct BaselineFile: Sendable {
                 let text = fields[index]
                 // Finite numbers only (odr-sim writes "nan" for a statistic of no values).
                 guard let value = Double(text), value.isFinite || text == "nan" else {
-                    throw Error(description: "\(name):\(line):\(index + 1): '\(text)' in column \(header[index]) is not a number")
+                    throw Error(
+                        description:
+                            "\(name):\(line):\(index + 1): '\(text)' in column \(header[index]) is not a number")
                 }
                 values.append(value)
             }
-            rows.append(SummaryRow(policy: fields[policy], replication: r, seed: s, values: values,
-                                   scenarioHash: hash ?? ""))
+            rows.append(
+                SummaryRow(
+                    policy: fields[policy], replication: r, seed: s, values: values,
+                    scenarioHash: hash ?? ""))
         }
         return BaselineFile(
             rows: rows, scenarioHash: hash,

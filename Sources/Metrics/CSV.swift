@@ -5,7 +5,8 @@ import Foundation
 public enum CSV {
     public static func field(_ text: String) -> String {
         // By bytes, not characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 })
+        else {
             return text
         }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -42,13 +43,13 @@ public enum CSV {
         guard value > 0, value < 4e12 else { return nil }
         let biased = Int(value.exponentBitPattern)
         let mantissa = UInt128(biased == 0 ? value.significandBitPattern : value.significandBitPattern | (1 << 52))
-        let shift = 1075 - Swift.max(biased, 1)   // value = mantissa / 2^shift, shift > 0 here
-        guard shift <= 100 else { return 0 }     // value·10^6 < 2^-27: rounds to 0
+        let shift = 1075 - Swift.max(biased, 1)  // value = mantissa / 2^shift, shift > 0 here
+        guard shift <= 100 else { return 0 }  // value·10^6 < 2^-27: rounds to 0
         let scaled = mantissa * 1_000_000
         var rounded = scaled >> shift
         let rest = scaled & ((1 << shift) - 1)
         let half: UInt128 = 1 << (shift - 1)
         if rest > half || (rest == half && rounded & 1 == 1) { rounded += 1 }
-        return UInt64(rounded)   // value·10^6 < 4·10^18 fits
+        return UInt64(rounded)  // value·10^6 < 4·10^18 fits
     }
 }

@@ -36,11 +36,12 @@ public enum CSVReader {
         var records: [Record] = []
         var fields: [String] = []
         var field: [UInt8] = []
-        var line = 1, column = 0
+        var line = 1
+        var column = 0
         var recordLine = 1
-        var quoted = false       // inside a quoted field
-        var afterQuote = false   // a quoted field has closed; only a separator may follow
-        var fieldStarted = false // the record has any byte (so an empty line is no record)
+        var quoted = false  // inside a quoted field
+        var afterQuote = false  // a quoted field has closed; only a separator may follow
+        var fieldStarted = false  // the record has any byte (so an empty line is no record)
         let bytes = Array(text.utf8)
         var i = 0
 
@@ -93,14 +94,22 @@ public enum CSVReader {
                 recordLine = line
             case UInt8(ascii: "\""):
                 guard field.isEmpty && !afterQuote else {
-                    throw Error(line: line, column: column,
-                                message: "a quote inside a field; quote the whole field and double the quote (\"\"), as RFC 4180 does")
+                    throw Error(
+                        line: line, column: column,
+                        message:
+                            """
+                            a quote inside a field; quote the whole field and double the quote (\"\"), as RFC 4180 \
+                            does
+                            """
+                    )
                 }
                 quoted = true
                 fieldStarted = true
             default:
                 guard !afterQuote else {
-                    throw Error(line: line, column: column, message: "text after a closing quote; a quoted field must end at a comma or the line's end")
+                    throw Error(
+                        line: line, column: column,
+                        message: "text after a closing quote; a quoted field must end at a comma or the line's end")
                 }
                 field.append(byte)
                 fieldStarted = true
@@ -108,7 +117,8 @@ public enum CSVReader {
             i += 1
         }
         if quoted {
-            throw Error(line: recordLine, column: 1, message: "a quoted field is never closed (the file ends inside it)")
+            throw Error(
+                line: recordLine, column: 1, message: "a quoted field is never closed (the file ends inside it)")
         }
         endRecord()
         return records

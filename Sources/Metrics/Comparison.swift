@@ -41,7 +41,8 @@ public struct Comparison: Sendable {
                 let paired = runs.compactMap { run in base[run.replication].map { (run, $0) } }
                 differences = columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }
             }
-            return PolicyStatistics(policy: policy, replications: runs.count, metrics: metrics, differences: differences)
+            return PolicyStatistics(
+                policy: policy, replications: runs.count, metrics: metrics, differences: differences)
         }
     }
 
@@ -55,8 +56,10 @@ public struct Comparison: Sendable {
     public var csv: String {
         var header = ["policy", "replications"]
         for m in metrics.map(\.column) {
-            header += ["\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high",
-                       "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high"]
+            header += [
+                "\(m)_mean", "\(m)_sd", "\(m)_ci_low", "\(m)_ci_high",
+                "\(m)_diff_vs_\(reference)", "\(m)_diff_ci_low", "\(m)_diff_ci_high",
+            ]
         }
         var text = CSV.row(header)
         for p in policies {
@@ -93,7 +96,13 @@ public struct Comparison: Sendable {
                 var values = [m.mean, m.standardDeviation, max(0, m.low), m.high]
                 if let d = p.differences?[c] { values += [d.mean, d.low, d.high] }
                 for (s, value) in values.enumerated() {
-                    text += prefix + String(CSV.row([p.policy, reference, metric.column, metric.unit.rawValue, Self.longStatistics[s], CSV.decimal(value)]))
+                    text +=
+                        prefix
+                        + String(
+                            CSV.row([
+                                p.policy, reference, metric.column, metric.unit.rawValue, Self.longStatistics[s],
+                                CSV.decimal(value),
+                            ]))
                 }
             }
         }

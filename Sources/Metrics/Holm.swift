@@ -27,6 +27,7 @@ public enum Holm {
         guard difference.count > 1 else { return nil }
         guard difference.standardDeviation > 0 else { return difference.mean == 0 ? 1 : 0 }
         let n = Double(difference.count)
-        return StudentT.twoSidedP(difference.mean / (difference.standardDeviation / n.squareRoot()), degreesOfFreedom: n - 1)
+        return StudentT.twoSidedP(
+            difference.mean / (difference.standardDeviation / n.squareRoot()), degreesOfFreedom: n - 1)
     }
 }

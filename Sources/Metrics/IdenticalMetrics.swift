@@ -9,7 +9,11 @@ public func identicalMetrics(_ rows: [SummaryRow]) -> String? {
     guard !same.isEmpty else { return nil }
     var line = "identical under every policy in every replication: " + same.map(\.column).joined(separator: ", ")
     if same.contains(.lowDiskNotifications) {
-        line += " (a low-disk warning is posted only when purging every candidate would not free enough, so the purge order rarely moves it)"
+        line +=
+            """
+             (a low-disk warning is posted only when purging every candidate would not free enough, so the purge \
+            order rarely moves it)
+            """
     }
     return line
 }

@@ -64,8 +64,9 @@ public enum JSONText {
     /// The rows of a CSV text (header first) as an array of objects.
     public static func records(_ csv: String) -> String {
         guard let records = try? CSVReader.records(csv), let header = records.first?.fields else { return "[]" }
-        return array(records.dropFirst().map { record in
-            object(zip(header, record.fields).map { ($0, value($1)) })
-        })
+        return array(
+            records.dropFirst().map { record in
+                object(zip(header, record.fields).map { ($0, value($1)) })
+            })
     }
 }

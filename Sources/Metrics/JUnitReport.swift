@@ -5,10 +5,14 @@
 public enum JUnitReport {
     public static func xml(_ check: RegressionCheck, name: String) -> String {
         var suites: [(name: String, cases: [(classname: String, name: String, failure: String?)])] = []
-        suites.append((name, [(name, "coverage", check.mismatches.isEmpty ? nil : check.mismatches.joined(separator: "\n"))]))
+        suites.append(
+            (name, [(name, "coverage", check.mismatches.isEmpty ? nil : check.mismatches.joined(separator: "\n"))]))
         for policy in check.policies {
             let cases = check.cases.filter { $0.policy == policy }.map { c in
-                ("\(name).\(policy)", c.metric, c.failures.isEmpty ? nil : c.failures.map(\.description).joined(separator: "\n"))
+                (
+                    "\(name).\(policy)", c.metric,
+                    c.failures.isEmpty ? nil : c.failures.map(\.description).joined(separator: "\n")
+                )
             }
             suites.append(("\(name)/\(policy)", cases))
         }
@@ -18,12 +22,20 @@ public enum JUnitReport {
         out += "<testsuites name=\"odr-sim check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for suite in suites {
             let failed = suite.cases.filter { $0.failure != nil }.count
-            out += "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+            out +=
+                """
+                  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" \
+                errors=\"0\">\n
+                """
             for c in suite.cases {
                 out += "    <testcase classname=\"\(escape(c.classname))\" name=\"\(escape(c.name))\""
                 if let failure = c.failure {
                     let first = failure.split(separator: "\n").first.map(String.init) ?? failure
-                    out += ">\n      <failure message=\"\(escape(first))\" type=\"regression\">\(escape(failure))</failure>\n    </testcase>\n"
+                    out +=
+                        """
+                        >\n      <failure message=\"\(escape(first))\" \
+                        type=\"regression\">\(escape(failure))</failure>\n    </testcase>\n
+                        """
                 } else {
                     out += "/>\n"
                 }

@@ -5,20 +5,39 @@ import Simulation
 /// report. Every place that shows a metric names it by this enum, never by its column's text.
 public enum Metric: String, CaseIterable, Sendable, Hashable {
     case requests, hits, granted, downloads
-    case downloadedBytes = "downloaded_bytes", redownloadBytes = "redownload_bytes"
-    case purges, purgeEpisodes = "purge_episodes", purgedBytes = "purged_bytes", overPurgeBytes = "over_purge_bytes"
-    case lowDiskNotifications = "low_disk_notifications", appTerminations = "app_terminations"
-    case failedRequests = "failed_requests", failedOutOfSpace = "failed_out_of_space", failedNoNetwork = "failed_no_network"
-    case failedCellular = "failed_cellular", failedInUseLimit = "failed_in_use_limit", failedInvalidTag = "failed_invalid_tag"
+    case downloadedBytes = "downloaded_bytes"
+    case redownloadBytes = "redownload_bytes"
+    case purges
+    case purgeEpisodes = "purge_episodes"
+    case purgedBytes = "purged_bytes"
+    case overPurgeBytes = "over_purge_bytes"
+    case lowDiskNotifications = "low_disk_notifications"
+    case appTerminations = "app_terminations"
+    case failedRequests = "failed_requests"
+    case failedOutOfSpace = "failed_out_of_space"
+    case failedNoNetwork = "failed_no_network"
+    case failedCellular = "failed_cellular"
+    case failedInUseLimit = "failed_in_use_limit"
+    case failedInvalidTag = "failed_invalid_tag"
     case failedAppNotInstalled = "failed_app_not_installed"
-    case cancelled, conditionalMisses = "conditional_misses", pendingAtEnd = "pending_at_end", installFailures = "install_failures"
-    case waitP50 = "wait_p50_s", waitP95 = "wait_p95_s", waitP99 = "wait_p99_s", waitMean = "wait_mean_s"
-    case peakUsedBytes = "peak_used_bytes", refusedOtherBytes = "refused_other_bytes"
+    case cancelled
+    case conditionalMisses = "conditional_misses"
+    case pendingAtEnd = "pending_at_end"
+    case installFailures = "install_failures"
+    case waitP50 = "wait_p50_s"
+    case waitP95 = "wait_p95_s"
+    case waitP99 = "wait_p99_s"
+    case waitMean = "wait_mean_s"
+    case peakUsedBytes = "peak_used_bytes"
+    case refusedOtherBytes = "refused_other_bytes"
     // Platform metrics (Background Assets, Play Asset Delivery): columns only where a run is
     // on such a platform, so ODR's files keep their shape.
-    case blockedLaunches = "blocked_launches", launchBlockedSeconds = "launch_blocked_s"
-    case packUpdates = "pack_updates", updateBytes = "update_bytes"
-    case budgetExceededBytes = "budget_exceeded_bytes", budgetExceededSeconds = "budget_exceeded_s"
+    case blockedLaunches = "blocked_launches"
+    case launchBlockedSeconds = "launch_blocked_s"
+    case packUpdates = "pack_updates"
+    case updateBytes = "update_bytes"
+    case budgetExceededBytes = "budget_exceeded_bytes"
+    case budgetExceededSeconds = "budget_exceeded_s"
 
     /// Whether the metric counts what one app did (its requests, its packs' downloads and
     /// purges, its failures, waits and launches), so that `apps.csv` has it; the others are
@@ -26,7 +45,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// end, the disk's peak, other data refused).
     public var belongsToApp: Bool {
         switch self {
-        case .purgeEpisodes, .overPurgeBytes, .lowDiskNotifications, .pendingAtEnd, .peakUsedBytes, .refusedOtherBytes: false
+        case .purgeEpisodes, .overPurgeBytes, .lowDiskNotifications, .pendingAtEnd, .peakUsedBytes, .refusedOtherBytes:
+            false
         default: true
         }
     }
@@ -35,7 +55,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// which are percentiles and means of each app's own).
     public var sumsOverApps: Bool {
         // The budget's peak is the largest app's, not a sum; its seconds add up like a launch's.
-        belongsToApp && unit != .seconds && self != .budgetExceededBytes || self == .launchBlockedSeconds || self == .budgetExceededSeconds
+        belongsToApp && unit != .seconds && self != .budgetExceededBytes || self == .launchBlockedSeconds
+            || self == .budgetExceededSeconds
     }
 
     /// The columns every run has (On-Demand Resources'), in file order.
@@ -45,7 +66,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Delivery (an initial pack blocking a launch is rare under ODR, whose files keep their shape).
     public var isPlatformMetric: Bool {
         switch self {
-        case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes, .budgetExceededBytes, .budgetExceededSeconds: true
+        case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes, .budgetExceededBytes,
+            .budgetExceededSeconds:
+            true
         default: false
         }
     }
@@ -53,7 +76,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Whether a scenario's files carry the platform metrics: on a platform where the app
     /// evicts, or with pack or app updates (events or a generator).
     public static func hasPlatformMetrics(_ scenario: Scenario) -> Bool {
-        scenario.appPlatforms.contains { $0.family != .onDemandResources } || scenario.platform.family != .onDemandResources
+        scenario.appPlatforms.contains { $0.family != .onDemandResources }
+            || scenario.platform.family != .onDemandResources
             || scenario.generators.contains { $0.kind == "updates" }
             || scenario.events.contains {
                 switch $0.action {
@@ -82,7 +106,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     public var unit: Unit {
         switch self {
         case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds, .budgetExceededSeconds: .seconds
-        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes, .updateBytes, .budgetExceededBytes: .bytes
+        case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes,
+            .updateBytes, .budgetExceededBytes:
+            .bytes
         default: .count
         }
     }

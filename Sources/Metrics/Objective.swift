@@ -35,36 +35,54 @@ public struct Objective: Sendable, Equatable {
 
     /// advise's default objective: re-downloaded + over-purged bytes, 1 MB per second of p95
     /// wait, 100 MB per failed request, 1 MB per download.
-    public static let adviseDefault = "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
+    public static let adviseDefault =
+        "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
 
     /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
     /// scenario writes them.
-    public static func parse(_ text: String?, limits: [String], size: (String) throws -> Int64, duration: (String) throws -> Double) throws(ParseError) -> Objective {
+    public static func parse(
+        _ text: String?, limits: [String], size: (String) throws -> Int64, duration: (String) throws -> Double
+    ) throws(ParseError) -> Objective {
         func metric(_ name: Substring) throws(ParseError) -> Metric {
             let name = name.trimmingCharacters(in: .whitespaces)
             guard let metric = Metric(rawValue: name), Metric.allCases.contains(metric) else {
-                throw ParseError(description: "'\(name)' is not a metric (such as redownload_bytes, over_purge_bytes, failed_requests, wait_p95_s; docs/data-dictionary.md)")
+                throw ParseError(
+                    description:
+                        """
+                        '\(name)' is not a metric (such as redownload_bytes, over_purge_bytes, failed_requests, \
+                        wait_p95_s; docs/data-dictionary.md)
+                        """
+                )
             }
             return metric
         }
         var terms: [Term] = []
         for part in (text ?? adviseDefault).split(separator: "+") {
             let factors = part.split(separator: "*", maxSplits: 1)
-            guard !part.trimmingCharacters(in: .whitespaces).isEmpty else { throw ParseError(description: "'\(text ?? "")' has an empty term") }
+            guard !part.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ParseError(description: "'\(text ?? "")' has an empty term")
+            }
             if factors.count == 1 {
                 terms.append(Term(metric: try metric(factors[0]), weight: 1))
                 continue
             }
             let weightText = factors[0].trimmingCharacters(in: .whitespaces)
-            guard let weight = Double(weightText) ?? (try? size(weightText)).map(Double.init), weight.isFinite, weight >= 0 else {
-                throw ParseError(description: "'\(weightText)' is not a weight (a number, or a size such as 1MB, per unit of the metric)")
+            guard let weight = Double(weightText) ?? (try? size(weightText)).map(Double.init), weight.isFinite,
+                weight >= 0
+            else {
+                throw ParseError(
+                    description:
+                        "'\(weightText)' is not a weight (a number, or a size such as 1MB, per unit of the metric)")
             }
             terms.append(Term(metric: try metric(factors[1]), weight: weight))
         }
         var parsed: [Limit] = []
         for text in limits {
-            guard let at = text.range(of: "<=") else { throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline") }
-            let which = try metric(text[..<at.lowerBound]), value = text[at.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let at = text.range(of: "<=") else {
+                throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline")
+            }
+            let which = try metric(text[..<at.lowerBound])
+            let value = text[at.upperBound...].trimmingCharacters(in: .whitespaces)
             if value == "baseline" {
                 parsed.append(Limit(metric: which, most: nil, text: "\(which.column) ≤ baseline"))
                 continue
@@ -75,7 +93,9 @@ public struct Objective: Sendable, Equatable {
             case .seconds: most = try? duration(value)
             case .count: most = Double(value)
             }
-            guard let most, most.isFinite, most >= 0 else { throw ParseError(description: "limit '\(text)': '\(value)' is not a value of \(which.column)") }
+            guard let most, most.isFinite, most >= 0 else {
+                throw ParseError(description: "limit '\(text)': '\(value)' is not a value of \(which.column)")
+            }
             parsed.append(Limit(metric: which, most: most, text: "\(which.column) ≤ \(value)"))
         }
         return Objective(terms: terms, limits: parsed)
@@ -92,7 +112,9 @@ public struct Objective: Sendable, Equatable {
     /// The recommendation for `rows` (every policy's replications), against `baseline`.
     public func recommend(_ rows: [SummaryRow], baseline: String, offline: Set<String>) -> Recommendation {
         let policies = rows.reduce(into: [String]()) { if !$0.contains($1.policy) { $0.append($1.policy) } }
-        func runs(_ policy: String) -> [SummaryRow] { rows.filter { $0.policy == policy }.sorted { $0.replication < $1.replication } }
+        func runs(_ policy: String) -> [SummaryRow] {
+            rows.filter { $0.policy == policy }.sorted { $0.replication < $1.replication }
+        }
         let base = runs(baseline)
         var candidates: [Recommendation.Candidate] = []
         for policy in policies where !offline.contains(policy) {
@@ -104,7 +126,10 @@ public struct Objective: Sendable, Equatable {
                     if mean > most { broken.append(.init(limit: limit, mean: mean, baselineMean: nil)) }
                 } else if policy != baseline {
                     let change = Interval(zip(mine, base).map { $0[limit.metric] - $1[limit.metric] })
-                    if change.low > 0 { broken.append(.init(limit: limit, mean: mean, baselineMean: Interval(base.map { $0[limit.metric] }).mean)) }
+                    if change.low > 0 {
+                        broken.append(
+                            .init(limit: limit, mean: mean, baselineMean: Interval(base.map { $0[limit.metric] }).mean))
+                    }
                 }
             }
             var changes: [(metric: Metric, change: Interval)] = []
@@ -112,8 +137,11 @@ public struct Objective: Sendable, Equatable {
                 let d = zip(mine, base).map { $0[metric] - $1[metric] }
                 if !d.isEmpty && !d.contains(where: \.isNaN) { changes.append((metric, Interval(d))) }
             }
-            candidates.append(.init(policy: policy, objective: Interval(mine.map(value)),
-                                    versusBaseline: Interval(zip(mine, base).map { value($0) - value($1) }), broken: broken, changes: changes))
+            candidates.append(
+                .init(
+                    policy: policy, objective: Interval(mine.map(value)),
+                    versusBaseline: Interval(zip(mine, base).map { value($0) - value($1) }), broken: broken,
+                    changes: changes))
         }
         return Recommendation(candidates: candidates, baseline: baseline, limits: limits.map(\.text))
     }
@@ -136,7 +164,9 @@ public struct Recommendation: Sendable {
 
     /// What a recommendation's trade-offs are stated on: the main metrics, the user's data
     /// refused, and the time launches were blocked.
-    public static let tradeOffMetrics: [Metric] = [.redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95, .refusedOtherBytes, .launchBlockedSeconds]
+    public static let tradeOffMetrics: [Metric] = [
+        .redownloadBytes, .overPurgeBytes, .failedRequests, .waitP95, .refusedOtherBytes, .launchBlockedSeconds,
+    ]
 
     /// A limit a policy breaks: its mean, and the baseline's where the limit is the baseline.
     public struct Breach: Sendable {
@@ -146,7 +176,8 @@ public struct Recommendation: Sendable {
 
         func text(_ format: (Double, Metric) -> String) -> String {
             let m = limit.metric
-            return baselineMean.map { "\(limit.text): \(format(mean, m)) against \(format($0, m)), significantly more" } ?? "\(limit.text): mean \(format(mean, m))"
+            return baselineMean.map { "\(limit.text): \(format(mean, m)) against \(format($0, m)), significantly more" }
+                ?? "\(limit.text): mean \(format(mean, m))"
         }
     }
 
@@ -165,30 +196,56 @@ public struct Recommendation: Sendable {
         func signed(_ v: Double, _ m: Metric) -> String { v < 0 ? "−" + format(-v, m) : "+" + format(v, m) }
         let respected = limits.isEmpty ? "" : " It respects \(limits.joined(separator: ", "))."
         guard let best else {
-            return ["Recommended: none. No policy respects every limit: "
-                + candidates.map { "\($0.policy) breaks \($0.broken.map { $0.text(format) }.joined(separator: "; "))" }.joined(separator: "; ") + "."]
+            return [
+                "Recommended: none. No policy respects every limit: "
+                    + candidates.map {
+                        "\($0.policy) breaks \($0.broken.map { $0.text(format) }.joined(separator: "; "))"
+                    }.joined(separator: "; ") + "."
+            ]
         }
         var first = "Recommended: \(best.policy), objective \(bytes(best.objective.mean))"
         if best.policy != baseline {
             let d = best.versusBaseline
-            let significant = d.high < 0 ? "significantly lower" : d.low > 0 ? "significantly higher" : "not significantly different"
-            first += " against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \(signed(d.mean, .redownloadBytes)), 95 % interval \(signed(d.low, .redownloadBytes)) to \(signed(d.high, .redownloadBytes)), \(significant))"
+            let significant =
+                d.high < 0 ? "significantly lower" : d.low > 0 ? "significantly higher" : "not significantly different"
+            first +=
+                """
+                 against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \
+                \(signed(d.mean, .redownloadBytes)), 95 % interval \(signed(d.low, .redownloadBytes)) to \
+                \(signed(d.high, .redownloadBytes)), \(significant))
+                """
         } else {
             first += " (the baseline itself)"
         }
         // The lowest of several means is biased low (the winner's curse): say so, and where the guarantee is.
-        let curse = candidates.filter(\.broken.isEmpty).count > 2 ? " (The lowest of \(candidates.filter(\.broken.isEmpty).count) means: its interval is not adjusted for the choice; --select-best gives a guarantee.)" : ""
+        let curse =
+            candidates.filter(\.broken.isEmpty).count > 2
+            ? """
+             (The lowest of \(candidates.filter(\.broken.isEmpty).count) means: its interval is not adjusted for \
+            the choice; --select-best gives a guarantee.)
+            """
+            : ""
         var lines = [first + "." + respected + curse]
         if best.policy != baseline, !best.changes.isEmpty {
             let moved = best.changes.filter { $0.change.mean != 0 || $0.change.standardDeviation != 0 }
-            let same = best.changes.filter { $0.change.mean == 0 && $0.change.standardDeviation == 0 }.map { $0.metric.heading }
-            let parts = moved.map { m, d in
-                "\(m.heading) \(signed(d.mean, m)) (\(signed(d.low, m)) to \(signed(d.high, m))\(d.excludesZero ? "" : ", not significant"))"
+            let same = best.changes.filter { $0.change.mean == 0 && $0.change.standardDeviation == 0 }.map {
+                $0.metric.heading
             }
-            lines.append("Its trade-offs against \(baseline), paired: " + parts.joined(separator: ", ") + (same.isEmpty ? "" : "; the same: \(same.joined(separator: ", "))") + ".")
+            let parts = moved.map { m, d in
+                "\(m.heading) \(signed(d.mean, m)) (\(signed(d.low, m)) to "
+                    + "\(signed(d.high, m))\(d.excludesZero ? "" : ", not significant"))"
+            }
+            lines.append(
+                "Its trade-offs against \(baseline), paired: " + parts.joined(separator: ", ")
+                    + (same.isEmpty ? "" : "; the same: \(same.joined(separator: ", "))") + ".")
         }
         let excluded = candidates.filter { !$0.broken.isEmpty }
-        if leftOut && !excluded.isEmpty { lines.append("Left out by a limit: " + excluded.map { "\($0.policy) (\($0.broken.map { $0.text(format) }.joined(separator: "; ")))" }.joined(separator: "; ") + ".") }
+        if leftOut && !excluded.isEmpty {
+            lines.append(
+                "Left out by a limit: "
+                    + excluded.map { "\($0.policy) (\($0.broken.map { $0.text(format) }.joined(separator: "; ")))" }
+                    .joined(separator: "; ") + ".")
+        }
         return lines
     }
 
@@ -201,11 +258,28 @@ public struct Recommendation: Sendable {
             ("versus_baseline_ci_low", best.map { JSONText.number($0.versusBaseline.low) } ?? "null"),
             ("versus_baseline_ci_high", best.map { JSONText.number($0.versusBaseline.high) } ?? "null"),
             ("limits", JSONText.array(limits.map(JSONText.string))),
-            ("trade_offs", JSONText.array((best?.changes ?? []).map { m, d in
-                JSONText.object([("metric", JSONText.string(m.column)), ("change", JSONText.number(d.mean)), ("change_ci_low", JSONText.number(d.low)),
-                                 ("change_ci_high", JSONText.number(d.high)), ("significant", d.excludesZero ? "true" : "false")]) })),
-            ("excluded", JSONText.array(candidates.filter { !$0.broken.isEmpty }.map { c in
-                JSONText.object([("policy", JSONText.string(c.policy)), ("broken", JSONText.array(c.broken.map { JSONText.string($0.limit.text) }))]) })),
+            (
+                "trade_offs",
+                JSONText.array(
+                    (best?.changes ?? []).map { m, d in
+                        JSONText.object([
+                            ("metric", JSONText.string(m.column)), ("change", JSONText.number(d.mean)),
+                            ("change_ci_low", JSONText.number(d.low)),
+                            ("change_ci_high", JSONText.number(d.high)),
+                            ("significant", d.excludesZero ? "true" : "false"),
+                        ])
+                    })
+            ),
+            (
+                "excluded",
+                JSONText.array(
+                    candidates.filter { !$0.broken.isEmpty }.map { c in
+                        JSONText.object([
+                            ("policy", JSONText.string(c.policy)),
+                            ("broken", JSONText.array(c.broken.map { JSONText.string($0.limit.text) })),
+                        ])
+                    })
+            ),
         ])
     }
 }
@@ -214,7 +288,8 @@ extension Recommendation {
     /// A study's recommendation: each point's, gathered (`lru at 5 of 7 points; gdsf at 2:
     /// used=7GB, alpha=1.2`).
     public static func study(_ recommendations: [Recommendation], points labels: [String]) -> [String] {
-        var at: [String: [Int]] = [:], order: [String] = []
+        var at: [String: [Int]] = [:]
+        var order: [String] = []
         for (k, r) in recommendations.enumerated() {
             let name = r.best?.policy ?? "none (no policy within every limit)"
             if at[name] == nil { order.append(name) }
@@ -223,10 +298,15 @@ extension Recommendation {
         order.sort { at[$0]!.count > at[$1]!.count }
         let parts = order.map { name -> String in
             let points = at[name]!
-            let which = points.count == labels.count || points.count > 3 ? "" : ": " + points.map { labels[$0] }.joined(separator: "; ")
+            let which =
+                points.count == labels.count || points.count > 3
+                ? "" : ": " + points.map { labels[$0] }.joined(separator: "; ")
             return "\(name) at \(points.count) of \(labels.count) point\(labels.count == 1 ? "" : "s")\(which)"
         }
         let limits = recommendations.first?.limits ?? []
-        return ["Recommended by the objective\(limits.isEmpty ? "" : " within \(limits.joined(separator: ", "))"): " + parts.joined(separator: "; ") + "."]
+        return [
+            "Recommended by the objective\(limits.isEmpty ? "" : " within \(limits.joined(separator: ", "))"): "
+                + parts.joined(separator: "; ") + "."
+        ]
     }
 }

@@ -38,8 +38,10 @@ public struct RegressionCheck: Sendable {
 
         public var description: String {
             let which = replication.map { " replication \($0)" } ?? " mean"
-            return "\(policy)\(which): \(metric) moved from \(format(old)) to \(format(new)) "
-                + "(allowed \(format(low))…\(format(high)))"
+            return """
+                \(policy)\(which): \(metric) moved from \(format(old)) to \(format(new)) \
+                (allowed \(format(low))…\(format(high)))
+                """
         }
 
         private func format(_ value: Double) -> String {
@@ -47,7 +49,9 @@ public struct RegressionCheck: Sendable {
             if Metric(rawValue: metric)?.unit == .seconds { return CSV.seconds(value) }
             // A mean and its interval (statistical) keep their fraction: a count's mean of 1.4
             // against bounds 0.8…1.9 is not "1 (allowed 1…2)".
-            if replication == nil && value != value.rounded() && abs(value) < 9.2e18 { return String(format: "%.2f", value) }
+            if replication == nil && value != value.rounded() && abs(value) < 9.2e18 {
+                return String(format: "%.2f", value)
+            }
             // A value past Int64's range (a hand-edited baseline) would trap in Int64(_:).
             return abs(value) < 9.2e18 ? String(Int64(value.rounded())) : String(format: "%.0f", value)
         }
@@ -77,7 +81,9 @@ public struct RegressionCheck: Sendable {
     /// `11 policies × 5 replications × 25 metrics`.
     public var compared: String {
         let metrics = Set(cases.map(\.metric)).count
-        return "\(policies.count) polic\(policies.count == 1 ? "y" : "ies") × \(replications) replication\(replications == 1 ? "" : "s")"
+        return
+            "\(policies.count) polic\(policies.count == 1 ? "y" : "ies") × \(replications) "
+            + "replication\(replications == 1 ? "" : "s")"
             + " × \(metrics) metric\(metrics == 1 ? "" : "s")"
     }
 
@@ -97,20 +103,32 @@ public struct RegressionCheck: Sendable {
         self.replications = replications
         if baseline.rows.isEmpty { mismatches.append("the baseline has no rows: there is nothing to compare") }
         if !baseline.missingMetrics.isEmpty {
-            mismatches.append("the baseline has no column for \(baseline.missingMetrics.joined(separator: ", ")) "
-                              + "(made by an older odr-sim? re-make it with --update)")
+            mismatches.append(
+                "the baseline has no column for \(baseline.missingMetrics.joined(separator: ", ")) "
+                    + "(made by an older odr-sim? re-make it with --update)")
         }
         if !baseline.unknownColumns.isEmpty {
-            mismatches.append("the baseline has column(s) odr-sim does not report: \(baseline.unknownColumns.joined(separator: ", "))")
+            mismatches.append(
+                "the baseline has column(s) odr-sim does not report: "
+                    + "\(baseline.unknownColumns.joined(separator: ", "))"
+            )
         }
         let currentHash = current.first?.scenarioHash ?? ""
         if let hash = baseline.scenarioHash {
             if hash != currentHash {
-                mismatches.append("the baseline was made from another scenario (scenario_hash \(hash), this file's \(currentHash)); "
-                                  + "re-make it with --update if the change is intended")
+                mismatches.append(
+                    """
+                    the baseline was made from another scenario (scenario_hash \(hash), this file's \(currentHash)); \
+                    re-make it with --update if the change is intended
+                    """)
             }
         } else {
-            warnings.append("the baseline has no scenario_hash column, so it cannot be told whether it came from this scenario; --update adds it")
+            warnings.append(
+                """
+                the baseline has no scenario_hash column, so it cannot be told whether it came from this scenario; \
+                --update adds it
+                """
+            )
         }
 
         func keyed(_ rows: [SummaryRow], _ what: String) -> [String: [Int: SummaryRow]] {
@@ -127,8 +145,12 @@ public struct RegressionCheck: Sendable {
         let new = keyed(current, "the run")
         var runOrder: [String] = []
         for row in current where !runOrder.contains(row.policy) { runOrder.append(row.policy) }
-        for policy in policies where new[policy] == nil { mismatches.append("policy \(policy) of the baseline was not run") }
-        for policy in runOrder where old[policy] == nil { mismatches.append("policy \(policy) was run but is not in the baseline") }
+        for policy in policies where new[policy] == nil {
+            mismatches.append("policy \(policy) of the baseline was not run")
+        }
+        for policy in runOrder where old[policy] == nil {
+            mismatches.append("policy \(policy) was run but is not in the baseline")
+        }
         for policy in policies {
             guard let before = old[policy], let after = new[policy] else { continue }
             for r in before.keys.sorted() where after[r] == nil {
@@ -139,7 +161,12 @@ public struct RegressionCheck: Sendable {
             }
             for r in before.keys.sorted() {
                 guard let a = before[r], let b = after[r], a.seed != b.seed else { continue }
-                mismatches.append("\(policy) replication \(r): the baseline's seed is \(a.seed), this run's \(b.seed) (the scenario's seed changed?)")
+                mismatches.append(
+                    """
+                    \(policy) replication \(r): the baseline's seed is \(a.seed), this run's \(b.seed) (the \
+                    scenario's seed changed?)
+                    """
+                )
             }
         }
         self.mismatches = mismatches
@@ -164,10 +191,14 @@ public struct RegressionCheck: Sendable {
                     for r in before.keys.sorted() {
                         guard let old = before[r]?.values[c], let new = after[r]?.values[c] else { continue }
                         let (a, b) = (written(old), written(new))
-                        let low = a - tolerance * abs(a), high = a + tolerance * abs(a)
+                        let low = a - tolerance * abs(a)
+                        let high = a + tolerance * abs(a)
                         let same = a.isNaN ? b.isNaN : (b >= low && b <= high)
                         if !same {
-                            failures.append(Failure(policy: policy, metric: metric, replication: r, old: a, new: b, low: low, high: high))
+                            failures.append(
+                                Failure(
+                                    policy: policy, metric: metric, replication: r, old: a, new: b, low: low, high: high
+                                ))
                         }
                     }
                 case .statistical:
@@ -177,7 +208,10 @@ public struct RegressionCheck: Sendable {
                     let high = interval.high + tolerance * abs(interval.high)
                     let same = interval.mean.isNaN ? mean.isNaN : (mean >= low && mean <= high)
                     if !same {
-                        failures.append(Failure(policy: policy, metric: metric, replication: nil, old: interval.mean, new: mean, low: low, high: high))
+                        failures.append(
+                            Failure(
+                                policy: policy, metric: metric, replication: nil, old: interval.mean, new: mean,
+                                low: low, high: high))
                     }
                 }
                 cases.append(Case(policy: policy, metric: metric, failures: failures))

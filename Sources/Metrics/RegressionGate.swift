@@ -24,11 +24,14 @@ public struct RegressionGate: Sendable {
 
         /// `redownload_bytes=5%`, `redownload_bytes=20MB`, `wait_p95_s=2s`, `failed_requests=1`:
         /// sizes and durations through the scenario's own readers (`size`, `duration`).
-        public static func parse(_ text: String, size: (String) throws -> Int64, duration: (String) throws -> Double) throws -> Limit {
+        public static func parse(_ text: String, size: (String) throws -> Int64, duration: (String) throws -> Double)
+            throws -> Limit
+        {
             guard let equals = text.firstIndex(of: "=") else {
                 throw GateError("'\(text)' is not METRIC=LIMIT, such as redownload_bytes=5%")
             }
-            let name = String(text[..<equals]), limit = String(text[text.index(after: equals)...])
+            let name = String(text[..<equals])
+            let limit = String(text[text.index(after: equals)...])
             guard let metric = Metric(rawValue: name) else {
                 throw GateError("unknown metric '\(name)' (\(Metric.allCases.map(\.column).joined(separator: ", ")))")
             }
@@ -67,8 +70,12 @@ public struct RegressionGate: Sendable {
         /// values written by `describe`.
         public func text(_ describe: (Double, Metric) -> String) -> String {
             let m = limit.metric
-            return "\(policy) \(m.column): \(describe(baselineMean, m)) → \(describe(currentMean, m)) (change \(describe(change.low, m)) to "
-                + "\(describe(change.high, m)), allowed +\(describe(allowed, m))): \(verdict)"
+            return
+                """
+                \(policy) \(m.column): \(describe(baselineMean, m)) → \(describe(currentMean, m)) (change \
+                \(describe(change.low, m)) to \
+                \(describe(change.high, m)), allowed +\(describe(allowed, m))): \(verdict)
+                """
         }
     }
 
@@ -80,16 +87,24 @@ public struct RegressionGate: Sendable {
         let policies = baseline.reduce(into: [String]()) { if !$0.contains($1.policy) { $0.append($1.policy) } }
         for limit in limits {
             for policy in policies {
-                let before = Dictionary(baseline.filter { $0.policy == policy }.map { ($0.replication, $0[limit.metric]) }, uniquingKeysWith: { a, _ in a })
-                let now = current.filter { $0.policy == policy }.compactMap { row in before[row.replication].map { (row[limit.metric], $0) } }
+                let before = Dictionary(
+                    baseline.filter { $0.policy == policy }.map { ($0.replication, $0[limit.metric]) },
+                    uniquingKeysWith: { a, _ in a })
+                let now = current.filter { $0.policy == policy }.compactMap { row in
+                    before[row.replication].map { (row[limit.metric], $0) }
+                }
                 guard !now.isEmpty else { continue }
                 let baselineMean = now.reduce(0) { $0 + $1.1 } / Double(now.count)
                 let currentMean = now.reduce(0) { $0 + $1.0 } / Double(now.count)
                 let change = Interval(now.map { $0.0 - $0.1 })
                 let allowed = limit.relative ? limit.value * baselineMean : limit.value
-                let verdict = change.low > allowed ? "rose beyond the limit" : change.high < 0 ? "improved" : "within the limit"
-                lines.append(Line(policy: policy, limit: limit, baselineMean: baselineMean, currentMean: currentMean, change: change,
-                                  allowed: allowed, verdict: verdict))
+                let verdict =
+                    change.low > allowed ? "rose beyond the limit" : change.high < 0 ? "improved" : "within the limit"
+                lines.append(
+                    Line(
+                        policy: policy, limit: limit, baselineMean: baselineMean, currentMean: currentMean,
+                        change: change,
+                        allowed: allowed, verdict: verdict))
             }
         }
         self.lines = lines

@@ -129,17 +129,22 @@ public final class RunRecorder: SimulationObserver {
         case .downloadStarted(let p, let a, let r, let bytes, let redownload):
             let label = r.map { label($0) } ?? ""
             if label.isEmpty { startedBy[p] = nil } else { startedBy[p] = label }
-            write(t, "download_start", app: app(a), request: label, pack: pack(p), bytes: bytes, detail: redownload ? "redownload" : "")
+            write(
+                t, "download_start", app: app(a), request: label, pack: pack(p), bytes: bytes,
+                detail: redownload ? "redownload" : "")
         case .downloadProgressed: return
         case .downloadStalled(let p, let a, let cause):
             write(t, "download_stall", app: app(a), request: startedBy[p] ?? "", pack: pack(p), detail: cause.rawValue)
         case .downloadContinued(let p, let a):
             write(t, "download_continue", app: app(a), request: startedBy[p] ?? "", pack: pack(p))
         case .downloadFinished(let p, let a, let bytes):
-            write(t, "download_finish", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p), bytes: bytes)
+            write(
+                t, "download_finish", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
+                bytes: bytes)
         case .downloadAbandoned(let p, let a, let bytes, let kept):
-            write(t, "download_abandon", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
-                  bytes: bytes, detail: "kept \(kept)")
+            write(
+                t, "download_abandon", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
+                bytes: bytes, detail: "kept \(kept)")
         case .downloadOutstanding(let p, let a, let bytes):
             write(t, "download_pending", app: app(a), request: startedBy[p] ?? "", pack: pack(p), bytes: bytes)
         case .prefetchSkipped(let p, let a, let error):
@@ -158,7 +163,9 @@ public final class RunRecorder: SimulationObserver {
             write(t, "purge_episode", needed: needed, purged: purged, detail: "episode \(episode)")
         case .lowDiskWarning(let needed): write(t, "low_disk_warning", needed: needed)
         case .otherDataChanged(let requested, let applied):
-            let detail = applied == requested ? "" : requested > 0 ? "refused \(requested - applied)" : "clamped \(applied - requested)"
+            let detail =
+                applied == requested
+                ? "" : requested > 0 ? "refused \(requested - applied)" : "clamped \(applied - requested)"
             write(t, "disk_change", bytes: applied, detail: detail)
         }
     }
@@ -199,12 +206,15 @@ public final class RunRecorder: SimulationObserver {
 
     public func simulator(_ simulator: Simulator, sampleAt time: Double) {
         let d = simulator.device
-        let sample = Sample(time: time, used: d.usedBytes, other: d.otherBytes, odr: d.odrBytes, inUse: d.inUseBytes,
-                            downloading: d.downloadingBytes, free: d.freeBytes, redownloaded: d.ledger.redownloadBytes)
+        let sample = Sample(
+            time: time, used: d.usedBytes, other: d.otherBytes, odr: d.odrBytes, inUse: d.inUseBytes,
+            downloading: d.downloadingBytes, free: d.freeBytes, redownloaded: d.ledger.redownloadBytes)
         sampleValues.append(sample)
         samples.startRow(with: rowStart)
         samples.seconds(time)
-        for value in [sample.used, sample.other, sample.odr, sample.inUse, sample.downloading, sample.free, sample.redownloaded] {
+        for value in [
+            sample.used, sample.other, sample.odr, sample.inUse, sample.downloading, sample.free, sample.redownloaded,
+        ] {
             samples.field(value)
         }
         samples.endRow()

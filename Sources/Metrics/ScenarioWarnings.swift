@@ -14,10 +14,13 @@ public let largeWorkloadEvents = 1e8
 /// app asked for content but never launched (a real app asks only while it runs), a pack under
 /// 1 KiB (a size written without its unit), a workload generator that makes no event over the run.
 public func scenarioWarnings(_ scenario: Scenario) -> [String] {
-    var installed = Set<AppIndex>(), launched = Set<AppIndex>(), requesting = Set<AppIndex>()
+    var installed = Set<AppIndex>()
+    var launched = Set<AppIndex>()
+    var requesting = Set<AppIndex>()
     // Whether each app is on the device at each scripted event, in time order: an update of
     // an app that is not there does nothing.
-    var present = Set<AppIndex>(), updatesWithoutApp: [AppIndex: Double] = [:]
+    var present = Set<AppIndex>()
+    var updatesWithoutApp: [AppIndex: Double] = [:]
     for event in scenario.events {
         switch event.action {
         case .install(let a): present.insert(a)
@@ -29,7 +32,8 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
         switch event.action {
         case .install(let a): installed.insert(a)
         case .launch(let a): launched.insert(a)
-        case .request(let a, _, _, _, _), .requestLatest(let a, _, _, _, _), .requestIfPresent(let a, _, _): requesting.insert(a)
+        case .request(let a, _, _, _, _), .requestLatest(let a, _, _, _, _), .requestIfPresent(let a, _, _):
+            requesting.insert(a)
         default: break
         }
     }
@@ -38,24 +42,47 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
         requesting.formUnion(generator.roles.requests)
     }
     var warnings = scenario.apps.indices.filter { !installed.contains($0) }.map { a in
-        "app '\(scenario.apps[a].id)' is never installed (no {at: …, app: \(scenario.apps[a].id), install: true} event): every request of it fails with app-not-installed"
+        """
+        app '\(scenario.apps[a].id)' is never installed (no {at: …, app: \(scenario.apps[a].id), install: true} \
+        event): every request of it fails with app-not-installed
+        """
     }
     for a in scenario.apps.indices where installed.contains(a) && requesting.contains(a) && !launched.contains(a) {
         let id = scenario.apps[a].id
-        warnings.append("app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no sessions generator); a real app asks for content only while it runs")
+        warnings.append(
+            """
+            app '\(id)' makes requests but is never launched (no {at: …, app: \(id), launch: true} event, no \
+            sessions generator); a real app asks for content only while it runs
+            """
+        )
     }
     for (a, time) in updatesWithoutApp.sorted(by: { $0.key < $1.key }) {
-        warnings.append("app '\(scenario.apps[a].id)' is updated at \(humanDuration(time)) while it is not installed; the update does nothing (install it first)")
+        warnings.append(
+            """
+            app '\(scenario.apps[a].id)' is updated at \(humanDuration(time)) while it is not installed; the update \
+            does nothing (install it first)
+            """
+        )
     }
     // A pack under 1 KiB is almost surely a size written without its unit (`size: 45` is 45 bytes).
     for app in scenario.apps where !app.catalog.packs.isEmpty {
         let tiny = app.catalog.packs.filter { $0.size > 0 && $0.size < 1024 }
         guard let first = tiny.first else { continue }
-        warnings.append("pack '\(first.name)' of app '\(app.id)' is \(first.size) bytes (a size without a unit is bytes); did you mean \(first.size)MB?"
-            + (tiny.count > 1 ? " (and \(tiny.count - 1) more pack\(tiny.count == 2 ? "" : "s") under 1 KiB)" : ""))
+        warnings.append(
+            """
+            pack '\(first.name)' of app '\(app.id)' is \(first.size) bytes (a size without a unit is bytes); did you \
+            mean \(first.size)MB?
+            """
+                + (tiny.count > 1 ? " (and \(tiny.count - 1) more pack\(tiny.count == 2 ? "" : "s") under 1 KiB)" : ""))
     }
-    for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0 {
-        warnings.append("workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start past the run's end?)")
+    for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0
+    {
+        warnings.append(
+            """
+            workload generator \(g + 1) (\(generator.kind)) makes no event over the run (a rate of 0, or a start \
+            past the run's end?)
+            """
+        )
     }
     return warnings
 }
@@ -67,14 +94,17 @@ public func workloadWarning(_ scenario: Scenario, maxEvents: Int) -> String? {
     let expected = scenario.expectedEvents
     guard expected > largeWorkloadEvents || expected > Double(maxEvents) else { return nil }
     var text = "the workload makes about \(scientific(expected)) events per run"
-    let shares = scenario.generators.enumerated().map { ($0.offset, $0.element.expectedEvents(over: scenario.duration)) }
+    let shares = scenario.generators.enumerated().map {
+        ($0.offset, $0.element.expectedEvents(over: scenario.duration))
+    }
     if let (index, most) = shares.max(by: { $0.1 < $1.1 }), most > expected / 2 {
         text += " (\(RequestLabels.generatorName(scenario, index)): \(scientific(most)))"
     }
     // About 2 M kernel events per second per core in a release build (Benchmarks/README.md).
     text += ", about \(humanDuration(expected / 2e6)) per run"
     if expected > Double(maxEvents) {
-        text += "; beyond --max-events \(maxEvents), so it is refused before running (raise --max-events to run it anyway)"
+        text +=
+            "; beyond --max-events \(maxEvents), so it is refused before running (raise --max-events to run it anyway)"
     }
     return text
 }

@@ -20,7 +20,9 @@ public struct SummaryRow: Sendable, Hashable {
 
     /// The header with the platform metrics' columns too, or not (``Metric/columns(platformMetrics:)``).
     public static func header(platformMetrics: Bool) -> String {
-        CSV.row(["policy", "replication", "seed", "scenario_hash"] + Metric.columns(platformMetrics: platformMetrics).map(\.column))
+        CSV.row(
+            ["policy", "replication", "seed", "scenario_hash"]
+                + Metric.columns(platformMetrics: platformMetrics).map(\.column))
     }
 
     /// The metric's value; NaN for a platform metric a file did not have.
@@ -38,8 +40,10 @@ public struct SummaryRow: Sendable, Hashable {
 
     /// The row for a finished run, from the device's ledger and the collected waits.
     /// `pendingAtEnd`: requests still waiting when the run ended (``ODRDevice/waitingRequests``).
-    public init(policy: String, replication: Int, seed: UInt64, scenarioHash: String = "", ledger: Ledger,
-                pendingAtEnd: Int = 0, waits: WaitStatistics) {
+    public init(
+        policy: String, replication: Int, seed: UInt64, scenarioHash: String = "", ledger: Ledger,
+        pendingAtEnd: Int = 0, waits: WaitStatistics
+    ) {
         self.policy = policy
         self.replication = replication
         self.seed = seed

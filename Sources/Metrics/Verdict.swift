@@ -73,24 +73,32 @@ public struct Verdict: Sendable {
             }
             let winner = deployable.min(by: better)
             let bound = bounds.min(by: better).map { ($0.policy, $0.metrics[c].mean) }
-            let tied = deployable.filter { $0.policy != winner?.policy && $0.metrics[c].mean == winner?.metrics[c].mean }.map(\.policy).sorted()
-            let identical = deployable.count > 1 && deployable.allSatisfy { statistics in
-                statistics.policy == comparison.reference
-                    || statistics.differences.map { $0[c].mean == 0 && $0[c].low == 0 && $0[c].high == 0 } ?? false
-            }
-            var line = Line(metric: metric, best: winner?.policy, change: winner?.differences?[c],
-                            baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
-                            tied: tied, identical: identical)
+            let tied = deployable.filter {
+                $0.policy != winner?.policy && $0.metrics[c].mean == winner?.metrics[c].mean
+            }.map(\.policy).sorted()
+            let identical =
+                deployable.count > 1
+                && deployable.allSatisfy { statistics in
+                    statistics.policy == comparison.reference
+                        || statistics.differences.map { $0[c].mean == 0 && $0[c].low == 0 && $0[c].high == 0 } ?? false
+                }
+            var line = Line(
+                metric: metric, best: winner?.policy, change: winner?.differences?[c],
+                baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
+                tied: tied, identical: identical)
             // What the winner costs on the guard metrics, where it is significantly worse.
             if let winner, winner.policy != comparison.reference, let d = winner.differences {
                 for other in Self.guardMetrics where other != metric && other.position < d.count {
                     let x = d[other.position]
                     guard x.excludesZero, (x.mean > 0) == other.lowerIsBetter else { continue }
-                    line.costs.append((other, winner.metrics[other.position].mean, base?.metrics[other.position].mean ?? .nan))
+                    line.costs.append(
+                        (other, winner.metrics[other.position].mean, base?.metrics[other.position].mean ?? .nan))
                 }
             }
             // The best was picked among several: its test is adjusted for all of them (Holm).
-            let tested = deployable.compactMap { s in s.differences.flatMap { Holm.pValue(of: $0[c]) }.map { (s.policy, $0) } }
+            let tested = deployable.compactMap { s in
+                s.differences.flatMap { Holm.pValue(of: $0[c]) }.map { (s.policy, $0) }
+            }
             if tested.count > 1, let winner, let at = tested.firstIndex(where: { $0.0 == winner.policy }) {
                 line.comparisons = tested.count
                 line.adjustedP = Holm.adjusted(tested.map(\.1))[at]
@@ -105,29 +113,62 @@ public struct Verdict: Sendable {
             let name = line.metric.title.prefix(1).lowercased() + line.metric.title.dropFirst()
             var text: String
             if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
-                let interval = "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(signed(change.low, line.metric, describe)) to \(signed(change.high, line.metric, describe)); "
+                let low = signed(change.low, line.metric, describe)
+                let high = signed(change.high, line.metric, describe)
+                let interval =
+                    "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(low) to \(high); "
                 if change.count < 2 {
                     // One replication: a difference, but no spread to judge it by.
-                    let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "does better than" : "does no better than"
-                    text = "\(name): \(best) \(verb) \(baseline) in the one replication, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
-                        + "(change \(signed(change.mean, line.metric, describe)); one replication gives no interval: run 2 or more to judge significance)"
+                    let verb =
+                        (change.mean < 0) == line.metric.lowerIsBetter ? "does better than" : "does no better than"
+                    text =
+                        """
+                        \(name): \(best) \(verb) \(baseline) in the one replication, \
+                        \(describe(line.metric, line.bestMean)) against \
+                        \(describe(line.metric, line.baselineMean)) \
+                        (change \(signed(change.mean, line.metric, describe)); one replication gives no interval: \
+                        run 2 or more to judge significance)
+                        """
                 } else if line.significant {
                     let verb = (change.mean < 0) == line.metric.lowerIsBetter ? "improves on" : "does no better than"
-                    text = "\(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
-                        + interval + "significant" + Self.holm(line) + ")"
+                    text =
+                        """
+                        \(name): \(best) \(verb) \(baseline), \(describe(line.metric, line.bestMean)) against \
+                        \(describe(line.metric, line.baselineMean))
+                        """
+                        + " " + interval + "significant" + Self.holm(line) + ")"
                 } else if change.excludesZero {
                     // Alone it would be; picked as the best of several, it is not (Holm).
-                    text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
-                        + interval + "not significant" + Self.holm(line) + ")"
+                    text =
+                        """
+                        \(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) \
+                        against \(describe(line.metric, line.baselineMean))
+                        """
+                        + " " + interval + "not significant" + Self.holm(line) + ")"
                 } else {
                     // The best mean, but the interval spans 0: no claim that it is better.
-                    text = "\(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) against \(describe(line.metric, line.baselineMean)) "
-                        + interval + "not significant)"
+                    text =
+                        """
+                        \(name): \(best) and \(baseline) within the noise, \(describe(line.metric, line.bestMean)) \
+                        against \(describe(line.metric, line.baselineMean))
+                        """
+                        + " " + interval + "not significant)"
                 }
             } else if line.identical {
-                text = "\(name): the same under every policy in every replication, \(describe(line.metric, line.baselineMean))"
-            } else if line.best != nil, case let others = line.tied.filter({ $0 != baseline }) + [line.best!].filter({ $0 != baseline }), !others.isEmpty {
-                text = "\(name): \(baseline) is best, tied by \(Self.list(others.sorted())), \(describe(line.metric, line.baselineMean))"
+                text =
+                    """
+                    \(name): the same under every policy in every replication, \
+                    \(describe(line.metric, line.baselineMean))
+                    """
+            } else if line.best != nil,
+                case let others = line.tied.filter({ $0 != baseline }) + [line.best!].filter({ $0 != baseline }),
+                !others.isEmpty
+            {
+                text =
+                    """
+                    \(name): \(baseline) is best, tied by \(Self.list(others.sorted())), \
+                    \(describe(line.metric, line.baselineMean))
+                    """
             } else {
                 text = "\(name): \(baseline) is best, \(describe(line.metric, line.baselineMean))"
             }
@@ -135,10 +176,17 @@ public struct Verdict: Sendable {
                 text += "; bound (\(bound.policy), offline): \(describe(line.metric, bound.mean))"
             }
             // Only where the line names a best other than the baseline.
-            if let best = line.best, best != baseline, !line.identical, (line.change?.mean ?? 0) != 0, !line.costs.isEmpty {
-                text += "; but \(best) is significantly worse on " + line.costs.map {
-                    "\($0.metric.title.lowercased()), \(describe($0.metric, $0.bestMean)) against \(baseline)'s \(describe($0.metric, $0.baselineMean))"
-                }.joined(separator: " and ")
+            if let best = line.best, best != baseline, !line.identical, (line.change?.mean ?? 0) != 0,
+                !line.costs.isEmpty
+            {
+                text +=
+                    "; but \(best) is significantly worse on "
+                    + line.costs.map {
+                        """
+                        \($0.metric.title.lowercased()), \(describe($0.metric, $0.bestMean)) against \(baseline)'s \
+                        \(describe($0.metric, $0.baselineMean))
+                        """
+                    }.joined(separator: " and ")
             }
             return text
         }
@@ -165,8 +213,10 @@ public struct Verdict: Sendable {
     /// baseline at the most points, at how many, and at how many of them its paired
     /// difference is a significant improvement; and at how many points nothing beats the
     /// baseline (it is best, or tied).
-    public static func study(_ comparisons: [Comparison], offline: Set<String>,
-                             metrics: [Metric] = Verdict.headlineMetrics) -> [String] {
+    public static func study(
+        _ comparisons: [Comparison], offline: Set<String>,
+        metrics: [Metric] = Verdict.headlineMetrics
+    ) -> [String] {
         guard let reference = comparisons.first?.reference else { return [] }
         let verdicts = comparisons.map { Verdict($0, offline: offline, metrics: metrics) }
         return metrics.indices.map { m in
@@ -188,7 +238,11 @@ public struct Verdict: Sendable {
             guard let top = ranked.first else {
                 return "\(name): nothing does better than \(reference) at any of the \(comparisons.count) points"
             }
-            var text = "\(name): \(top) is best at \(wins[top]!.points) of \(comparisons.count) points (significantly better than \(reference) at \(wins[top]!.significant))"
+            var text =
+                """
+                \(name): \(top) is best at \(wins[top]!.points) of \(comparisons.count) points (significantly better \
+                than \(reference) at \(wins[top]!.significant))
+                """
             let others = ranked.dropFirst().prefix(2).map { "\($0) at \(wins[$0]!.points)" }
             if !others.isEmpty { text += "; " + others.joined(separator: ", ") }
             if holds > 0 { text += "; \(reference) best or tied at \(holds)" }
@@ -207,25 +261,41 @@ extension Verdict {
     /// significant (after Holm's adjustment where several were compared), the adjusted
     /// p-value, the bound, and the costs on the guard metrics.
     public var json: String {
-        JSONText.array(lines.map { line in
-            JSONText.object([
-                ("metric", JSONText.string(line.metric.column)),
-                ("best", line.best.map(JSONText.string) ?? "null"),
-                ("baseline", JSONText.string(baseline)),
-                ("best_mean", JSONText.number(line.bestMean)), ("baseline_mean", JSONText.number(line.baselineMean)),
-                ("change", line.change.map { JSONText.number($0.mean) } ?? "null"),
-                ("change_ci_low", line.change.map { JSONText.number($0.low) } ?? "null"),
-                ("change_ci_high", line.change.map { JSONText.number($0.high) } ?? "null"),
-                ("significant", line.significant ? "true" : "false"),
-                ("identical", line.identical ? "true" : "false"),
-                ("policies_compared", String(line.comparisons)),
-                ("holm_p", line.adjustedP.map(JSONText.number) ?? "null"),
-                ("bound", line.bound.map { JSONText.object([("policy", JSONText.string($0.policy)), ("mean", JSONText.number($0.mean))]) } ?? "null"),
-                ("costs", JSONText.array(line.costs.map { cost in
-                    JSONText.object([("metric", JSONText.string(cost.metric.column)), ("best_mean", JSONText.number(cost.bestMean)),
-                                     ("baseline_mean", JSONText.number(cost.baselineMean))])
-                })),
-            ])
-        })
+        JSONText.array(
+            lines.map { line in
+                JSONText.object([
+                    ("metric", JSONText.string(line.metric.column)),
+                    ("best", line.best.map(JSONText.string) ?? "null"),
+                    ("baseline", JSONText.string(baseline)),
+                    ("best_mean", JSONText.number(line.bestMean)),
+                    ("baseline_mean", JSONText.number(line.baselineMean)),
+                    ("change", line.change.map { JSONText.number($0.mean) } ?? "null"),
+                    ("change_ci_low", line.change.map { JSONText.number($0.low) } ?? "null"),
+                    ("change_ci_high", line.change.map { JSONText.number($0.high) } ?? "null"),
+                    ("significant", line.significant ? "true" : "false"),
+                    ("identical", line.identical ? "true" : "false"),
+                    ("policies_compared", String(line.comparisons)),
+                    ("holm_p", line.adjustedP.map(JSONText.number) ?? "null"),
+                    (
+                        "bound",
+                        line.bound.map {
+                            JSONText.object([
+                                ("policy", JSONText.string($0.policy)), ("mean", JSONText.number($0.mean)),
+                            ])
+                        } ?? "null"
+                    ),
+                    (
+                        "costs",
+                        JSONText.array(
+                            line.costs.map { cost in
+                                JSONText.object([
+                                    ("metric", JSONText.string(cost.metric.column)),
+                                    ("best_mean", JSONText.number(cost.bestMean)),
+                                    ("baseline_mean", JSONText.number(cost.baselineMean)),
+                                ])
+                            })
+                    ),
+                ])
+            })
     }
 }

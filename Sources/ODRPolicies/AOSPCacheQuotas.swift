@@ -57,7 +57,8 @@ struct AOSPCacheQuotas {
 
     /// Recomputes the quotas if Android would have by the time of this purge step.
     mutating func refresh(_ view: PurgeView) {
-        let free = Swift.max(view.freeBytes, 0), total = view.capacity
+        let free = Swift.max(view.freeBytes, 0)
+        let total = view.capacity
         var due = computedAt == nil
         if let at = computedAt, view.time - at >= Self.recomputeInterval { due = true }
         let percent: Int64 = free > total * 20 / 100 ? 5 : 2

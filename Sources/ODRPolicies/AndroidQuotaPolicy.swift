@@ -45,9 +45,17 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
     }
 
     public static let descriptor = PolicyDescriptor(
-        name: "android-quota", summary: "Android cache clearing: app furthest over its quota (AOSP's, from free space and foreground time) first, its oldest-written pack first",
+        name: "android-quota",
+        summary:
+            """
+            Android cache clearing: app furthest over its quota (AOSP's, from free space and foreground time) first, \
+            its oldest-written pack first
+            """,
         options: [
-            PolicyOption("default_quota", .size, summary: "a fixed quota for every app without its own (default: AOSP's computed quotas)", check: positive),
+            PolicyOption(
+                "default_quota", .size,
+                summary: "a fixed quota for every app without its own (default: AOSP's computed quotas)",
+                check: positive),
             PolicyOption("cache_quota", .size, scope: .app, summary: "the app's cache quota", check: positive),
         ]
     ) { context in AndroidQuotaPolicy(options: context.options) }

@@ -77,7 +77,8 @@ public final class ApplePolicy: DescribedPolicy {
     /// The registry entry of the documented iOS behaviour.
     public static let descriptor = PolicyDescriptor(
         name: "apple",
-        summary: "iOS default: across apps least recently used first, within an app lowest preservation priority, then LRU"
+        summary:
+            "iOS default: across apps least recently used first, within an app lowest preservation priority, then LRU"
     ) { _ in ApplePolicy() }
 
     public func packStored(_ pack: PurgeCandidate) { note(pack) }
@@ -102,7 +103,8 @@ public final class ApplePolicy: DescribedPolicy {
 
     /// Records the pack's current key: it moves to its place by recency in its app's list.
     private func note(_ pack: PurgeCandidate) {
-        let p = pack.pack.index, a = Int(pack.app.rawValue)
+        let p = pack.pack.index
+        let a = Int(pack.app.rawValue)
         grow(pack, app: a)
         let tick = pack.lastUseTick
         let preservation = pack.preservation
@@ -121,12 +123,16 @@ public final class ApplePolicy: DescribedPolicy {
             var q = apps[a].head
             while q >= 0 {
                 let link = links[q]
-                if Int(q) != p { byPreservation.value[a].insert(Entry(preservation: 0, tick: link.tick, pack: q, version: link.version)) }
+                if Int(q) != p {
+                    byPreservation.value[a].insert(
+                        Entry(preservation: 0, tick: link.tick, pack: q, version: link.version))
+                }
                 q = link.next
             }
         }
         if apps[a].usesPreservation {
-            byPreservation.value[a].insert(Entry(preservation: preservation, tick: tick, pack: Int32(p), version: links[p].version))
+            byPreservation.value[a].insert(
+                Entry(preservation: preservation, tick: tick, pack: Int32(p), version: links[p].version))
             if byPreservation.value[a].count > 2 * Int(apps[a].count) + 64 { compact(a) }
         }
         if !apps[a].queued {
@@ -153,7 +159,8 @@ public final class ApplePolicy: DescribedPolicy {
     }
 
     private func unlink(_ p: Int, from a: Int) {
-        let previous = links[p].previous, next = links[p].next
+        let previous = links[p].previous
+        let next = links[p].next
         if previous >= 0 { links[previous].next = next } else { apps[a].head = next }
         if next >= 0 { links[next].previous = previous } else { apps[a].tail = previous }
         if apps[a].cursor == Int32(p) { apps[a].cursor = next }
@@ -163,7 +170,8 @@ public final class ApplePolicy: DescribedPolicy {
 
     /// Drops stale heap entries (each listed pack keeps exactly one current entry).
     private func compact(_ a: Int) {
-        byPreservation.value[a] = Heap(byPreservation.value[a].unordered.filter { links[$0.pack].version == $0.version })
+        byPreservation.value[a] = Heap(
+            byPreservation.value[a].unordered.filter { links[$0.pack].version == $0.version })
     }
 
     /// The last answer and scratch lists, kept so that their storage serves the next purge.
@@ -250,7 +258,8 @@ public final class ApplePolicy: DescribedPolicy {
     private func unpark(_ view: PurgeView) {
         var kept = 0
         for i in parked.value.indices {
-            let a32 = parked.value[i], a = Int(a32)
+            let a32 = parked.value[i]
+            let a = Int(a32)
             // A queued app was put back by a note; an app without packs will be by its next.
             guard !apps[a].queued && apps[a].head >= 0 else { continue }
             if view.isInScope(AppID(rawValue: a32)) {

@@ -3,7 +3,9 @@
 /// are read): how ``Column``, ``PackLinks`` and ``PackHeap`` grow their storage, and the
 /// trace replay's linked scan its stream.
 @inlinable
-package func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T?) -> UnsafeMutablePointer<T> {
+package func regrow<T>(_ block: UnsafeMutablePointer<T>, from count: Int, to grown: Int, filling filler: T?)
+    -> UnsafeMutablePointer<T>
+{
     let new = UnsafeMutablePointer<T>.allocate(capacity: grown)
     new.moveInitialize(from: block, count: count)
     if let filler { (new + count).initialize(repeating: filler, count: grown - count) }

@@ -20,7 +20,10 @@ public enum PolicyRegistry {
     /// Adds a policy under its descriptor's name, unless a policy of that name exists.
     public static func register(_ descriptor: PolicyDescriptor) throws(DuplicatePolicy) {
         try registered.withLock { (added) throws(DuplicatePolicy) in
-            guard !builtIn.contains(where: { $0.name == descriptor.name }) && !added.contains(where: { $0.name == descriptor.name }) else {
+            guard
+                !builtIn.contains(where: { $0.name == descriptor.name })
+                    && !added.contains(where: { $0.name == descriptor.name })
+            else {
                 throw DuplicatePolicy(name: descriptor.name)
             }
             added.append(descriptor)
@@ -76,7 +79,9 @@ public enum PolicyRegistry {
 public struct DuplicatePolicy: Error, Equatable, CustomStringConvertible {
     public let name: String
     public init(name: String) { self.name = name }
-    public var description: String { "a policy named '\(name)' exists already; give the plug-in another name (PATH:NAME)" }
+    public var description: String {
+        "a policy named '\(name)' exists already; give the plug-in another name (PATH:NAME)"
+    }
 }
 
 /// A policy name odr-sim does not know: `unknown policy 'lur'; known policies: apple, lru, …`.

@@ -36,7 +36,8 @@ public final class S3FIFOPolicy: DescribedPolicy {
     }
 
     public static let descriptor = PolicyDescriptor(
-        name: "s3-fifo", summary: "S3-FIFO: a small FIFO (10 %), a main FIFO and a ghost of ids (SOSP 2023, libCacheSim's S3FIFO)"
+        name: "s3-fifo",
+        summary: "S3-FIFO: a small FIFO (10 %), a main FIFO and a ghost of ids (SOSP 2023, libCacheSim's S3FIFO)"
     ) { _ in S3FIFOPolicy() }
 
     private func push(_ p: PackID, _ list: Int, size: Int64) {
@@ -79,12 +80,14 @@ public final class S3FIFOPolicy: DescribedPolicy {
 
     public func selectVictims(toFree needed: Int64, from view: PurgeView) -> [PackID] {
         cacheBytes = view.cacheBytes
-        let smallShare = Int64(Double(cacheBytes) * 0.1), mainShare = cacheBytes - smallShare
+        let smallShare = Int64(Double(cacheBytes) * 0.1)
+        let mainShare = cacheBytes - smallShare
         var victims: [PackID] = []
         var freed: Int64 = 0
         while freed < needed {
             let fromMain = bytes[Self.main] > mainShare || queues.count(Self.small) == 0
-            guard let victim = fromMain ? evictMain(view) ?? evictSmall(view) : evictSmall(view) ?? evictMain(view) else { break }
+            guard let victim = fromMain ? evictMain(view) ?? evictSmall(view) : evictSmall(view) ?? evictMain(view)
+            else { break }
             victims.append(victim.pack)
             freed += victim.size
         }

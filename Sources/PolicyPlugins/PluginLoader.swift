@@ -32,9 +32,13 @@ public enum PluginLoader {
         for text in specs {
             let spec = try PluginSpec(text)
             let plugin = try PolicyPlugin(spec, pythonHost: PythonHost.path)
-            if PolicyRegistry.descriptor(named: plugin.name) != nil { throw PluginError(path: spec.path, DuplicatePolicy(name: plugin.name).description) }
+            if PolicyRegistry.descriptor(named: plugin.name) != nil {
+                throw PluginError(path: spec.path, DuplicatePolicy(name: plugin.name).description)
+            }
             try plugin.probe()
-            do { try PolicyRegistry.register(plugin.descriptor) } catch { throw PluginError(path: spec.path, error.description) }
+            do { try PolicyRegistry.register(plugin.descriptor) } catch {
+                throw PluginError(path: spec.path, error.description)
+            }
             loaded.append(plugin)
         }
         return loaded
@@ -51,10 +55,14 @@ public enum PythonHost {
     /// (`.build/plugins/`, where scripts/build-plugin puts it), or beside odr-sim.
     public static func path() throws(PluginError) -> String {
         if let given = ProcessInfo.processInfo.environment["ODR_SIM_PYTHON_HOST"], !given.isEmpty {
-            guard FileManager.default.fileExists(atPath: given) else { throw PluginError(path: given, "no such file (ODR_SIM_PYTHON_HOST)") }
+            guard FileManager.default.fileExists(atPath: given) else {
+                throw PluginError(path: given, "no such file (ODR_SIM_PYTHON_HOST)")
+            }
             return given
         }
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         // .build/x86_64-unknown-linux-gnu/debug/odr-sim looks in .build/plugins/ too.
         var folder = executable.deletingLastPathComponent()
         var candidates = [folder.appendingPathComponent(fileName)]
@@ -62,7 +70,15 @@ public enum PythonHost {
             folder = folder.deletingLastPathComponent()
             candidates.append(folder.appendingPathComponent("plugins/\(fileName)"))
         }
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) { return found.path }
-        throw PluginError(path: fileName, "a Python policy runs in the Python host plug-in, not built yet: run scripts/build-plugin on the .py file (or set ODR_SIM_PYTHON_HOST)")
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            return found.path
+        }
+        throw PluginError(
+            path: fileName,
+            """
+            a Python policy runs in the Python host plug-in, not built yet: run scripts/build-plugin on the .py file \
+            (or set ODR_SIM_PYTHON_HOST)
+            """
+        )
     }
 }

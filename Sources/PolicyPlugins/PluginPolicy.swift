@@ -47,7 +47,10 @@ final class PluginPolicy: PurgePolicy {
     func packRemoved(_ pack: PurgeCandidate) { notify(plugin.api.pointee.removed, pack) }
 
     @inline(__always)
-    private func notify(_ call: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<odrsim_pack>?) -> Void)?, _ pack: PurgeCandidate) {
+    private func notify(
+        _ call: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<odrsim_pack>?) -> Void)?,
+        _ pack: PurgeCandidate
+    ) {
         guard let call else { return }
         var record = odrsim_pack(pack)
         call(instance, &record)
@@ -62,9 +65,15 @@ final class PluginPolicy: PurgePolicy {
         cView.time = view.time
         cView.cache_bytes = view.cacheBytes
         switch view.scope {
-        case .tier(.appsNotRunning): cView.scope = Int32(ODRSIM_SCOPE_APPS_NOT_RUNNING); cView.app = -1
-        case .tier(.runningApps): cView.scope = Int32(ODRSIM_SCOPE_RUNNING_APPS); cView.app = -1
-        case .app(let app): cView.scope = Int32(ODRSIM_SCOPE_APP); cView.app = app.rawValue
+        case .tier(.appsNotRunning):
+            cView.scope = Int32(ODRSIM_SCOPE_APPS_NOT_RUNNING)
+            cView.app = -1
+        case .tier(.runningApps):
+            cView.scope = Int32(ODRSIM_SCOPE_RUNNING_APPS)
+            cView.app = -1
+        case .app(let app):
+            cView.scope = Int32(ODRSIM_SCOPE_APP)
+            cView.app = app.rawValue
         }
         cView.candidate_count = Int64(count)
         cView.candidate_size = { view, pack in
@@ -88,16 +97,26 @@ final class PluginPolicy: PurgePolicy {
         if victims.count < count + 1 { victims = [Int64](repeating: -1, count: count + 1) }
         var error: UnsafePointer<CChar>? = nil
         let written = withExtendedLifetime(box) {
-            victims.withUnsafeMutableBufferPointer { buffer in plugin.api.pointee.select_victims(instance, &cView, buffer.baseAddress, &error) }
+            victims.withUnsafeMutableBufferPointer { buffer in
+                plugin.api.pointee.select_victims(instance, &cView, buffer.baseAddress, &error)
+            }
         }
         checkNotifications()
-        guard written >= 0 else { Self.stop(plugin, "select_victims: \(error.map { String(cString: $0) } ?? "no message")") }
-        guard written <= count else { Self.stop(plugin, "select_victims wrote \(written) victims, more than the \(count) candidates") }
-        return checked(victims[..<Int(written)].map { PackID(rawValue: Int32(truncatingIfNeeded: $0)) }, bytes: bytes, view: view, count: count, raw: victims[..<Int(written)])
+        guard written >= 0 else {
+            Self.stop(plugin, "select_victims: \(error.map { String(cString: $0) } ?? "no message")")
+        }
+        guard written <= count else {
+            Self.stop(plugin, "select_victims wrote \(written) victims, more than the \(count) candidates")
+        }
+        return checked(
+            victims[..<Int(written)].map { PackID(rawValue: Int32(truncatingIfNeeded: $0)) }, bytes: bytes, view: view,
+            count: count, raw: victims[..<Int(written)])
     }
 
     /// The answer, if it keeps the contract; else the program stops naming the plug-in.
-    private func checked(_ answer: [PackID], bytes: Int64, view: PurgeView, count: Int, raw: ArraySlice<Int64>) -> [PackID] {
+    private func checked(_ answer: [PackID], bytes: Int64, view: PurgeView, count: Int, raw: ArraySlice<Int64>)
+        -> [PackID]
+    {
         // Repeats are found by marking each victim with this demand's number (no hashing: a
         // purge on a long trace is one of millions).
         epoch &+= 1
@@ -108,10 +127,14 @@ final class PluginPolicy: PurgePolicy {
         var freed: Int64 = 0
         for (id, victim) in zip(raw, answer) {
             guard id >= 0, id <= Int64(Int32.max), let size = view.candidateSize(victim) else {
-                Self.stop(plugin, "chose pack \(id), which is not a candidate of this demand (held, awaited, absent or out of scope)")
+                Self.stop(
+                    plugin,
+                    "chose pack \(id), which is not a candidate of this demand (held, awaited, absent or out of scope)")
             }
             let index = Int(id)
-            if index >= marks.count { marks += [UInt32](repeating: 0, count: max(index + 1 - marks.count, marks.count)) }
+            if index >= marks.count {
+                marks += [UInt32](repeating: 0, count: max(index + 1 - marks.count, marks.count))
+            }
             guard marks[index] != epoch else { Self.stop(plugin, "chose pack \(id) twice") }
             marks[index] = epoch
             freed += size
@@ -140,8 +163,10 @@ private final class ViewBox {
 
 extension odrsim_pack {
     init(_ c: PurgeCandidate) {
-        self.init(id: Int64(c.pack.rawValue), size: c.size, last_use: c.lastUse, last_use_order: c.lastUseTick, stored_order: c.storedTick,
-                  request_count: c.requestCount, app: c.app.rawValue, app_running: c.appIsRunning ? 1 : 0,
-                  preservation: c.preservation, purge_count: c.purgeCount, reserved: 0)
+        self.init(
+            id: Int64(c.pack.rawValue), size: c.size, last_use: c.lastUse, last_use_order: c.lastUseTick,
+            stored_order: c.storedTick,
+            request_count: c.requestCount, app: c.app.rawValue, app_running: c.appIsRunning ? 1 : 0,
+            preservation: c.preservation, purge_count: c.purgeCount, reserved: 0)
     }
 }

@@ -13,7 +13,8 @@ public struct PluginSpec: Sendable, Equatable {
     public let options: [(key: String, value: String)]
 
     public static func == (a: PluginSpec, b: PluginSpec) -> Bool {
-        a.path == b.path && a.name == b.name && a.options.map(\.key) == b.options.map(\.key) && a.options.map(\.value) == b.options.map(\.value)
+        a.path == b.path && a.name == b.name && a.options.map(\.key) == b.options.map(\.key)
+            && a.options.map(\.value) == b.options.map(\.value)
     }
 
     /// Whether the file is Python source, run by the Python host plug-in.
@@ -21,14 +22,18 @@ public struct PluginSpec: Sendable, Equatable {
 
     public init(_ text: String) throws(PluginError) {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard let path = parts.first, !path.isEmpty else { throw PluginError(path: text, "give the plug-in's file: --policy-plugin PATH[:NAME[:OPTIONS]]") }
+        guard let path = parts.first, !path.isEmpty else {
+            throw PluginError(path: text, "give the plug-in's file: --policy-plugin PATH[:NAME[:OPTIONS]]")
+        }
         self.path = path
         name = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
         var options: [(key: String, value: String)] = []
         if parts.count > 2 {
             for pair in parts[2].split(separator: ",") {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2, !kv[0].isEmpty else { throw PluginError(path: path, "option '\(pair)' is not key=value") }
+                guard kv.count == 2, !kv[0].isEmpty else {
+                    throw PluginError(path: path, "option '\(pair)' is not key=value")
+                }
                 options.append((kv[0], kv[1]))
             }
         }
@@ -36,7 +41,9 @@ public struct PluginSpec: Sendable, Equatable {
         if let name, !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) {
             throw PluginError(path: path, "the name '\(name)' may hold letters, digits, '-', '_' and '.' only")
         }
-        if isPython && self.name == nil { throw PluginError(path: path, "name the Python class to load: \(path):CLASS") }
+        if isPython && self.name == nil {
+            throw PluginError(path: path, "name the Python class to load: \(path):CLASS")
+        }
     }
 }
 

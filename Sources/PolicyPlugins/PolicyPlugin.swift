@@ -29,7 +29,9 @@ public final class PolicyPlugin: @unchecked Sendable {
     /// `pythonHost` (``PythonHost/path()``).
     public init(_ spec: PluginSpec, pythonHost: () throws(PluginError) -> String) throws(PluginError) {
         path = spec.path
-        guard FileManager.default.fileExists(atPath: spec.path) else { throw PluginError(path: spec.path, "no such file") }
+        guard FileManager.default.fileExists(atPath: spec.path) else {
+            throw PluginError(path: spec.path, "no such file")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw PluginError(path: spec.path, "is a folder, not a plug-in")
@@ -40,7 +42,11 @@ public final class PolicyPlugin: @unchecked Sendable {
         // RTLD_GLOBAL: the Python host's interpreter loads extension modules that need its symbols.
         guard let handle = dlopen(opened, RTLD_NOW | RTLD_GLOBAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"
-            throw PluginError(path: library, "not a plug-in odr-sim can load (\(reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason))")
+            throw PluginError(
+                path: library,
+                "not a plug-in odr-sim can load "
+                    + "(\(reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason))"
+            )
         }
         guard let symbol = dlsym(handle, ODRSIM_POLICY_ENTRY) else {
             throw PluginError(path: library, "exports no \(ODRSIM_POLICY_ENTRY) (see odrsim_policy.h)")
@@ -48,7 +54,13 @@ public final class PolicyPlugin: @unchecked Sendable {
         let entry = unsafeBitCast(symbol, to: odrsim_policy_entry_fn.self)
         guard let api = entry() else { throw PluginError(path: library, "\(ODRSIM_POLICY_ENTRY) returned no table") }
         guard api.pointee.version == UInt32(ODRSIM_POLICY_API_VERSION) else {
-            throw PluginError(path: library, "speaks plug-in interface version \(api.pointee.version); this odr-sim speaks \(ODRSIM_POLICY_API_VERSION)")
+            throw PluginError(
+                path: library,
+                """
+                speaks plug-in interface version \(api.pointee.version); this odr-sim speaks \
+                \(ODRSIM_POLICY_API_VERSION)
+                """
+            )
         }
         guard api.pointee.create != nil, api.pointee.select_victims != nil else {
             throw PluginError(path: library, "its table lacks create or select_victims")
@@ -57,16 +69,22 @@ public final class PolicyPlugin: @unchecked Sendable {
         let ownName = api.pointee.name.map { String(cString: $0) } ?? ""
         name = spec.name ?? ownName
         guard !name.isEmpty else { throw PluginError(path: spec.path, "has no name: give one with \(spec.path):NAME") }
-        argument = spec.isPython ? (URL(fileURLWithPath: spec.path).standardizedFileURL.path + ":" + (spec.name ?? "")) : ""
+        argument =
+            spec.isPython ? (URL(fileURLWithPath: spec.path).standardizedFileURL.path + ":" + (spec.name ?? "")) : ""
         options = spec.options
         let summary = api.pointee.summary.map { String(cString: $0) } ?? ""
-        self.summary = spec.isPython ? "Python class \(spec.name ?? "") of \(spec.path)" : (summary.isEmpty ? "plug-in \(spec.path)" : "\(summary) (plug-in \(spec.path))")
+        self.summary =
+            spec.isPython
+            ? "Python class \(spec.name ?? "") of \(spec.path)"
+            : (summary.isEmpty ? "plug-in \(spec.path)" : "\(summary) (plug-in \(spec.path))")
     }
 
     /// A descriptor making this plug-in's policy (the registry's entry for it).
     public var descriptor: PolicyDescriptor {
         // Plug-ins may read times (`last_use`), so a replay keeps them.
-        PolicyDescriptor(name: name, summary: summary, readsTime: true) { context in PluginPolicy(plugin: self, seed: context.seed) }
+        PolicyDescriptor(name: name, summary: summary, readsTime: true) { context in
+            PluginPolicy(plugin: self, seed: context.seed)
+        }
     }
 
     /// Creates and destroys one instance in a child process: a crash there, or a failed
@@ -80,7 +98,10 @@ public final class PolicyPlugin: @unchecked Sendable {
             // A crash here is reported by the parent in one line: no backtrace on stderr.
             for number in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(number, SIG_DFL) }
             let null = open("/dev/null", O_WRONLY)
-            if null >= 0 { dup2(null, 2); dup2(null, 1) }
+            if null >= 0 {
+                dup2(null, 2)
+                dup2(null, 1)
+            }
             var code: Int32 = 0
             withCreateArguments(seed: 0) { args in
                 var error: UnsafePointer<CChar>? = nil
@@ -95,7 +116,10 @@ public final class PolicyPlugin: @unchecked Sendable {
             _exit(code)
         }
         close(fds[1])
-        guard child > 0 else { close(fds[0]); return }
+        guard child > 0 else {
+            close(fds[0])
+            return
+        }
         var message = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -109,7 +133,9 @@ public final class PolicyPlugin: @unchecked Sendable {
         let signal = status & 0x7f
         if signal != 0 { throw PluginError(path: path, "crashed in create (signal \(signal))") }
         if (status >> 8) & 0xff != 0 {
-            let text = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "create failed"
+            let text =
+                String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init)
+                ?? "create failed"
             throw PluginError(path: path, "create failed: \(text)")
         }
     }
@@ -118,7 +144,7 @@ public final class PolicyPlugin: @unchecked Sendable {
     func withCreateArguments<T>(seed: UInt64, _ body: (UnsafePointer<odrsim_create_args>) -> T) -> T {
         // Strings stay alive as C strings for the call: strdup'd, freed after.
         var owned: [UnsafeMutablePointer<CChar>] = []
-        defer { owned.forEach { free($0) } }
+        defer { for string in owned { free(string) } }
         func c(_ s: String) -> UnsafePointer<CChar> {
             let p = strdup(s)!
             owned.append(p)
@@ -126,8 +152,9 @@ public final class PolicyPlugin: @unchecked Sendable {
         }
         var pairs = options.map { odrsim_option(key: c($0.key), value: c($0.value)) }
         return pairs.withUnsafeMutableBufferPointer { buffer in
-            var args = odrsim_create_args(name: c(name), argument: c(argument), options: UnsafePointer(buffer.baseAddress),
-                                          option_count: Int32(buffer.count), reserved: 0, seed: seed)
+            var args = odrsim_create_args(
+                name: c(name), argument: c(argument), options: UnsafePointer(buffer.baseAddress),
+                option_count: Int32(buffer.count), reserved: 0, seed: seed)
             return withUnsafePointer(to: &args) { body($0) }
         }
     }

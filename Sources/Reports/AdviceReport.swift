@@ -14,8 +14,10 @@ public struct AdviceReport {
         public var initialInstallBytes: Double
         /// The objective's mean and 95 % interval over the replications.
         public var objective: (mean: Double, low: Double, high: Double)
-        public init(id: Int, move: String, packs: Int, rejected: String?, redownloadBytes: Double, waitP95: Double,
-                    initialInstallBytes: Double, objective: (mean: Double, low: Double, high: Double)) {
+        public init(
+            id: Int, move: String, packs: Int, rejected: String?, redownloadBytes: Double, waitP95: Double,
+            initialInstallBytes: Double, objective: (mean: Double, low: Double, high: Double)
+        ) {
             self.id = id
             self.move = move
             self.packs = packs
@@ -36,8 +38,12 @@ public struct AdviceReport {
     /// Each resource: name, size, its pack as written, its pack advised, promoted to prefetch.
     public var resources: [(name: String, size: Int64, written: String, advised: String, prefetch: Bool)]
 
-    public init(title: String, lede: String, layouts: [Layout], starts: [Int], advised: Int,
-                resources: [(name: String, size: Int64, written: String, advised: String, prefetch: Bool)]) {
+    static let objectiveCaption = "The objective's mean over the replications, with its 95 % interval."
+
+    public init(
+        title: String, lede: String, layouts: [Layout], starts: [Int], advised: Int,
+        resources: [(name: String, size: Int64, written: String, advised: String, prefetch: Bool)]
+    ) {
         self.title = title
         self.lede = lede
         self.layouts = layouts
@@ -54,39 +60,68 @@ public struct AdviceReport {
             let pad = (high - low) * 0.1
             return max(0, low - pad)...(high + pad)
         }
-        var scatter = Chart(title: "Re-downloaded bytes against p95 wait, every layout tried",
-                            x: .init(label: "p95 wait", unit: .duration, bounds: span(run.map { $0.waitP95.isNaN ? 0 : $0.waitP95 })),
-                            y: .init(label: "re-downloaded", unit: .bytes, bounds: span(run.map(\.redownloadBytes))))
+        var scatter = Chart(
+            title: "Re-downloaded bytes against p95 wait, every layout tried",
+            x: .init(label: "p95 wait", unit: .duration, bounds: span(run.map { $0.waitP95.isNaN ? 0 : $0.waitP95 })),
+            y: .init(label: "re-downloaded", unit: .bytes, bounds: span(run.map(\.redownloadBytes))))
         func dots(_ name: String, _ colour: String, _ chosen: [Layout]) -> Chart.Line {
-            Chart.Line(name: name, colour: colour, points: chosen.map { ($0.waitP95.isNaN ? 0 : $0.waitP95, $0.redownloadBytes) },
-                       hovers: chosen.map { "\($0.move): \(Units.bytes($0.redownloadBytes)) re-downloaded, p95 wait \(String(format: "%.1f", $0.waitP95)) s, objective \(Units.bytes($0.objective.mean))" },
-                       scatter: true)
+            Chart.Line(
+                name: name, colour: colour,
+                points: chosen.map { ($0.waitP95.isNaN ? 0 : $0.waitP95, $0.redownloadBytes) },
+                hovers: chosen.map {
+                    "\($0.move): \(Units.bytes($0.redownloadBytes)) re-downloaded, p95 wait "
+                        + "\(String(format: "%.1f", $0.waitP95)) s, objective \(Units.bytes($0.objective.mean))"
+                },
+                scatter: true)
         }
         let moves = run.filter { !starts.contains($0.id) && $0.id != advised }
-        scatter.lines = [dots("moves", "#9e9e9e", moves), dots("starting layouts", "#1f77b4", starts.compactMap { id in run.first { $0.id == id } }),
-                         dots("advised", "#d62728", run.filter { $0.id == advised })]
-        var bars = Chart(title: "Objective: starting layouts and the advised one (95 % intervals)",
-                         x: .init(label: "layout", unit: .count), y: .init(label: "objective", unit: .bytes))
+        scatter.lines = [
+            dots("moves", "#9e9e9e", moves),
+            dots("starting layouts", "#1f77b4", starts.compactMap { id in run.first { $0.id == id } }),
+            dots("advised", "#d62728", run.filter { $0.id == advised }),
+        ]
+        var bars = Chart(
+            title: "Objective: starting layouts and the advised one (95 % intervals)",
+            x: .init(label: "layout", unit: .count), y: .init(label: "objective", unit: .bytes))
         for id in starts + (starts.contains(advised) ? [] : [advised]) {
             let layout = layouts[id]
             guard layout.rejected == nil else { continue }
-            bars.bars.append(Chart.Bar(name: id == advised ? "advised" : layout.move, colour: id == advised ? "#d62728" : "#1f77b4",
-                                       value: layout.objective.mean, low: layout.objective.low, high: layout.objective.high,
-                                       flagged: id == advised))
+            bars.bars.append(
+                Chart.Bar(
+                    name: id == advised ? "advised" : layout.move, colour: id == advised ? "#d62728" : "#1f77b4",
+                    value: layout.objective.mean, low: layout.objective.low, high: layout.objective.high,
+                    flagged: id == advised))
         }
-        let table = resources.map { [$0.name, Units.bytes(Double($0.size)), $0.written, $0.advised, $0.prefetch ? "prefetch" : ""] }
-        return Page(title: title, lede: lede, sections: [
-            Page.Section(heading: "The search", figures: [
-                Page.Figure(chart: scatter, caption: "Each point is a layout simulated on the same seeds; lower left is better.",
-                            numbers: (["layout", "move", "packs", "re-downloaded", "p95 wait (s)", "objective"],
-                                      run.map { [String($0.id), $0.move, String($0.packs), Units.bytes($0.redownloadBytes),
-                                                 String(format: "%.1f", $0.waitP95), Units.bytes($0.objective.mean)] })),
-                Page.Figure(chart: bars, caption: "The objective's mean over the replications, with its 95 % interval."),
-            ]),
-            Page.Section(heading: "The advised layout", text: "Each resource's pack (its tag set) as written and advised.",
-                         table: Page.Table(header: ["resource", "size", "pack as written", "pack advised", ""],
-                                           rows: table.map { $0.map { ($0, $0, false) } })),
-        ])
+        let table = resources.map {
+            [$0.name, Units.bytes(Double($0.size)), $0.written, $0.advised, $0.prefetch ? "prefetch" : ""]
+        }
+        return Page(
+            title: title, lede: lede,
+            sections: [
+                Page.Section(
+                    heading: "The search",
+                    figures: [
+                        Page.Figure(
+                            chart: scatter,
+                            caption: "Each point is a layout simulated on the same seeds; lower left is better.",
+                            numbers: (
+                                ["layout", "move", "packs", "re-downloaded", "p95 wait (s)", "objective"],
+                                run.map {
+                                    [
+                                        String($0.id), $0.move, String($0.packs), Units.bytes($0.redownloadBytes),
+                                        String(format: "%.1f", $0.waitP95), Units.bytes($0.objective.mean),
+                                    ]
+                                }
+                            )),
+                        Page.Figure(
+                            chart: bars, caption: Self.objectiveCaption),
+                    ]),
+                Page.Section(
+                    heading: "The advised layout", text: "Each resource's pack (its tag set) as written and advised.",
+                    table: Page.Table(
+                        header: ["resource", "size", "pack as written", "pack advised", ""],
+                        rows: table.map { $0.map { ($0, $0, false) } })),
+            ])
     }
 
     public var html: String { page.html }

@@ -8,7 +8,10 @@ public struct MissRatioReport {
         public var byteMissRatio: Double
         public var misses: Int64
         public var bytesMissed: Int64
-        public init(policy: String, capacity: Int64, objectMissRatio: Double, byteMissRatio: Double, misses: Int64, bytesMissed: Int64) {
+        public init(
+            policy: String, capacity: Int64, objectMissRatio: Double, byteMissRatio: Double, misses: Int64,
+            bytesMissed: Int64
+        ) {
             self.policy = policy
             self.capacity = capacity
             self.objectMissRatio = objectMissRatio
@@ -36,22 +39,33 @@ public struct MissRatioReport {
         let capacities = points.map { Double($0.capacity) }.filter { $0 > 0 }
         let log = (capacities.max() ?? 1) >= 10 * (capacities.min() ?? 1)
         var figures: [Page.Figure] = []
-        for (title, ratio, count) in [("Object miss ratio", \Point.objectMissRatio, "misses"), ("Byte miss ratio", \Point.byteMissRatio, "bytes missed")] {
-            var chart = Chart(title: "\(title) against capacity", x: .init(label: "capacity", unit: .bytes, log: log),
-                              y: .init(label: title.lowercased(), unit: .fraction, bounds: 0...1))
+        for (title, ratio, count) in [
+            ("Object miss ratio", \Point.objectMissRatio, "misses"),
+            ("Byte miss ratio", \Point.byteMissRatio, "bytes missed"),
+        ] {
+            var chart = Chart(
+                title: "\(title) against capacity", x: .init(label: "capacity", unit: .bytes, log: log),
+                y: .init(label: title.lowercased(), unit: .fraction, bounds: 0...1))
             var rows: [[String]] = []
             for policy in policies {
                 let mine = points.filter { $0.policy == policy }.sorted { $0.capacity < $1.capacity }
-                chart.lines.append(Chart.Line(
-                    name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
-                    points: mine.map { (Double(max($0.capacity, 1)), $0[keyPath: ratio]) },
-                    hovers: mine.map {
-                        "\(policy) at \($0.capacity) bytes (\(Units.bytes(Double($0.capacity)))): \(title.lowercased()) \(String(format: "%.6f", $0[keyPath: ratio])), \(count) \(count == "misses" ? $0.misses : $0.bytesMissed)"
-                    }))
-                rows += mine.map { [policy, Units.bytes(Double($0.capacity)), String(format: "%.6f", $0[keyPath: ratio])] }
+                chart.lines.append(
+                    Chart.Line(
+                        name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
+                        points: mine.map { (Double(max($0.capacity, 1)), $0[keyPath: ratio]) },
+                        hovers: mine.map {
+                            "\(policy) at \($0.capacity) bytes (\(Units.bytes(Double($0.capacity)))): "
+                                + "\(title.lowercased()) \(String(format: "%.6f", $0[keyPath: ratio])), \(count) "
+                                + "\(count == "misses" ? $0.misses : $0.bytesMissed)"
+                        }))
+                rows += mine.map {
+                    [policy, Units.bytes(Double($0.capacity)), String(format: "%.6f", $0[keyPath: ratio])]
+                }
             }
-            figures.append(Page.Figure(chart: chart, caption: "Every request counts; the first request of each object is a miss.",
-                                       numbers: (["policy", "capacity", title.lowercased()], rows)))
+            figures.append(
+                Page.Figure(
+                    chart: chart, caption: "Every request counts; the first request of each object is a miss.",
+                    numbers: (["policy", "capacity", title.lowercased()], rows)))
         }
         return Page(title: title, lede: lede, sections: [Page.Section(heading: "Miss-ratio curves", figures: figures)])
     }

@@ -16,8 +16,11 @@ public struct RunReport {
         /// Cumulative re-downloaded bytes at each sample of every replication (the first
         /// replication's included), for the chart of their mean; empty: replication 1 alone.
         public var redownloads: [[Int64]] = []
-        public init(policy: String, replication: Int, samples: [RunRecorder.Sample], purgeEpisodes: [(time: Double, purged: Int64)],
-                    lowDiskWarnings: [Double], waits: [(seconds: Double, fraction: Double)]) {
+        public init(
+            policy: String, replication: Int, samples: [RunRecorder.Sample],
+            purgeEpisodes: [(time: Double, purged: Int64)],
+            lowDiskWarnings: [Double], waits: [(seconds: Double, fraction: Double)]
+        ) {
             self.policy = policy
             self.replication = replication
             self.samples = samples
@@ -54,7 +57,8 @@ public struct RunReport {
     public var lede: String
     /// The verdict lines shown at the top (``Metrics/Verdict``); none by default.
     public var headline: [String] = []
-    /// With `--bound`: per policy, mean re-downloaded bytes and mean bound (``CompareReport/boundsSection(_:palette:)``).
+    /// With `--bound`: per policy, mean re-downloaded bytes and mean bound
+    /// (``CompareReport/boundsSection(_:palette:)``).
     public var bounds: [(policy: String, redownloaded: Double, bound: Double)] = []
     public var facts: [(name: String, value: String)]
     public var rows: [SummaryRow]
@@ -62,8 +66,10 @@ public struct RunReport {
     public var capacity: Int64
     public var palette: Palette
 
-    public init(title: String, lede: String, facts: [(name: String, value: String)], rows: [SummaryRow],
-                runs: [PolicyRun], capacity: Int64, palette: Palette) {
+    public init(
+        title: String, lede: String, facts: [(name: String, value: String)], rows: [SummaryRow],
+        runs: [PolicyRun], capacity: Int64, palette: Palette
+    ) {
         self.title = title
         self.lede = lede
         self.facts = facts
@@ -96,7 +102,9 @@ public struct RunReport {
             for (c, metric) in mainMetrics.enumerated() {
                 let column = means.map { $0[c] }
                 // Requests describe the workload: no policy is best at them.
-                let best = metric == .requests ? false
+                let best =
+                    metric == .requests
+                    ? false
                     : (metric.lowerIsBetter ? column.min() : column.max()) == means[p][c] && Set(column).count > 1
                 let text: String
                 switch metric.chartUnit {
@@ -113,10 +121,15 @@ public struct RunReport {
 
     public var page: Page {
         var sections: [Page.Section] = []
-        sections.append(Page.Section(
-            heading: "Summary",
-            text: "Per policy, the mean over its replications; the best value of each column is highlighted (lowest, or highest for hits). Hover for exact values; summary.csv has every column.",
-            table: Self.summaryTable(rows)))
+        sections.append(
+            Page.Section(
+                heading: "Summary",
+                text:
+                    """
+                    Per policy, the mean over its replications; the best value of each column is highlighted \
+                    (lowest, or highest for hits). Hover for exact values; summary.csv has every column.
+                    """,
+                table: Self.summaryTable(rows)))
 
         // Disk use over time, one chart per policy.
         var disk: [Page.Figure] = []
@@ -124,17 +137,23 @@ public struct RunReport {
             let picked = Self.thinned(run.samples.count, to: Self.displayPoints)
             let s = picked.map { run.samples[$0] }
             func layer(_ name: String, _ colour: String, _ value: (RunRecorder.Sample) -> Int64) -> Chart.Line {
-                Chart.Line(name: name, colour: colour, points: s.map { ($0.time, Double(value($0))) },
-                           hovers: s.map { sample in
-                               "\(run.policy), \(String(format: "%.6f", sample.time)) s: other_bytes \(sample.other), odr_bytes \(sample.odr), in_use_bytes \(sample.inUse), downloading_bytes \(sample.downloading), free_bytes \(sample.free)"
-                           })
+                Chart.Line(
+                    name: name, colour: colour, points: s.map { ($0.time, Double(value($0))) },
+                    hovers: s.map { sample in
+                        "\(run.policy), \(String(format: "%.6f", sample.time)) s: other_bytes \(sample.other), "
+                            + """
+                            odr_bytes \(sample.odr), in_use_bytes \(sample.inUse), downloading_bytes \
+                            \(sample.downloading), free_bytes \(sample.free)
+                            """
+                    })
             }
             // From just below the least other data to just above capacity: the wall is what matters.
             let floorBytes = Double(s.map(\.other).min() ?? 0) * 0.97
             let step = Chart.niceStep(max(1, Double(capacity) - floorBytes) / 5)
             let low = max(0, (floorBytes / step).rounded(.down) * step)
-            var chart = Chart(title: "Disk use over time: \(run.policy)", x: .init(label: "time", unit: .duration),
-                              y: .init(label: "bytes", unit: .bytes, bounds: low...(Double(capacity) + step * 0.3)))
+            var chart = Chart(
+                title: "Disk use over time: \(run.policy)", x: .init(label: "time", unit: .duration),
+                y: .init(label: "bytes", unit: .bytes, bounds: low...(Double(capacity) + step * 0.3)))
             chart.stack = [
                 layer("other data", Palette.states.other) { $0.other },
                 layer("ODR content", palette.colour(of: run.policy)) { $0.odr - $0.inUse },
@@ -144,15 +163,34 @@ public struct RunReport {
             chart.references = [(Double(capacity), "capacity")]
             for i in Self.thinned(run.purgeEpisodes.count, to: Self.displayMarks) {
                 let e = run.purgeEpisodes[i]
-                chart.marks.append(.init(x: e.time, colour: "#b00000", text: "purge episode at \(String(format: "%.6f", e.time)) s: \(Units.bytes(Double(e.purged))) purged"))
+                chart.marks.append(
+                    .init(
+                        x: e.time, colour: "#b00000",
+                        text:
+                            "purge episode at \(String(format: "%.6f", e.time)) s: \(Units.bytes(Double(e.purged))) "
+                            + "purged"
+                    ))
             }
             for t in run.lowDiskWarnings.prefix(Self.displayMarks) {
-                chart.marks.append(.init(x: t, colour: "#6a00b0", text: "low-disk warning at \(String(format: "%.6f", t)) s"))
+                chart.marks.append(
+                    .init(x: t, colour: "#6a00b0", text: "low-disk warning at \(String(format: "%.6f", t)) s"))
             }
-            let numbers = (header: ["time (s)", "other", "ODR content", "in use", "downloading", "free"],
-                           rows: Self.thinned(s.count, to: Self.tableRows).map { s[$0] }.map { [String(format: "%.0f", $0.time), Units.bytes(Double($0.other)), Units.bytes(Double($0.odr)),
-                                          Units.bytes(Double($0.inUse)), Units.bytes(Double($0.downloading)), Units.bytes(Double($0.free))] })
-            let caption = "Replication \(run.replication). Stacked: other data, ODR content not in use, in use, reserved for downloads; the y axis starts at \(Units.bytes(low)). \(run.purgeEpisodes.count) purge episodes (red marks), \(run.lowDiskWarnings.count) low-disk warnings (violet)."
+            let numbers = (
+                header: ["time (s)", "other", "ODR content", "in use", "downloading", "free"],
+                rows: Self.thinned(s.count, to: Self.tableRows).map { s[$0] }.map {
+                    [
+                        String(format: "%.0f", $0.time), Units.bytes(Double($0.other)), Units.bytes(Double($0.odr)),
+                        Units.bytes(Double($0.inUse)), Units.bytes(Double($0.downloading)),
+                        Units.bytes(Double($0.free)),
+                    ]
+                }
+            )
+            let caption =
+                """
+                Replication \(run.replication). Stacked: other data, ODR content not in use, in use, reserved for \
+                downloads; the y axis starts at \(Units.bytes(low)). \(run.purgeEpisodes.count) purge episodes \
+                (red marks), \(run.lowDiskWarnings.count) low-disk warnings (violet).
+                """
                 + (run.samples.count > picked.count ? " \(picked.count) of \(run.samples.count) samples drawn." : "")
             disk.append(Page.Figure(chart: chart, caption: caption, numbers: numbers))
         }
@@ -163,57 +201,93 @@ public struct RunReport {
         // replication, that replication.
         let spreads = runs.map(\.redownloadSpread)
         let meanOf = spreads.allSatisfy { $0 != nil } ? runs.first?.redownloads.count : nil
-        var redownload = Chart(title: "Re-downloaded bytes, cumulative (" + (meanOf.map { "mean of \($0) replications" } ?? "replication 1") + ")",
-                               x: .init(label: "time", unit: .duration), y: .init(label: "re-downloaded", unit: .bytes))
+        var redownload = Chart(
+            title: "Re-downloaded bytes, cumulative ("
+                + (meanOf.map { "mean of \($0) replications" } ?? "replication 1") + ")",
+            x: .init(label: "time", unit: .duration), y: .init(label: "re-downloaded", unit: .bytes))
         var numbers: [[String]] = []
         for (run, spread) in zip(runs, spreads) {
             let picked = Self.thinned(run.samples.count, to: Self.displayPoints)
             let times = picked.map { run.samples[$0].time }
             if meanOf != nil, let spread {
                 let shown = picked.map { spread[$0] }
-                redownload.lines.append(Chart.Line(
-                    name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
-                    points: zip(times, shown).map { ($0, $1.mean) }, band: shown.map { ($0.low, $0.high) }, steps: true,
-                    hovers: zip(times, shown).map { "\(run.policy), \(String(format: "%.6f", $0)) s: redownload_bytes mean \(String(format: "%.0f", $1.mean)), lowest \(String(format: "%.0f", $1.low)), highest \(String(format: "%.0f", $1.high))" }))
+                redownload.lines.append(
+                    Chart.Line(
+                        name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                        points: zip(times, shown).map { ($0, $1.mean) }, band: shown.map { ($0.low, $0.high) },
+                        steps: true,
+                        hovers: zip(times, shown).map {
+                            "\(run.policy), \(String(format: "%.6f", $0)) s: redownload_bytes mean "
+                                + "\(String(format: "%.0f", $1.mean)), lowest \(String(format: "%.0f", $1.low)), "
+                                + "highest \(String(format: "%.0f", $1.high))"
+                        }))
                 if let last = spread.last {
                     numbers.append([run.policy, Units.bytes(last.mean), Units.bytes(last.low), Units.bytes(last.high)])
                 }
             } else {
                 let s = picked.map { run.samples[$0] }
-                redownload.lines.append(Chart.Line(
-                    name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
-                    points: s.map { ($0.time, Double($0.redownloaded)) }, steps: true,
-                    hovers: s.map { "\(run.policy), \(String(format: "%.6f", $0.time)) s: redownload_bytes \($0.redownloaded)" }))
+                redownload.lines.append(
+                    Chart.Line(
+                        name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                        points: s.map { ($0.time, Double($0.redownloaded)) }, steps: true,
+                        hovers: s.map {
+                            "\(run.policy), \(String(format: "%.6f", $0.time)) s: redownload_bytes \($0.redownloaded)"
+                        }))
                 if let last = run.samples.last { numbers.append([run.policy, Units.bytes(Double(last.redownloaded))]) }
             }
         }
-        let redownloadCaption = meanOf.map {
-            "Bytes received again for packs purged before, as the run goes: the mean of \($0) replications of each policy (the summary's means at the end), the band from the lowest replication to the highest."
-        } ?? "Bytes received again for packs purged before, as the run goes (replication 1 of each policy)."
-        sections.append(Page.Section(heading: "Re-downloads", figures: [
-            Page.Figure(chart: redownload, caption: redownloadCaption,
-                        numbers: meanOf == nil ? (["policy", "at the end"], numbers) : (["policy", "mean at the end", "lowest", "highest"], numbers)),
-        ]))
+        let redownloadCaption =
+            meanOf.map {
+                """
+                Bytes received again for packs purged before, as the run goes: the mean of \($0) replications of \
+                each policy (the summary's means at the end), the band from the lowest replication to the \
+                highest.
+                """
+            } ?? "Bytes received again for packs purged before, as the run goes (replication 1 of each policy)."
+        sections.append(
+            Page.Section(
+                heading: "Re-downloads",
+                figures: [
+                    Page.Figure(
+                        chart: redownload, caption: redownloadCaption,
+                        numbers: meanOf == nil
+                            ? (["policy", "at the end"], numbers)
+                            : (["policy", "mean at the end", "lowest", "highest"], numbers))
+                ]))
 
         // Request waits.
         // A log axis: waits span milliseconds to hours, and the tail is what tells policies apart.
-        var cdf = Chart(title: "Request waits (CDF, log time axis)", x: .init(label: "wait", unit: .duration, log: true),
-                        y: .init(label: "requests at or below", unit: .fraction, bounds: 0...1))
+        var cdf = Chart(
+            title: "Request waits (CDF, log time axis)", x: .init(label: "wait", unit: .duration, log: true),
+            y: .init(label: "requests at or below", unit: .fraction, bounds: 0...1))
         var waitRows: [[String]] = []
         for run in runs where !run.waits.isEmpty {
-            cdf.lines.append(Chart.Line(
-                name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
-                points: run.waits.map { ($0.seconds, $0.fraction) }, steps: true,
-                hovers: run.waits.map { "\(run.policy): \(Units.number($0.fraction * 100)) % of granted requests waited at most \(String(format: "%.6f", $0.seconds)) s" }))
+            cdf.lines.append(
+                Chart.Line(
+                    name: run.policy, colour: palette.colour(of: run.policy), dash: palette.dash(of: run.policy),
+                    points: run.waits.map { ($0.seconds, $0.fraction) }, steps: true,
+                    hovers: run.waits.map {
+                        "\(run.policy): \(Units.number($0.fraction * 100)) % of granted requests waited at most "
+                            + "\(String(format: "%.6f", $0.seconds)) s"
+                    }))
             func at(_ p: Double) -> String {
                 Units.duration(run.waits.first { $0.fraction >= p - 1e-9 }?.seconds ?? 0)
             }
             waitRows.append([run.policy, at(0.5), at(0.95), at(0.99)])
         }
-        sections.append(Page.Section(heading: "Waits", figures: [
-            Page.Figure(chart: cdf, caption: "Begin to grant, for granted requests, on a log time axis; hits wait 0 and start each curve at its left edge. Replication 1 of each policy.",
-                        numbers: (["policy", "p50", "p95", "p99"], waitRows)),
-        ]))
+        sections.append(
+            Page.Section(
+                heading: "Waits",
+                figures: [
+                    Page.Figure(
+                        chart: cdf,
+                        caption:
+                            """
+                            Begin to grant, for granted requests, on a log time axis; hits wait 0 and start each \
+                            curve at its left edge. Replication 1 of each policy.
+                            """,
+                        numbers: (["policy", "p50", "p95", "p99"], waitRows))
+                ]))
         if !bounds.isEmpty { sections.append(CompareReport.boundsSection(bounds, palette: palette)) }
         var page = Page(title: title, lede: lede, facts: facts, sections: sections)
         page.headline = headline

@@ -1,5 +1,5 @@
-import Metrics
 import Foundation
+import Metrics
 
 /// A plain aligned text table for the terminal: first column left-aligned, others right.
 public struct Table {

@@ -26,7 +26,8 @@ public func writeAtomically(_ text: String, to path: String) throws(CommandFailu
             guard rename(temporary.path, url.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 try? FileManager.default.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(reason)"])
+                throw CocoaError(
+                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(reason)"])
             }
         }
     } catch {

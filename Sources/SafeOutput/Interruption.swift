@@ -70,25 +70,29 @@ public enum Interruption {
     /// Whether `url` was registered by this process and not yet published or removed: a
     /// temporary path this process made, so removing it can lose nothing of anyone else's.
     public static func isRegistered(_ url: URL) -> Bool {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         return registry.paths.contains(url.path)
     }
 
     /// A temporary path to remove if the process is interrupted.
     public static func register(_ url: URL) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.paths.insert(url.path)
     }
 
     /// A temporary path that no longer needs removing (renamed into place, or removed).
     public static func unregister(_ url: URL) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.paths.remove(url.path)
     }
 
     /// Runs `body` with interruption held off until it returns.
     public static func critical<T>(_ body: () throws -> T) rethrows -> T {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         return try body()
     }
 }

@@ -17,14 +17,16 @@ public enum OutputSafety {
     /// The manifest a report folder carries: its first line, then `command:`, `version:`
     /// and one `file:` line per file written.
     public static let manifestName = ".odr-sim-report"
-    public static let manifestHeading = "# odr-sim report: files odr-sim wrote; its next run into this folder replaces them"
+    public static let manifestHeading =
+        "# odr-sim report: files odr-sim wrote; its next run into this folder replaces them"
 
     /// `name` as one path component: no `/`, `\`, control characters, `..` or leading dot;
     /// at most 100 bytes; `fallback` when nothing is left.
     public static func safeComponent(_ name: String, fallback: String = "scenario") -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
-            let unsafe = scalar == "/" || scalar == "\\" || scalar == ":" || scalar.properties.generalCategory == .control
+            let unsafe =
+                scalar == "/" || scalar == "\\" || scalar == ":" || scalar.properties.generalCategory == .control
             scalars.append(unsafe ? "-" : scalar)
         }
         var component = String(scalars).trimmingCharacters(in: .whitespaces)
@@ -42,12 +44,19 @@ public enum OutputSafety {
     /// any work starts.
     /// The default folder is named after the scenario; one written from another scenario file
     /// (two scenarios of one name) is refused, not replaced: its manifest lists its inputs.
-    public static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure) -> ReportDirectory {
+    public static func reportFolder(out: String?, default fallback: String, inputs: [String]) throws(CommandFailure)
+        -> ReportDirectory
+    {
         // The folder is named after the first input (the scenario, study or trace); others
         // (a population study) may come and go.
-        if out == nil, let main = inputs.first, let earlier = manifestInputs(in: URL(fileURLWithPath: fallback).standardizedFileURL),
-           !earlier.isEmpty, !earlier.contains(absolute(main)) {
-            throw CommandFailure("\(fallback): holds the report of \(earlier.joined(separator: ", ")), not of \(main) (two scenarios of one name); give --out, or remove the folder yourself")
+        if out == nil, let main = inputs.first,
+            let earlier = manifestInputs(in: URL(fileURLWithPath: fallback).standardizedFileURL),
+            !earlier.isEmpty, !earlier.contains(absolute(main))
+        {
+            throw CommandFailure(
+                "\(fallback): holds the report of \(earlier.joined(separator: ", ")), not of \(main) (two scenarios "
+                    + "of one name); give --out, or remove the folder yourself"
+            )
         }
         return try ReportDirectory(out ?? fallback, label: out.map { "--out \($0)" } ?? fallback, inputs: inputs)
     }
@@ -71,13 +80,20 @@ public enum OutputSafety {
         switch status.st_mode & S_IFMT {
         case S_IFDIR: break
         case S_IFLNK: throw CommandFailure("\(label): is a symbolic link; name a new or empty folder")
-        default: throw CommandFailure("\(label): is a file, not a folder; odr-sim writes a folder of reports, so choose a new or empty folder")
+        default:
+            throw CommandFailure(
+                """
+                \(label): is a file, not a folder; odr-sim writes a folder of reports, so choose a new or empty \
+                folder
+                """
+            )
         }
         let foreign = try foreignEntries(of: url, label: label)
         guard !foreign.isEmpty else { return }
         let shown = foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
         let what = foreign.count == 1 ? "1 file" : "\(foreign.count) files"
-        throw CommandFailure("\(label): the folder holds \(what) odr-sim did not write (\(shown)); choose a new or empty folder")
+        throw CommandFailure(
+            "\(label): the folder holds \(what) odr-sim did not write (\(shown)); choose a new or empty folder")
     }
 
     /// The folders above `url` that do not exist yet, deepest first: what writing `url` makes,
@@ -100,7 +116,8 @@ public enum OutputSafety {
 
     /// The manifest an advise exchange folder carries (``claimExchange(_:report:inputs:)``).
     public static let exchangeManifestName = ".odr-sim-exchange"
-    public static let exchangeManifestHeading = "# odr-sim advise exchange: the shards of an advise share their runs here"
+    public static let exchangeManifestHeading =
+        "# odr-sim advise exchange: the shards of an advise share their runs here"
 
     /// Claims `path` as the folder the shards of an advise share (`--exchange`), before any
     /// work: never the report folder `report` or inside it (nor it inside the exchange), never
@@ -113,7 +130,12 @@ public enum OutputSafety {
         let exchange = resolve(url)
         let out = resolve(URL(fileURLWithPath: report).standardizedFileURL)
         if exchange == out || exchange.hasPrefix(out + "/") || out.hasPrefix(exchange + "/") {
-            throw CommandFailure.usage("\(label): is the report folder \(report) or shares it; the shards' exchange and the report must be separate folders")
+            throw CommandFailure.usage(
+                """
+                \(label): is the report folder \(report) or shares it; the shards' exchange and the report must be \
+                separate folders
+                """
+            )
         }
         var status = stat()
         if lstat(url.path, &status) == 0 {
@@ -131,14 +153,22 @@ public enum OutputSafety {
                 if name == exchangeManifestName { return false }
                 // Another shard's file being written (`.advise-….csv.tmp-HOST-PID`), or its
                 // mark being made: shards claim the folder at the same moment.
-                if name.hasPrefix(".advise-") || name.hasPrefix(exchangeManifestName), TemporaryFiles.owner(of: name) != nil { return false }
+                if name.hasPrefix(".advise-") || name.hasPrefix(exchangeManifestName),
+                    TemporaryFiles.owner(of: name) != nil
+                {
+                    return false
+                }
                 guard name.hasPrefix("advise-"), name.hasSuffix(".csv"),
-                      let head = head(of: url.appendingPathComponent(name), bytes: 4096) else { return true }
+                    let head = head(of: url.appendingPathComponent(name), bytes: 4096)
+                else { return true }
                 return !head.hasPrefix("# odr-sim advise shard ")
             }
             if !foreign.isEmpty {
                 let shown = foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
-                throw CommandFailure("\(label): the folder holds \(foreign.count == 1 ? "1 file" : "\(foreign.count) files") odr-sim did not write (\(shown)); choose a new or empty folder for the shards")
+                throw CommandFailure(
+                    "\(label): the folder holds \(foreign.count == 1 ? "1 file" : "\(foreign.count) files") odr-sim "
+                        + "did not write (\(shown)); choose a new or empty folder for the shards"
+                )
             }
         } else {
             try checkReportFolderPlace(path, label: label, inputs: inputs)
@@ -157,7 +187,8 @@ public enum OutputSafety {
                     throw CocoaError(.fileWriteOutOfSpace)
                 }
             } else if errno != EEXIST {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                throw CocoaError(
+                    .fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
             }
         } catch {
             throw CommandFailure("\(label): cannot make the folder: \(error.localizedDescription)")
@@ -174,7 +205,10 @@ public enum OutputSafety {
         }
         let here = resolve(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         if here == resolved || here.hasPrefix(resolved + "/") {
-            throw CommandFailure("\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new or empty folder")
+            throw CommandFailure(
+                "\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new "
+                    + "or empty folder"
+            )
         }
         for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL).hasPrefix(resolved + "/") {
             throw CommandFailure("\(label): holds the input file \(input); choose a new or empty folder")
@@ -196,7 +230,8 @@ public enum OutputSafety {
     /// The files a report folder's manifest lists, or nil if it has none (or not ours).
     public static func manifestFiles(in folder: URL) -> [String]? {
         guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path),
-              let text = String(data: data, encoding: .utf8) else { return nil }
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
         let lines = text.split(separator: "\n")
         guard lines.first.map(String.init) == manifestHeading else { return nil }
         return lines.compactMap { line in
@@ -211,7 +246,8 @@ public enum OutputSafety {
     /// no manifest of ours.
     public static func manifestInputs(in folder: URL) -> [String]? {
         guard manifestFiles(in: folder) != nil,
-              let text = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path) else { return nil }
+            let text = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path)
+        else { return nil }
         return String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
             line.hasPrefix("input: ") ? String(line.dropFirst(7)) : nil
         }
@@ -229,8 +265,10 @@ public enum OutputSafety {
     /// Refuses `path` as a single-file output unless nothing is there or the file there is
     /// one odr-sim wrote, as `isOurs` tells from its beginning (its first 4 KiB). A `signed`
     /// file (``SignedText``) must also be unedited since: its digest line must check out.
-    public static func checkFile(_ path: String, label: String, inputs: [String] = [], signed: Bool = false,
-                                 isOurs: (String) -> Bool) throws(CommandFailure) {
+    public static func checkFile(
+        _ path: String, label: String, inputs: [String] = [], signed: Bool = false,
+        isOurs: (String) -> Bool
+    ) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let resolved = resolve(url)
         for input in inputs where resolve(URL(fileURLWithPath: input).standardizedFileURL) == resolved {
@@ -241,7 +279,12 @@ public enum OutputSafety {
         var folder = url.deletingLastPathComponent()
         while folder.path != "/" {
             if manifestFiles(in: folder) != nil {
-                throw CommandFailure("\(label): is inside the report folder \(folder.path), which odr-sim's next report there replaces; choose a path outside it")
+                throw CommandFailure(
+                    """
+                    \(label): is inside the report folder \(folder.path), which odr-sim's next report there \
+                    replaces; choose a path outside it
+                    """
+                )
             }
             folder = folder.deletingLastPathComponent()
         }
@@ -254,10 +297,16 @@ public enum OutputSafety {
             throw CommandFailure("\(label): is a folder or a link, not a file odr-sim wrote; choose another name")
         }
         guard let head = head(of: url, bytes: signed ? Self.signedFileBytes : 4096), isOurs(head) else {
-            throw CommandFailure("\(label): holds a file odr-sim did not write; choose another name, or remove it yourself")
+            throw CommandFailure(
+                "\(label): holds a file odr-sim did not write; choose another name, or remove it yourself")
         }
         if signed && !SignedText.isUnedited(head) {
-            throw CommandFailure("\(label): was written by odr-sim but edited since (its digest no longer matches), so it is yours; choose another name, or remove it yourself")
+            throw CommandFailure(
+                """
+                \(label): was written by odr-sim but edited since (its digest no longer matches), so it is yours; \
+                choose another name, or remove it yourself
+                """
+            )
         }
     }
 

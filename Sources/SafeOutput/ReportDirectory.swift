@@ -56,7 +56,8 @@ public struct ReportDirectory {
             if OutputSafety.manifestFiles(in: staging) != nil { try? fm.removeItem(at: staging) }
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
             do {
-                try Data(OutputSafety.manifest(files: []).utf8).write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+                try Data(OutputSafety.manifest(files: []).utf8).write(
+                    to: staging.appendingPathComponent(OutputSafety.manifestName))
             } catch {
                 // A full disk: nothing of this run may stay behind.
                 try? fm.removeItem(at: staging)

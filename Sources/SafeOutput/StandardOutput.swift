@@ -18,7 +18,8 @@ public enum StandardOutput {
 
     /// Writes `text` to standard output, whole, unless an earlier write failed.
     public static func write(_ text: String) {
-        state.lock.lock(); defer { state.lock.unlock() }
+        state.lock.lock()
+        defer { state.lock.unlock() }
         guard state.failure == nil, !state.closedByReader else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -35,9 +36,11 @@ public enum StandardOutput {
     /// The first failed write, as the command's failure (exit 1); nothing if every write
     /// went through or the reader closed the pipe.
     public static func finish() throws(CommandFailure) {
-        state.lock.lock(); defer { state.lock.unlock() }
+        state.lock.lock()
+        defer { state.lock.unlock() }
         guard let code = state.failure else { return }
-        throw CommandFailure("cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
+        throw CommandFailure(
+            "cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
     }
 }
 

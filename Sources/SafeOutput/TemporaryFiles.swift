@@ -12,7 +12,9 @@ public enum TemporaryFiles {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "host" }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        let name = String(decoding: bytes, as: UTF8.self).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+        let name = String(decoding: bytes, as: UTF8.self).filter {
+            $0.isLetter || $0.isNumber || $0 == "." || $0 == "_"
+        }
         return name.isEmpty ? "host" : name
     }()
 
@@ -40,13 +42,17 @@ public enum TemporaryFiles {
             var status = stat()
             guard lstat(path.path, &status) == 0 else { continue }
             switch status.st_mode & S_IFMT {
-            case S_IFREG: try? fm.removeItem(at: path)   // a single file's temporary name
+            case S_IFREG: try? fm.removeItem(at: path)  // a single file's temporary name
             case S_IFDIR:
                 // Only a folder that carries odr-sim's manifest, and only what it lists; or the
                 // staging folder of this very destination that a killed run left before its
                 // manifest was whole (a full disk, SIGKILL), holding nothing but run parts.
                 if OutputSafety.manifestFiles(in: path) != nil {
-                    if name.contains(".old-") { ReportDirectory.removeReport(at: path) } else { try? fm.removeItem(at: path) }
+                    if name.contains(".old-") {
+                        ReportDirectory.removeReport(at: path)
+                    } else {
+                        try? fm.removeItem(at: path)
+                    }
                 } else if name.hasPrefix(".\(destination.lastPathComponent).tmp-"), isUnmarkedStaging(path) {
                     try? fm.removeItem(at: path)
                 }

@@ -38,16 +38,22 @@ struct AppReader {
     }
 
     /// The app, the node of its id (for "app id used twice"), and of its `cache_quota`.
-    func read(_ node: Node) throws(ScenarioError) -> (app: AppSpec, idNode: Node, cacheQuota: Node?, resources: [Resource]) {
+    func read(_ node: Node) throws(ScenarioError) -> (
+        app: AppSpec, idNode: Node, cacheQuota: Node?, resources: [Resource]
+    ) {
         let fields = try reader.mapping(node, "each app", section: .app)
         let idNode = try fields.required("id")
         let id = try reader.name(idNode, "id")
-        let cellular = try fields.value("cellular").map { node throws(ScenarioError) in try reader.bool(node, "cellular") } ?? true
-        let onLowDisk = try fields.value("on_low_disk").map { node throws(ScenarioError) in
-            LowDiskResponse(rawValue: try reader.choice(node, "on_low_disk", among: LowDiskResponse.allCases.map(\.rawValue)))!
-        } ?? .ignore
+        let cellular =
+            try fields.value("cellular").map { node throws(ScenarioError) in try reader.bool(node, "cellular") } ?? true
+        let onLowDisk =
+            try fields.value("on_low_disk").map { node throws(ScenarioError) in
+                LowDiskResponse(
+                    rawValue: try reader.choice(node, "on_low_disk", among: LowDiskResponse.allCases.map(\.rawValue)))!
+            } ?? .ignore
 
-        var resources = try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
+        var resources =
+            try fields.value("resources").map { node throws(ScenarioError) in try readResources(node) } ?? []
         if let generate = fields.value("generate") {
             resources += try readGenerated(generate, app: id)
         }
@@ -75,48 +81,85 @@ struct AppReader {
         var budget: Int64?
         if let node = fields.value("budget") {
             guard profile.evictor == .app else {
-                throw reader.error(at: node, "budget applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
+                throw reader.error(
+                    at: node,
+                    """
+                    budget applies where the app removes its own packs (background-assets, play-asset-delivery); on \
+                    \(profile.name) the system purges under the run's policy
+                    """
+                )
             }
             budget = try readBudget(node)
         }
         var app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
         if let node = fields.value("keep") {
             guard profile.evictor == .app else {
-                throw reader.error(at: node, "keep applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
+                throw reader.error(
+                    at: node,
+                    """
+                    keep applies where the app removes its own packs (background-assets, play-asset-delivery); on \
+                    \(profile.name) the system purges under the run's policy
+                    """
+                )
             }
             for tagNode in try reader.sequence(node, "keep", of: "tag names such as [level-1]") {
                 let name = try reader.name(tagNode, "each tag")
                 guard let tag = catalog.tagID(named: name) else {
-                    throw reader.error(at: tagNode, "app '\(id)' has no tag '\(name)' to keep" + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
+                    throw reader.error(
+                        at: tagNode,
+                        "app '\(id)' has no tag '\(name)' to keep"
+                            + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
                 }
                 app.keep.append(tag)
             }
         }
         if let node = fields.value("cellular_confirmation") {
             guard profile.cellularConfirmationBytes != nil else {
-                throw reader.error(at: node, "cellular_confirmation applies where large downloads on cellular wait for the user (play-asset-delivery); on \(profile.name) none do")
+                throw reader.error(
+                    at: node,
+                    """
+                    cellular_confirmation applies where large downloads on cellular wait for the user \
+                    (play-asset-delivery); on \(profile.name) none do
+                    """
+                )
             }
-            app.cellularConfirmationDelay = try reader.scalar(node, "cellular_confirmation") == "never"
+            app.cellularConfirmationDelay =
+                try reader.scalar(node, "cellular_confirmation") == "never"
                 ? nil : reader.duration(node, "cellular_confirmation")
         }
         if let node = fields.value("installed_by_play") {
             guard profile.family == .playAssetDelivery else {
-                throw reader.error(at: node, "installed_by_play is Play's (REQUIRES_USER_CONFIRMATION for apps not installed through Google Play); on \(profile.name) every app comes from its store")
+                throw reader.error(
+                    at: node,
+                    """
+                    installed_by_play is Play's (REQUIRES_USER_CONFIRMATION for apps not installed through Google \
+                    Play); on \(profile.name) every app comes from its store
+                    """
+                )
             }
             app.installedByPlay = try reader.bool(node, "installed_by_play")
         }
         if let node = fields.value("should_download") {
             guard profile.family == .backgroundAssets else {
-                throw reader.error(at: node, "should_download is Background Assets' shouldDownload(_:); on \(profile.name) "
-                    + (profile.family == .playAssetDelivery ? "fast-follow packs always download after install (the app cannot decline them)"
-                        : "initial-install and prefetch tags always download"))
+                throw reader.error(
+                    at: node,
+                    "should_download is Background Assets' shouldDownload(_:); on \(profile.name) "
+                        + (profile.family == .playAssetDelivery
+                            ? "fast-follow packs always download after install (the app cannot decline them)"
+                            : "initial-install and prefetch tags always download"))
             }
             let rule = try reader.mapping(node, "should_download", section: .shouldDownload)
             var filter = AutomaticDownloadFilter()
             if let n = rule.value("min_free") { filter.minFreeAfter = try reader.size(n, "min_free") }
             if let n = rule.value("max_size") { filter.maxPackSize = try reader.size(n, "max_size") }
             guard filter.minFreeAfter != nil || filter.maxPackSize != nil else {
-                throw reader.error(at: node, "should_download needs min_free (bytes to keep free after a download) or max_size (the largest pack to download automatically)")
+                throw reader.error(
+                    at: node,
+                    """
+                    should_download needs min_free (bytes to keep free after a download) or max_size (the largest \
+                    pack to download automatically)
+                    """
+                )
             }
             app.automaticFilter = filter
         }
@@ -126,7 +169,9 @@ struct AppReader {
     private func readResources(_ node: Node) throws(ScenarioError) -> [CatalogErrorLocator.ResourceEntry] {
         var entries: [CatalogErrorLocator.ResourceEntry] = []
         var total: Int64 = 0
-        for item in try reader.sequence(node, "resources", of: "resources such as {name: map, size: 40MB, tags: [level-1]}") {
+        for item in try reader.sequence(
+            node, "resources", of: "resources such as {name: map, size: 40MB, tags: [level-1]}")
+        {
             let fields = try reader.mapping(item, "each resource", section: .resource)
             let nameNode = try fields.required("name")
             let sizeNode = try fields.required("size")
@@ -139,11 +184,14 @@ struct AppReader {
             }
             // The catalog adds sizes unchecked; a sum past 2^63 bytes would trap rather than fail.
             let (sum, overflow) = total.addingReportingOverflow(size)
-            guard !overflow else { throw reader.error(at: sizeNode, "the resources up to this one total more than \(Int64.max) bytes") }
+            guard !overflow else {
+                throw reader.error(at: sizeNode, "the resources up to this one total more than \(Int64.max) bytes")
+            }
             total = sum
-            entries.append(.init(
-                resource: Resource(name: name, size: size, tags: tags),
-                node: item, nameNode: nameNode, sizeNode: sizeNode, tagsNode: tagsNode))
+            entries.append(
+                .init(
+                    resource: Resource(name: name, size: size, tags: tags),
+                    node: item, nameNode: nameNode, sizeNode: sizeNode, tagsNode: tagsNode))
         }
         return entries
     }
@@ -155,12 +203,15 @@ struct AppReader {
         // Each generated tag is a pack of its own: the platform's pack limit bounds the count
         // before anything is generated (a typo of 10000000 would otherwise take minutes).
         let limit = profile.maxPackCount ?? CatalogGenerator.maximumTags
-        let count = try reader.integer(try fields.required("tags"), "tags", as: Int.self, atLeast: 1, atMost: limit,
-                                       because: profile.maxPackCount == nil
-                                           ? " (odr-sim's limit for a generated catalog)"
-                                           : " (each generated tag is an asset pack, and \(profile.name) allows \(limit) packs per app)")
-        let size = try WorkloadReader(reader: reader, apps: []).lognormal(try fields.required("size"), "size", ofDurations: false)
-        let prefix = try fields.value("prefix").map { node throws(ScenarioError) in try reader.name(node, "prefix") } ?? "tag-"
+        let count = try reader.integer(
+            try fields.required("tags"), "tags", as: Int.self, atLeast: 1, atMost: limit,
+            because: profile.maxPackCount == nil
+                ? " (odr-sim's limit for a generated catalog)"
+                : " (each generated tag is an asset pack, and \(profile.name) allows \(limit) packs per app)")
+        let size = try WorkloadReader(reader: reader, apps: []).lognormal(
+            try fields.required("size"), "size", ofDurations: false)
+        let prefix =
+            try fields.value("prefix").map { node throws(ScenarioError) in try reader.name(node, "prefix") } ?? "tag-"
         return CatalogGenerator.resources(count: count, size: size, prefix: prefix, seed: seed, app: app).map {
             .init(resource: $0, node: node, nameNode: node, sizeNode: node, tagsNode: node)
         }
@@ -180,16 +231,23 @@ struct AppReader {
     private func readTagSettings(_ node: Node, tag: String) throws(ScenarioError) -> (TagSettings, Node?) {
         let fields = try reader.mapping(node, "the settings of tag '\(tag)'", section: .tagSettings)
         let names = categoryNames
-        let categoryName = try fields.value("category").map { node throws(ScenarioError) in
-            names[try reader.choice(node, "category", among: Self.categories + names.keys.filter { !Self.categories.contains($0) }.sorted())]!
-        } ?? "on-demand"
+        let categoryName =
+            try fields.value("category").map { node throws(ScenarioError) in
+                names[
+                    try reader.choice(
+                        node, "category",
+                        among: Self.categories + names.keys.filter { !Self.categories.contains($0) }.sorted())]!
+            } ?? "on-demand"
         let category: TagCategory
         switch categoryName {
         case "initial-install":
             category = .initialInstall
         case "prefetch":
             // Without an order, prefetch tags come in the order they first appear in resources.
-            let order = try fields.value("order").map { node throws(ScenarioError) in try reader.integer(node, "order", as: Int.self, atLeast: 0) } ?? 0
+            let order =
+                try fields.value("order").map { node throws(ScenarioError) in
+                    try reader.integer(node, "order", as: Int.self, atLeast: 0)
+                } ?? 0
             category = .prefetch(order: order)
         default:
             category = .onDemand
@@ -198,22 +256,36 @@ struct AppReader {
             throw reader.error(at: orderKey, "order applies only to prefetch tags; tag '\(tag)' is \(categoryName)")
         }
         let preservationNode = fields.value("preservation")
-        let preservation = try preservationNode.map { node throws(ScenarioError) in try reader.fraction(node, "preservation") } ?? 0
+        let preservation =
+            try preservationNode.map { node throws(ScenarioError) in try reader.fraction(node, "preservation") } ?? 0
         // Background Assets' installationEventTypes: at which installations the tag downloads.
         var events = InstallationEvents.all
         if let node = fields.value("installation_events") {
             guard categoryName != "on-demand" else {
-                throw reader.error(at: fields.keyNode("installation_events") ?? node,
-                                   "installation_events applies only to \(profile.family.name(of: .initialInstall)) and \(profile.family.name(of: .prefetch(order: 0))) tags; tag '\(tag)' is \(profile.family.name(of: .onDemand))")
+                throw reader.error(
+                    at: fields.keyNode("installation_events") ?? node,
+                    """
+                    installation_events applies only to \(profile.family.name(of: .initialInstall)) and \
+                    \(profile.family.name(of: .prefetch(order: 0))) tags; tag '\(tag)' is \
+                    \(profile.family.name(of: .onDemand))
+                    """
+                )
             }
-            let items = try reader.sequence(node, "installation_events", of: "installation events such as [first-installation, subsequent-update]")
-            guard !items.isEmpty else { throw reader.error(at: node, "installation_events must name at least one of first-installation, subsequent-update") }
+            let items = try reader.sequence(
+                node, "installation_events", of: "installation events such as [first-installation, subsequent-update]")
+            guard !items.isEmpty else {
+                throw reader.error(
+                    at: node, "installation_events must name at least one of first-installation, subsequent-update")
+            }
             events = []
             for item in items {
-                let name = try reader.choice(item, "each installation event", among: InstallationEvents.names.map(\.name))
+                let name = try reader.choice(
+                    item, "each installation event", among: InstallationEvents.names.map(\.name))
                 events.insert(InstallationEvents.names.first { $0.name == name }!.event)
             }
         }
-        return (TagSettings(category: category, preservation: preservation, installationEvents: events), preservationNode)
+        return (
+            TagSettings(category: category, preservation: preservation, installationEvents: events), preservationNode
+        )
     }
 }

@@ -36,7 +36,9 @@ public enum AxisQuantity {
     static func rate(_ text: String) -> Double? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         let units: [Substring: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
-        guard parts.count == 2, let count = Double(parts[0].trimmingBlanks()), let unit = units[parts[1].trimmingBlanks()] else { return nil }
+        guard parts.count == 2, let count = Double(parts[0].trimmingBlanks()),
+            let unit = units[parts[1].trimmingBlanks()]
+        else { return nil }
         return count / unit
     }
 

@@ -36,7 +36,8 @@ public enum BandwidthSyntax {
         }
         let bitsPerSecond = number.doubleValue * scale
         guard bitsPerSecond <= ModelLimits.bitsPerSecond else {
-            throw ValueSyntaxError(text: text, problem: .tooLarge(kind: "bandwidth", maximum: ModelLimits.bitsPerSecondText))
+            throw ValueSyntaxError(
+                text: text, problem: .tooLarge(kind: "bandwidth", maximum: ModelLimits.bitsPerSecondText))
         }
         return bitsPerSecond
     }

@@ -18,7 +18,6 @@ public enum BudgetSyntax {
         }
     }
 
-
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Value {
         let trimmed = String(Substring(text).trimmingBlanks())
         guard trimmed.hasSuffix("%") else {
@@ -27,7 +26,10 @@ public enum BudgetSyntax {
             } catch {
                 // A size's own reason, unless it is not a size at all.
                 if case .unparsable = error.problem {
-                    throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size or a share of free space", expected: "such as 2GB or 25% (0.01% to 100%)"))
+                    throw ValueSyntaxError(
+                        text: text,
+                        problem: .unparsable(
+                            kind: "size or a share of free space", expected: "such as 2GB or 25% (0.01% to 100%)"))
                 }
                 throw error
             }
@@ -35,8 +37,10 @@ public enum BudgetSyntax {
         let number = trimmed.dropLast().trimmingBlanks()
         // Digits with at most one point: no exponent (1e-300%), no sign, no infinity.
         guard !number.isEmpty, number.count <= 20, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              number.filter({ $0 == "." }).count <= 1, let percent = Double(number), percent >= 0.01, percent <= 100 else {
-            throw ValueSyntaxError(text: text, problem: .outOfRange(range: "0.01%…100% of free space (or a size such as 2GB)"))
+            number.filter({ $0 == "." }).count <= 1, let percent = Double(number), percent >= 0.01, percent <= 100
+        else {
+            throw ValueSyntaxError(
+                text: text, problem: .outOfRange(range: "0.01%…100% of free space (or a size such as 2GB)"))
         }
         return .share(percent / 100)
     }

@@ -39,7 +39,7 @@ struct DecimalNumber: Hashable, Sendable {
         let whole = parts[0]
         var fraction = parts.count > 1 ? parts[1] : ""
         guard !(whole.isEmpty && fraction.isEmpty),
-              (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber })
+            (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber })
         else { throw .malformed }
         while fraction.last == "0" { fraction = fraction.dropLast() }
         var value: UInt64 = 0

@@ -68,7 +68,9 @@ public enum DurationSyntax {
             while i < text.endIndex, text[i].isASCII, text[i].isNumber || text[i] == "." { i = text.index(after: i) }
             let unitStart = i
             while i < text.endIndex, text[i].isASCII, text[i].isLetter { i = text.index(after: i) }
-            guard let unit = units.first(where: { $0.suffix == text[unitStart..<i] }), unit.seconds < previous else { return nil }
+            guard let unit = units.first(where: { $0.suffix == text[unitStart..<i] }), unit.seconds < previous else {
+                return nil
+            }
             previous = unit.seconds
             parts.append(text[start..<i])
             start = i

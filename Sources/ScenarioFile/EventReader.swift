@@ -69,8 +69,10 @@ struct EventReader {
     /// `events:` (the same apps, tags, request ids and time order), without YAML: a trace may
     /// have millions of rows. `verb` is one of ``TelemetryReader/verbs``; `tags` are the
     /// request's tags, each with its place.
-    mutating func readRow(time: Cell, app: Cell, verb: EventVerb, verbCell: Cell, tags: [Cell], id: Cell?,
-                          priority: Cell?) throws(ScenarioError) -> ScenarioEvent {
+    mutating func readRow(
+        time: Cell, app: Cell, verb: EventVerb, verbCell: Cell, tags: [Cell], id: Cell?,
+        priority: Cell?
+    ) throws(ScenarioError) -> ScenarioEvent {
         let seconds: Double
         do {
             seconds = try DurationSyntax.parse(time.text)
@@ -78,13 +80,20 @@ struct EventReader {
             throw self.error(at: time.place, error.message(subject: "time"))
         }
         if let previous, seconds < previous.time {
-            throw self.error(at: time.place,
-                             "event at \(time.text) is earlier than the event before it (at \(previous.text)); events must be in time order")
+            throw self.error(
+                at: time.place,
+                """
+                event at \(time.text) is earlier than the event before it (at \(previous.text)); events must be in \
+                time order
+                """
+            )
         }
         previous = (seconds, time.text)
         let appIndex = try self.appIndex(app.text, at: app.place)
         func required(_ cell: Cell?) throws(ScenarioError) -> Cell {
-            guard let cell else { throw self.error(at: verbCell.place, "\(verb.rawValue) event is missing required key 'id'") }
+            guard let cell else {
+                throw self.error(at: verbCell.place, "\(verb.rawValue) event is missing required key 'id'")
+            }
             return cell
         }
         let action: ScenarioEvent.Action
@@ -95,7 +104,9 @@ struct EventReader {
         case .uninstall: action = .uninstall(appIndex)
         case .appUpdate: action = .updateApp(appIndex)
         case .request, .requestIfPresent:
-            guard !tags.isEmpty else { throw self.error(at: verbCell.place, "\(verb.rawValue) must list at least one tag") }
+            guard !tags.isEmpty else {
+                throw self.error(at: verbCell.place, "\(verb.rawValue) must list at least one tag")
+            }
             var ids: [TagID] = []
             for cell in tags {
                 let tag = try tagID(cell.text, at: cell.place, app: appIndex)
@@ -116,7 +127,9 @@ struct EventReader {
                 }
                 action = .request(appIndex, tags: RequestTags(ids), key: key, priority: loading, optional: false)
             } else {
-                let key = try id.map { cell throws(ScenarioError) in try defineRequest(cell.text, at: cell.place, app: appIndex) }
+                let key = try id.map { cell throws(ScenarioError) in
+                    try defineRequest(cell.text, at: cell.place, app: appIndex)
+                }
                 action = .requestIfPresent(appIndex, tags: RequestTags(ids), key: key)
             }
         case .end, .cancel, .pause, .resume:
@@ -140,14 +153,16 @@ struct EventReader {
         let verbs = fields.entries.compactMap { entry in EventVerb(rawValue: entry.key).map { (entry, $0) } }
         guard let (verbEntry, verb) = verbs.first else {
             throw reader.error(
-                at: node, "event has no verb; give one of " + EventVerb.allCases.map(\.rawValue).joined(separator: ", "))
+                at: node, "event has no verb; give one of " + EventVerb.allCases.map(\.rawValue).joined(separator: ", ")
+            )
         }
         if verbs.count > 1 {
             throw reader.error(
                 at: verbs[1].0.keyNode,
                 "event has two verbs, '\(verb.rawValue)' and '\(verbs[1].1.rawValue)'; give each its own event")
         }
-        for entry in fields.entries where entry.key != "at" && entry.key != verb.rawValue && !verb.parameters.contains(entry.key) {
+        for entry in fields.entries
+        where entry.key != "at" && entry.key != verb.rawValue && !verb.parameters.contains(entry.key) {
             throw reader.error(at: entry.keyNode, "'\(entry.key)' does not apply to a \(verb.rawValue) event")
         }
 
@@ -157,7 +172,11 @@ struct EventReader {
         if let previous, time < previous.time {
             throw reader.error(
                 at: atNode,
-                "event at \(timeText) is earlier than the event before it (at \(previous.text)); events must be in time order")
+                """
+                event at \(timeText) is earlier than the event before it (at \(previous.text)); events must be in \
+                time order
+                """
+            )
         }
         previous = (time, timeText)
 
@@ -168,15 +187,24 @@ struct EventReader {
         return ScenarioEvent(time: time, action: action)
     }
 
-    private mutating func action(_ verb: EventVerb, _ value: Node, _ fields: MappingFields) throws(ScenarioError) -> ScenarioEvent.Action {
+    private mutating func action(_ verb: EventVerb, _ value: Node, _ fields: MappingFields) throws(ScenarioError)
+        -> ScenarioEvent.Action
+    {
         if verb == .disk { return .disk(try reader.signedSize(value, "disk")) }
         let app = try appIndex(try fields.required("app"))
         switch verb {
         case .obsolete, .checkUpdates:
             let profile = apps[app].catalog.profile
             guard profile.family == .backgroundAssets else {
-                throw reader.error(at: value, "\(verb.rawValue) is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on \(profile.name) "
-                    + (profile.family == .playAssetDelivery ? "packs change only with an app update (app-update)" : "content changes with the app"))
+                throw reader.error(
+                    at: value,
+                    """
+                    \(verb.rawValue) is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on \
+                    \(profile.name)
+                    """
+                        + " "
+                        + (profile.family == .playAssetDelivery
+                            ? "packs change only with an app update (app-update)" : "content changes with the app"))
             }
             if verb == .obsolete { return .retire(app, pack: try packIndex(value, app: app, verb: .obsolete)) }
             guard try reader.bool(value, verb.rawValue) else {
@@ -185,7 +213,8 @@ struct EventReader {
             return .checkForUpdates(app)
         case .install, .launch, .terminate, .uninstall, .appUpdate:
             guard try reader.bool(value, verb.rawValue) else {
-                throw reader.error(at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
+                throw reader.error(
+                    at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
             }
             switch verb {
             case .install: return .install(app)
@@ -197,14 +226,23 @@ struct EventReader {
         case .request:
             let tags = try tagIDs(value, app: app, verb: verb)
             let key = try defineRequest(try fields.required("id"), app: app)
-            let priority = try fields.value("priority").map { node throws(ScenarioError) in
-                try reader.loadingPriority(node, "priority")
-            } ?? .normal
-            let optional = try fields.value("optional").map { node throws(ScenarioError) in try reader.bool(node, "optional") } ?? false
+            let priority =
+                try fields.value("priority").map { node throws(ScenarioError) in
+                    try reader.loadingPriority(node, "priority")
+                } ?? .normal
+            let optional =
+                try fields.value("optional").map { node throws(ScenarioError) in try reader.bool(node, "optional") }
+                ?? false
             if let node = fields.value("latest"), try reader.bool(node, "latest") {
                 let profile = apps[app].catalog.profile
                 guard profile.keepsOutdatedVersions else {
-                    throw reader.error(at: node, "latest is Background Assets' requireLatestVersion; on \(profile.name) the pack on the device is always the latest version (an update removes the old one)")
+                    throw reader.error(
+                        at: node,
+                        """
+                        latest is Background Assets' requireLatestVersion; on \(profile.name) the pack on the device \
+                        is always the latest version (an update removes the old one)
+                        """
+                    )
                 }
                 return .requestLatest(app, tags: RequestTags(tags), key: key, priority: priority, optional: optional)
             }
@@ -223,19 +261,27 @@ struct EventReader {
         case .preserve:
             let entries = try reader.namedMapping(value, "preserve")
             guard !entries.isEmpty else {
-                throw reader.error(at: value, "preserve must give at least one tag its priority, such as {level-2: 1.0}")
+                throw reader.error(
+                    at: value, "preserve must give at least one tag its priority, such as {level-2: 1.0}")
             }
             var preservations: [TagPreservation] = []
             for (_, keyNode, priorityNode) in entries {
                 let tag = try tagID(keyNode, app: app)
-                let priority = try reader.fraction(priorityNode, "preservation priority of '\(try reader.name(keyNode, "tag"))'")
+                let priority = try reader.fraction(
+                    priorityNode, "preservation priority of '\(try reader.name(keyNode, "tag"))'")
                 preservations.append(TagPreservation(tag: tag, priority: priority))
             }
             return .preserve(app, preservations)
         case .update:
             let profile = apps[app].catalog.profile
             guard profile.packUpdatesApartFromApp else {
-                throw reader.error(at: value, "on \(profile.name) a pack changes only with an app update (Play: \"Update asset packs\"); write {at: …, app: \(apps[app].id), app-update: true} instead")
+                throw reader.error(
+                    at: value,
+                    """
+                    on \(profile.name) a pack changes only with an app update (Play: \"Update asset packs\"); write \
+                    {at: …, app: \(apps[app].id), app-update: true} instead
+                    """
+                )
             }
             let pack = try packIndex(value, app: app)
             // A new version replaces the pack on the device; the same version published again,
@@ -246,7 +292,12 @@ struct EventReader {
             if let node = fields.value("version") {
                 version = try reader.integer(node, "version", as: Int.self, atLeast: 1, atMost: Int(Int32.max))
                 guard version > current else {
-                    throw reader.error(at: node, "version \(version) of pack '\(apps[app].catalog.packs[Int(pack)].name)' is not newer than its version \(current)\(current == 1 ? " (as installed)" : " (an earlier update)"); an update must raise the version")
+                    throw reader.error(
+                        at: node,
+                        "version \(version) of pack '\(apps[app].catalog.packs[Int(pack)].name)' is not newer than "
+                            + "its version \(current)\(current == 1 ? " (as installed)" : " (an earlier update)"); an "
+                            + "update must raise the version"
+                    )
                 }
             }
             packVersions[app][pack] = version
@@ -261,10 +312,14 @@ struct EventReader {
     private func packIndex(_ node: Node, app: AppIndex, verb: EventVerb = .update) throws(ScenarioError) -> Int32 {
         let name = try reader.scalar(node, verb.rawValue)
         let packs = apps[app].catalog.packs
-        if let index = packs.firstIndex(where: { $0.name == name || $0.resources.contains(name) }) { return Int32(index) }
+        if let index = packs.firstIndex(where: { $0.name == name || $0.resources.contains(name) }) {
+            return Int32(index)
+        }
         let names = packs.map(\.name) + packs.flatMap(\.resources)
-        throw reader.error(at: node, "app '\(apps[app].id)' has no pack or resource '\(name)'"
-            + NameSuggestion.hint(for: name, among: names, noneText: "it has no packs"))
+        throw reader.error(
+            at: node,
+            "app '\(apps[app].id)' has no pack or resource '\(name)'"
+                + NameSuggestion.hint(for: name, among: names, noneText: "it has no packs"))
     }
 
     private func appIndex(_ node: Node) throws(ScenarioError) -> AppIndex {
@@ -286,7 +341,8 @@ struct EventReader {
         for item in items {
             let tag = try tagID(item, app: app)
             guard !tags.contains(tag) else {
-                throw reader.error(at: item, "tag '\(try reader.name(item, "tag"))' is listed twice in this \(verb.rawValue)")
+                throw reader.error(
+                    at: item, "tag '\(try reader.name(item, "tag"))' is listed twice in this \(verb.rawValue)")
             }
             tags.append(tag)
         }
@@ -311,11 +367,14 @@ struct EventReader {
         try defineRequest(try reader.name(node, "id"), at: .node(node), app: app)
     }
 
-    private mutating func defineRequest(_ id: String, at place: Place, app: AppIndex) throws(ScenarioError) -> RequestKey {
+    private mutating func defineRequest(_ id: String, at place: Place, app: AppIndex) throws(ScenarioError)
+        -> RequestKey
+    {
         if let earlier = requests[app][id] {
             let line = earlier.line.map { " (line \($0))" } ?? ""
             throw error(
-                at: place, "request id '\(id)' is already used by app '\(apps[app].id)'\(line); ids are unique within an app")
+                at: place,
+                "request id '\(id)' is already used by app '\(apps[app].id)'\(line); ids are unique within an app")
         }
         let key = labels.count
         labels.append(id)

@@ -16,7 +16,9 @@ enum EventVerb: String, CaseIterable, Sendable {
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
         switch self {
-        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate, .obsolete, .checkUpdates: ["app"]
+        case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate,
+            .obsolete, .checkUpdates:
+            ["app"]
         case .request: ["app", "id", "priority", "optional", "latest"]
         case .requestIfPresent: ["app", "id"]
         case .setPriority: ["app", "priority"]

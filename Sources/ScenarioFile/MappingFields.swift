@@ -26,12 +26,14 @@ struct MappingFields {
         var seen = Set<String>()
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
-                throw reader.error(at: keyNode, "\(section.adjective) keys must be plain names, not \(NodeReader.describe(keyNode))")
+                throw reader.error(
+                    at: keyNode, "\(section.adjective) keys must be plain names, not \(NodeReader.describe(keyNode))")
             }
             let key = scalar.string
             guard section.keys.contains(key) else {
                 throw reader.error(
-                    at: keyNode, "unknown \(section.adjective) key '\(key)'" + NameSuggestion.hint(for: key, among: section.keys))
+                    at: keyNode,
+                    "unknown \(section.adjective) key '\(key)'" + NameSuggestion.hint(for: key, among: section.keys))
             }
             // Yams rejects repeats of an identical key; this also catches `1` against `"1"`.
             guard seen.insert(key).inserted else {

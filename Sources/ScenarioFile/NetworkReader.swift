@@ -20,18 +20,25 @@ struct NetworkReader {
             let atNode = try fields.required("at")
             let at = try reader.duration(atNode, "at")
             let bandwidth = try reader.bandwidth(try fields.required("bandwidth"), "bandwidth")
-            let kind = try fields.value("kind").map { node throws(ScenarioError) in
-                LinkKind(rawValue: try reader.choice(node, "kind", among: LinkKind.allCases.map(\.rawValue)))!
-            } ?? .wifi
+            let kind =
+                try fields.value("kind").map { node throws(ScenarioError) in
+                    LinkKind(rawValue: try reader.choice(node, "kind", among: LinkKind.allCases.map(\.rawValue)))!
+                } ?? .wifi
             let timeText = try reader.scalar(atNode, "at")
             if let previous = phases.last {
                 guard at > previous.at else {
                     throw reader.error(
                         at: atNode,
-                        "network phase at \(timeText) is not after the phase before it (at \(previousTimeText)); phases must be in time order")
+                        """
+                        network phase at \(timeText) is not after the phase before it (at \(previousTimeText)); \
+                        phases must be in time order
+                        """
+                    )
                 }
             } else if at != 0 {
-                throw reader.error(at: atNode, "the first network phase must be at 0, not \(timeText): the link needs a state from the start")
+                throw reader.error(
+                    at: atNode,
+                    "the first network phase must be at 0, not \(timeText): the link needs a state from the start")
             }
             phases.append(NetworkPhase(at: at, bandwidth: bandwidth, kind: kind))
             previousTimeText = timeText

@@ -43,7 +43,9 @@ struct NodeReader {
 
     /// The pairs of a mapping whose keys are names of the scenario's own (tags), not keys of
     /// the format, so they are not checked against a ``Section``.
-    func namedMapping(_ node: Node, _ subject: String) throws(ScenarioError) -> [(name: String, keyNode: Node, value: Node)] {
+    func namedMapping(_ node: Node, _ subject: String) throws(ScenarioError) -> [(
+        name: String, keyNode: Node, value: Node
+    )] {
         guard case .mapping(let mapping) = node else { throw wrongType(node, subject, "a mapping") }
         var result: [(name: String, keyNode: Node, value: Node)] = []
         for (key, value) in mapping {
@@ -95,7 +97,8 @@ struct NodeReader {
 
     /// A whole number of type `T`, at least `minimum`.
     func integer<T: FixedWidthInteger>(
-        _ node: Node, _ subject: String, as type: T.Type, atLeast minimum: T, atMost maximum: T = T.max, because reason: String = ""
+        _ node: Node, _ subject: String, as type: T.Type, atLeast minimum: T, atMost maximum: T = T.max,
+        because reason: String = ""
     ) throws(ScenarioError) -> T {
         let text = try scalar(node, subject, kind: "a whole number")
         guard let value = T(text), !text.hasPrefix("+") else {
@@ -103,12 +106,16 @@ struct NodeReader {
                 throw error(at: node, "\(subject) must be at least \(minimum), not \(text)")
             }
             let tooLarge = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
-            throw error(at: node, tooLarge
-                ? "\(subject) \(text) is too large (at most \(T.max))"
-                : "\(subject) must be a whole number, not '\(text)'")
+            throw error(
+                at: node,
+                tooLarge
+                    ? "\(subject) \(text) is too large (at most \(T.max))"
+                    : "\(subject) must be a whole number, not '\(text)'")
         }
         guard value >= minimum else { throw error(at: node, "\(subject) must be at least \(minimum), not \(text)") }
-        guard value <= maximum else { throw error(at: node, "\(subject) must be at most \(maximum)\(reason), not \(text)") }
+        guard value <= maximum else {
+            throw error(at: node, "\(subject) must be at most \(maximum)\(reason), not \(text)")
+        }
         return value
     }
 
@@ -136,7 +143,8 @@ struct NodeReader {
     }
 
     func bandwidth(_ node: Node, _ subject: String) throws(ScenarioError) -> Double {
-        try value(node, subject, kind: "a bandwidth") { text throws(ValueSyntaxError) in try BandwidthSyntax.parse(text) }
+        try value(node, subject, kind: "a bandwidth") { text throws(ValueSyntaxError) in try BandwidthSyntax.parse(text)
+        }
     }
 
     /// A preservation priority (or any number in 0…1).

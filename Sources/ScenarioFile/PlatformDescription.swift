@@ -8,8 +8,12 @@ public enum PlatformDescription {
     public static func evictor(_ profile: PlatformProfile) -> String {
         switch profile.evictor {
         case .system: "the system, under the run's purge policy, when space is short"
-        case .app: "the app, with the run's policy (or `apps[].strategy`) as its strategy, within `apps[].budget` and when a download finds the disk full"
-            + (profile.systemRemovesForOtherData ? "; the system too, for other data that would not fit" : "")
+        case .app:
+            """
+            the app, with the run's policy (or `apps[].strategy`) as its strategy, within `apps[].budget` and when a \
+            download finds the disk full
+            """
+                + (profile.systemRemovesForOtherData ? "; the system too, for other data that would not fit" : "")
         }
     }
 
@@ -23,7 +27,8 @@ public enum PlatformDescription {
     public static func install(_ profile: PlatformProfile) -> String {
         let initial = profile.family.name(of: .initialInstall)
         var text = "\(initial) packs download first and block the launch; "
-        text += profile.installFailsWithoutInitialSpace
+        text +=
+            profile.installFailsWithoutInitialSpace
             ? "without room for them the install fails"
             : "without room for them the app installs without them, launch unblocked"
         if !profile.initialPacksRemovable { text += "; they are never removed before uninstall" }
@@ -32,21 +37,44 @@ public enum PlatformDescription {
 
     public static func cellular(_ profile: PlatformProfile) -> String? {
         profile.cellularConfirmationBytes.map {
-            "downloads over \(ByteFormatting.describe($0)) wait for the user's confirmation (`apps[].cellular_confirmation`, default \(Int(AppSpec.defaultCellularConfirmationDelay)) s) or Wi-Fi"
-                + (profile.family == .playAssetDelivery ? "; an app not installed through Play (`apps[].installed_by_play: false`) waits for it on any link" : "")
+            """
+            downloads over \(ByteFormatting.describe($0)) wait for the user's confirmation \
+            (`apps[].cellular_confirmation`, default \(Int(AppSpec.defaultCellularConfirmationDelay)) s) or \
+            Wi-Fi
+            """
+                + (profile.family == .playAssetDelivery
+                    ? """
+                    ; an app not installed through Play (`apps[].installed_by_play: false`) waits for it on any \
+                    link
+                    """
+                    : "")
         }
     }
 
     public static func updates(_ profile: PlatformProfile) -> String {
         guard profile.packUpdatesApartFromApp else {
             let initial = profile.family.name(of: .initialInstall)
-            return "only with the app (`app-update`): \(initial) packs update with it, downloaded \(profile.family.name(of: .prefetch(order: 0))) and \(profile.family.name(of: .onDemand)) packs are invalid until fetched again"
+            return
+                """
+                only with the app (`app-update`): \(initial) packs update with it, downloaded \
+                \(profile.family.name(of: .prefetch(order: 0))) and \(profile.family.name(of: .onDemand)) \
+                packs are invalid until fetched again
+                """
         }
         guard profile.keepsOutdatedVersions else {
-            return "per pack (`update:`): the old version is removed and the new one downloads when it fits; a pack in use is not updated"
+            return
+                """
+                per pack (`update:`): the old version is removed and the new one downloads when it fits; a pack in \
+                use is not updated
+                """
         }
-        return "per pack (`update:`): the old version is removed and the new one downloads when it fits; a pack in use keeps its old version, "
-            + "out of date, until a request with `latest: true`; a withdrawn pack (`obsolete:`) goes at the app's `check-updates`"
+        return
+            """
+            per pack (`update:`): the old version is removed and the new one downloads when it fits; a pack in use \
+            keeps its old version, \
+            out of date, until a request with `latest: true`; a withdrawn pack (`obsolete:`) goes at the app's \
+            `check-updates`
+            """
     }
 
     public static func limits(_ profile: PlatformProfile) -> String {
@@ -70,10 +98,19 @@ public enum PlatformDescription {
 
     /// Every preset as a Markdown table: what `odr-sim platforms --markdown` prints and the docs show.
     public static func markdownTable() -> String {
-        var lines = ["| platform | who removes packs | categories | install | cellular | updates | limits |", "|---|---|---|---|---|---|---|"]
+        var lines = [
+            "| platform | who removes packs | categories | install | cellular | updates | limits |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for profile in PlatformProfile.presets {
-            lines.append("| `\(profile.name)` | \(PlatformDescription.evictor(profile)) | \(PlatformDescription.categories(profile)) | \(PlatformDescription.install(profile)) | "
-                         + "\(PlatformDescription.cellular(profile) ?? "the app's `cellular` setting") | \(PlatformDescription.updates(profile)) | \(PlatformDescription.limits(profile)) |")
+            lines.append(
+                """
+                | `\(profile.name)` | \(PlatformDescription.evictor(profile)) | \
+                \(PlatformDescription.categories(profile)) | \(PlatformDescription.install(profile)) |
+                """
+                    + " \(PlatformDescription.cellular(profile) ?? "the app's `cellular` setting") | "
+                    + "\(PlatformDescription.updates(profile)) | \(PlatformDescription.limits(profile)) |"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

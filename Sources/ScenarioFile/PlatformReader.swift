@@ -19,11 +19,16 @@ struct PlatformReader {
     func read(_ node: Node) throws(ScenarioError) -> PlatformProfile {
         if case .scalar = node { return try preset(node) }
         guard case .mapping = node else {
-            throw reader.error(at: node, "platform must be a preset name (\(Self.presetNames.joined(separator: ", "))) or a mapping, not \(NodeReader.describe(node))")
+            throw reader.error(
+                at: node,
+                "platform must be a preset name (\(Self.presetNames.joined(separator: ", "))) or a mapping, not "
+                    + "\(NodeReader.describe(node))"
+            )
         }
         let fields = try reader.mapping(node, "platform", section: .platform)
         var profile = try fields.value("base").map { node throws(ScenarioError) in try preset(node) } ?? .ios17
-        profile.name = try fields.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
+        profile.name =
+            try fields.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
             ?? "\(profile.name)-custom"
         try sizeLimit(fields, "max_pack_size", &profile.maxPackSize)
         try sizeLimit(fields, "max_tag_size", &profile.maxTagSize)
@@ -32,39 +37,73 @@ struct PlatformReader {
         try sizeLimit(fields, "max_in_use", &profile.maxInUseSize)
         try sizeLimit(fields, "max_hosted", &profile.maxHostedSize)
         if let node = fields.value("max_prefetch_and_on_demand") {
-            profile.maxPrefetchAndOnDemandSize = try isNone(node) ? nil : reader.size(node, "max_prefetch_and_on_demand")
+            profile.maxPrefetchAndOnDemandSize =
+                try isNone(node) ? nil : reader.size(node, "max_prefetch_and_on_demand")
         }
         if let node = fields.value("cellular_confirmation_over") {
             // Only Play holds large downloads for the user; elsewhere the app's `cellular` decides.
             guard profile.cellularConfirmationBytes != nil else {
-                throw reader.error(at: node, "cellular_confirmation_over applies where large downloads on cellular wait for the user (play-asset-delivery); on \(profile.name) a download uses cellular data if the app's `cellular` allows it, whatever its size")
+                throw reader.error(
+                    at: node,
+                    """
+                    cellular_confirmation_over applies where large downloads on cellular wait for the user \
+                    (play-asset-delivery); on \(profile.name) a download uses cellular data if the app's \
+                    `cellular` allows it, whatever its size
+                    """
+                )
             }
             profile.cellularConfirmationBytes = try isNone(node) ? nil : reader.size(node, "cellular_confirmation_over")
         }
         if let node = fields.value("app_evicts_when_full") {
             guard profile.evictor == .app else {
-                throw reader.error(at: node, "app_evicts_when_full applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+                throw reader.error(
+                    at: node,
+                    """
+                    app_evicts_when_full applies where the app removes its own packs (background-assets, \
+                    play-asset-delivery), not on \(profile.name)
+                    """
+                )
             }
             profile.appEvictsWhenFull = try reader.bool(node, "app_evicts_when_full")
         }
         if let node = fields.value("system_purges_before_app_evicts") {
             guard profile.evictor == .app else {
-                throw reader.error(at: node, "system_purges_before_app_evicts applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+                throw reader.error(
+                    at: node,
+                    """
+                    system_purges_before_app_evicts applies where the app removes its own packs (background-assets, \
+                    play-asset-delivery), not on \(profile.name)
+                    """
+                )
             }
             profile.systemPurgesBeforeAppEvicts = try reader.bool(node, "system_purges_before_app_evicts")
         }
         if let node = fields.value("system_removes_for_other_data") {
             guard profile.evictor == .app else {
-                throw reader.error(at: node, "system_removes_for_other_data applies where the app removes its own packs (background-assets, play-asset-delivery), not on \(profile.name)")
+                throw reader.error(
+                    at: node,
+                    """
+                    system_removes_for_other_data applies where the app removes its own packs (background-assets, \
+                    play-asset-delivery), not on \(profile.name)
+                    """
+                )
             }
             profile.systemRemovesForOtherData = try reader.bool(node, "system_removes_for_other_data")
             // Play's packs are app files, which Android never clears (PlatformProfile's source).
             if profile.systemRemovesForOtherData && !profile.initialPacksRemovable {
-                throw reader.error(at: node, "system_removes_for_other_data: true does not apply on \(profile.name): asset packs live in the app's files/assetpacks, which Android never clears for other data (only cache folders); other data that does not fit is refused")
+                throw reader.error(
+                    at: node,
+                    """
+                    system_removes_for_other_data: true does not apply on \(profile.name): asset packs live in the \
+                    app's files/assetpacks, which Android never clears for other data (only cache folders); \
+                    other data that does not fit is refused
+                    """
+                )
             }
         }
         if let node = fields.value("max_pack_count") {
-            profile.maxPackCount = try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)
+            profile.maxPackCount =
+                try isNone(node) ? nil : reader.integer(node, "max_pack_count", as: Int.self, atLeast: 1)
         }
         return profile
     }
@@ -82,9 +121,19 @@ struct PlatformReader {
     /// An app's own platform must run on the device's operating system: an ODR app and a
     /// Background Assets app share an iPhone, a Play app an Android phone (beside apps whose
     /// files are cache, platform `unlimited` under `android-quota`), never one of each.
-    static func checkSameSystem(_ app: PlatformProfile, device: PlatformProfile, at node: Node, _ reader: NodeReader) throws(ScenarioError) {
-        guard let system = operatingSystem(of: app), let deviceSystem = operatingSystem(of: device), system != deviceSystem else { return }
-        throw reader.error(at: node, "platform \(app.name) runs on \(system) devices, but the device's platform is \(device.name) (\(deviceSystem)); one device runs one operating system")
+    static func checkSameSystem(_ app: PlatformProfile, device: PlatformProfile, at node: Node, _ reader: NodeReader)
+        throws(ScenarioError)
+    {
+        guard let system = operatingSystem(of: app), let deviceSystem = operatingSystem(of: device),
+            system != deviceSystem
+        else { return }
+        throw reader.error(
+            at: node,
+            """
+            platform \(app.name) runs on \(system) devices, but the device's platform is \(device.name) \
+            (\(deviceSystem)); one device runs one operating system
+            """
+        )
     }
 
     private func preset(_ node: Node) throws(ScenarioError) -> PlatformProfile {

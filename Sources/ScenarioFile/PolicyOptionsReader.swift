@@ -27,8 +27,11 @@ struct PolicyOptionsReader {
         var result: [String: PolicyOptions] = [:]
         for (policy, keyNode, value) in try reader.namedMapping(node, "policy_options") {
             guard knownPolicies.contains(policy) else {
-                throw reader.error(at: keyNode, "unknown policy '\(policy)'" + NameSuggestion.hint(
-                    for: policy, among: knownPolicies, noneText: "no policies are registered"))
+                throw reader.error(
+                    at: keyNode,
+                    "unknown policy '\(policy)'"
+                        + NameSuggestion.hint(
+                            for: policy, among: knownPolicies, noneText: "no policies are registered"))
             }
             result[policy] = try readPolicy(policy, value)
         }
@@ -44,20 +47,28 @@ struct PolicyOptionsReader {
         var options = PolicyOptions()
         for (key, keyNode, value) in try reader.namedMapping(node, "policy_options.\(policy)") {
             guard allowed.contains(key) else {
-                throw reader.error(at: keyNode, "policy '\(policy)' has no option '\(key)'"
-                                   + NameSuggestion.hint(for: key, among: allowed, noneText: "it takes none"))
+                throw reader.error(
+                    at: keyNode,
+                    "policy '\(policy)' has no option '\(key)'"
+                        + NameSuggestion.hint(for: key, among: allowed, noneText: "it takes none"))
             }
             if key == "apps" {
                 for (app, appKeyNode, appOptions) in try reader.namedMapping(value, "policy_options.\(policy).apps") {
                     guard appIDs.contains(app) else {
-                        throw reader.error(at: appKeyNode, "unknown app '\(app)'"
-                                           + NameSuggestion.hint(for: app, among: appIDs, noneText: "the scenario has no apps"))
+                        throw reader.error(
+                            at: appKeyNode,
+                            "unknown app '\(app)'"
+                                + NameSuggestion.hint(for: app, among: appIDs, noneText: "the scenario has no apps"))
                     }
                     var values: [String: Double] = [:]
-                    for (appKey, optionKeyNode, appValue) in try reader.namedMapping(appOptions, "policy_options.\(policy).apps.\(app)") {
+                    for (appKey, optionKeyNode, appValue) in try reader.namedMapping(
+                        appOptions, "policy_options.\(policy).apps.\(app)")
+                    {
                         guard let option = perApp.first(where: { $0.key == appKey }) else {
-                            throw reader.error(at: optionKeyNode, "policy '\(policy)' has no option '\(appKey)' per app"
-                                               + NameSuggestion.hint(for: appKey, among: perApp.map(\.key)))
+                            throw reader.error(
+                                at: optionKeyNode,
+                                "policy '\(policy)' has no option '\(appKey)' per app"
+                                    + NameSuggestion.hint(for: appKey, among: perApp.map(\.key)))
                         }
                         values[appKey] = try self.value(appValue, option, policy: policy)
                     }

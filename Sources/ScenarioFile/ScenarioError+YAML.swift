@@ -15,8 +15,8 @@ extension ScenarioError {
         }
         switch error as? YamlError {
         case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             self = located(context, problem, mark)
         case .reader(let problem, let offset, _, _):
             let (line, column) = Self.lineAndColumn(ofCharacter: offset ?? 0, in: text)
@@ -48,7 +48,8 @@ extension ScenarioError {
         let spellings = [key, "'\(key)'", "\"\(key)\""].map { Array($0.unicodeScalars) }
         func keyStarts(_ line: [Unicode.Scalar], at index: Int) -> Bool {
             spellings.contains { spelling in
-                guard index + spelling.count <= line.count, Array(line[index..<index + spelling.count]) == spelling else {
+                guard index + spelling.count <= line.count, Array(line[index..<index + spelling.count]) == spelling
+                else {
                     return false
                 }
                 return line[(index + spelling.count)...].first(where: { $0 != " " }) == ":"
@@ -74,7 +75,8 @@ extension ScenarioError {
 
     /// 1-based line and column (in Unicode scalars, like libyaml) of the character at `offset`.
     private static func lineAndColumn(ofCharacter offset: Int, in text: String) -> (Int, Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for character in text.prefix(offset) {
             if character.isNewline {
                 line += 1

@@ -1,4 +1,5 @@
 import TextInput
+
 /// Why a scenario file was rejected: where (`FILE:LINE:COLUMN`, 1-based) and a one-line reason.
 ///
 /// ```text

@@ -33,8 +33,10 @@ public struct ScenarioMigration {
     /// The one app that moves (`--app`); nil: every app, and the device with them.
     public let app: String?
 
-    public init(target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String],
-                offlinePolicies: Set<String> = [], app: String? = nil) {
+    public init(
+        target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String],
+        offlinePolicies: Set<String> = [], app: String? = nil
+    ) {
         self.target = target
         self.budget = budget
         self.strategies = strategies
@@ -51,21 +53,34 @@ public struct ScenarioMigration {
     /// The migrated scenario's text, starting with a comment header of what was mapped.
     public func migrate(_ text: String, fileName: String) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: "the file is not a scenario (a mapping with duration and device)")
         }
         // The source must itself be a valid ODR scenario.
-        let source = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(text, fileName: fileName)
+        let source = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(
+            text, fileName: fileName)
         let from = source.scenario.platform
         guard from.family == .onDemandResources else {
             let node = top["platform"] ?? root
-            throw NodeReader(file: fileName).error(at: node, "the scenario is already on \(from.name); migrate takes an On-Demand Resources scenario")
+            throw NodeReader(file: fileName).error(
+                at: node, "the scenario is already on \(from.name); migrate takes an On-Demand Resources scenario")
         }
         if let app, !source.scenario.apps.contains(where: { $0.id == app }) {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(InputText.oneLine(app))'")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1, message: "the scenario has no app '\(InputText.oneLine(app))'")
         }
-        if app != nil, let system = PlatformReader.operatingSystem(of: target), let device = PlatformReader.operatingSystem(of: from), system != device {
+        if app != nil, let system = PlatformReader.operatingSystem(of: target),
+            let device = PlatformReader.operatingSystem(of: from), system != device
+        {
             let node = top["platform"] ?? root
-            throw NodeReader(file: fileName).error(at: node, "one app cannot move to \(target.name) (\(system) devices) on \(from.name)'s device (\(device)); migrate every app (without --app)")
+            throw NodeReader(file: fileName).error(
+                at: node,
+                """
+                one app cannot move to \(target.name) (\(system) devices) on \(from.name)'s device (\(device)); \
+                migrate every app (without --app)
+                """
+            )
         }
         var notes: [String] = []
         var dropped: Set<String> = []
@@ -73,7 +88,9 @@ public struct ScenarioMigration {
 
         // The system's order for the apps that stay: the source's own, where it is one the
         // system can run (not a bound), else iOS's.
-        let system = source.policies.contains("apple") || source.policies.isEmpty || offlinePolicies.contains(source.policies[0]) ? "apple" : source.policies[0]
+        let system =
+            source.policies.contains("apple") || source.policies.isEmpty || offlinePolicies.contains(source.policies[0])
+            ? "apple" : source.policies[0]
         var rewritten = Node.Mapping([])
         for (key, value) in top {
             switch key.string {
@@ -93,7 +110,8 @@ public struct ScenarioMigration {
         if app == nil && rewritten["platform"] == nil { rewritten[Node("platform")] = Node(target.name) }
         top = rewritten
         if var options = top["policy_options"]?.mapping {
-            for key in options.keys.compactMap(\.string) where !strategies.contains(key) && (app == nil || key != system) { options[key] = nil }
+            for key in options.keys.compactMap(\.string)
+            where !strategies.contains(key) && (app == nil || key != system) { options[key] = nil }
             top["policy_options"] = options.isEmpty ? nil : .mapping(options)
         }
         if case .sequence(var apps)? = top["apps"] {
@@ -125,41 +143,85 @@ public struct ScenarioMigration {
         }
 
         let family = target.family
-        notes.append("tag categories: initial-install → \(family.name(of: .initialInstall)), prefetch → \(family.name(of: .prefetch(order: 0))), on-demand → \(family.name(of: .onDemand)); packs unchanged (one per exact tag set)")
+        notes.append(
+            """
+            tag categories: initial-install → \(family.name(of: .initialInstall)), prefetch → \
+            \(family.name(of: .prefetch(order: 0))), on-demand → \(family.name(of: .onDemand)); packs \
+            unchanged (one per exact tag set)
+            """
+        )
         if let app {
             let others = source.scenario.apps.map(\.id).filter { $0 != app }
-            notes.append("moved: \(app) only, to \(target.name) (apps[].platform); "
-                + (others.isEmpty ? "no other app" : "\(others.joined(separator: ", ")) stay on \(from.name), purged by the system under system_policy: \(system)"))
+            notes.append(
+                "moved: \(app) only, to \(target.name) (apps[].platform); "
+                    + (others.isEmpty
+                        ? "no other app"
+                        : "\(others.joined(separator: ", ")) stay on \(from.name), purged by the system under "
+                            + "system_policy: \(system)")
+            )
         }
-        notes.append("who evicts: \(app ?? "the app"), with the strategies of `policies` (\(strategies.joined(separator: ", "))); "
-            + (target.systemRemovesForOtherData
-                ? "the system too, for other data that would not fit"
-                : app == nil ? "the system never purges: other data that does not fit is refused (refused_other_bytes)"
-                    : "the system never removes its packs, neither for other apps nor for other data"))
-        notes.append(budget.map { "budget: \($0) \(app.map { "for \($0)" } ?? "per app")" } ?? "budget: none (the app removes packs only when a download finds the disk full)")
+        notes.append(
+            "who evicts: \(app ?? "the app"), with the strategies of `policies` "
+                + "(\(strategies.joined(separator: ", "))); "
+                + (target.systemRemovesForOtherData
+                    ? "the system too, for other data that would not fit"
+                    : app == nil
+                        ? "the system never purges: other data that does not fit is refused (refused_other_bytes)"
+                        : "the system never removes its packs, neither for other apps nor for other data"))
+        notes.append(
+            budget.map { "budget: \($0) \(app.map { "for \($0)" } ?? "per app")" }
+                ?? "budget: none (the app removes packs only when a download finds the disk full)")
         if dropped.contains("on_low_disk") {
-            notes.append("dropped on_low_disk\(app.map { " of \($0)" } ?? ""): " + (app == nil ? "no low-disk warning is posted where the system never purges" : "it removes its own packs, so releasing requests frees nothing the system may purge"))
+            notes.append(
+                "dropped on_low_disk\(app.map { " of \($0)" } ?? ""): "
+                    + (app == nil
+                        ? "no low-disk warning is posted where the system never purges"
+                        : "it removes its own packs, so releasing requests frees nothing the system may purge"))
         }
-        if dropped.contains("should_download") { notes.append("dropped should_download: only Background Assets asks the app before its automatic downloads") }
-        if dropped.contains("cache_quota") { notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead") }
-        if preservation { notes.append("kept preservation priorities: neither platform has one; only strategies that read them (apple) use them") }
+        if dropped.contains("should_download") {
+            notes.append("dropped should_download: only Background Assets asks the app before its automatic downloads")
+        }
+        if dropped.contains("cache_quota") {
+            notes.append("dropped cache_quota: Android's cache-quota purge is the system's; give a budget instead")
+        }
+        if preservation {
+            notes.append(
+                """
+                kept preservation priorities: neither platform has one; only strategies that read them (apple) use \
+                them
+                """
+            )
+        }
         if target.cellularConfirmationBytes != nil {
-            notes.append("new on \(target.name): downloads over \(ByteFormatting.describe(target.cellularConfirmationBytes!)) on cellular wait for the user's confirmation (apps[].cellular_confirmation)")
+            notes.append(
+                """
+                new on \(target.name): downloads over \(ByteFormatting.describe(target.cellularConfirmationBytes!)) \
+                on cellular wait for the user's confirmation (apps[].cellular_confirmation)
+                """
+            )
         }
 
         let body: String
         do {
             body = try Yams.serialize(node: Self.compact(.mapping(top)))
         } catch {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
         }
         // The file's name as one line: a newline in a path must not start a YAML key.
         let moved = app.map { " --app \(InputText.oneLine($0))" } ?? ""
-        let header = (["# \(Self.marker) \(InputText.oneLine(fileName))\(moved) --to \(target.name): \(from.name) → \(target.name)"] + notes.map { "# - \($0)" })
+        let header =
+            ([
+                """
+                # \(Self.marker) \(InputText.oneLine(fileName))\(moved) --to \(target.name): \(from.name) → \
+                \(target.name)
+                """
+            ] + notes.map { "# - \($0)" })
             .joined(separator: "\n")
         let migrated = header + "\n" + body
         do {
-            _ = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(migrated, fileName: fileName)
+            _ = try ScenarioParser(knownPolicies: knownPolicies, offlinePolicies: offlinePolicies).parse(
+                migrated, fileName: fileName)
         } catch {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "on \(target.name): \(error.message)")
         }
@@ -179,7 +241,8 @@ public struct ScenarioMigration {
         switch node {
         case .mapping(let mapping):
             let pairs = mapping.map { ($0.key, compact($0.value)) }
-            let style: Node.Mapping.Style = mapping.count <= 8 && mapping.values.allSatisfy(flat) ? .flow : mapping.style
+            let style: Node.Mapping.Style =
+                mapping.count <= 8 && mapping.values.allSatisfy(flat) ? .flow : mapping.style
             return .mapping(Node.Mapping(pairs, mapping.tag, style, mapping.mark))
         case .sequence(let sequence):
             let items = sequence.map(compact)
@@ -201,12 +264,13 @@ public struct ScenarioMigration {
             guard case .mapping(var settings)? = tags[name] else { continue }
             if settings["preservation"] != nil { preservation = true }
             if let category = settings["category"]?.string {
-                let canonical: TagCategory? = switch category {
-                case "initial-install": .initialInstall
-                case "prefetch": .prefetch(order: 0)
-                case "on-demand": .onDemand
-                default: nil
-                }
+                let canonical: TagCategory? =
+                    switch category {
+                    case "initial-install": .initialInstall
+                    case "prefetch": .prefetch(order: 0)
+                    case "on-demand": .onDemand
+                    default: nil
+                    }
                 if let canonical { settings["category"] = Node(target.family.name(of: canonical)) }
             }
             tags[name] = .mapping(settings)

@@ -24,7 +24,9 @@ public struct ScenarioParser: Sendable {
     /// never an app's `strategy` (an app's code cannot see what comes).
     public let offlinePolicies: Set<String>
 
-    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []) {
+    public init(
+        knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []
+    ) {
         self.knownPolicies = knownPolicies
         self.policyOptions = policyOptions
         self.offlinePolicies = offlinePolicies
@@ -44,7 +46,9 @@ public struct ScenarioParser: Sendable {
     public func parse(_ text: String, fileName: String) throws(ScenarioError) -> ScenarioDocument {
         let root = try SourceText.compose(text, fileName: fileName)
         guard let root else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is empty; a scenario needs at least duration and device")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: "the file is empty; a scenario needs at least duration and device")
         }
         return try parse(root: root, fileName: fileName, text: text)
     }
@@ -55,39 +59,65 @@ public struct ScenarioParser: Sendable {
     func parse(root: Node, fileName: String, text: String) throws(ScenarioError) -> ScenarioDocument {
         let reader = NodeReader(file: fileName)
         guard case .mapping = root else {
-            throw reader.error(at: root, "a scenario must be a mapping of keys such as duration, device, apps and events, not \(NodeReader.describe(root))")
+            throw reader.error(
+                at: root,
+                """
+                a scenario must be a mapping of keys such as duration, device, apps and events, not \
+                \(NodeReader.describe(root))
+                """
+            )
         }
         let top = try reader.mapping(root, "the scenario", section: .topLevel)
 
-        let name = try top.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
+        let name =
+            try top.value("name").map { node throws(ScenarioError) in try reader.name(node, "name") }
             ?? Self.defaultName(fileName: fileName)
-        let description = try top.value("description").map { node throws(ScenarioError) in try reader.text(node, "description") } ?? ""
-        let seed = try top.value("seed").map { node throws(ScenarioError) in try reader.integer(node, "seed", as: UInt64.self, atLeast: 0) } ?? 0
+        let description =
+            try top.value("description").map { node throws(ScenarioError) in try reader.text(node, "description") }
+            ?? ""
+        let seed =
+            try top.value("seed").map { node throws(ScenarioError) in
+                try reader.integer(node, "seed", as: UInt64.self, atLeast: 0)
+            } ?? 0
         let duration = try reader.duration(try top.required("duration"), "duration")
-        let platform = try top.value("platform").map { node throws(ScenarioError) in try PlatformReader(reader: reader).read(node) } ?? .ios17
-        let policies = try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? ["apple"]
-        let replications = try top.value("replications").map { node throws(ScenarioError) in
-            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications,
-                               because: " (each replication is a run per policy, kept in memory until the report is written)")
-        } ?? 1
-        let sample = try top.value("sample").map { node throws(ScenarioError) in try readSample(node, reader, duration: duration) }
+        let platform =
+            try top.value("platform").map { node throws(ScenarioError) in try PlatformReader(reader: reader).read(node)
+            } ?? .ios17
+        let policies =
+            try top.value("policies").map { node throws(ScenarioError) in try readPolicies(node, reader) } ?? ["apple"]
+        let replications =
+            try top.value("replications").map { node throws(ScenarioError) in
+                try reader.integer(
+                    node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications,
+                    because: " (each replication is a run per policy, kept in memory until the report is written)")
+            } ?? 1
+        let sample = try top.value("sample").map { node throws(ScenarioError) in
+            try readSample(node, reader, duration: duration)
+        }
         let device = try readDevice(try top.required("device"), reader, platform: platform)
-        let network = try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
+        let network =
+            try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let (apps, cacheQuotas, resources, strategies) = try top.value("apps").map { node throws(ScenarioError) in
-            try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
-        } ?? ([], [], [], [:])
-        let optionsReader = PolicyOptionsReader(reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
-                                                appIDs: apps.map(\.id))
-        var options = try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
+        let (apps, cacheQuotas, resources, strategies) =
+            try top.value("apps").map { node throws(ScenarioError) in
+                try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
+            } ?? ([], [], [], [:])
+        let optionsReader = PolicyOptionsReader(
+            reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
+            appIDs: apps.map(\.id))
+        var options =
+            try top.value("policy_options").map { node throws(ScenarioError) in try optionsReader.read(node) } ?? [:]
         for (app, node) in cacheQuotas {
             let (policy, key) = Self.cacheQuota
-            let declared = policyOptions[policy]?.first { $0.key == key }
+            let declared =
+                policyOptions[policy]?.first { $0.key == key }
                 ?? PolicyOption(key, .size, scope: .app, summary: "")
             guard options[policy]?.value(key, app: app) == nil else {
-                throw reader.error(at: node, "app '\(app)' has cache_quota here and in policy_options.\(policy); give it once")
+                throw reader.error(
+                    at: node, "app '\(app)' has cache_quota here and in policy_options.\(policy); give it once")
             }
-            options[policy, default: PolicyOptions()].apps[app, default: [:]][key] = try optionsReader.value(node, declared, policy: policy)
+            options[policy, default: PolicyOptions()].apps[app, default: [:]][key] = try optionsReader.value(
+                node, declared, policy: policy)
         }
 
         var events: [ScenarioEvent] = []
@@ -101,9 +131,10 @@ public struct ScenarioParser: Sendable {
             }
         }
 
-        let generators = try top.value("workload").map { node throws(ScenarioError) in
-            try WorkloadReader(reader: reader, apps: apps).read(node)
-        } ?? []
+        let generators =
+            try top.value("workload").map { node throws(ScenarioError) in
+                try WorkloadReader(reader: reader, apps: apps).read(node)
+            } ?? []
         // Telemetry: each trace file's rows are events, merged into the script in time order
         // (the script's first at equal times). Its text joins the digest: it is input.
         var digestText = text
@@ -118,7 +149,10 @@ public struct ScenarioParser: Sendable {
                 merged.reserveCapacity(events.count + rows.count)
                 var i = 0
                 for row in rows {
-                    while i < events.count, events[i].time <= row.0.time { merged.append((events[i], eventLocations[i])); i += 1 }
+                    while i < events.count, events[i].time <= row.0.time {
+                        merged.append((events[i], eventLocations[i]))
+                        i += 1
+                    }
                     merged.append(row)
                 }
                 merged += zip(events[i...], eventLocations[i...]).map { ($0, $1) }
@@ -131,20 +165,35 @@ public struct ScenarioParser: Sendable {
         let scenario = Scenario(
             seed: seed, duration: duration, platform: platform, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators)
-        var document = ScenarioDocument(scenario: scenario, name: name, description: description, policies: policies,
-                                        policyOptions: options, replications: replications, sampleInterval: sample,
-                                        sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
+        var document = ScenarioDocument(
+            scenario: scenario, name: name, description: description, policies: policies,
+            policyOptions: options, replications: replications, sampleInterval: sample,
+            sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
         document.appStrategies = strategies
         if let node = top.value("system_policy") {
             guard scenario.someAppEvicts && scenario.systemPurges else {
-                throw reader.error(at: node, "system_policy applies where some apps' packs are purged by the system and others are removed by the apps (an app with its own `platform`); here \(scenario.someAppEvicts ? "every app removes its own packs" : "the system purges every app's packs under the run's policy")")
+                let here =
+                    scenario.someAppEvicts
+                    ? "every app removes its own packs" : "the system purges every app's packs under the run's policy"
+                throw reader.error(
+                    at: node,
+                    """
+                    system_policy applies where some apps' packs are purged by the system and others are removed by \
+                    the apps (an app with its own `platform`); here \(here)
+                    """
+                )
             }
             let name = try reader.name(node, "system_policy")
             guard knownPolicies.contains(name) else {
-                throw reader.error(at: node, "unknown system_policy '\(name)'" + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+                throw reader.error(
+                    at: node,
+                    "unknown system_policy '\(name)'"
+                        + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
             }
             guard !offlinePolicies.contains(name) else {
-                throw reader.error(at: node, "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
+                throw reader.error(
+                    at: node,
+                    "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
             }
             document.systemPolicy = name
         }
@@ -161,13 +210,18 @@ public struct ScenarioParser: Sendable {
     /// A non-empty list of known, distinct policy names (also a study's `policies`).
     func readPolicies(_ node: Node, _ reader: NodeReader) throws(ScenarioError) -> [String] {
         let items = try reader.sequence(node, "policies", of: "policy names such as [apple, lru]")
-        guard !items.isEmpty else { throw reader.error(at: node, "policies must name at least one policy, such as [apple]") }
+        guard !items.isEmpty else {
+            throw reader.error(at: node, "policies must name at least one policy, such as [apple]")
+        }
         var policies: [String] = []
         for item in items {
             let policy = try reader.name(item, "policy")
             guard knownPolicies.contains(policy) else {
-                throw reader.error(at: item, "unknown policy '\(policy)'" + NameSuggestion.hint(
-                    for: policy, among: knownPolicies, noneText: "no policies are registered"))
+                throw reader.error(
+                    at: item,
+                    "unknown policy '\(policy)'"
+                        + NameSuggestion.hint(
+                            for: policy, among: knownPolicies, noneText: "no policies are registered"))
             }
             guard !policies.contains(policy) else { throw reader.error(at: item, "policy '\(policy)' is listed twice") }
             policies.append(policy)
@@ -179,45 +233,71 @@ public struct ScenarioParser: Sendable {
         // A malformed or negative duration gets the duration reader's own message.
         let text = try reader.scalar(node, "sample")
         _ = try reader.duration(node, "sample")
-        switch Result(catching: { () throws(SampleInterval.Problem) in try SampleInterval.parse(text, duration: duration) }) {
+        switch Result(catching: { () throws(SampleInterval.Problem) in
+            try SampleInterval.parse(text, duration: duration)
+        }) {
         case .success(let interval):
             return interval
         case .failure(.notPositive):
             throw reader.error(at: node, "sample must be longer than 0")
         case .failure(.tooMany(let samples)):
-            throw reader.error(at: node, "sample \(text) takes \(SampleInterval.describe(samples)) samples over the duration; "
-                               + "at most \(ModelLimits.samples) per run (their rows are kept until the report is written)")
+            throw reader.error(
+                at: node,
+                """
+                sample \(text) takes \(SampleInterval.describe(samples)) samples over the duration; \
+                at most \(ModelLimits.samples) per run (their rows are kept until the report is written)
+                """)
         }
     }
 
-    private func readDevice(_ node: Node, _ reader: NodeReader, platform: PlatformProfile) throws(ScenarioError) -> DeviceSpec {
+    private func readDevice(_ node: Node, _ reader: NodeReader, platform: PlatformProfile) throws(ScenarioError)
+        -> DeviceSpec
+    {
         let fields = try reader.mapping(node, "device", section: .device)
         let capacity = try reader.size(try fields.required("capacity"), "capacity")
-        let used = try fields.value("used").map { node throws(ScenarioError) -> Int64 in
-            let used = try reader.size(node, "used")
-            guard used <= capacity else {
-                throw reader.error(
-                    at: node, "used (\(ByteFormatting.describe(used))) is more than the capacity (\(ByteFormatting.describe(capacity)))")
-            }
-            return used
-        } ?? 0
-        let onSpaceExhausted = try fields.value("on_space_exhausted").map { node throws(ScenarioError) in
-            SpaceExhaustionAction(rawValue: try reader.choice(
-                node, "on_space_exhausted", among: SpaceExhaustionAction.allCases.map(\.rawValue)))!
-        } ?? .failRequest
-        let wifiOnly = try fields.value("wifi_only").map { node throws(ScenarioError) in
-            guard platform.cellularConfirmationBytes != nil else {
-                throw reader.error(at: node, "wifi_only is the Play Store's setting (play-asset-delivery); on \(platform.name) the app's `cellular` decides whether downloads use cellular data")
-            }
-            return try reader.bool(node, "wifi_only")
-        } ?? false
+        let used =
+            try fields.value("used").map { node throws(ScenarioError) -> Int64 in
+                let used = try reader.size(node, "used")
+                guard used <= capacity else {
+                    throw reader.error(
+                        at: node,
+                        """
+                        used (\(ByteFormatting.describe(used))) is more than the capacity \
+                        (\(ByteFormatting.describe(capacity)))
+                        """
+                    )
+                }
+                return used
+            } ?? 0
+        let onSpaceExhausted =
+            try fields.value("on_space_exhausted").map { node throws(ScenarioError) in
+                SpaceExhaustionAction(
+                    rawValue: try reader.choice(
+                        node, "on_space_exhausted", among: SpaceExhaustionAction.allCases.map(\.rawValue)))!
+            } ?? .failRequest
+        let wifiOnly =
+            try fields.value("wifi_only").map { node throws(ScenarioError) in
+                guard platform.cellularConfirmationBytes != nil else {
+                    throw reader.error(
+                        at: node,
+                        """
+                        wifi_only is the Play Store's setting (play-asset-delivery); on \(platform.name) the app's \
+                        `cellular` decides whether downloads use cellular data
+                        """
+                    )
+                }
+                return try reader.bool(node, "wifi_only")
+            } ?? false
         return DeviceSpec(capacity: capacity, used: used, onSpaceExhausted: onSpaceExhausted, wifiOnly: wifiOnly)
     }
 
     /// The apps, the `cache_quota` nodes of those that have one, their resources, and their
     /// own eviction strategies.
-    private func readApps(_ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64)
-        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]], [Int: String]) {
+    private func readApps(
+        _ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64
+    )
+        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]], [Int: String])
+    {
         var strategies: [Int: String] = [:]
         var apps: [AppSpec] = []
         var cacheQuotas: [(app: String, node: Node)] = []
@@ -246,14 +326,30 @@ public struct ScenarioParser: Sendable {
             idNodes[app.id] = idNode
             if let strategy = item.mapping?["strategy"] {
                 guard profile.evictor == .app else {
-                    throw reader.error(at: strategy, "strategy applies where the app removes its own packs (background-assets, play-asset-delivery); on \(profile.name) the system purges under the run's policy")
+                    throw reader.error(
+                        at: strategy,
+                        """
+                        strategy applies where the app removes its own packs (background-assets, \
+                        play-asset-delivery); on \(profile.name) the system purges under the run's policy
+                        """
+                    )
                 }
                 let name = try reader.name(strategy, "strategy")
                 guard knownPolicies.contains(name) else {
-                    throw reader.error(at: strategy, "unknown strategy '\(name)'" + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+                    throw reader.error(
+                        at: strategy,
+                        "unknown strategy '\(name)'"
+                            + NameSuggestion.hint(
+                                for: name, among: knownPolicies, noneText: "no policies are registered"))
                 }
                 guard !offlinePolicies.contains(name) else {
-                    throw reader.error(at: strategy, "strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a bound)")
+                    throw reader.error(
+                        at: strategy,
+                        """
+                        strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a \
+                        bound)
+                        """
+                    )
                 }
                 strategies[apps.count] = name
             }

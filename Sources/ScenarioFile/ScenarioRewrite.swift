@@ -16,25 +16,33 @@ public struct ScenarioRewrite {
 
     /// The text with app `appID`'s `resources` replaced by `resources` (a `generate:` of it
     /// written out) and each of `newTags` given its category, below a comment `header`.
-    public func replacingResources(of appID: String, with resources: [Resource], newTags: [(name: String, category: TagCategory)],
-                                   header: [String]) throws(ScenarioError) -> String {
+    public func replacingResources(
+        of appID: String, with resources: [Resource], newTags: [(name: String, category: TagCategory)],
+        header: [String]
+    ) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
-              case .sequence(var apps)? = top["apps"],
-              let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
-              case .mapping(var app) = apps[index] else {
+            case .sequence(var apps)? = top["apps"],
+            let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
+            case .mapping(var app) = apps[index]
+        else {
             throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
         }
         app["generate"] = nil
-        app["resources"] = .sequence(Node.Sequence(resources.map { resource in
-            .mapping(Node.Mapping([
-                (Node("name"), Self.string(resource.name)),
-                (Node("size"), Node(Self.size(resource.size))),
-                (Node("tags"), .sequence(Node.Sequence(resource.tags.map { Self.string($0) }))),
-            ]))
-        }))
+        app["resources"] = .sequence(
+            Node.Sequence(
+                resources.map { resource in
+                    .mapping(
+                        Node.Mapping([
+                            (Node("name"), Self.string(resource.name)),
+                            (Node("size"), Node(Self.size(resource.size))),
+                            (Node("tags"), .sequence(Node.Sequence(resource.tags.map { Self.string($0) }))),
+                        ]))
+                }))
         if !newTags.isEmpty {
             var tags = app["tags"]?.mapping ?? Node.Mapping([])
-            for tag in newTags { tags[Self.string(tag.name)] = .mapping(Node.Mapping([(Node("category"), Node(tag.category.name))])) }
+            for tag in newTags {
+                tags[Self.string(tag.name)] = .mapping(Node.Mapping([(Node("category"), Node(tag.category.name))]))
+            }
             app["tags"] = .mapping(tags)
         }
         apps[index] = .mapping(app)
@@ -50,11 +58,18 @@ public struct ScenarioRewrite {
 
     /// The text with app `appID`'s content laid out anew (``replacingResources(of:with:newTags:header:)``)
     /// and, where given, its `budget` and eviction `strategy` set: what `advised.scn` says.
-    public func advising(_ appID: String, resources: [Resource], newTags: [(name: String, category: TagCategory)],
-                         budget: Int64?, strategy: String?) throws(ScenarioError) -> String {
+    public func advising(
+        _ appID: String, resources: [Resource], newTags: [(name: String, category: TagCategory)],
+        budget: Int64?, strategy: String?
+    ) throws(ScenarioError) -> String {
         var text = try replacingResources(of: appID, with: resources, newTags: newTags, header: [])
-        if let budget { text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(appID, "budget", to: Self.size(budget)) }
-        if let strategy { text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(appID, "strategy", to: strategy) }
+        if let budget {
+            text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(
+                appID, "budget", to: Self.size(budget))
+        }
+        if let strategy {
+            text = try ScenarioRewrite(text: text, fileName: fileName).settingApp(appID, "strategy", to: strategy)
+        }
         return text
     }
 
@@ -69,8 +84,9 @@ public struct ScenarioRewrite {
     public func settingApp(_ appID: String, _ key: String, to value: String) throws(ScenarioError) -> String {
         try rewriting { top throws(ScenarioError) in
             guard case .sequence(var apps)? = top["apps"],
-                  let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
-                  case .mapping(var app) = apps[index] else {
+                let index = apps.firstIndex(where: { $0.mapping?["id"]?.string == appID }),
+                case .mapping(var app) = apps[index]
+            else {
                 throw ScenarioError(file: fileName, line: 1, column: 1, message: "the scenario has no app '\(appID)'")
             }
             app[key] = Node(value)
@@ -84,7 +100,9 @@ public struct ScenarioRewrite {
     /// population. A path that does not resolve is an error at the file's first line.
     public func setting(_ settings: [PathValue]) throws(ScenarioError) -> String {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping = root else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: "the file is not a scenario (a mapping with duration and device)")
         }
         let reader = NodeReader(file: fileName)
         var node = root
@@ -105,9 +123,12 @@ public struct ScenarioRewrite {
     }
 
     /// The text's top mapping changed by `change`, written back in scenario style.
-    private func rewriting(_ change: (inout Node.Mapping) throws(ScenarioError) -> Void) throws(ScenarioError) -> String {
+    private func rewriting(_ change: (inout Node.Mapping) throws(ScenarioError) -> Void) throws(ScenarioError) -> String
+    {
         guard let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root else {
-            throw ScenarioError(file: fileName, line: 1, column: 1, message: "the file is not a scenario (a mapping with duration and device)")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: "the file is not a scenario (a mapping with duration and device)")
         }
         try change(&top)
         do {
@@ -126,12 +147,15 @@ extension ScenarioRewrite {
     /// from `destination` (a path the text will be written to) as it did from ``fileName``;
     /// the text itself when it names none (so nothing else of it changes).
     public func relocatingFiles(to destination: String) throws(ScenarioError) -> String {
-        guard text.contains("trace"), let root = try SourceText.compose(text, fileName: fileName), case .mapping(var top) = root,
-              case .sequence(var workload)? = top["workload"] else { return text }
+        guard text.contains("trace"), let root = try SourceText.compose(text, fileName: fileName),
+            case .mapping(var top) = root,
+            case .sequence(var workload)? = top["workload"]
+        else { return text }
         var changed = false
         for i in workload.indices {
             guard case .mapping(var entry) = workload[i], entry["kind"]?.string == "trace",
-                  let file = entry["file"]?.string else { continue }
+                let file = entry["file"]?.string
+            else { continue }
             let target = Self.resolve(file, from: fileName)
             let relocated = Self.relative(target, from: destination)
             guard relocated != file else { continue }

@@ -9,15 +9,25 @@ enum Section: Sendable, CaseIterable {
     var keys: [String] {
         switch self {
         case .topLevel:
-            ["name", "description", "seed", "duration", "platform", "policies", "system_policy", "replications", "sample",
-             "device", "network", "apps", "events", "workload", "policy_options"]
+            [
+                "name", "description", "seed", "duration", "platform", "policies", "system_policy", "replications",
+                "sample",
+                "device", "network", "apps", "events", "workload", "policy_options",
+            ]
         case .device: ["capacity", "used", "on_space_exhausted", "wifi_only"]
         case .platform:
-            ["base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
-             "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
-             "cellular_confirmation_over", "app_evicts_when_full", "system_purges_before_app_evicts", "system_removes_for_other_data"]
+            [
+                "base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
+                "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
+                "cellular_confirmation_over", "app_evicts_when_full", "system_purges_before_app_evicts",
+                "system_removes_for_other_data",
+            ]
         case .networkPhase: ["at", "bandwidth", "kind"]
-        case .app: ["id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy", "cellular_confirmation", "installed_by_play", "should_download", "resources", "tags", "generate"]
+        case .app:
+            [
+                "id", "platform", "cellular", "on_low_disk", "cache_quota", "budget", "keep", "strategy",
+                "cellular_confirmation", "installed_by_play", "should_download", "resources", "tags", "generate",
+            ]
         case .resource: ["name", "size", "tags"]
         case .tagSettings: ["category", "order", "preservation", "installation_events"]
         case .event: Self.eventKeys
@@ -32,7 +42,11 @@ enum Section: Sendable, CaseIterable {
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         case .updates: ["kind", "app", "rate"]
         case .trace: ["kind", "file"]
-        case .study: ["name", "description", "scenario", "policies", "replications", "baseline", "axes", "points", "objective", "limits"]
+        case .study:
+            [
+                "name", "description", "scenario", "policies", "replications", "baseline", "axes", "points",
+                "objective", "limits",
+            ]
         case .axis: ["name", "path", "values", "zip"]
         case .axisRange: ["from", "to", "steps", "scale"]
         case .shouldDownload: ["min_free", "max_size"]

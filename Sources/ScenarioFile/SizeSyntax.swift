@@ -23,7 +23,8 @@ public enum SizeSyntax {
         ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40), ("PiB", 1 << 50),
     ]
 
-    static let expected = "use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB"
+    static let expected =
+        "use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB"
 
     /// A size of at least 0 bytes.
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Int64 {
@@ -57,9 +58,11 @@ public enum SizeSyntax {
             multiplier = 1
         } else if unitText == "b" {
             // A lone lowercase b reads as bits elsewhere (Mb/s): never guessed for bytes.
-            throw ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: "write B for bytes (b is a bit); " + expected))
+            throw ValueSyntaxError(
+                text: text, problem: .unparsable(kind: "size", expected: "write B for bytes (b is a bit); " + expected))
         } else if let unit = units.first(where: { $0.suffix == unitText })
-                    ?? units.first(where: { $0.suffix.uppercased() == unitText.uppercased() }) {
+            ?? units.first(where: { $0.suffix.uppercased() == unitText.uppercased() })
+        {
             // Units in any case (`64gb`, `10kib`), as people type them on a command line and
             // in files alike.
             multiplier = unit.bytes

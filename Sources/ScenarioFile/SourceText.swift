@@ -9,7 +9,9 @@ enum SourceText {
     /// non-files handled as for every input). A problem with the file as a whole is an error
     /// at line 1, column 1 of the file, or, for a file named inside another (a study's
     /// `scenario:`), at `location`; a problem at a place in it (a NUL byte) is at that place.
-    static func read(_ path: String, at location: (reader: NodeReader, node: Node)? = nil) throws(ScenarioError) -> String {
+    static func read(_ path: String, at location: (reader: NodeReader, node: Node)? = nil) throws(ScenarioError)
+        -> String
+    {
         do {
             return try InputText.read(path)
         } catch {

@@ -34,7 +34,9 @@ public struct StudyParser: Sendable {
     /// As ``ScenarioParser/offlinePolicies``: checked at every point alike.
     public let offlinePolicies: Set<String>
 
-    public init(knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []) {
+    public init(
+        knownPolicies: [String], policyOptions: [String: [PolicyOption]] = [:], offlinePolicies: Set<String> = []
+    ) {
         self.knownPolicies = knownPolicies
         self.policyOptions = policyOptions
         self.offlinePolicies = offlinePolicies
@@ -53,8 +55,9 @@ public struct StudyParser: Sendable {
         let reader = NodeReader(file: fileName)
         let root = try SourceText.compose(text, fileName: fileName)
         guard let root, case .mapping(let mapping) = root else {
-            throw ScenarioError(file: fileName, line: 1, column: 1,
-                                message: "a study must be a mapping with scenario and axes (see the README, \"Studies\")")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: "a study must be a mapping with scenario and axes (see the README, \"Studies\")")
         }
         let top = try MappingFields(node: root, mapping: mapping, section: .study, reader: reader)
 
@@ -77,7 +80,8 @@ public struct StudyParser: Sendable {
             }
             baseNode = node
         }
-        let scenarioParser = ScenarioParser(knownPolicies: knownPolicies, policyOptions: policyOptions, offlinePolicies: offlinePolicies)
+        let scenarioParser = ScenarioParser(
+            knownPolicies: knownPolicies, policyOptions: policyOptions, offlinePolicies: offlinePolicies)
         let base: ScenarioDocument
         do {
             base = try scenarioParser.parse(baseText, fileName: baseFile)
@@ -87,36 +91,49 @@ public struct StudyParser: Sendable {
             throw error
         }
 
-        let policies = try top.value("policies").map { node throws(ScenarioError) in try scenarioParser.readPolicies(node, reader) } ?? base.policies
-        let replications = try top.value("replications").map { node throws(ScenarioError) in
-            try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications)
-        } ?? base.replications
+        let policies =
+            try top.value("policies").map { node throws(ScenarioError) in try scenarioParser.readPolicies(node, reader)
+            } ?? base.policies
+        let replications =
+            try top.value("replications").map { node throws(ScenarioError) in
+                try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications)
+            } ?? base.replications
         let baseline: String
         // `baseline: {point: {AXIS: VALUE, …}, policy: NAME}`: read once the points are known.
         let baselinePointNode = top.value("baseline").flatMap { $0.mapping?["point"] }
         if let node = top.value("baseline"), case .mapping = node {
             guard let policyNode = node.mapping!["policy"] else {
-                throw reader.error(at: node, "a baseline point names its policy too: {point: {platform: ios17}, policy: apple}")
+                throw reader.error(
+                    at: node, "a baseline point names its policy too: {point: {platform: ios17}, policy: apple}")
             }
             if let extra = node.mapping!.keys.first(where: { $0.string != "point" && $0.string != "policy" }) {
-                throw reader.error(at: extra, "a baseline mapping has point and policy only, not '\(extra.string ?? "")'")
+                throw reader.error(
+                    at: extra, "a baseline mapping has point and policy only, not '\(extra.string ?? "")'")
             }
-            guard baselinePointNode != nil else { throw reader.error(at: node, "a baseline mapping names its point: {point: {platform: ios17}, policy: apple}") }
+            guard baselinePointNode != nil else {
+                throw reader.error(
+                    at: node, "a baseline mapping names its point: {point: {platform: ios17}, policy: apple}")
+            }
             baseline = try reader.name(policyNode, "baseline policy")
             guard policies.contains(baseline) else {
-                throw reader.error(at: policyNode, "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
+                throw reader.error(
+                    at: policyNode,
+                    "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
             }
         } else if let node = top.value("baseline") {
             baseline = try reader.name(node, "baseline")
             guard policies.contains(baseline) else {
-                throw reader.error(at: node, "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
+                throw reader.error(
+                    at: node,
+                    "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
             }
         } else {
             baseline = policies.contains("apple") ? "apple" : policies[0]
         }
 
         let axesNode = try top.required("axes")
-        let axisNodes = try reader.sequence(axesNode, "axes", of: "axes such as {path: device.used, values: [50GB, 60GB]}")
+        let axisNodes = try reader.sequence(
+            axesNode, "axes", of: "axes such as {path: device.used, values: [50GB, 60GB]}")
         guard !axisNodes.isEmpty else { throw reader.error(at: axesNode, "a study needs at least one axis") }
         var axes: [Study.Axis] = []
         var targets: [[PathStep]] = []
@@ -125,9 +142,11 @@ public struct StudyParser: Sendable {
             let fields = try reader.mapping(node, "each axis", section: .axis)
             let pathNode = try fields.required("path")
             let path = try reader.text(pathNode, "path")
-            let name = try fields.value("name").map { n throws(ScenarioError) in try reader.name(n, "axis name") } ?? path
+            let name =
+                try fields.value("name").map { n throws(ScenarioError) in try reader.name(n, "axis name") } ?? path
             if axes.contains(where: { $0.name == name }) {
-                throw reader.error(at: fields.value("name") ?? pathNode, "two axes are named '\(name)'; give each a distinct name")
+                throw reader.error(
+                    at: fields.value("name") ?? pathNode, "two axes are named '\(name)'; give each a distinct name")
             }
             let steps = try Self.resolve(path, in: baseNode, reader: reader, at: pathNode)
             if let other = targets.firstIndex(of: steps) {
@@ -143,7 +162,13 @@ public struct StudyParser: Sendable {
             if let zipNode = fields.value("zip") {
                 let group = try reader.name(zipNode, "zip group")
                 if let partner = axes.first(where: { $0.zip == group }), partner.values.count != values.count {
-                    throw reader.error(at: valuesNode, "axis '\(name)' moves with '\(partner.name)' (zip: \(group)), so it needs \(partner.values.count) values, as '\(partner.name)' has, not \(values.count)")
+                    throw reader.error(
+                        at: valuesNode,
+                        """
+                        axis '\(name)' moves with '\(partner.name)' (zip: \(group)), so it needs \
+                        \(partner.values.count) values, as '\(partner.name)' has, not \(values.count)
+                        """
+                    )
                 }
                 axis.zip = group
             }
@@ -165,7 +190,13 @@ public struct StudyParser: Sendable {
             throw reader.error(at: axesNode, "the axes make more than \(Self.maximumPoints) points; split the study")
         }
         guard count * policies.count * replications <= ModelLimits.studyRuns else {
-            throw reader.error(at: axesNode, "\(count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
+            throw reader.error(
+                at: axesNode,
+                """
+                \(count) points × \(policies.count) policies × \(replications) replications make more than \
+                \(ModelLimits.studyRuns) runs; split the study
+                """
+            )
         }
 
         // Explicit points beside the grid: {AXIS: VALUE, …}, an axis left out keeping the base
@@ -174,7 +205,8 @@ public struct StudyParser: Sendable {
         if let node = top.value("points") {
             for item in try reader.sequence(node, "points", of: "points such as {platform: ios17}") {
                 guard case .mapping(let mapping) = item else {
-                    throw reader.error(at: item, "each point is a mapping of axis names to values, such as {platform: ios17}")
+                    throw reader.error(
+                        at: item, "each point is a mapping of axis names to values, such as {platform: ios17}")
                 }
                 explicit.append((try explicitValues(mapping, item), item))
             }
@@ -183,20 +215,33 @@ public struct StudyParser: Sendable {
             var values = Array(repeating: "", count: axes.count)
             for (key, value) in mapping {
                 guard let name = key.string, let a = axes.firstIndex(where: { $0.name == name }) else {
-                    throw reader.error(at: key, "no axis is named '\(key.string ?? "")'" + NameSuggestion.hint(for: key.string ?? "", among: axes.map(\.name)))
+                    throw reader.error(
+                        at: key,
+                        "no axis is named '\(key.string ?? "")'"
+                            + NameSuggestion.hint(for: key.string ?? "", among: axes.map(\.name)))
                 }
                 values[a] = try reader.scalar(value, "the value of axis '\(name)'")
             }
-            guard values.contains(where: { !$0.isEmpty }) else { throw reader.error(at: node, "a point names at least one axis") }
+            guard values.contains(where: { !$0.isEmpty }) else {
+                throw reader.error(at: node, "a point names at least one axis")
+            }
             return values
         }
         guard (count + explicit.count) * policies.count * replications <= ModelLimits.studyRuns else {
-            throw reader.error(at: axesNode, "\(count + explicit.count) points × \(policies.count) policies × \(replications) replications make more than \(ModelLimits.studyRuns) runs; split the study")
+            throw reader.error(
+                at: axesNode,
+                """
+                \(count + explicit.count) points × \(policies.count) policies × \(replications) replications make \
+                more than \(ModelLimits.studyRuns) runs; split the study
+                """
+            )
         }
 
         func scenario(_ values: [String]) throws(ScenarioError) -> ScenarioDocument {
             var node = baseNode
-            for (steps, value) in zip(targets, values) where !value.isEmpty { node = Self.replacing(steps[...], in: node, with: value) }
+            for (steps, value) in zip(targets, values) where !value.isEmpty {
+                node = Self.replacing(steps[...], in: node, with: value)
+            }
             // The nodes keep their marks: a point's errors and warnings name the base
             // scenario's real lines (an axis value, the line of the value it replaces).
             // The digest is of the point's text, as each point's scenario_hash has always been.
@@ -222,14 +267,18 @@ public struct StudyParser: Sendable {
                 if axes.count == 1 {
                     let nodes = valueNodes[0]
                     let v = axes[0].values.firstIndex(of: values[0]) ?? 0
-                    throw reader.error(at: nodes[min(v, nodes.count - 1)], "axis '\(axes[0].name)' value '\(values[0])': \(error.message)")
+                    throw reader.error(
+                        at: nodes[min(v, nodes.count - 1)],
+                        "axis '\(axes[0].name)' value '\(values[0])': \(error.message)")
                 }
                 let label = zip(axes, values).map { "\($0.name)=\($1)" }.joined(separator: ", ")
                 throw reader.error(at: axesNode, "the point \(label): \(error.message)")
             }
         }
         for (values, node) in explicit {
-            guard !points.contains(where: { $0.values == values }) else { throw reader.error(at: node, "the point is already in the study") }
+            guard !points.contains(where: { $0.values == values }) else {
+                throw reader.error(at: node, "the point is already in the study")
+            }
             do {
                 points.append(Study.Point(values: values, document: try scenario(values)))
             } catch {
@@ -238,68 +287,96 @@ public struct StudyParser: Sendable {
         }
         var baselinePoint: Int?
         if let node = baselinePointNode {
-            guard case .mapping(let mapping) = node else { throw reader.error(at: node, "the baseline point is a mapping such as {platform: ios17}") }
+            guard case .mapping(let mapping) = node else {
+                throw reader.error(at: node, "the baseline point is a mapping such as {platform: ios17}")
+            }
             let values = try explicitValues(mapping, node)
             guard let index = points.firstIndex(where: { $0.values == values }) else {
-                throw reader.error(at: node, "the baseline point is not one of the study's points (its axes' values, or one of `points`)")
+                throw reader.error(
+                    at: node,
+                    "the baseline point is not one of the study's points (its axes' values, or one of `points`)")
             }
             baselinePoint = index
         }
-        let name = try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
+        let name =
+            try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
             ?? ScenarioParser.defaultName(fileName: fileName)
-        let description = try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
-        var study = Study(name: name, description: description, axes: axes, points: points, policies: policies,
-                          replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
+        let description =
+            try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
+        var study = Study(
+            name: name, description: description, axes: axes, points: points, policies: policies,
+            replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
         study.baseFile = baseFile
         study.baselinePoint = baselinePoint
         func written(_ node: Node, _ what: String) throws(ScenarioError) -> Study.WrittenText {
             let e = reader.error(at: node, "")
-            return Study.WrittenText(text: try reader.text(node, what), location: "\(InputText.oneLine(fileName)):\(e.line):\(e.column)")
+            return Study.WrittenText(
+                text: try reader.text(node, what), location: "\(InputText.oneLine(fileName)):\(e.line):\(e.column)")
         }
         study.objective = try top.value("objective").map { n throws(ScenarioError) in try written(n, "objective") }
         if let node = top.value("limits") {
-            study.limits = try reader.sequence(node, "limits", of: "limits such as [failed_requests<=baseline, wait_p95_s<=60s]").map { n throws(ScenarioError) in try written(n, "limit") }
+            study.limits = try reader.sequence(
+                node, "limits", of: "limits such as [failed_requests<=baseline, wait_p95_s<=60s]"
+            ).map { n throws(ScenarioError) in try written(n, "limit") }
         }
         return study
     }
 
     /// A list of values, or a range `{from, to, steps, scale}`; with the node of each value
     /// (a range's values all point at the range).
-    private func readValues(_ node: Node, axis: String, _ reader: NodeReader) throws(ScenarioError) -> ([String], [Node]) {
+    private func readValues(_ node: Node, axis: String, _ reader: NodeReader) throws(ScenarioError) -> (
+        [String], [Node]
+    ) {
         if case .sequence = node {
             let items = try reader.sequence(node, "values")
             guard !items.isEmpty else { throw reader.error(at: node, "axis '\(axis)' has no values") }
             var values: [String] = []
             for item in items {
                 let value = try reader.scalar(item, "each value of axis '\(axis)'")
-                guard !values.contains(value) else { throw reader.error(at: item, "axis '\(axis)' lists '\(value)' twice") }
+                guard !values.contains(value) else {
+                    throw reader.error(at: item, "axis '\(axis)' lists '\(value)' twice")
+                }
                 values.append(value)
             }
             return (values, items)
         }
         guard case .mapping = node else {
-            throw reader.error(at: node, "values of axis '\(axis)' must be a list such as [1GB, 2GB] or a range such as {from: 1GB, to: 8GB, steps: 4, scale: log}")
+            throw reader.error(
+                at: node,
+                """
+                values of axis '\(axis)' must be a list such as [1GB, 2GB] or a range such as {from: 1GB, to: 8GB, \
+                steps: 4, scale: log}
+                """
+            )
         }
         let fields = try reader.mapping(node, "a range", section: .axisRange)
-        let fromNode = try fields.required("from"), toNode = try fields.required("to")
+        let fromNode = try fields.required("from")
+        let toNode = try fields.required("to")
         let from = try Self.quantity(try reader.scalar(fromNode, "from"), reader, fromNode)
         let to = try Self.quantity(try reader.scalar(toNode, "to"), reader, toNode)
         guard from.unit == to.unit else {
             throw reader.error(at: toNode, "from and to must have the same unit ('\(from.unit)' and '\(to.unit)')")
         }
-        let steps = try reader.integer(try fields.required("steps"), "steps", as: Int.self, atLeast: 2, atMost: Self.maximumPoints)
-        let scale = try fields.value("scale").map { n throws(ScenarioError) in try reader.choice(n, "scale", among: ["linear", "log"]) } ?? "linear"
+        let steps = try reader.integer(
+            try fields.required("steps"), "steps", as: Int.self, atLeast: 2, atMost: Self.maximumPoints)
+        let scale =
+            try fields.value("scale").map { n throws(ScenarioError) in
+                try reader.choice(n, "scale", among: ["linear", "log"])
+            } ?? "linear"
         if scale == "log" && (from.number <= 0 || to.number <= 0) {
             throw reader.error(at: fields.value("scale")!, "a log scale needs from and to above 0")
         }
         var values: [String] = []
         for i in 0..<steps {
             let f = Double(i) / Double(steps - 1)
-            let x = scale == "log" ? exp(log(from.number) + f * (log(to.number) - log(from.number)))
-                                   : from.number + f * (to.number - from.number)
+            let x =
+                scale == "log"
+                ? exp(log(from.number) + f * (log(to.number) - log(from.number)))
+                : from.number + f * (to.number - from.number)
             let value = Self.format(i == 0 ? from.number : i == steps - 1 ? to.number : x) + from.unit
             guard !values.contains(value) else {
-                throw reader.error(at: node, "the range gives '\(value)' twice at 6 significant digits; use fewer steps")
+                throw reader.error(
+                    at: node, "the range gives '\(value)' twice at 6 significant digits; use fewer steps")
             }
             values.append(value)
         }
@@ -307,10 +384,14 @@ public struct StudyParser: Sendable {
     }
 
     /// `8MB` → (8, "MB"); `24/d` → (24, "/d"); `0.5` → (0.5, "").
-    static func quantity(_ text: String, _ reader: NodeReader, _ node: Node) throws(ScenarioError) -> (number: Double, unit: String) {
+    static func quantity(_ text: String, _ reader: NodeReader, _ node: Node) throws(ScenarioError) -> (
+        number: Double, unit: String
+    ) {
         let digits = text.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }
         guard let number = Double(digits), number.isFinite else {
-            throw reader.error(at: node, "a range's bounds must be numbers with an optional unit, such as 8MB, 24/d or 0.5, not '\(text)'")
+            throw reader.error(
+                at: node,
+                "a range's bounds must be numbers with an optional unit, such as 8MB, 24/d or 0.5, not '\(text)'")
         }
         return (number, String(text.dropFirst(digits.count)))
     }
@@ -333,10 +414,14 @@ public struct StudyParser: Sendable {
     }
 
     /// Resolves `path` in the base scenario; the last key may be missing from its mapping.
-    static func resolve(_ path: String, in root: Node, reader: NodeReader, at pathNode: Node) throws(ScenarioError) -> [PathStep] {
+    static func resolve(_ path: String, in root: Node, reader: NodeReader, at pathNode: Node) throws(ScenarioError)
+        -> [PathStep]
+    {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
-            throw reader.error(at: pathNode, "path '\(path)' has an empty step; steps are keys, list numbers (from 1) or names, joined by dots")
+            throw reader.error(
+                at: pathNode,
+                "path '\(path)' has an empty step; steps are keys, list numbers (from 1) or names, joined by dots")
         }
         var steps: [PathStep] = []
         var node: Node? = root
@@ -349,14 +434,20 @@ public struct StudyParser: Sendable {
                 steps.append(.key(part))
                 node = mapping[part]
                 if node == nil && !last {
-                    throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has no '\(part)'"
-                        + NameSuggestion.hint(for: part, among: keys, noneText: "it has no keys"))
+                    throw reader.error(
+                        at: pathNode,
+                        "path '\(path)' does not resolve: \(walked) has no '\(part)'"
+                            + NameSuggestion.hint(for: part, among: keys, noneText: "it has no keys"))
                 }
             case .sequence(let sequence)?:
                 let items = Array(sequence)
                 if let number = Int(part) {
                     guard (1...max(1, items.count)).contains(number), number <= items.count else {
-                        throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) has \(items.count) item\(items.count == 1 ? "" : "s"), numbered from 1")
+                        throw reader.error(
+                            at: pathNode,
+                            "path '\(path)' does not resolve: \(walked) has \(items.count) "
+                                + "item\(items.count == 1 ? "" : "s"), numbered from 1"
+                        )
                     }
                     steps.append(.item(number - 1))
                     node = items[number - 1]
@@ -366,20 +457,34 @@ public struct StudyParser: Sendable {
                         found = items.indices.filter { items[$0].mapping?[field]?.string == part }
                     }
                     guard found.count == 1 else {
-                        throw reader.error(at: pathNode, found.isEmpty
-                            ? "path '\(path)' does not resolve: no item of \(walked) has id, kind or name '\(part)'"
-                            : "path '\(path)' is ambiguous: \(found.count) items of \(walked) are '\(part)'; use the item's number (from 1) instead")
+                        throw reader.error(
+                            at: pathNode,
+                            found.isEmpty
+                                ? """
+                                path '\(path)' does not resolve: no item of \(walked) has id, kind or name \
+                                '\(part)'
+                                """
+                                : """
+                                path '\(path)' is ambiguous: \(found.count) items of \(walked) are '\(part)'; use \
+                                the item's number (from 1) instead
+                                """
+                        )
                     }
                     steps.append(.item(found[0]))
                     node = items[found[0]]
                 }
             default:
-                throw reader.error(at: pathNode, "path '\(path)' does not resolve: \(walked) is a single value, with no '\(part)'")
+                throw reader.error(
+                    at: pathNode, "path '\(path)' does not resolve: \(walked) is a single value, with no '\(part)'")
             }
             walked = "'" + parts[...i].joined(separator: ".") + "'"
         }
         if case .mapping? = node {
-            throw reader.error(at: pathNode, "path '\(path)' is a mapping; an axis varies a single value, such as \(path).\((node?.mapping?.keys.first?.string) ?? "key")")
+            throw reader.error(
+                at: pathNode,
+                "path '\(path)' is a mapping; an axis varies a single value, such as "
+                    + "\(path).\((node?.mapping?.keys.first?.string) ?? "key")"
+            )
         }
         if case .sequence? = node {
             throw reader.error(at: pathNode, "path '\(path)' is a list; an axis varies a single value")

@@ -24,13 +24,17 @@ import TextInput
 struct TelemetryReader {
     static let columns = ["time", "app", "event", "tags", "id", "priority"]
     static let required = ["time", "app", "event"]
-    static let verbs: [EventVerb] = [.install, .launch, .terminate, .uninstall, .request, .requestIfPresent,
-                                     .end, .cancel, .pause, .resume, .appUpdate]
+    static let verbs: [EventVerb] = [
+        .install, .launch, .terminate, .uninstall, .request, .requestIfPresent,
+        .end, .cancel, .pause, .resume, .appUpdate,
+    ]
 
     /// The rows of `text` as events, each with its location, read in one streaming pass: each
     /// row is checked as it is read (``EventReader/readRow(time:app:verb:verbCell:tags:id:priority:)``),
     /// so a problem on the last of a million rows is reported in seconds, before any run.
-    static func read(_ text: String, fileName: String, into events: inout EventReader) throws(ScenarioError) -> [(ScenarioEvent, String)] {
+    static func read(_ text: String, fileName: String, into events: inout EventReader) throws(ScenarioError) -> [(
+        ScenarioEvent, String
+    )] {
         var header: Line?
         var position: [String: Int] = [:]
         var result: [(ScenarioEvent, String)] = []
@@ -52,8 +56,11 @@ struct TelemetryReader {
                     return true
                 }
                 guard !(row.fields.count == 1 && row.fields[0].text.isEmpty) else { return true }
-                result.append((try readRow(row, header: header, position: position, fileName: fileName, events: &events),
-                               "\(fileName):\(row.line):1"))
+                result.append(
+                    (
+                        try readRow(row, header: header, position: position, fileName: fileName, events: &events),
+                        "\(fileName):\(row.line):1"
+                    ))
                 return true
             } catch {
                 failure = error
@@ -62,38 +69,59 @@ struct TelemetryReader {
         }
         if let failure { throw failure }
         guard header != nil else {
-            throw ScenarioError(file: fileName, line: 1, column: 1,
-                                message: "the telemetry file is empty; its first line names the columns, such as time,app,event,tags,id")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: """
+                    the telemetry file is empty; its first line names the columns, such as \
+                    time,app,event,tags,id
+                    """
+            )
         }
         return result
     }
 
-    private static func readHeader(_ header: Line, fileName: String, into position: inout [String: Int]) throws(ScenarioError) {
+    private static func readHeader(_ header: Line, fileName: String, into position: inout [String: Int])
+        throws(ScenarioError)
+    {
         guard !header.fields.allSatisfy({ $0.text.isEmpty }) else {
-            throw ScenarioError(file: fileName, line: 1, column: 1,
-                                message: "the telemetry file is empty; its first line names the columns, such as time,app,event,tags,id")
+            throw ScenarioError(
+                file: fileName, line: 1, column: 1,
+                message: """
+                    the telemetry file is empty; its first line names the columns, such as \
+                    time,app,event,tags,id
+                    """
+            )
         }
         for (i, field) in header.fields.enumerated() {
             let name = field.text
             guard columns.contains(name) else {
-                throw ScenarioError(file: fileName, line: header.line, column: field.column, message: "unknown column '\(InputText.oneLine(name))'"
-                    + NameSuggestion.hint(for: name, among: columns) + " (the columns are \(columns.joined(separator: ", ")))")
+                throw ScenarioError(
+                    file: fileName, line: header.line, column: field.column,
+                    message: "unknown column '\(InputText.oneLine(name))'"
+                        + NameSuggestion.hint(for: name, among: columns)
+                        + " (the columns are \(columns.joined(separator: ", ")))")
             }
             guard position[name] == nil else {
-                throw ScenarioError(file: fileName, line: header.line, column: field.column, message: "column '\(name)' is named twice")
+                throw ScenarioError(
+                    file: fileName, line: header.line, column: field.column, message: "column '\(name)' is named twice")
             }
             position[name] = i
         }
         for name in required where position[name] == nil {
-            throw ScenarioError(file: fileName, line: header.line, column: 1, message: "the header has no '\(name)' column; it needs \(required.joined(separator: ", "))")
+            throw ScenarioError(
+                file: fileName, line: header.line, column: 1,
+                message: "the header has no '\(name)' column; it needs \(required.joined(separator: ", "))")
         }
     }
 
-    private static func readRow(_ row: Line, header: Line, position: [String: Int], fileName: String,
-                                events: inout EventReader) throws(ScenarioError) -> ScenarioEvent {
+    private static func readRow(
+        _ row: Line, header: Line, position: [String: Int], fileName: String,
+        events: inout EventReader
+    ) throws(ScenarioError) -> ScenarioEvent {
         guard row.fields.count == header.fields.count else {
-            throw ScenarioError(file: fileName, line: row.line, column: 1,
-                                message: "\(row.fields.count) fields, but the header has \(header.fields.count)")
+            throw ScenarioError(
+                file: fileName, line: row.line, column: 1,
+                message: "\(row.fields.count) fields, but the header has \(header.fields.count)")
         }
         func field(_ column: String) -> EventReader.Cell? {
             guard let i = position[column], !row.fields[i].text.isEmpty else { return nil }
@@ -103,8 +131,10 @@ struct TelemetryReader {
             throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no event")
         }
         guard let verb = EventVerb(rawValue: event.text), verbs.contains(verb) else {
-            throw ScenarioError(file: fileName, line: row.line, column: event.column, message: "unknown event '\(InputText.oneLine(event.text))'"
-                + NameSuggestion.hint(for: event.text, among: verbs.map(\.rawValue)))
+            throw ScenarioError(
+                file: fileName, line: row.line, column: event.column,
+                message: "unknown event '\(InputText.oneLine(event.text))'"
+                    + NameSuggestion.hint(for: event.text, among: verbs.map(\.rawValue)))
         }
         guard let time = field("time") else {
             throw ScenarioError(file: fileName, line: row.line, column: 1, message: "the row has no time")
@@ -117,15 +147,21 @@ struct TelemetryReader {
             // Tags separated by blanks or `;`, each at its own column.
             var offset = 0
             for name in cell.text.split(separator: " ", omittingEmptySubsequences: false)
-                .flatMap({ $0.split(separator: ";", omittingEmptySubsequences: false) }) {
+                .flatMap({ $0.split(separator: ";", omittingEmptySubsequences: false) })
+            {
                 defer { offset += name.unicodeScalars.count + 1 }
                 guard !name.isEmpty else { continue }
                 tags.append(EventReader.Cell(text: String(name), line: row.line, column: cell.column + offset))
             }
         }
-        let id = field("id").map { verb == .request || verb == .requestIfPresent || verb == .end || verb == .cancel || verb == .pause || verb == .resume ? $0 : nil } ?? nil
-        return try events.readRow(time: time, app: app, verb: verb, verbCell: event, tags: tags, id: id,
-                                  priority: verb == .request ? field("priority") : nil)
+        let id =
+            field("id").map {
+                verb == .request || verb == .requestIfPresent || verb == .end || verb == .cancel || verb == .pause
+                    || verb == .resume ? $0 : nil
+            } ?? nil
+        return try events.readRow(
+            time: time, app: app, verb: verb, verbCell: event, tags: tags, id: id,
+            priority: verb == .request ? field("priority") : nil)
     }
 
     /// A CSV line's fields, each with its 1-based column; quotes as RFC 4180.
@@ -152,7 +188,10 @@ struct TelemetryReader {
     private static func fields(of bytes: Substring.UTF8View.SubSequence) -> [(text: String, column: Int)] {
         var fields: [(String, Int)] = []
         var field: [UInt8] = []
-        var start = 1, column = 1, quoted = false, inQuotes = false
+        var start = 1
+        var column = 1
+        var quoted = false
+        var inQuotes = false
         var index = bytes.startIndex
         func finish() {
             var value = field[...]

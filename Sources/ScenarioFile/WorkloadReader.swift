@@ -7,11 +7,13 @@ import Yams
 ///
 /// ```yaml
 /// workload:
-///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}, daily_cycle: {amplitude: 0.8, peak: 20h}}
+///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8},
+///      daily_cycle: {amplitude: 0.8, peak: 20h}}
 ///   - {kind: levels, app: game, tags: [level-1, level-2, level-3], rate: 1/d, prefetch_priority: 0.2}
 ///   - {kind: popularity, app: filters, rate: 40/d, alpha: 0.9, hold: {median: 5m, sigma: 1}}
 ///   - {kind: disk, rate: 2/d, size: {median: 300MB, sigma: 1}, cleanup_rate: 1/w, cleanup_fraction: 0.6}
-///   - {kind: network, wifi: {mean: 10h, bandwidth: 40Mbps}, cellular: {mean: 2h, bandwidth: 12Mbps}, offline: {mean: 30m}}
+///   - {kind: network, wifi: {mean: 10h, bandwidth: 40Mbps}, cellular: {mean: 2h, bandwidth: 12Mbps},
+///      offline: {mean: 30m}}
 ///   - {kind: updates, app: game, rate: 1/w}
 /// ```
 struct WorkloadReader {
@@ -29,14 +31,19 @@ struct WorkloadReader {
         var generators: [any WorkloadGenerator] = []
         var this = self
         this.sessionApps = try sessionsApps(node)
-        for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
-            if item.mapping?["kind"]?.string == "trace" { continue }   // read by ``traceFiles(_:)``
+        for item in try reader.sequence(
+            node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}")
+        {
+            if item.mapping?["kind"]?.string == "trace" { continue }  // read by ``traceFiles(_:)``
             generators.append(try this.readGenerator(item))
         }
         // Levels played within sessions take their sessions' rate (for the estimate of events).
         for (i, generator) in generators.enumerated() {
             guard var levels = generator as? LevelProgressionGenerator, levels.withinSessions != nil,
-                  let sessions = generators.lazy.compactMap({ $0 as? SessionsGenerator }).first(where: { $0.app == levels.app }) else { continue }
+                let sessions = generators.lazy.compactMap({ $0 as? SessionsGenerator }).first(where: {
+                    $0.app == levels.app
+                })
+            else { continue }
             levels.withinSessions = sessions.rate
             generators[i] = levels
         }
@@ -49,7 +56,8 @@ struct WorkloadReader {
         guard case .sequence(let items) = node else { return result }
         for item in items {
             guard let mapping = item.mapping, mapping["kind"]?.string == "sessions", let id = mapping["app"]?.string,
-                  let index = apps.firstIndex(where: { $0.id == id }) else { continue }
+                let index = apps.firstIndex(where: { $0.id == id })
+            else { continue }
             result.insert(index)
         }
         return result
@@ -58,7 +66,9 @@ struct WorkloadReader {
     /// The `file` nodes of the `{kind: trace, file: …}` entries, in order.
     func traceFiles(_ node: Node) throws(ScenarioError) -> [Node] {
         var files: [Node] = []
-        for item in try reader.sequence(node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}") {
+        for item in try reader.sequence(
+            node, "workload", of: "generators such as {kind: popularity, app: game, rate: 10/d}")
+        {
             guard let mapping = item.mapping, mapping["kind"]?.string == "trace" else { continue }
             let fields = try MappingFields(node: item, mapping: mapping, section: .trace, reader: reader)
             files.append(try fields.required("file"))
@@ -68,11 +78,13 @@ struct WorkloadReader {
 
     private func readGenerator(_ node: Node) throws(ScenarioError) -> any WorkloadGenerator {
         guard let mapping = node.mapping else {
-            throw reader.error(at: node, "each workload generator must be a mapping such as {kind: sessions, app: game, rate: 3/d}")
+            throw reader.error(
+                at: node, "each workload generator must be a mapping such as {kind: sessions, app: game, rate: 3/d}")
         }
         let kinds = Self.kinds.keys.sorted()
         guard let kindNode = mapping["kind"] else {
-            throw reader.error(at: node, "workload generator is missing required key 'kind' (one of \(kinds.joined(separator: ", ")))")
+            throw reader.error(
+                at: node, "workload generator is missing required key 'kind' (one of \(kinds.joined(separator: ", ")))")
         }
         let kind = try reader.choice(kindNode, "kind", among: kinds)
         let fields = try MappingFields(node: node, mapping: mapping, section: Self.kinds[kind]!, reader: reader)
@@ -86,22 +98,29 @@ struct WorkloadReader {
             let a = try app(fields)
             // Without a list, every tag of the app in catalog order: a generated catalog's
             // `prefix`1 … `prefix`N, so the levels follow its count.
-            let levels = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
+            let levels =
+                try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
                 ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
-            let depth = try fields.value("prefetch_depth").map { node throws(ScenarioError) in
-                try reader.integer(node, "prefetch_depth", as: Int.self, atLeast: 0, atMost: max(0, levels.count - 1))
-            } ?? 1
+            let depth =
+                try fields.value("prefetch_depth").map { node throws(ScenarioError) in
+                    try reader.integer(
+                        node, "prefetch_depth", as: Int.self, atLeast: 0, atMost: max(0, levels.count - 1))
+                } ?? 1
             var generator = LevelProgressionGenerator(
                 app: a, levels: levels, rate: try rate(try fields.required("rate"), "rate"),
-                start: try fields.value("start").map { node throws(ScenarioError) in try reader.duration(node, "start") } ?? 0,
+                start: try fields.value("start").map { node throws(ScenarioError) in try reader.duration(node, "start")
+                } ?? 0,
                 prefetchPriority: try fields.value("prefetch_priority").map { node throws(ScenarioError) in
-                    try reader.loadingPriority(node, "prefetch_priority") } ?? LoadingPriority(0.2)!,
+                    try reader.loadingPriority(node, "prefetch_priority")
+                } ?? LoadingPriority(0.2)!,
                 prefetchDepth: depth)
-            if try withinSessions(fields, app: a) { generator.withinSessions = 0 }   // the sessions' rate is set once all are read
+            // The sessions' rate is set once all are read.
+            if try withinSessions(fields, app: a) { generator.withinSessions = 0 }
             return generator
         case "popularity":
             let a = try app(fields)
-            let list = try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
+            let list =
+                try fields.value("tags").map { node throws(ScenarioError) in try tags(node, of: a) }
                 ?? apps[a].catalog.tags.indices.map { TagID(rawValue: Int32($0)) }
             let alphaNode = try fields.required("alpha")
             let alpha = try number(alphaNode, "alpha", atMost: ModelLimits.zipfAlpha)
@@ -109,23 +128,35 @@ struct WorkloadReader {
                 app: a, tags: list, rate: try rate(try fields.required("rate"), "rate"), alpha: alpha,
                 hold: try lognormal(try fields.required("hold"), "hold", ofDurations: true),
                 cycle: try fields.value("daily_cycle").map { node throws(ScenarioError) in try dailyCycle(node) },
-                priority: try fields.value("priority").map { node throws(ScenarioError) in try reader.loadingPriority(node, "priority") } ?? .normal)
+                priority: try fields.value("priority").map { node throws(ScenarioError) in
+                    try reader.loadingPriority(node, "priority")
+                } ?? .normal)
             generator.withinSessions = try withinSessions(fields, app: a)
             return generator
         case "updates":
             let a = try app(fields)
             let profile = apps[a].catalog.profile
             guard profile.packUpdatesApartFromApp else {
-                throw reader.error(at: fields.keyNode("kind") ?? node, "updates publish one pack at a time, which \(profile.name) does not do: a pack changes only with an app update (Play: \"Update asset packs\"); script {at: …, app: \(apps[a].id), app-update: true} events instead")
+                throw reader.error(
+                    at: fields.keyNode("kind") ?? node,
+                    """
+                    updates publish one pack at a time, which \(profile.name) does not do: a pack changes only with \
+                    an app update (Play: \"Update asset packs\"); script {at: …, app: \(apps[a].id), \
+                    app-update: true} events instead
+                    """
+                )
             }
             return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"))
         case "disk":
             return DiskPressureGenerator(
                 rate: try rate(try fields.required("rate"), "rate"),
                 size: try lognormal(try fields.required("size"), "size", ofDurations: false),
-                cleanupRate: try fields.value("cleanup_rate").map { node throws(ScenarioError) in try rate(node, "cleanup_rate") } ?? 0,
+                cleanupRate: try fields.value("cleanup_rate").map { node throws(ScenarioError) in
+                    try rate(node, "cleanup_rate")
+                } ?? 0,
                 cleanupFraction: try fields.value("cleanup_fraction").map { node throws(ScenarioError) in
-                    try reader.fraction(node, "cleanup_fraction") } ?? 0.5)
+                    try reader.fraction(node, "cleanup_fraction")
+                } ?? 0.5)
         default:
             var spells: [NetworkSpellsGenerator.Spell] = []
             for (key, kind) in [("wifi", LinkKind.wifi), ("cellular", .cellular), ("offline", .wifi)] {
@@ -144,7 +175,13 @@ struct WorkloadReader {
         guard let within = fields.value("within") else { return false }
         _ = try reader.choice(within, "within", among: ["sessions"])
         guard sessionApps.contains(a) else {
-            throw reader.error(at: within, "within: sessions needs a sessions generator for app '\(apps[a].id)' (such as {kind: sessions, app: \(apps[a].id), rate: 3/d, length: {median: 20m, sigma: 0.8}})")
+            throw reader.error(
+                at: within,
+                """
+                within: sessions needs a sessions generator for app '\(apps[a].id)' (such as {kind: sessions, app: \
+                \(apps[a].id), rate: 3/d, length: {median: 20m, sigma: 0.8}})
+                """
+            )
         }
         return true
     }
@@ -153,7 +190,10 @@ struct WorkloadReader {
         let node = try fields.required("app")
         let id = try reader.name(node, "app")
         guard let index = apps.firstIndex(where: { $0.id == id }) else {
-            throw reader.error(at: node, "unknown app '\(id)'" + NameSuggestion.hint(for: id, among: apps.map(\.id), noneText: "the scenario has no apps"))
+            throw reader.error(
+                at: node,
+                "unknown app '\(id)'"
+                    + NameSuggestion.hint(for: id, among: apps.map(\.id), noneText: "the scenario has no apps"))
         }
         return index
     }
@@ -164,7 +204,10 @@ struct WorkloadReader {
         for item in try reader.sequence(node, "tags", of: "tag names such as [level-1, level-2]") {
             let name = try reader.name(item, "each tag")
             guard let id = catalog.tagID(named: name) else {
-                throw reader.error(at: item, "app '\(apps[app].id)' has no tag '\(name)'" + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
+                throw reader.error(
+                    at: item,
+                    "app '\(apps[app].id)' has no tag '\(name)'"
+                        + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
             }
             result.append(id)
         }
@@ -178,11 +221,15 @@ struct WorkloadReader {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         let units: [String: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         guard parts.count == 2, let count = Double(parts[0].trimmingBlanks()), count >= 0, count.isFinite,
-              let unit = units[String(parts[1].trimmingBlanks())] else {
-            throw reader.error(at: node, "\(subject) must be a rate such as 3/d, 2/h or 1/w (events per s, m, h, d or w), not '\(text)'")
+            let unit = units[String(parts[1].trimmingBlanks())]
+        else {
+            throw reader.error(
+                at: node,
+                "\(subject) must be a rate such as 3/d, 2/h or 1/w (events per s, m, h, d or w), not '\(text)'")
         }
         guard count / unit <= ModelLimits.eventsPerSecond else {
-            throw reader.error(at: node, "\(subject) '\(text)' is too high (at most \(Int(ModelLimits.eventsPerSecond))/s)")
+            throw reader.error(
+                at: node, "\(subject) '\(text)' is too high (at most \(Int(ModelLimits.eventsPerSecond))/s)")
         }
         return count / unit
     }
@@ -190,9 +237,13 @@ struct WorkloadReader {
     /// A number in 0 … `maximum`.
     private func number(_ node: Node, _ subject: String, atMost maximum: Double) throws(ScenarioError) -> Double {
         let text = try reader.scalar(node, subject)
-        guard let value = Double(text), value.isFinite else { throw reader.error(at: node, "\(subject) must be a number, not '\(text)'") }
+        guard let value = Double(text), value.isFinite else {
+            throw reader.error(at: node, "\(subject) must be a number, not '\(text)'")
+        }
         guard value >= 0 else { throw reader.error(at: node, "\(subject) must be 0 or more, not \(text)") }
-        guard value <= maximum else { throw reader.error(at: node, "\(subject) must be at most \(Int(maximum)), not \(text)") }
+        guard value <= maximum else {
+            throw reader.error(at: node, "\(subject) must be at most \(Int(maximum)), not \(text)")
+        }
         return value
     }
 
@@ -200,7 +251,8 @@ struct WorkloadReader {
     func lognormal(_ node: Node, _ subject: String, ofDurations: Bool) throws(ScenarioError) -> Lognormal {
         let fields = try reader.mapping(node, subject, section: .lognormal)
         let medianNode = try fields.required("median")
-        let median = ofDurations ? try reader.duration(medianNode, "median") : Double(try reader.size(medianNode, "median"))
+        let median =
+            ofDurations ? try reader.duration(medianNode, "median") : Double(try reader.size(medianNode, "median"))
         guard median > 0 else { throw reader.error(at: medianNode, "median must be more than 0") }
         let sigmaNode = try fields.required("sigma")
         let sigma = try number(sigmaNode, "sigma", atMost: ModelLimits.sigma)
@@ -209,11 +261,14 @@ struct WorkloadReader {
 
     private func dailyCycle(_ node: Node) throws(ScenarioError) -> DailyCycle {
         let fields = try reader.mapping(node, "daily_cycle", section: .dailyCycle)
-        return DailyCycle(amplitude: try reader.fraction(try fields.required("amplitude"), "amplitude"),
-                          peak: try reader.duration(try fields.required("peak"), "peak"))
+        return DailyCycle(
+            amplitude: try reader.fraction(try fields.required("amplitude"), "amplitude"),
+            peak: try reader.duration(try fields.required("peak"), "peak"))
     }
 
-    private func spell(_ node: Node, _ subject: String, kind: LinkKind, offline: Bool) throws(ScenarioError) -> NetworkSpellsGenerator.Spell {
+    private func spell(_ node: Node, _ subject: String, kind: LinkKind, offline: Bool) throws(ScenarioError)
+        -> NetworkSpellsGenerator.Spell
+    {
         let fields = try reader.mapping(node, subject, section: .spell)
         let mean = try reader.duration(try fields.required("mean"), "mean")
         if offline, let key = fields.keyNode("bandwidth") {

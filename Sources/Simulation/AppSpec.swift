@@ -28,8 +28,10 @@ public struct AppSpec: Sendable {
     /// A minute: the user answers the confirmation dialog the next time they look.
     public static let defaultCellularConfirmationDelay = 60.0
 
-    public init(id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore,
-                budget: Int64? = nil) {
+    public init(
+        id: String, catalog: Catalog, cellular: Bool = true, onLowDisk: LowDiskResponse = .ignore,
+        budget: Int64? = nil
+    ) {
         self.id = id
         self.catalog = catalog
         self.cellular = cellular

@@ -15,7 +15,9 @@ public struct DeviceSpec: Sendable, Hashable {
     /// downloads").
     public var wifiOnly = false
 
-    public init(capacity: Int64, used: Int64, onSpaceExhausted: SpaceExhaustionAction = .failRequest, wifiOnly: Bool = false) {
+    public init(
+        capacity: Int64, used: Int64, onSpaceExhausted: SpaceExhaustionAction = .failRequest, wifiOnly: Bool = false
+    ) {
         self.capacity = capacity
         self.used = used
         self.onSpaceExhausted = onSpaceExhausted

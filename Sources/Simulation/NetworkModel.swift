@@ -99,7 +99,8 @@ struct NetworkModel {
         var earliest = Double.infinity
         for s in statuses.indices {
             let download = statuses[s]
-            let rate = urgentCount > 0
+            let rate =
+                urgentCount > 0
                 ? linkRate / Double(urgentCount)
                 : perApp * Self.weight(download.priority) / appWeights[planApps.firstIndex(of: download.app)!]
             let p = Int(download.pack.rawValue)

@@ -69,7 +69,8 @@ public struct Scenario: Sendable {
 
     /// The device's platform, then each app's own: `ios17; odyssey on background-assets`.
     public var platformNames: String {
-        ([platform.name] + apps.compactMap { app in app.platform.map { "\(app.id) on \($0.name)" } }).joined(separator: "; ")
+        ([platform.name] + apps.compactMap { app in app.platform.map { "\(app.id) on \($0.name)" } }).joined(
+            separator: "; ")
     }
 
     /// Whether the apps have different platforms (an ODR app beside a Background Assets app).

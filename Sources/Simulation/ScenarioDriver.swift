@@ -44,24 +44,31 @@ final class ScenarioDriver {
         // Wi-Fi only (the user's setting): every download on cellular waits, none is confirmed.
         func asSet(_ platform: PlatformProfile) -> PlatformProfile {
             var profile = platform
-            if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil { profile.cellularConfirmationBytes = 0 }
+            if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil {
+                profile.cellularConfirmationBytes = 0
+            }
             return profile
         }
-        setsTimers = !scenario.device.wifiOnly && scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
+        setsTimers =
+            !scenario.device.wifiOnly && scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
             || scenario.apps.contains { !$0.installedByPlay }
-        let settings = DeviceSettings(profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
-        let device = ODRDevice(capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
+        let settings = DeviceSettings(
+            profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
+        let device = ODRDevice(
+            capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
         appIDs = scenario.apps.map {
-            device.addApp(name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
-                          budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
+            device.addApp(
+                name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
+                budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
         }
         for (app, spec) in zip(appIDs, scenario.apps) {
             if spec.automaticFilter != nil { device.setAutomaticDownloadFilter(of: app, spec.automaticFilter) }
             if !spec.installedByPlay { device.requireUserConfirmation(of: app) }
         }
         self.device = device
-        state = State(network: NetworkModel(packCount: device.packCount),
-                      endedByScript: Array(repeating: false, count: scenario.requestLabels.count))
+        state = State(
+            network: NetworkModel(packCount: device.packCount),
+            endedByScript: Array(repeating: false, count: scenario.requestLabels.count))
     }
 
     /// Whether the core's events are recorded (an observer listens).
@@ -110,7 +117,8 @@ final class ScenarioDriver {
     func timersDue(at time: Double) -> [(timer: Timer, at: Double)] {
         var due: [(timer: Timer, at: Double)] = []
         for app in device.appsAwaitingCellularConfirmation where !confirmationScheduled.contains(app) {
-            guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay else { continue }
+            guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay
+            else { continue }
             confirmationScheduled.insert(app)
             due.append((.cellularConfirmation(app), time + delay))
         }
@@ -138,26 +146,60 @@ final class ScenarioDriver {
             if applied != delta {
                 let missing = ByteFormatting.describe(abs(delta - applied))
                 if delta < 0 {
-                    notice("other data cannot shrink by \(ByteFormatting.describe(-delta)): only \(ByteFormatting.describe(-applied)) was left, so it stops at zero (\(missing) not removed)")
+                    notice(
+                        """
+                        other data cannot shrink by \(ByteFormatting.describe(-delta)): only \
+                        \(ByteFormatting.describe(-applied)) was left, so it stops at zero (\(missing) not \
+                        removed)
+                        """
+                    )
                 } else {
-                    notice("other data cannot grow by \(ByteFormatting.describe(delta)): \(missing) did not fit, even after purging, and was refused (refused_other_bytes)")
+                    notice(
+                        """
+                        other data cannot grow by \(ByteFormatting.describe(delta)): \(missing) did not fit, even \
+                        after purging, and was refused (refused_other_bytes)
+                        """
+                    )
                 }
             }
             return
         case .end(let a, let key):
             if live[key] == nil, key < state.endedByScript.count, state.endedByScript[key] {
-                notice("request '\(scenario.requestLabels[key])' of app '\(scenario.apps[a].id)' was already ended; this end does nothing")
+                notice(
+                    """
+                    request '\(scenario.requestLabels[key])' of app '\(scenario.apps[a].id)' was already ended; this \
+                    end does nothing
+                    """
+                )
             }
             if key < state.endedByScript.count { state.endedByScript[key] = true }
         case .request(let a, _, _, _, _), .requestLatest(let a, _, _, _, _), .requestIfPresent(let a, _, _):
             if device.isInstalled(appIDs[a]) && !device.isRunning(appIDs[a]) {
-                notice("app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's content is purged as that of an app not running")
+                notice(
+                    """
+                    app '\(scenario.apps[a].id)' is not running; the request is made all the same, and its app's \
+                    content is purged as that of an app not running
+                    """
+                )
             }
         case .update(let a, let pack):
             let id = device.pack(Int(pack), of: appIDs[a])
             switch device.updatePack(id, at: time) {
-            case .busy: notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used; the update is not applied")
-            case .outdated: notice("pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used, or its new version does not fit; its old version stays, out of date, until a request with latest: true")
+            case .busy:
+                notice(
+                    """
+                    pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used; the \
+                    update is not applied
+                    """
+                )
+            case .outdated:
+                notice(
+                    """
+                    pack '\(device.name(of: id))' of app '\(scenario.apps[a].id)' is being downloaded or used, or \
+                    its new version does not fit; its old version stays, out of date, until a request with \
+                    latest: true
+                    """
+                )
             default: break
             }
             return
@@ -178,15 +220,18 @@ final class ScenarioDriver {
         case .request(let a, let tags, let key, let priority, let optional):
             state.currentKey = key
             // Performance: a one-tag request goes to the core without building an array.
-            let outcome = if let tag = tags.single {
-                device.beginAccessing(appIDs[a], tag: tag, priority: priority, optional: optional, at: time)
-            } else {
-                device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, at: time)
-            }
+            let outcome =
+                if let tag = tags.single {
+                    device.beginAccessing(appIDs[a], tag: tag, priority: priority, optional: optional, at: time)
+                } else {
+                    device.beginAccessing(
+                        appIDs[a], tags: Array(tags), priority: priority, optional: optional, at: time)
+                }
             if let id = outcome.request { remember(key, id) }
         case .requestLatest(let a, let tags, let key, let priority, let optional):
             state.currentKey = key
-            let outcome = device.beginAccessing(appIDs[a], tags: Array(tags), priority: priority, optional: optional, requireLatest: true, at: time)
+            let outcome = device.beginAccessing(
+                appIDs[a], tags: Array(tags), priority: priority, optional: optional, requireLatest: true, at: time)
             if let id = outcome.request { remember(key, id) }
         case .requestIfPresent(let a, let tags, let key):
             state.currentKey = key
@@ -205,7 +250,9 @@ final class ScenarioDriver {
         case .end(_, let key):
             if let id = live.removeValue(forKey: key) { device.endAccessing(id, at: time) }
         case .preserve(let a, let list):
-            for entry in list { device.setPreservationPriority(entry.priority, for: [entry.tag], of: appIDs[a], at: time) }
+            for entry in list {
+                device.setPreservationPriority(entry.priority, for: [entry.tag], of: appIDs[a], at: time)
+            }
         case .disk(let delta):
             device.changeOtherData(by: delta, at: time)
         case .network(let bandwidth, let kind):

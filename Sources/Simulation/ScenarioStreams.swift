@@ -9,8 +9,9 @@ public enum ScenarioStreams {
     public static func merger(_ scenario: Scenario, seed: UInt64) -> StreamMerger {
         let keySpace = Scenario.generatorKeySpace
         let generated = scenario.generators.enumerated().map { i, generator in
-            generator.makeStream(scenario: scenario, seed: seed,
-                                 firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
+            generator.makeStream(
+                scenario: scenario, seed: seed,
+                firstKey: scenario.requestLabels.count + i * keySpace, keySpace: keySpace)
         }
         return StreamMerger(network: networkEvents(scenario), scripted: scenario.events, generated: generated)
     }
@@ -18,7 +19,9 @@ public enum ScenarioStreams {
     /// The scenario's network phases as link changes; before the first phase (or without
     /// any) the link is offline.
     static func networkEvents(_ scenario: Scenario) -> [ScenarioEvent] {
-        var events = scenario.network.map { ScenarioEvent(time: $0.at, action: .network(bandwidth: $0.bandwidth, kind: $0.kind)) }
+        var events = scenario.network.map {
+            ScenarioEvent(time: $0.at, action: .network(bandwidth: $0.bandwidth, kind: $0.kind))
+        }
         if (scenario.network.first?.at ?? 1) > 0 {
             events.insert(ScenarioEvent(time: 0, action: .network(bandwidth: 0, kind: .wifi)), at: 0)
         }
@@ -36,7 +39,9 @@ public enum ScenarioStreams {
             let tags: RequestTags
             let app: AppIndex
             switch event.action {
-            case .request(let a, let t, _, _, _), .requestLatest(let a, let t, _, _, _), .requestIfPresent(let a, let t, _): (app, tags) = (a, t)
+            case .request(let a, let t, _, _, _), .requestLatest(let a, let t, _, _, _),
+                .requestIfPresent(let a, let t, _):
+                (app, tags) = (a, t)
             default: continue
             }
             let catalog = scenario.apps[app].catalog

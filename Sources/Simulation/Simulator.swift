@@ -47,8 +47,8 @@ public final class Simulator {
         case sample
     }
 
-    /// Among equal times: download completions, then the driver's timers, then the merged streams (network phases, scripted
-    /// and generated events), then samples.
+    /// Among equal times: download completions, then the driver's timers, then the merged streams (network phases,
+    /// scripted and generated events), then samples.
     private enum Rank {
         static let downloadDue: UInt8 = 0
         static let timer: UInt8 = 1
@@ -104,8 +104,10 @@ public final class Simulator {
     /// It is ``start(observer:sampleInterval:)``, ``step()`` until none is left, and
     /// ``finish()``, with the limit and the progress calls in between.
     @discardableResult
-    public func run(observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil,
-                    maxEvents: Int = .max, progress: ((Double) -> Bool)? = nil) -> End {
+    public func run(
+        observer: (any SimulationObserver)? = nil, sampleInterval: Double? = nil,
+        maxEvents: Int = .max, progress: ((Double) -> Bool)? = nil
+    ) -> End {
         start(observer: observer, sampleInterval: sampleInterval)
         // One comparison per event: the limit and the progress calls share a checkpoint.
         var checkpoint = min(maxEvents, processedEvents + Self.progressInterval)
@@ -192,7 +194,8 @@ public final class Simulator {
         let streamTime = events.nextTime ?? .infinity
         let next: Upcoming
         if let entry = queue.earliest,
-           entry.time < streamTime || (entry.time == streamTime && entry.priority < Rank.stream) {
+            entry.time < streamTime || (entry.time == streamTime && entry.priority < Rank.stream)
+        {
             next = Upcoming(time: entry.time, entry: entry)
         } else {
             next = Upcoming(time: streamTime, entry: nil)

@@ -13,8 +13,9 @@ public final class DiscreteDistribution {
 
     /// Weights need not sum to 1; they must not be negative and not all zero.
     public init(weights: [Double]) {
-        precondition(!weights.isEmpty && weights.allSatisfy { $0 >= 0 } && weights.contains { $0 > 0 },
-                     "a discrete distribution needs non-negative weights, not all zero")
+        precondition(
+            !weights.isEmpty && weights.allSatisfy { $0 >= 0 } && weights.contains { $0 > 0 },
+            "a discrete distribution needs non-negative weights, not all zero")
         let total = weights.reduce(0, +)
         probabilities = weights.map { $0 / total }
         table = weights.withUnsafeBufferPointer { OpaquePointer(gsl_ran_discrete_preproc($0.count, $0.baseAddress!)) }

@@ -65,7 +65,8 @@ public enum InputText {
             if count == 0 { break }
             filled += count
             guard Int64(filled) <= maximumBytes else {
-                throw whole("is more than \(maximumBytes) bytes; odr-sim reads text inputs of at most \(maximumBytes) bytes")
+                throw whole(
+                    "is more than \(maximumBytes) bytes; odr-sim reads text inputs of at most \(maximumBytes) bytes")
             }
         }
         bytes.removeSubrange(filled...)
@@ -96,7 +97,9 @@ public enum InputText {
                 switch decoder.decode(&iterator) {
                 case .scalarValue(let scalar): offset += UTF8.width(scalar)
                 case .emptyInput: break loop
-                case .error: index = before; break loop
+                case .error:
+                    index = before
+                    break loop
                 }
             }
             let (line, column) = place(of: index, in: bytes)
@@ -108,7 +111,8 @@ public enum InputText {
 
     /// The line and column (Unicode scalars, as YAML counts them; from 1) of byte `index`.
     private static func place(of index: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1, start = 0
+        var line = 1
+        var start = 0
         for i in 0..<index where bytes[i] == 10 {
             line += 1
             start = i + 1

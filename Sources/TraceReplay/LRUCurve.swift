@@ -36,16 +36,22 @@ public struct LRUCurve {
     /// The curve at `capacities` (bytes or percentages of the unique bytes), in that order.
     /// Also returns the trace's unique bytes (the sum of each object's first-seen size).
     public func compute(_ capacities: [TraceReplayer.Capacity], progress: ((Double) -> Void)? = nil)
-        throws(TraceError) -> (points: [Point], uniqueBytes: Int64) {
+        throws(TraceError) -> (points: [Point], uniqueBytes: Int64)
+    {
         let objects = try TraceObjects.scan(path: path, format: format, recordRequests: true, streamBudget: .max)
         var sizeOfPack = [Int64](repeating: 0, count: objects.objects.count)
         for object in objects.objects { sizeOfPack[Int(object.pack)] = object.size }
         let unique = sizeOfPack.reduce(0, +)
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
-        let counts = Self.count(requests: objects.requests, sizes: sizeOfPack, capacities: bytes, scale: 1, progress: progress)
-        return (zip(bytes, counts).map { c, k in
-            Point(capacity: c, requests: k.requests, misses: k.misses, bytesRequested: k.bytesRequested, bytesMissed: k.bytesMissed)
-        }, unique)
+        let counts = Self.count(
+            requests: objects.requests, sizes: sizeOfPack, capacities: bytes, scale: 1, progress: progress)
+        return (
+            zip(bytes, counts).map { c, k in
+                Point(
+                    capacity: c, requests: k.requests, misses: k.misses, bytesRequested: k.bytesRequested,
+                    bytesMissed: k.bytesMissed)
+            }, unique
+        )
     }
 
     /// What one pass of the stack algorithm counts at one capacity.
@@ -59,8 +65,10 @@ public struct LRUCurve {
     /// Mattson's stack algorithm with sizes over `requests` (indices into `sizes`). A request
     /// hits at capacity `C` when its object was used before, fits `C`, and its stack distance
     /// (bytes of the distinct objects used since, with itself) is at most `C × scale`.
-    static func count(requests: [Int32], sizes: [Int64], capacities bytes: [Int64], scale: Double,
-                      progress: ((Double) -> Void)? = nil) -> [Counts] {
+    static func count(
+        requests: [Int32], sizes: [Int64], capacities bytes: [Int64], scale: Double,
+        progress: ((Double) -> Void)? = nil
+    ) -> [Counts] {
         let largest = sizes.max() ?? 0
         var points = bytes.map { _ in Counts() }
         // Tree 0 holds every object; a capacity below the largest object has its own tree of
@@ -95,12 +103,15 @@ public struct LRUCurve {
         let others = bytes.indices.filter { treeOf[$0] != 0 }
         var missesAt = [Int64](repeating: 0, count: shared.count + 1)
         var bytesMissedAt = [Int64](repeating: 0, count: shared.count + 1)
-        var requestCount: Int64 = 0, requestedBytes: Int64 = 0
+        var requestCount: Int64 = 0
+        var requestedBytes: Int64 = 0
         for (t, pack) in requests.enumerated() {
             let size = sizes[Int(pack)]
             let last = Int(lastUse[Int(pack)])
             if last >= 0 {
-                for k in trees.indices where size <= limits[k] { distance[k] = trees[k].sum(from: last + 1, to: t) + size }
+                for k in trees.indices where size <= limits[k] {
+                    distance[k] = trees[k].sum(from: last + 1, to: t) + size
+                }
             }
             requestCount += 1
             requestedBytes += size
@@ -131,7 +142,8 @@ public struct LRUCurve {
             if t & 0xFFFF == 0xFFFF, let progress { progress(Double(t + 1) / Double(max(1, n))) }
         }
         // A request with boundary b missed at the sorted capacities below b.
-        var misses: Int64 = 0, bytesMissed: Int64 = 0
+        var misses: Int64 = 0
+        var bytesMissed: Int64 = 0
         for q in shared.indices.reversed() {
             misses += missesAt[q + 1]
             bytesMissed += bytesMissedAt[q + 1]
@@ -162,7 +174,8 @@ struct Fenwick {
 
     /// The sum over positions below `end`.
     func prefix(_ end: Int) -> Int64 {
-        var i = end, total: Int64 = 0
+        var i = end
+        var total: Int64 = 0
         while i > 0 {
             total += tree[i]
             i -= i & -i

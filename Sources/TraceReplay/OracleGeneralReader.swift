@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CZstd
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Streams libCacheSim's `oracleGeneral` binary traces: 24-byte little-endian records of
 /// `uint32 time, uint64 obj_id, uint32 size, int64 next_access_vtime`, plain or compressed
@@ -62,7 +63,10 @@ public final class OracleGeneralReader {
     private func readLCSHeader() throws(TraceError) {
         while end - start < Self.lcsHeaderBytes {
             guard try refill() else {
-                throw TraceError(file: fileName, line: nil, message: "not an lcs trace: \(end - start) bytes, shorter than lcs's \(Self.lcsHeaderBytes)-byte header")
+                throw TraceError(
+                    file: fileName, line: nil,
+                    message:
+                        "not an lcs trace: \(end - start) bytes, shorter than lcs's \(Self.lcsHeaderBytes)-byte header")
             }
         }
         let p = UnsafeRawPointer(output.baseAddress! + start)
@@ -71,15 +75,28 @@ public final class OracleGeneralReader {
         let endMagic = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: Self.lcsHeaderBytes - 8, as: UInt64.self))
         func hex(_ x: UInt64) -> String { "0x" + String(x, radix: 16) }
         guard magic == Self.lcsMagic else {
-            throw TraceError(file: fileName, line: nil, message: "not an lcs trace: it starts with \(hex(magic)), not lcs's magic \(hex(Self.lcsMagic))")
+            throw TraceError(
+                file: fileName, line: nil,
+                message: "not an lcs trace: it starts with \(hex(magic)), not lcs's magic \(hex(Self.lcsMagic))")
         }
         guard endMagic == Self.lcsMagic else {
-            throw TraceError(file: fileName, line: nil, message: "not an lcs trace: its header ends with \(hex(endMagic)), not lcs's magic \(hex(Self.lcsMagic)) (cut short, or another header size)")
+            throw TraceError(
+                file: fileName, line: nil,
+                message:
+                    """
+                    not an lcs trace: its header ends with \(hex(endMagic)), not lcs's magic \(hex(Self.lcsMagic)) \
+                    (cut short, or another header size)
+                    """
+            )
         }
         switch version {
         case 1: recordLength = 24
-        case 2: recordLength = 28; appNames = []
-        default: throw TraceError(file: fileName, line: nil, message: "lcs version \(version) is not read here (versions 1 and 2 are)")
+        case 2:
+            recordLength = 28
+            appNames = []
+        default:
+            throw TraceError(
+                file: fileName, line: nil, message: "lcs version \(version) is not read here (versions 1 and 2 are)")
         }
         start += Self.lcsHeaderBytes
         headerBytes = Self.lcsHeaderBytes
@@ -118,8 +135,13 @@ public final class OracleGeneralReader {
                     if n == 0 {
                         finished = true
                         if !frameComplete {
-                            throw TraceError(file: fileName, line: nil,
-                                             message: "the zstd stream ends in the middle of a frame, after \(records) whole records")
+                            throw TraceError(
+                                file: fileName, line: nil,
+                                message: """
+                                    the zstd stream ends in the middle of a frame, after \(records) whole \
+                                    records
+                                    """
+                            )
                         }
                         break
                     }
@@ -133,7 +155,8 @@ public final class OracleGeneralReader {
                 end = outb.pos
                 let result = ZSTD_isError(code) != 0 ? -1 : Int(code)
                 if result < 0 {
-                    throw TraceError(file: fileName, line: nil, message: "not a valid zstd stream (after \(records) records)")
+                    throw TraceError(
+                        file: fileName, line: nil, message: "not a valid zstd stream (after \(records) records)")
                 }
                 frameComplete = result == 0
             }
@@ -158,8 +181,14 @@ public final class OracleGeneralReader {
         while end - start < recordLength {
             guard try refill() else {
                 if end - start > 0 {
-                    throw TraceError(file: fileName, line: nil,
-                                     message: "truncated: \(records) whole records read, then \(end - start) bytes (records are \(recordLength) bytes)")
+                    throw TraceError(
+                        file: fileName, line: nil,
+                        message:
+                            """
+                            truncated: \(records) whole records read, then \(end - start) bytes (records are \
+                            \(recordLength) bytes)
+                            """
+                    )
                 }
                 return nil
             }
@@ -167,14 +196,18 @@ public final class OracleGeneralReader {
         let p = UnsafeRawPointer(output.baseAddress! + start)
         // lcs v2 puts the operation (low 8 bits) and the tenant (high 24) before the next access.
         let wide = recordLength == 28
-        let fields = (UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
-                      UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
-                      UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
-                      Int64(littleEndian: p.loadUnaligned(fromByteOffset: wide ? 20 : 16, as: Int64.self)))
+        let fields = (
+            UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
+            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
+            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
+            Int64(littleEndian: p.loadUnaligned(fromByteOffset: wide ? 20 : 16, as: Int64.self))
+        )
         var app: Int32 = 0
         if wide {
             let tenant = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) >> 8
-            if let known = tenants[tenant] { app = known } else {
+            if let known = tenants[tenant] {
+                app = known
+            } else {
                 app = Int32(appNames.count)
                 tenants[tenant] = app
                 appNames.append("tenant-\(tenant)")
@@ -182,6 +215,9 @@ public final class OracleGeneralReader {
         }
         start += recordLength
         records += 1
-        return (TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: app), fields.3)
+        return (
+            TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: app),
+            fields.3
+        )
     }
 }

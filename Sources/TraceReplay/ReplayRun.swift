@@ -11,7 +11,10 @@ struct ReplayRun {
     private var clock = 0.0
     private(set) var result: ReplayResult
 
-    init(_ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, objects: TraceObjects, catalogs: [Catalog]) {
+    init(
+        _ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, objects: TraceObjects,
+        catalogs: [Catalog]
+    ) {
         device = ODRDevice(capacity: capacity, policy: descriptor.make(context))
         device.recordsEvents = false
         for (a, catalog) in catalogs.enumerated() {

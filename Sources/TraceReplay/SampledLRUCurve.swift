@@ -51,8 +51,10 @@ public struct SampledLRUCurve: Sendable {
 extension LRUCurve {
     /// The curve at `capacities` estimated from `rate` (0 < rate ≤ 1) of the trace's objects.
     /// Percentages are of ``SampledLRUCurve/estimatedUniqueBytes``.
-    public func computeSampled(_ capacities: [TraceReplayer.Capacity], rate: Double,
-                               progress: ((Double) -> Void)? = nil) throws(TraceError) -> SampledLRUCurve {
+    public func computeSampled(
+        _ capacities: [TraceReplayer.Capacity], rate: Double,
+        progress: ((Double) -> Void)? = nil
+    ) throws(TraceError) -> SampledLRUCurve {
         precondition(rate > 0 && rate <= 1, "rate must be in (0, 1]")
         let threshold = UInt64(max(1, (rate * Double(1 << SampledLRUCurve.thresholdBits)).rounded()))
         let used = Double(threshold) / Double(1 << SampledLRUCurve.thresholdBits)
@@ -67,8 +69,9 @@ extension LRUCurve {
             total += 1
             let (sum, overflow) = totalBytes.addingReportingOverflow(record.size)
             guard !overflow else {
-                throw TraceError(file: reader.fileName, line: record.line,
-                                 message: "the requests up to this line total more than \(Int64.max) bytes")
+                throw TraceError(
+                    file: reader.fileName, line: record.line,
+                    message: "the requests up to this line total more than \(Int64.max) bytes")
             }
             totalBytes = sum
             guard let sub = SampledLRUCurve.sample(record.object, threshold: threshold) else { continue }
@@ -83,17 +86,21 @@ extension LRUCurve {
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
 
         let whole = Self.count(requests: requests, sizes: sizes, capacities: bytes, scale: used, progress: progress)
-        let expectedRequests = Double(total) * used, expectedBytes = Double(totalBytes) * used
+        let expectedRequests = Double(total) * used
+        let expectedBytes = Double(totalBytes) * used
         func ratios(_ c: Counts, share: Double) -> (Double, Double) {
-            (min(1, Double(c.misses) / max(1e-300, expectedRequests * share)),
-             min(1, Double(c.bytesMissed) / max(1e-300, expectedBytes * share)))
+            (
+                min(1, Double(c.misses) / max(1e-300, expectedRequests * share)),
+                min(1, Double(c.bytesMissed) / max(1e-300, expectedBytes * share))
+            )
         }
         // The sub-samples, each a sample at rate / 8 with its own stack.
         let k = SampledLRUCurve.subsamples
         var parts = [[Int32]](repeating: [], count: k)
         for pack in requests { parts[Int(group[Int(pack)])].append(pack) }
         let sub = parts.map { Self.count(requests: $0, sizes: sizes, capacities: bytes, scale: used / Double(k)) }
-        var objectErrors: [Double] = [], byteErrors: [Double] = []
+        var objectErrors: [Double] = []
+        var byteErrors: [Double] = []
         for j in bytes.indices {
             let estimates = sub.map { ratios($0[j], share: 1 / Double(k)) }
             func standardError(_ values: [Double]) -> Double {
@@ -106,11 +113,13 @@ extension LRUCurve {
         }
         let points = zip(bytes, whole).map { capacity, counts in
             let (object, byte) = ratios(counts, share: 1)
-            return Point(capacity: capacity, requests: total, misses: Int64((object * Double(total)).rounded()),
-                         bytesRequested: totalBytes, bytesMissed: Int64((byte * Double(totalBytes)).rounded()))
+            return Point(
+                capacity: capacity, requests: total, misses: Int64((object * Double(total)).rounded()),
+                bytesRequested: totalBytes, bytesMissed: Int64((byte * Double(totalBytes)).rounded()))
         }
-        return SampledLRUCurve(rate: used, sampledObjects: sizes.count, sampledRequests: requests.count, requests: total,
-                               bytesRequested: totalBytes, estimatedUniqueBytes: unique, points: points,
-                               objectMissRatioErrors: objectErrors, byteMissRatioErrors: byteErrors)
+        return SampledLRUCurve(
+            rate: used, sampledObjects: sizes.count, sampledRequests: requests.count, requests: total,
+            bytesRequested: totalBytes, estimatedUniqueBytes: unique, points: points,
+            objectMissRatioErrors: objectErrors, byteMissRatioErrors: byteErrors)
     }
 }

@@ -23,7 +23,9 @@ public enum TraceFormat: Sendable, Hashable {
         if name.hasSuffix(".lcs.zst") { return .lcs(compressed: true) }
         if name.hasSuffix(".lcs") { return .lcs(compressed: false) }
         if name.hasSuffix(".zst") { return .oracleGeneral(compressed: true) }
-        if name.hasSuffix(".oraclegeneral") || name.hasSuffix(".oraclegeneral.bin") { return .oracleGeneral(compressed: false) }
+        if name.hasSuffix(".oraclegeneral") || name.hasSuffix(".oraclegeneral.bin") {
+            return .oracleGeneral(compressed: false)
+        }
         return .text(TextLayout())
     }
 

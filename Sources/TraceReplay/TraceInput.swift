@@ -6,8 +6,10 @@ enum TraceInput {
     init(path: String, format: TraceFormat) throws(TraceError) {
         switch format {
         case .text(let layout): self = .text(try TraceReader(path: path, layout: layout))
-        case .oracleGeneral(let compressed): self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed))
-        case .lcs(let compressed): self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed, lcs: true))
+        case .oracleGeneral(let compressed):
+            self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed))
+        case .lcs(let compressed):
+            self = .oracleGeneral(try OracleGeneralReader(path: path, compressed: compressed, lcs: true))
         }
     }
 

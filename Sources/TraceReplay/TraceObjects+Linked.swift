@@ -19,15 +19,19 @@ extension TraceObjects {
     /// object; a repeat is checked by comparing one ID. The field is believed only as far
     /// as it is checked, completely: a named request must carry the naming request's ID, an
     /// unnamed one must be an ID never seen, no request may be named twice (names given must
-    /// equal named requests read), and no name may point past the end. At the first disagreement the scan stops and says where, and the
-    /// caller hashes instead; the results are the same either way.
+    /// equal named requests read), and no name may point past the end. At the first disagreement the scan stops and
+    /// says where, and the caller hashes instead; the results are the same either way.
     ///
     /// Performance: on a 5 M-request trace of 732k objects, hashing each ID costs a cache
     /// miss per request in a 32 MB table; here a repeat costs a store ahead in the stream and
     /// one read of an 8-byte ID.
-    static func scanLinked(path: String, format: TraceFormat, recordRequests: Bool, keepNextAccess: Bool,
-                           streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool) throws(TraceError) -> LinkedScan {
-        guard case .oracleGeneral(let compressed) = format else { preconditionFailure("only oracleGeneral links its requests") }
+    static func scanLinked(
+        path: String, format: TraceFormat, recordRequests: Bool, keepNextAccess: Bool,
+        streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool
+    ) throws(TraceError) -> LinkedScan {
+        guard case .oracleGeneral(let compressed) = format else {
+            preconditionFailure("only oracleGeneral links its requests")
+        }
         let reader = try OracleGeneralReader(path: path, compressed: compressed)
         var objects = TraceObjects(fileName: reader.fileName, appNames: reader.appNames, table: ObjectTable())
         objects.keepsStream = streamBudget > 0
@@ -42,7 +46,8 @@ extension TraceObjects {
         var bound = RequestedBytesBound()
         // Names given, and named records read: equal exactly when no record was named twice
         // and no name points past the last record.
-        var names = 0, named = 0
+        var names = 0
+        var named = 0
         func disagreement(_ record: Int, _ message: String) -> LinkedScan {
             .disagrees(TraceError(file: reader.fileName, line: nil, message: "record \(record): \(message)"))
         }
@@ -55,7 +60,9 @@ extension TraceObjects {
             let ahead = k + TraceReplayer.prefetchDistance
             if objects.objectID.count >= TraceReplayer.prefetchFromPacks {
                 if ahead < requests.count, requests.base[ahead] >= 0 {
-                    objects.objectID.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + Int(requests.base[ahead])) }
+                    objects.objectID.withUnsafeBufferPointer {
+                        odr_prefetch($0.baseAddress! + Int(requests.base[ahead]))
+                    }
                 } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
                     objects.table.prefetch(id)
                 }
@@ -64,12 +71,20 @@ extension TraceObjects {
             if index >= 0 {
                 named += 1
                 guard objects.objectID[Int(index)] == record.object else {
-                    return disagreement(record.line, "next_access_vtime of an earlier record names this one for object \(objects.objectID[Int(index)]), but it requests object \(record.object)")
+                    return disagreement(
+                        record.line,
+                        """
+                        next_access_vtime of an earlier record names this one for object \
+                        \(objects.objectID[Int(index)]), but it requests object \(record.object)
+                        """
+                    )
                 }
             } else {
                 let (found, inserted, _) = objects.table.findOrInsert(record.object)
                 guard inserted else {
-                    return disagreement(record.line, "object \(record.object) was requested before, but no next_access_vtime names this record")
+                    return disagreement(
+                        record.line,
+                        "object \(record.object) was requested before, but no next_access_vtime names this record")
                 }
                 index = found
                 objects.objectID.append(record.object)
@@ -85,7 +100,9 @@ extension TraceObjects {
                 // requests (256 MB of stream) of the current one.
                 let reach = known.map(Int64.init) ?? Int64(k) + (1 << 26)
                 guard next > Int64(k + 1), next <= reach else {
-                    return disagreement(record.line, "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
+                    return disagreement(
+                        record.line,
+                        "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
                 }
                 let at = Int(next) - 1
                 if requests.count <= at { requests.extend(to: at + 1) }
@@ -97,22 +114,27 @@ extension TraceObjects {
             if exactTotals {
                 let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
                 guard !overflow else {
-                    throw TraceError(file: reader.fileName, line: nil,
-                                     message: "record \(record.line): the requests up to here total more than \(Int64.max) bytes")
+                    throw TraceError(
+                        file: reader.fileName, line: nil,
+                        message: "record \(record.line): the requests up to here total more than \(Int64.max) bytes")
                 }
                 requestedBytes = total
             } else if bound.mayOverflow(requests: objects.requestCount) {
-                return try scanLinked(path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
-                                      streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
+                return try scanLinked(
+                    path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
+                    streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
             }
             objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: true)
         }
         if requests.count > Int(objects.requestCount) {
-            return disagreement(Int(objects.requestCount), "a next_access_vtime names record \(requests.count), past the last one")
+            return disagreement(
+                Int(objects.requestCount), "a next_access_vtime names record \(requests.count), past the last one")
         }
         if names != named {
-            return .disagrees(TraceError(file: reader.fileName, line: nil,
-                                         message: "\(names - named) next_access_vtime fields name a record that another one names too"))
+            return .disagrees(
+                TraceError(
+                    file: reader.fileName, line: nil,
+                    message: "\(names - named) next_access_vtime fields name a record that another one names too"))
         }
         objects.requests = objects.keepsStream || recordRequests ? requests.array() : []
         objects.hasNextAccess = keepNextAccess

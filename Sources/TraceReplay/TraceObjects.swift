@@ -66,28 +66,36 @@ struct TraceObjects {
     /// for the future (see ``nextAccess``), which needs `recordRequests`.
     ///
     /// `keepTimes`: keep each request's time in the stream (the replay's policies read times).
-    static func scan(path: String, format: TraceFormat, recordRequests: Bool, useNextAccess: Bool = false,
-                     streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+    static func scan(
+        path: String, format: TraceFormat, recordRequests: Bool, useNextAccess: Bool = false,
+        streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false
+    ) throws(TraceError) -> TraceObjects {
         guard format.carriesNextAccess else {
-            return try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
-                                   keepTimes: keepTimes, exactTotals: exactTotals)
+            return try scanHashing(
+                path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
+                keepTimes: keepTimes, exactTotals: exactTotals)
         }
-        switch try scanLinked(path: path, format: format, recordRequests: recordRequests,
-                              keepNextAccess: useNextAccess && recordRequests, streamBudget: streamBudget, keepTimes: keepTimes,
-                              exactTotals: exactTotals) {
+        switch try scanLinked(
+            path: path, format: format, recordRequests: recordRequests,
+            keepNextAccess: useNextAccess && recordRequests, streamBudget: streamBudget, keepTimes: keepTimes,
+            exactTotals: exactTotals)
+        {
         case .scanned(let objects):
             return objects
         case .disagrees(let problem):
-            var objects = try scanHashing(path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
-                                          keepTimes: keepTimes, exactTotals: exactTotals)
+            var objects = try scanHashing(
+                path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,
+                keepTimes: keepTimes, exactTotals: exactTotals)
             objects.nextAccessProblem = problem
             return objects
         }
     }
 
     /// The scan of any format: each request's object found by its ID in ``table``.
-    static func scanHashing(path: String, format: TraceFormat, recordRequests: Bool,
-                            streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false) throws(TraceError) -> TraceObjects {
+    static func scanHashing(
+        path: String, format: TraceFormat, recordRequests: Bool,
+        streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool = false
+    ) throws(TraceError) -> TraceObjects {
         let reader = try TraceInput(path: path, format: format)
         var objects = TraceObjects(fileName: reader.fileName, appNames: [], table: ObjectTable())
         objects.keepsStream = streamBudget > 0
@@ -108,21 +116,28 @@ struct TraceObjects {
             } else if firstApp != record.app {
                 throw TraceError(
                     file: reader.fileName, line: record.line,
-                    message: "object \(record.object) belongs to app '\(reader.appNames[Int(firstApp)])' (its first line), not '\(reader.appNames[app])'")
+                    message:
+                        """
+                        object \(record.object) belongs to app '\(reader.appNames[Int(firstApp)])' (its first line), \
+                        not '\(reader.appNames[app])'
+                        """
+                )
             }
             objects.requestCount += 1
             if exactTotals {
                 let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
                 guard !overflow else {
-                    throw TraceError(file: reader.fileName, line: record.line,
-                                     message: "the requests up to this line total more than \(Int64.max) bytes")
+                    throw TraceError(
+                        file: reader.fileName, line: record.line,
+                        message: "the requests up to this line total more than \(Int64.max) bytes")
                 }
                 requestedBytes = total
             } else {
                 if inserted { bound.note(record.size) }
                 if bound.mayOverflow(requests: objects.requestCount) {
-                    return try scanHashing(path: path, format: format, recordRequests: recordRequests,
-                                           streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
+                    return try scanHashing(
+                        path: path, format: format, recordRequests: recordRequests,
+                        streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
                 }
             }
             objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: recordRequests)

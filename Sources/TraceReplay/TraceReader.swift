@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Streams the records of a delimited text trace: by default a `time,obj_id,size[,app]` CSV
@@ -128,7 +128,8 @@ public final class TraceReader {
             columns[text] = index
         }
         for required in ["time", "obj_id", "size"] where columns[required] == nil {
-            let hint = columns.count == 1 && delimiter == 0x2C
+            let hint =
+                columns.count == 1 && delimiter == 0x2C
                 ? "; if the file is not comma-separated, give --delimiter, and --columns if it has no header"
                 : " (expected \(expected) with an optional 'app'; or give --columns)"
             throw TraceError(file: fileName, line: 1, message: "header has no '\(required)' column\(hint)")
@@ -153,11 +154,17 @@ public final class TraceReader {
         let fields = fields(first)
         let needed = Swift.max(state.timeColumn, state.objectColumn, state.sizeColumn, state.appColumn) + 1
         guard fields.count >= needed else {
-            throw TraceError(file: fileName, line: 1, message: "\(header == .present ? "the header has" : "found") \(fields.count) field\(fields.count == 1 ? "" : "s"), but --columns names column \(needed)")
+            throw TraceError(
+                file: fileName, line: 1,
+                message:
+                    "\(header == .present ? "the header has" : "found") \(fields.count) "
+                    + "field\(fields.count == 1 ? "" : "s"), but --columns names column \(needed)"
+            )
         }
         var isHeader = header == .present
         if header == .detect {
-            isHeader = !(Self.unsigned(fields[state.objectColumn]) != nil && Self.unsigned(fields[state.sizeColumn]) != nil)
+            isHeader =
+                !(Self.unsigned(fields[state.objectColumn]) != nil && Self.unsigned(fields[state.sizeColumn]) != nil)
         }
         if isHeader {
             state.lineFields = fields.count
@@ -202,7 +209,8 @@ public final class TraceReader {
                 i &+= 1
             }
             guard i - fieldStart > 0, i - fieldStart <= 18, i < available,
-                  line[i] == (field < 2 ? delimiter : 0x0A) else { return nil }
+                line[i] == (field < 2 ? delimiter : 0x0A)
+            else { return nil }
             i += 1
             switch field {
             case 0: values.0 = number
@@ -213,8 +221,9 @@ public final class TraceReader {
         state.start += i
         state.lineNumber += 1
         func value(_ column: Int) -> UInt64 { column == 0 ? values.0 : column == 1 ? values.1 : values.2 }
-        return TraceRecord(line: state.lineNumber, time: Double(value(state.timeColumn)), object: value(state.objectColumn),
-                           size: Int64(value(state.sizeColumn)), app: 0)
+        return TraceRecord(
+            line: state.lineNumber, time: Double(value(state.timeColumn)), object: value(state.objectColumn),
+            size: Int64(value(state.sizeColumn)), app: 0)
     }
 
     // MARK: Lines
@@ -222,7 +231,8 @@ public final class TraceReader {
     /// The next line without its line end, pointing into the buffer (valid until the next call).
     private func nextLine() throws(TraceError) -> (UnsafePointer<UInt8>, Int)? {
         while true {
-            if state.start < state.end, let newline = memchr(state.buffer + state.start, 0x0A, state.end - state.start) {
+            if state.start < state.end, let newline = memchr(state.buffer + state.start, 0x0A, state.end - state.start)
+            {
                 let base = (state.buffer + state.start).assumingMemoryBound(to: UInt8.self)
                 var length = newline - (state.buffer + state.start)
                 state.start += length + 1
@@ -256,7 +266,8 @@ public final class TraceReader {
     /// means a file that is not a text trace, refused before it is read whole.
     public static let maximumLineLength = 1 << 20
 
-    static let binaryMessage = "binary data (a NUL byte); expected a CSV text trace with a header row 'time,obj_id,size'"
+    static let binaryMessage =
+        "binary data (a NUL byte); expected a CSV text trace with a header row 'time,obj_id,size'"
 
     /// Keeps the unfinished line, grows the buffer if that line fills it, and reads more.
     private func refill() throws(TraceError) {
@@ -268,8 +279,15 @@ public final class TraceReader {
         }
         if state.end >= Self.maximumLineLength {
             let binary = memchr(state.buffer, 0, state.end) != nil
-            throw TraceError(file: fileName, line: state.lineNumber + 1, message: binary ? Self.binaryMessage
-                             : "the line is longer than \(Self.maximumLineLength >> 20) MiB with no line break; expected a CSV text trace")
+            throw TraceError(
+                file: fileName, line: state.lineNumber + 1,
+                message: binary
+                    ? Self.binaryMessage
+                    : """
+                    the line is longer than \(Self.maximumLineLength >> 20) MiB with no line break; expected a CSV \
+                    text trace
+                    """
+            )
         }
         if state.end == state.capacity {
             let grown = UnsafeMutableRawPointer.allocate(byteCount: state.capacity * 2 + 1, alignment: 8)
@@ -290,7 +308,8 @@ public final class TraceReader {
                 return
             }
             if errno == EINTR { continue }
-            throw TraceError(file: fileName, line: state.lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
+            throw TraceError(
+                file: fileName, line: state.lineNumber + 1, message: "read failed: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -330,7 +349,8 @@ public final class TraceReader {
 
     /// Whether lines may take ``nextPlain()``: exactly the three numeric columns.
     private func updatePlainLayout() {
-        state.plainLayout = state.neededFields == 3 && state.appColumn < 0 && state.timeColumn >= 0 && state.lineFields == 3
+        state.plainLayout =
+            state.neededFields == 3 && state.appColumn < 0 && state.timeColumn >= 0 && state.lineFields == 3
     }
 
     @inline(__always)
@@ -347,7 +367,8 @@ public final class TraceReader {
     }
 
     private func parse(_ base: UnsafePointer<UInt8>, _ length: Int) throws(TraceError) -> TraceRecord {
-        var base = base, length = length
+        var base = base
+        var length = length
         if collapsesBlanks {
             while length > 0 && Self.isBlank(base[0]) {
                 base += 1
@@ -400,7 +421,10 @@ public final class TraceReader {
             state.lineFields = field
             updatePlainLayout()
         } else if field != state.lineFields {
-            throw error("found \(field) field\(field == 1 ? "" : "s"), but \(state.fieldsFromHeader ? "the header names" : "the first line has") \(state.lineFields)")
+            throw error(
+                "found \(field) field\(field == 1 ? "" : "s"), but "
+                    + "\(state.fieldsFromHeader ? "the header names" : "the first line has") \(state.lineFields)"
+            )
         }
         return record
     }
@@ -432,13 +456,16 @@ public final class TraceReader {
         if collapsesBlanks, i == length || Self.isBlank(base[i]) { return i }
         while i < length && (base[i] == 0x20 || base[i] == 0x09) { i += 1 }
         guard !collapsesBlanks, i == length || base[i] == delimiter else {
-            throw error("text after a closing quote at byte \(i + 1); a quoted field must end at a comma or the line's end")
+            throw error(
+                "text after a closing quote at byte \(i + 1); a quoted field must end at a comma or the line's end")
         }
         return i
     }
 
     /// The general path for one field: quotes, blanks, decimals, long numbers, app names, errors.
-    private func parseField(_ field: Int, _ value: UnsafeBufferPointer<UInt8>, into record: inout TraceRecord) throws(TraceError) {
+    private func parseField(_ field: Int, _ value: UnsafeBufferPointer<UInt8>, into record: inout TraceRecord)
+        throws(TraceError)
+    {
         switch field {
         case state.timeColumn:
             guard let time = Self.decimal(value), time.isFinite else { throw bad("time", value) }
@@ -486,7 +513,8 @@ public final class TraceReader {
     private func bad(_ column: String, _ value: UnsafeBufferPointer<UInt8>) -> TraceError {
         var text = String(decoding: value, as: UTF8.self)
         if text.count > 40 { text = String(text.prefix(40)) + "…" }
-        if column == "size", text.hasPrefix("-"), Self.unsigned(UnsafeBufferPointer(rebasing: value.dropFirst())) != nil {
+        if column == "size", text.hasPrefix("-"), Self.unsigned(UnsafeBufferPointer(rebasing: value.dropFirst())) != nil
+        {
             return error("size '\(text)' is negative")
         }
         let what = column == "time" ? "a number" : "a non-negative integer"

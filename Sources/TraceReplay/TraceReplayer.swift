@@ -80,10 +80,18 @@ public struct TraceReplayer: Sendable {
         let needsFuture = policies.contains { $0.needsFuture }
         // Times are kept only for a policy that reads them: none of the shipped ones does, and
         // a time per request can take three quarters of the stream's memory.
-        var objects = try TraceObjects.scan(path: path, format: format, recordRequests: needsFuture, useNextAccess: needsFuture,
-                                            streamBudget: streamBudget, keepTimes: policies.contains { $0.readsTime })
+        var objects = try TraceObjects.scan(
+            path: path, format: format, recordRequests: needsFuture, useNextAccess: needsFuture,
+            streamBudget: streamBudget, keepTimes: policies.contains { $0.readsTime })
         guard warmupRequests == 0 || Int64(warmupRequests) < objects.requestCount else {
-            throw TraceError(file: path, line: nil, message: "the warm-up of \(warmupRequests) requests covers the whole trace (\(objects.requestCount) requests); nothing would be counted")
+            throw TraceError(
+                file: path, line: nil,
+                message:
+                    """
+                    the warm-up of \(warmupRequests) requests covers the whole trace (\(objects.requestCount) \
+                    requests); nothing would be counted
+                    """
+            )
         }
         let catalogs = try objects.catalogs()
         let unique = objects.objects.reduce(Int64(0)) { $0 + $1.size }
@@ -114,14 +122,17 @@ public struct TraceReplayer: Sendable {
             objects.dropLookup()
         }
         let runs = policies.flatMap { p in bytes.map { (p, $0) } }
-        let shared = SharedReplay(objects: objects, catalogs: catalogs, context: context, count: runs.count,
-                                  requests: max(1, objects.requestCount), progress: progress)
+        let shared = SharedReplay(
+            objects: objects, catalogs: catalogs, context: context, count: runs.count,
+            requests: max(1, objects.requestCount), progress: progress)
         let replayer = self
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, runs.count))) { worker in
             var k = worker
             while k < runs.count, !shared.failed {
                 let (descriptor, capacity) = runs[k]
-                var run = ReplayRun(descriptor, capacity: capacity, context: shared.context, objects: shared.objects, catalogs: shared.catalogs)
+                var run = ReplayRun(
+                    descriptor, capacity: capacity, context: shared.context, objects: shared.objects,
+                    catalogs: shared.catalogs)
                 let index = k
                 let report = shared.progress == nil ? nil : { (i: Int) in shared.update(index, i) }
                 do {
@@ -180,7 +191,9 @@ public struct TraceReplayer: Sendable {
         var nextStart = timed && objects.timeStarts.count > 1 ? Int(objects.timeStarts[1]) : Int.max
         let requests = objects.requests
         let measureFrom = warmupRequests > 0 ? warmupRequests : Int.max
-        let ahead = objects.objectsPerApp.reduce(0) { $0 + Int($1) } >= Self.prefetchFromPacks ? Self.prefetchDistance : requests.count
+        let ahead =
+            objects.objectsPerApp.reduce(0) { $0 + Int($1) } >= Self.prefetchFromPacks
+            ? Self.prefetchDistance : requests.count
         for (i, pack) in requests.enumerated() {
             if i == measureFrom { run.restartCounting() }
             if i >= nextStart {
@@ -192,8 +205,9 @@ public struct TraceReplayer: Sendable {
             let facts = run.facts(of: pack)
             if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
             if let error = run.request(pack: pack, facts: facts, at: timed ? objects.timeValues[k] : Double(i + 1)) {
-                throw TraceError(file: objects.fileName, line: nil,
-                                 message: "request \(i + 1): the device refused it: \(error)")
+                throw TraceError(
+                    file: objects.fileName, line: nil,
+                    message: "request \(i + 1): the device refused it: \(error)")
             }
         }
     }
@@ -208,11 +222,13 @@ public struct TraceReplayer: Sendable {
             if count == measureFrom { run.restartCounting() }
             if count & 0xFFFF == 0, let progress { progress(count) }
             guard let index = objects.table.find(record.object) else {
-                throw TraceError(file: reader.fileName, line: record.line,
-                                 message: "object \(record.object) was not in the file a moment ago; did the trace change?")
+                throw TraceError(
+                    file: reader.fileName, line: record.line,
+                    message: "object \(record.object) was not in the file a moment ago; did the trace change?")
             }
             if let error = run.request(pack: objects.objects[Int(index)].pack, at: record.time) {
-                throw TraceError(file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
+                throw TraceError(
+                    file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
             }
         }
     }
@@ -231,8 +247,10 @@ private final class SharedReplay: @unchecked Sendable {
     private(set) var results: [ReplayResult?]
     private(set) var error: TraceError?
 
-    init(objects: TraceObjects, catalogs: [Catalog], context: PolicyContext, count: Int, requests: Int64,
-         progress: ((Double) -> Void)?) {
+    init(
+        objects: TraceObjects, catalogs: [Catalog], context: PolicyContext, count: Int, requests: Int64,
+        progress: ((Double) -> Void)?
+    ) {
         self.objects = objects
         self.catalogs = catalogs
         self.context = context
@@ -265,7 +283,9 @@ private final class SharedReplay: @unchecked Sendable {
 
     func fail(_ failure: any Error) {
         lock.lock()
-        if error == nil { error = failure as? TraceError ?? TraceError(file: objects.fileName, line: nil, message: "\(failure)") }
+        if error == nil {
+            error = failure as? TraceError ?? TraceError(file: objects.fileName, line: nil, message: "\(failure)")
+        }
         lock.unlock()
     }
 }

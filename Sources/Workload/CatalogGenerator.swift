@@ -1,5 +1,5 @@
-import Simulation
 import ODRCore
+import Simulation
 import Stochastic
 
 /// Generated catalogs: `count` single-tag resources with lognormal sizes, so a study can

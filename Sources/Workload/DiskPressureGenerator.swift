@@ -44,8 +44,11 @@ public struct DiskPressureGenerator: WorkloadGenerator {
 
         init(_ spec: DiskPressureGenerator, seed: UInt64) {
             self.spec = spec
-            growth = PoissonArrivals(rate: spec.rate, cycle: nil, stream: RandomStream(seed: seed, purpose: "disk/arrivals"), start: 0)
-            cleanups = PoissonArrivals(rate: spec.cleanupRate, cycle: nil, stream: RandomStream(seed: seed, purpose: "disk/cleanups"), start: 0)
+            growth = PoissonArrivals(
+                rate: spec.rate, cycle: nil, stream: RandomStream(seed: seed, purpose: "disk/arrivals"), start: 0)
+            cleanups = PoissonArrivals(
+                rate: spec.cleanupRate, cycle: nil, stream: RandomStream(seed: seed, purpose: "disk/cleanups"), start: 0
+            )
             sizes = RandomStream(seed: seed, purpose: "disk/sizes")
             nextGrowth = growth.next()
             nextCleanup = cleanups.next()

@@ -41,8 +41,11 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
     /// does not depend on which generator was listed first.
     public static let sessionSettle = 0.001
 
-    public init(app: AppIndex, levels: [TagID], rate: Rate, start: Double = 0, prefetchPriority: LoadingPriority = LoadingPriority(0.2)!,
-                prefetchDepth: Int = 1) {
+    public init(
+        app: AppIndex, levels: [TagID], rate: Rate, start: Double = 0,
+        prefetchPriority: LoadingPriority = LoadingPriority(0.2)!,
+        prefetchDepth: Int = 1
+    ) {
         self.app = app
         self.levels = levels
         self.rate = rate
@@ -53,11 +56,15 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
 
     public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
         guard withinSessions != nil,
-              let sessions = scenario.generators.lazy.compactMap({ $0 as? SessionsGenerator }).first(where: { $0.app == app }) else {
+            let sessions = scenario.generators.lazy.compactMap({ $0 as? SessionsGenerator }).first(where: {
+                $0.app == app
+            })
+        else {
             return Stream(self, seed: seed, firstKey: firstKey)
         }
-        return PlayStream(self, windows: SessionWindows(sessions, scenario: scenario, seed: seed), seed: seed,
-                          firstKey: firstKey, keySpace: keySpace)
+        return PlayStream(
+            self, windows: SessionWindows(sessions, scenario: scenario, seed: seed), seed: seed,
+            firstKey: firstKey, keySpace: keySpace)
     }
 
     public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], [app]) }
@@ -87,11 +94,18 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
             time = spec.start
             let a = spec.app
             if !spec.levels.isEmpty {
-                queue.append(ScenarioEvent(time: time, action: .request(a, tags: [spec.levels[0]], key: firstKey, priority: .urgent, optional: false)))
+                queue.append(
+                    ScenarioEvent(
+                        time: time,
+                        action: .request(a, tags: [spec.levels[0]], key: firstKey, priority: .urgent, optional: false)))
                 // Level i's request has key firstKey + i, whenever it is made.
                 for ahead in 1...max(1, spec.prefetchDepth) where spec.prefetchDepth > 0 && ahead < spec.levels.count {
-                    queue.append(ScenarioEvent(time: time, action: .request(a, tags: [spec.levels[ahead]], key: firstKey + ahead,
-                                                                            priority: spec.prefetchPriority, optional: true)))
+                    queue.append(
+                        ScenarioEvent(
+                            time: time,
+                            action: .request(
+                                a, tags: [spec.levels[ahead]], key: firstKey + ahead,
+                                priority: spec.prefetchPriority, optional: true)))
                 }
             }
         }
@@ -109,12 +123,20 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
             let a = spec.app
             queue.append(ScenarioEvent(time: time, action: .end(a, key: firstKey + level - 1)))
             if spec.prefetchDepth == 0 {
-                queue.append(ScenarioEvent(time: time, action: .request(a, tags: [spec.levels[level]], key: firstKey + level,
-                                                                        priority: .urgent, optional: false)))
+                queue.append(
+                    ScenarioEvent(
+                        time: time,
+                        action: .request(
+                            a, tags: [spec.levels[level]], key: firstKey + level,
+                            priority: .urgent, optional: false)))
             } else if level + spec.prefetchDepth < spec.levels.count {
                 let ahead = level + spec.prefetchDepth
-                queue.append(ScenarioEvent(time: time, action: .request(a, tags: [spec.levels[ahead]], key: firstKey + ahead,
-                                                                        priority: spec.prefetchPriority, optional: true)))
+                queue.append(
+                    ScenarioEvent(
+                        time: time,
+                        action: .request(
+                            a, tags: [spec.levels[ahead]], key: firstKey + ahead,
+                            priority: spec.prefetchPriority, optional: true)))
             }
         }
     }
@@ -134,7 +156,10 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
         var queue: [ScenarioEvent] = []
         var head = 0
 
-        init(_ spec: LevelProgressionGenerator, windows: SessionWindows, seed: UInt64, firstKey: RequestKey, keySpace: Int) {
+        init(
+            _ spec: LevelProgressionGenerator, windows: SessionWindows, seed: UInt64, firstKey: RequestKey,
+            keySpace: Int
+        ) {
             self.spec = spec
             self.windows = windows
             durations = RandomStream(seed: seed, purpose: "levels/\(spec.app)/durations")
@@ -171,8 +196,12 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
                 var held: [(level: Int, key: RequestKey)] = []
                 func request(_ l: Int, at time: Double, urgent: Bool) {
                     guard nextKey < keyLimit else { return }
-                    queue.append(ScenarioEvent(time: time, action: .request(a, tags: [spec.levels[l]], key: nextKey,
-                                                                            priority: urgent ? .urgent : spec.prefetchPriority, optional: !urgent)))
+                    queue.append(
+                        ScenarioEvent(
+                            time: time,
+                            action: .request(
+                                a, tags: [spec.levels[l]], key: nextKey,
+                                priority: urgent ? .urgent : spec.prefetchPriority, optional: !urgent)))
                     held.append((l, nextKey))
                     nextKey += 1
                 }
@@ -182,7 +211,8 @@ public struct LevelProgressionGenerator: WorkloadGenerator {
                     held.remove(at: i)
                 }
                 request(level, at: open, urgent: true)
-                for ahead in 1...max(1, spec.prefetchDepth) where spec.prefetchDepth > 0 && level + ahead < spec.levels.count {
+                for ahead in 1...max(1, spec.prefetchDepth)
+                where spec.prefetchDepth > 0 && level + ahead < spec.levels.count {
                     request(level + ahead, at: open, urgent: false)
                 }
                 var time = open

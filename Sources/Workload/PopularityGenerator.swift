@@ -28,8 +28,10 @@ public struct PopularityGenerator: WorkloadGenerator {
     /// Requests only while a session of the app's `sessions` generator runs.
     public var withinSessions = false
 
-    public init(app: AppIndex, tags: [TagID], rate: Rate, alpha: Double, hold: Lognormal,
-                cycle: DailyCycle? = nil, priority: LoadingPriority = .normal) {
+    public init(
+        app: AppIndex, tags: [TagID], rate: Rate, alpha: Double, hold: Lognormal,
+        cycle: DailyCycle? = nil, priority: LoadingPriority = .normal
+    ) {
         self.app = app
         self.tags = tags
         self.rate = rate
@@ -40,11 +42,13 @@ public struct PopularityGenerator: WorkloadGenerator {
     }
 
     public func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
-        let sessions = withinSessions
+        let sessions =
+            withinSessions
             ? scenario.generators.lazy.compactMap { $0 as? SessionsGenerator }.first { $0.app == app }
             : nil
-        return Stream(self, seed: seed, firstKey: firstKey,
-                      windows: sessions.map { SessionWindows($0, scenario: scenario, seed: seed) })
+        return Stream(
+            self, seed: seed, firstKey: firstKey,
+            windows: sessions.map { SessionWindows($0, scenario: scenario, seed: seed) })
     }
 
     public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], [app]) }
@@ -73,8 +77,9 @@ public struct PopularityGenerator: WorkloadGenerator {
         init(_ spec: PopularityGenerator, seed: UInt64, firstKey: RequestKey, windows: SessionWindows? = nil) {
             self.windows = windows
             self.spec = spec
-            arrivals = PoissonArrivals(rate: spec.rate, cycle: spec.cycle,
-                                       stream: RandomStream(seed: seed, purpose: "popularity/\(spec.app)/arrivals"), start: 0)
+            arrivals = PoissonArrivals(
+                rate: spec.rate, cycle: spec.cycle,
+                stream: RandomStream(seed: seed, purpose: "popularity/\(spec.app)/arrivals"), start: 0)
             choices = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/choices")
             holds = RandomStream(seed: seed, purpose: "popularity/\(spec.app)/holds")
             popularity = DiscreteDistribution.zipf(count: max(spec.tags.count, 1), alpha: spec.alpha)
@@ -107,8 +112,10 @@ public struct PopularityGenerator: WorkloadGenerator {
             let tags = RequestTags(single: spec.tags[popularity.sample(from: choices)])
             let key = nextKey
             nextKey += 1
-            pending.add(key, at: time + ModelLimits.drawnSeconds(holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma)))
-            return ScenarioEvent(time: time, action: .request(spec.app, tags: tags, key: key, priority: spec.priority, optional: false))
+            pending.add(
+                key, at: time + ModelLimits.drawnSeconds(holds.lognormal(mu: spec.hold.mu, sigma: spec.hold.sigma)))
+            return ScenarioEvent(
+                time: time, action: .request(spec.app, tags: tags, key: key, priority: spec.priority, optional: false))
         }
     }
 }

@@ -27,7 +27,8 @@ struct SessionWindows {
     /// runs then), or infinity when none is left.
     func firstOpen(atOrAfter time: Double) -> Double {
         // The first session whose end is after `time`.
-        var low = 0, high = ends.count
+        var low = 0
+        var high = ends.count
         while low < high {
             let mid = (low + high) / 2
             if ends[mid] <= time { low = mid + 1 } else { high = mid }

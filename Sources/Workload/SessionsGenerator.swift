@@ -9,7 +9,8 @@ import Stochastic
 ///
 /// ```yaml
 /// workload:
-///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8}, daily_cycle: {amplitude: 0.8, peak: 20h}}
+///   - {kind: sessions, app: game, rate: 3/d, length: {median: 20m, sigma: 0.8},
+///      daily_cycle: {amplitude: 0.8, peak: 20h}}
 /// ```
 public struct SessionsGenerator: WorkloadGenerator {
     public let kind = "sessions"
@@ -46,8 +47,9 @@ public struct SessionsGenerator: WorkloadGenerator {
 
         init(_ spec: SessionsGenerator, seed: UInt64) {
             self.spec = spec
-            arrivals = PoissonArrivals(rate: spec.rate, cycle: spec.cycle,
-                                       stream: RandomStream(seed: seed, purpose: "sessions/\(spec.app)/arrivals"), start: 0)
+            arrivals = PoissonArrivals(
+                rate: spec.rate, cycle: spec.cycle,
+                stream: RandomStream(seed: seed, purpose: "sessions/\(spec.app)/arrivals"), start: 0)
             lengths = RandomStream(seed: seed, purpose: "sessions/\(spec.app)/lengths")
         }
 

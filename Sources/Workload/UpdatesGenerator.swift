@@ -37,8 +37,9 @@ public struct UpdatesGenerator: WorkloadGenerator {
         init(_ spec: UpdatesGenerator, packs: Int, seed: UInt64) {
             self.spec = spec
             self.packs = packs
-            arrivals = PoissonArrivals(rate: spec.rate, cycle: nil,
-                                       stream: RandomStream(seed: seed, purpose: "updates/\(spec.app)/arrivals"), start: 0)
+            arrivals = PoissonArrivals(
+                rate: spec.rate, cycle: nil,
+                stream: RandomStream(seed: seed, purpose: "updates/\(spec.app)/arrivals"), start: 0)
             choices = RandomStream(seed: seed, purpose: "updates/\(spec.app)/packs")
         }
 

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Advice
 import Metrics
+import Testing
 import TextInput
+
+@testable import Advice
 
 /// Issue 42: an advise exchange file is used only whole and unedited, from the same search
 /// and version; anything else is refused with one line naming the file.
@@ -12,8 +13,11 @@ struct ExchangeFileTests {
         .appendingPathComponent("Fixtures/exchange-round-0-shard-2.csv")
     static let key = "600a10e477337da2"
 
-    static func read(_ text: String, version: String = "0.1.0", key: String = key, total: Int = 4) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {
-        try AdviceExchange.parse(text, name: "x.csv", shard: 2, count: 2, version: version, key: key, round: 0, total: total)
+    static func read(_ text: String, version: String = "0.1.0", key: String = key, total: Int = 4) throws -> [(
+        index: Int, outcome: AdviceExchange.Outcome
+    )] {
+        try AdviceExchange.parse(
+            text, name: "x.csv", shard: 2, count: 2, version: version, key: key, round: 0, total: total)
     }
 
     static func text() throws -> String { try InputText.read(fixture.path) }
@@ -46,7 +50,8 @@ struct ExchangeFileTests {
     func truncated() throws {
         let text = try Self.text()
         let firstLine = text.firstIndex(of: "\n")!
-        for length in stride(from: text.distance(from: text.startIndex, to: firstLine) + 1, to: text.count - 1, by: 97) {
+        for length in stride(from: text.distance(from: text.startIndex, to: firstLine) + 1, to: text.count - 1, by: 97)
+        {
             let cut = String(text.prefix(length))
             let message = Self.refusal { _ = try Self.read(cut) }
             #expect(message?.hasPrefix("x.csv") == true, "cut at \(length): \(message ?? "accepted")")
@@ -65,8 +70,12 @@ struct ExchangeFileTests {
     @Test("written by another version, or for another search: refused, saying which")
     func foreign() throws {
         let text = try Self.text()
-        #expect(Self.refusal { _ = try Self.read(text, version: "0.2.0") }?.contains("written by odr-sim 0.1.0, this is 0.2.0") == true)
-        #expect(Self.refusal { _ = try Self.read(text, key: "0000000000000000") }?.contains("not shard 2/2's round 0 of this advise") == true)
+        #expect(
+            Self.refusal { _ = try Self.read(text, version: "0.2.0") }?.contains(
+                "written by odr-sim 0.1.0, this is 0.2.0") == true)
+        #expect(
+            Self.refusal { _ = try Self.read(text, key: "0000000000000000") }?.contains(
+                "not shard 2/2's round 0 of this advise") == true)
         #expect(Self.refusal { _ = try Self.read(text, total: 5) } != nil)
     }
 
@@ -75,9 +84,16 @@ struct ExchangeFileTests {
         let text = try Self.text()
         let body = String(text[text.index(after: text.firstIndex(of: "\n")!)...])
         func signed(_ body: String) -> String {
-            "# odr-sim advise shard 2/2 version=0.1.0 key=\(Self.key) round=0 runs=2 total=4 rows=\(TextDigest.of(body))\n" + body
+            """
+            # odr-sim advise shard 2/2 version=0.1.0 key=\(Self.key) round=0 runs=2 total=4 \
+            rows=\(TextDigest.of(body))\n
+            """
+                + body
         }
-        for (from, to) in [("64000000.0", "inf"), ("64000000.0", "-inf"), ("64000000.0", "1e999"), ("64000000.0", ""), ("\n1,0,", "\n9,0,"), ("\n1,0,", "\n-1,0,")] {
+        for (from, to) in [
+            ("64000000.0", "inf"), ("64000000.0", "-inf"), ("64000000.0", "1e999"), ("64000000.0", ""),
+            ("\n1,0,", "\n9,0,"), ("\n1,0,", "\n-1,0,"),
+        ] {
             let edited = body.replacingOccurrences(of: from, with: to)
             #expect(edited != body)
             #expect(Self.refusal { _ = try Self.read(signed(edited)) } != nil, "\(from) → \(to)")

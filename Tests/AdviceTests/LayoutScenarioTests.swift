@@ -43,7 +43,8 @@ struct LayoutScenarioTests {
     @Test("the layout as written gives the catalog as written, and the run is the same")
     func asWritten() throws {
         let document = try Self.document()
-        let applied = try Layout.asWritten(document.resources[0]).applied(to: document.scenario, app: 0, resources: document.resources[0])
+        let applied = try Layout.asWritten(document.resources[0]).applied(
+            to: document.scenario, app: 0, resources: document.resources[0])
         #expect(applied.apps[0].catalog.packs.map(\.name) == document.scenario.apps[0].catalog.packs.map(\.name))
         #expect(applied.apps[0].catalog.tags.map(\.name) == document.scenario.apps[0].catalog.tags.map(\.name))
         #expect(applied.apps[0].budget == 1_000_000_000)
@@ -74,7 +75,12 @@ struct LayoutScenarioTests {
         #expect(requests == [[TagID(rawValue: 1)]])
     }
 
-    @Test("a popularity workload over every tag requests the same tags under any layout: a layout's own tags are never requested")
+    @Test(
+        """
+        a popularity workload over every tag requests the same tags under any layout: a layout's own tags are never \
+        requested
+        """
+    )
     func sameWorkload() throws {
         // The game's popularity entry lists no tags: every tag of the app as written (A, B, C).
         // Promoting b adds a tag of its own; re-reading a rewritten file would have counted it
@@ -101,7 +107,9 @@ struct LayoutScenarioTests {
         let big = (0..<3).map { Resource(name: "r\($0)", size: 300_000_000, tags: ["T\($0)"]) }
         document.scenario.platform = .ios17
         document.scenario.apps[0].catalog = try Catalog(resources: big, profile: .ios17)
-        #expect(throws: CatalogError.packTooLarge(pack: "T0+T1+T2", size: 900_000_000, limit: 512_000_000, profile: "ios17")) {
+        #expect(
+            throws: CatalogError.packTooLarge(pack: "T0+T1+T2", size: 900_000_000, limit: 512_000_000, profile: "ios17")
+        ) {
             try Layout(groups: [[0, 1, 2]]).applied(to: document.scenario, app: 0, resources: big)
         }
     }

@@ -1,8 +1,8 @@
 import Bounds
 import Foundation
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
 import TraceReplay
 
 /// The fewest misses any schedule can have, by exhaustive search: after each request the
@@ -12,7 +12,9 @@ import TraceReplay
 func exhaustiveOptimum(_ s: RequestSequence, capacity: Int64, bytesOfRepeats: Bool = false) -> Int {
     let n = s.sizes.count
     precondition(n <= 8)
-    let fits = (0..<(1 << n)).map { set in (0..<n).reduce(Int64(0)) { set & (1 << $1) != 0 ? $0 + s.sizes[$1] : $0 } <= capacity }
+    let fits = (0..<(1 << n)).map { set in
+        (0..<n).reduce(Int64(0)) { set & (1 << $1) != 0 ? $0 + s.sizes[$1] : $0 } <= capacity
+    }
     var best = [Int](repeating: Int.max / 2, count: 1 << n)
     best[0] = 0
     var seen = Set<Int>()
@@ -97,7 +99,9 @@ struct BoundsTests {
         #expect(policies.contains { $0.name == "belady" })
         for trial in 0..<4 {
             let s = randomSequence(&g, count: 400, objects: 40, maxSize: 5_000)
-            let text = "time,obj_id,size\n" + s.objects.enumerated().map { "\($0.offset),\($0.element),\(s.sizes[Int($0.element)])\n" }.joined()
+            let text =
+                "time,obj_id,size\n"
+                + s.objects.enumerated().map { "\($0.offset),\($0.element),\(s.sizes[Int($0.element)])\n" }.joined()
             try withTrace(text) { path in
                 let unique = s.sizes.reduce(0, +)
                 for capacity in [unique / 20, unique / 5, unique / 2] {
@@ -106,7 +110,9 @@ struct BoundsTests {
                     for r in try TraceReplayer(path: path).replay(capacity: capacity, policies: policies) {
                         #expect(Double(r.misses) >= foo.lowerMisses - 1e-9, "trial \(trial) \(r.policy) at \(capacity)")
                         #expect(Double(r.misses) >= pfoo.counts.misses, "trial \(trial) \(r.policy) at \(capacity)")
-                        #expect(Double(r.bytesMissed) >= pfoo.counts.bytesMissed, "trial \(trial) \(r.policy) at \(capacity)")
+                        #expect(
+                            Double(r.bytesMissed) >= pfoo.counts.bytesMissed,
+                            "trial \(trial) \(r.policy) at \(capacity)")
                     }
                 }
             }
@@ -143,7 +149,8 @@ struct BoundsTests {
             // FOO at two of them (7 s each): the LP value and the integer schedule, exactly.
             if capacity == 202_976_972 || capacity == 20_297_697 {
                 let f = try FOO.bound(s, capacity: capacity)
-                #expect(abs((113_872 - f.lowerMisses) - lpHits) < 1e-6, "capacity \(capacity): \(113_872 - f.lowerMisses)")
+                #expect(
+                    abs((113_872 - f.lowerMisses) - lpHits) < 1e-6, "capacity \(capacity): \(113_872 - f.lowerMisses)")
                 #expect(113_872 - f.upperMisses == integerHits)
             }
         }
@@ -168,7 +175,9 @@ struct BoundsTests {
             let refetched = try FOO.minimumRefetchedBytes(r, space: Array(repeating: capacity, count: r.requestCount))
             let optimum = Int64(exhaustiveOptimum(r, capacity: capacity, bytesOfRepeats: true))
             let pfoo = PFOOL(r).repeatBytesMissed(spaceTime: UInt64(capacity) * UInt64(r.requestCount))
-            #expect(pfoo <= refetched && refetched <= optimum, "trial \(trial): PFOO-L \(pfoo), FOO \(refetched), OPT \(optimum)")
+            #expect(
+                pfoo <= refetched && refetched <= optimum,
+                "trial \(trial): PFOO-L \(pfoo), FOO \(refetched), OPT \(optimum)")
             if refetched == optimum && optimum > 0 { tight += 1 }
         }
         // Often exact (25 of the 200 here): a bound that reaches the optimum, not only stays below it.

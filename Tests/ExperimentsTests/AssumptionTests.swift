@@ -15,7 +15,8 @@ struct AssumptionTests {
     /// The doc comment above each line that declares `public var NAME` or `static let NAME`
     /// in `file`, by the declared name.
     static func declarations(in file: String, matching prefixes: [String]) throws -> [(name: String, doc: String)] {
-        let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         var result: [(String, String)] = []
         for (i, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -41,8 +42,9 @@ struct AssumptionTests {
         let rules = options.filter { !$0.name.hasPrefix("max") && $0.name != "recommendedTagSize" && $0.name != "name" }
         #expect(rules.count >= 8, "\(rules.map(\.name))")
         for rule in rules {
-            #expect(rule.doc.contains("Source") || covered.contains("PlatformProfile.\(rule.name)"),
-                    "PlatformProfile.\(rule.name) cites no source and no assumption covers it")
+            #expect(
+                rule.doc.contains("Source") || covered.contains("PlatformProfile.\(rule.name)"),
+                "PlatformProfile.\(rule.name) cites no source and no assumption covers it")
         }
     }
 
@@ -50,20 +52,31 @@ struct AssumptionTests {
     func modelConstantsAreSourcedOrListed() throws {
         let covered = Set(Assumption.all.flatMap(\.covers))
         var checked = 0
-        for (file, type) in [("Simulation/AppSpec.swift", "AppSpec"), ("ODRPolicies/AndroidQuotaPolicy.swift", "AndroidQuotaPolicy"),
-                             ("Simulation/DeviceSpec.swift", "DeviceSpec")] {
-            for constant in try Self.declarations(in: file, matching: ["public static let default", "static let default"]) {
+        for (file, type) in [
+            ("Simulation/AppSpec.swift", "AppSpec"), ("ODRPolicies/AndroidQuotaPolicy.swift", "AndroidQuotaPolicy"),
+            ("Simulation/DeviceSpec.swift", "DeviceSpec"),
+        ] {
+            for constant in try Self.declarations(
+                in: file, matching: ["public static let default", "static let default"])
+            {
                 checked += 1
                 let name = "\(type).default\(constant.name)"
-                #expect(constant.doc.contains("Source") || covered.contains(name), "\(name) cites no source and no assumption covers it")
+                #expect(
+                    constant.doc.contains("Source") || covered.contains(name),
+                    "\(name) cites no source and no assumption covers it")
             }
         }
         #expect(checked >= 2)
         // Every code name an assumption covers exists.
         for name in covered {
             let parts = name.split(separator: ".")
-            let found = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path).filter { $0.hasSuffix(".swift") }
-                .contains { try String(contentsOf: Self.sources.appendingPathComponent($0), encoding: .utf8).contains(String(parts[1])) }
+            let found = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.path).filter {
+                $0.hasSuffix(".swift")
+            }
+            .contains {
+                try String(contentsOf: Self.sources.appendingPathComponent($0), encoding: .utf8).contains(
+                    String(parts[1]))
+            }
             #expect(found, "\(name) is named by an assumption but declared nowhere")
         }
     }
@@ -71,8 +84,9 @@ struct AssumptionTests {
     @Test("each alternative changes its point, and applies only where the rule exists")
     func alternativesChangeThePoint() throws {
         let catalog = try Catalog(resources: [Resource(name: "a", size: 1, tags: ["a"])], profile: .backgroundAssets)
-        var scenario = Scenario(duration: 10, platform: .backgroundAssets, device: DeviceSpec(capacity: 100, used: 0),
-                                apps: [AppSpec(id: "game", catalog: catalog)], events: [])
+        var scenario = Scenario(
+            duration: 10, platform: .backgroundAssets, device: DeviceSpec(capacity: 100, used: 0),
+            apps: [AppSpec(id: "game", catalog: catalog)], events: [])
         let ba = ExperimentPlan.Point(scenario)
         let lru = [LRUPolicy.descriptor]
         #expect(Assumption.systemRemovesForOtherData.applies(to: ba, policies: lru))
@@ -97,7 +111,12 @@ struct AssumptionTests {
         #expect(quota.policyOptions["android-quota"]?.value("default_quota") == Double(64 << 20))
     }
 
-    @Test("a verdict holds when the best is the same, flips when the new best is better with an interval that excludes 0, else is within the noise")
+    @Test(
+        """
+        a verdict holds when the best is the same, flips when the new best is better with an interval that excludes \
+        0, else is within the noise
+        """
+    )
     func judging() {
         // New best − old best over three replications: −30, −20, −10 (mean −20, sd 10; the
         // 95 % interval −20 ± 4.303 × 10/√3 = −20 ± 24.8 spans 0): within the noise.

@@ -1,5 +1,6 @@
 import Metrics
 import Testing
+
 @testable import Experiments
 
 /// Issue 39: every point × policy of a study paired against one baseline point and policy.
@@ -21,9 +22,12 @@ struct BaselinePairsTests {
         // half-width t(0.975, 2) × 10 / √3 = 4.302653 × 5.773503 = 24.841 → −64.841 … −15.159.
         // Under fifo: 100, 200, 300 → differences 0 in every replication.
         let lines = [
-            Self.line("odr", "apple", 1, redownload: 100), Self.line("odr", "apple", 2, redownload: 200), Self.line("odr", "apple", 3, redownload: 300),
-            Self.line("ba", "lru", 1, redownload: 70), Self.line("ba", "lru", 2, redownload: 150), Self.line("ba", "lru", 3, redownload: 260),
-            Self.line("ba", "fifo", 1, redownload: 100), Self.line("ba", "fifo", 2, redownload: 200), Self.line("ba", "fifo", 3, redownload: 300),
+            Self.line("odr", "apple", 1, redownload: 100), Self.line("odr", "apple", 2, redownload: 200),
+            Self.line("odr", "apple", 3, redownload: 300),
+            Self.line("ba", "lru", 1, redownload: 70), Self.line("ba", "lru", 2, redownload: 150),
+            Self.line("ba", "lru", 3, redownload: 260),
+            Self.line("ba", "fifo", 1, redownload: 100), Self.line("ba", "fifo", 2, redownload: 200),
+            Self.line("ba", "fifo", 3, redownload: 300),
         ]
         let results = SweepResults(axisNames: ["platform"], baseline: "apple", lines: lines, baselinePoint: 0)
         let pairs = try #require(try results.baselinePairs())
@@ -39,8 +43,14 @@ struct BaselinePairsTests {
         // The best per point (fewest re-downloads, apple never: it is the baseline's) is lru.
         #expect(pairs.bestPerPoint(offline: []).map(\.policy) == ["lru"])
         let csv = results.baselinePairsCSV(pairs).split(separator: "\n")
-        #expect(csv[0] == "platform,policy,replications,baseline_policy,metric,unit,mean,baseline_mean,diff,diff_ci_low,diff_ci_high,significant")
-        #expect(csv.contains("ba,lru,3,apple,redownload_bytes,bytes,160.000000,200.000000,-40.000000,-64.841377,-15.158623,true"))
+        #expect(
+            csv[0]
+                == "platform,policy,replications,baseline_policy,metric,unit,mean,baseline_mean,diff,diff_ci_low,"
+                + "diff_ci_high,significant"
+        )
+        #expect(
+            csv.contains(
+                "ba,lru,3,apple,redownload_bytes,bytes,160.000000,200.000000,-40.000000,-64.841377,-15.158623,true"))
         #expect(csv.count == 1 + 2 * Metric.classic.count)
         // Without a baseline point there are no pairs.
         #expect(try SweepResults(axisNames: ["platform"], baseline: "apple", lines: lines).baselinePairs() == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Experiments
 
 /// Issue 40: warm-up detection by MSER-5.

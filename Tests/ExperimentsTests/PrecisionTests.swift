@@ -1,5 +1,6 @@
 import Metrics
 import Testing
+
 @testable import Experiments
 
 /// Issue 40: replications to a precision.
@@ -16,14 +17,21 @@ struct PrecisionTests {
     @Test("parse: a percentage, METRIC=VALUE in the metric's unit; anything else a clear error")
     func parse() throws {
         let size: (String) throws -> Int64 = { text in
-            guard text.hasSuffix("MB"), let n = Int64(text.dropLast(2)) else { throw Precision.ParseError(description: "size") }
+            guard text.hasSuffix("MB"), let n = Int64(text.dropLast(2)) else {
+                throw Precision.ParseError(description: "size")
+            }
             return n * 1_000_000
         }
-        let p = try Precision.parse(["5%", "redownload_bytes=20MB"], size: size, duration: { Double($0.dropLast()) ?? .nan })
+        let p = try Precision.parse(
+            ["5%", "redownload_bytes=20MB"], size: size, duration: { Double($0.dropLast()) ?? .nan })
         #expect(p.relative == 0.05 && p.absolute[.redownloadBytes] == 20_000_000)
         #expect(throws: Precision.ParseError.self) { try Precision.parse(["5x"], size: size, duration: { _ in 1 }) }
-        #expect(throws: Precision.ParseError.self) { try Precision.parse(["requests=5"], size: size, duration: { _ in 1 }) }
-        #expect(throws: Precision.ParseError.self) { try Precision.parse(["redownload_bytes=0MB"], size: size, duration: { _ in 1 }) }
+        #expect(throws: Precision.ParseError.self) {
+            try Precision.parse(["requests=5"], size: size, duration: { _ in 1 })
+        }
+        #expect(throws: Precision.ParseError.self) {
+            try Precision.parse(["redownload_bytes=0MB"], size: size, duration: { _ in 1 })
+        }
     }
 
     @Test("misses: a half-width above its target, by hand")
@@ -34,10 +42,14 @@ struct PrecisionTests {
         let comparison = Comparison(rows: rows("lru", redownload: [100, 110, 120]), reference: "lru")
         #expect(Precision(relative: 0.25).misses(comparison).isEmpty)
         let missed = Precision(relative: 0.20).misses(comparison)
-        #expect(missed.map(\.metric) == [.redownloadBytes] && abs(missed[0].halfWidth - 24.8414) < 1e-3 && abs(missed[0].target - 22) < 1e-9)
+        #expect(
+            missed.map(\.metric) == [.redownloadBytes] && abs(missed[0].halfWidth - 24.8414) < 1e-3
+                && abs(missed[0].target - 22) < 1e-9)
         #expect(Precision(absolute: [.redownloadBytes: 25]).misses(comparison).isEmpty)
         // One replication cannot show its spread: a miss, whatever the target.
-        #expect(!Precision(relative: 0.5).misses(Comparison(rows: rows("lru", redownload: [100]), reference: "lru")).isEmpty)
+        #expect(
+            !Precision(relative: 0.5).misses(Comparison(rows: rows("lru", redownload: [100]), reference: "lru")).isEmpty
+        )
         #expect(Precision.next(after: 1, maximum: 1000) == 2 && Precision.next(after: 600, maximum: 1000) == 1000)
     }
 }

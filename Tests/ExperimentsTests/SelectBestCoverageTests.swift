@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Experiments
 
 /// Issue 40, done when: KN picks the true best at least 95 % of the time at its indifference
@@ -21,17 +22,25 @@ struct SelectBestCoverageTests {
         mutating func next() -> Double { sqrt(-2 * log(uniform())) * cos(2 * .pi * uniform()) }
     }
 
-    @Test("four policies in the slippage configuration (true means 0, δ, δ, δ; σ = 1; δ = 0.5): the best chosen in ≥ 95 of 100 macro-replications")
+    @Test(
+        """
+        four policies in the slippage configuration (true means 0, δ, δ, δ; σ = 1; δ = 0.5): the best chosen in ≥ 95 \
+        of 100 macro-replications
+        """
+    )
     func probabilityOfCorrectSelection() throws {
         // The hardest configuration for an indifference-zone procedure: every other policy
         // exactly δ worse than the best. KN guarantees P(correct) ≥ 0.95 there; each
         // macro-replication starts its own stream (base seed 1…100), observations independent.
         let means = ["best": 0.0, "b": 0.5, "c": 0.5, "d": 0.5]
-        var correct = 0, replications = 0
+        var correct = 0
+        var replications = 0
         for macro in 1...100 {
             var normals = Normals(state: UInt64(macro) &* 1_000_003)
-            let result = try SelectBest.run(policies: ["b", "best", "c", "d"], lowerIsBetter: true, indifference: 0.5, confidence: 0.95,
-                                            maximum: 10_000) { _, names in
+            let result = try SelectBest.run(
+                policies: ["b", "best", "c", "d"], lowerIsBetter: true, indifference: 0.5, confidence: 0.95,
+                maximum: 10_000
+            ) { _, names in
                 Dictionary(uniqueKeysWithValues: names.map { ($0, means[$0]! + normals.next()) })
             }
             if result.best == "best" { correct += 1 }

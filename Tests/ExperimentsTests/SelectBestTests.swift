@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Testing
+
 @testable import Experiments
 
 /// Issue 40: selection of the best by Kim and Nelson's KN.
@@ -16,31 +17,49 @@ struct SelectBestTests {
         // ±5 shared by all (common random numbers): the differences have no variance, W = 0,
         // and b and c go at the first screening, after n₀ = 10.
         var seen: [Int] = []
-        let result = try SelectBest.run(policies: ["a", "b", "c"], lowerIsBetter: true, indifference: 10, confidence: 0.95, maximum: 100) { r, names in
+        let result = try SelectBest.run(
+            policies: ["a", "b", "c"], lowerIsBetter: true, indifference: 10, confidence: 0.95, maximum: 100
+        ) { r, names in
             seen.append(r)
             let noise = r % 2 == 0 ? 5.0 : -5.0
             let means = ["a": 1000.0, "b": 1100, "c": 1200]
             return Dictionary(uniqueKeysWithValues: names.map { ($0, means[$0]! + noise) })
         }
         #expect(result.best == "a" && result.replications == 10 && seen == Array(1...10))
-        #expect(result.eliminated.map(\.policy).sorted() == ["b", "c"] && result.eliminated.allSatisfy { $0.replication == 10 })
+        #expect(
+            result.eliminated.map(\.policy).sorted() == ["b", "c"]
+                && result.eliminated.allSatisfy { $0.replication == 10 })
         let sentence = result.sentence(metric: .redownloadBytes) { String(Int($0)) }
-        #expect(sentence.hasPrefix("select-best redownload_bytes: a is the best within 10 with probability ≥ 0.95"), "\(sentence)")
+        #expect(
+            sentence.hasPrefix("select-best redownload_bytes: a is the best within 10 with probability ≥ 0.95"),
+            "\(sentence)")
     }
 
-    @Test("two policies the same in every replication: not decided at the cap, and said so; more is better flips the order")
+    @Test(
+        """
+        two policies the same in every replication: not decided at the cap, and said so; more is better flips the \
+        order
+        """
+    )
     func undecided() throws {
-        let same = try SelectBest.run(policies: ["a", "b"], lowerIsBetter: true, indifference: 1, confidence: 0.9, initial: 5, maximum: 20) { _, names in
+        let same = try SelectBest.run(
+            policies: ["a", "b"], lowerIsBetter: true, indifference: 1, confidence: 0.9, initial: 5, maximum: 20
+        ) { _, names in
             Dictionary(uniqueKeysWithValues: names.map { ($0, 7.0) })
         }
         #expect(same.best == nil && same.survivors == ["a", "b"] && same.replications == 20)
         #expect(same.sentence(metric: .hits) { "\($0)" }.contains("not decided at --max-replications: a, b remain"))
-        let hits = try SelectBest.run(policies: ["a", "b"], lowerIsBetter: false, indifference: 1, confidence: 0.9, initial: 5, maximum: 20) { r, names in
-            Dictionary(uniqueKeysWithValues: names.map { ($0, $0 == "a" ? 10.0 + Double(r % 3) : 20.0 + Double(r % 3)) })
+        let hits = try SelectBest.run(
+            policies: ["a", "b"], lowerIsBetter: false, indifference: 1, confidence: 0.9, initial: 5, maximum: 20
+        ) { r, names in
+            Dictionary(
+                uniqueKeysWithValues: names.map { ($0, $0 == "a" ? 10.0 + Double(r % 3) : 20.0 + Double(r % 3)) })
         }
         #expect(hits.best == "b")
         #expect(throws: SelectBest.Failure.self) {
-            try SelectBest.run(policies: ["a"], lowerIsBetter: true, indifference: 1, confidence: 0.95, maximum: 20) { _, _ in [:] }
+            try SelectBest.run(policies: ["a"], lowerIsBetter: true, indifference: 1, confidence: 0.95, maximum: 20) {
+                _, _ in [:]
+            }
         }
     }
 }

@@ -10,10 +10,13 @@ struct ShardingTests {
     /// Three points of different lengths (so costs differ), two policies, three replications.
     static func plan() -> ExperimentPlan {
         let points = [1.0, 5.0, 2.0].map { days in
-            ExperimentPlan.Point(Scenario(duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
-                                          apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) }))
+            ExperimentPlan.Point(
+                Scenario(
+                    duration: days * 86400, device: DeviceSpec(capacity: 1_000_000_000, used: 0),
+                    apps: [], events: (0..<Int(days * 10)).map { ScenarioEvent(time: Double($0), action: .disk(1)) }))
         }
-        return ExperimentPlan(points: points, policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 3)
+        return ExperimentPlan(
+            points: points, policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 3)
     }
 
     @Test("for N = 1…7, the shards cover every run exactly once", arguments: 1...7)
@@ -43,16 +46,19 @@ struct ShardingTests {
     static func line(_ value: String, _ policy: String, _ replication: Int, redownload: Double) -> String {
         var values = [Double](repeating: 0, count: SummaryRow.metricColumns.count)
         values[SummaryRow.metricColumns.firstIndex(of: "redownload_bytes")!] = redownload
-        return SweepResults.line(values: [value], summary: SummaryRow(policy: policy, replication: replication, seed: 1, values: values))
+        return SweepResults.line(
+            values: [value], summary: SummaryRow(policy: policy, replication: replication, seed: 1, values: values))
     }
 
     @Test("paired differences to the baseline, by hand: lru − apple = (5−3, 9−4, 4−2) = (2, 5, 2)")
     func pairedDifference() throws {
         // Mean 3; sd = sqrt(((2−3)² + (5−3)² + (2−3)²) / 2) = sqrt(3) = 1.732051; 95 % t with
         // 2 degrees of freedom is 4.302653, half-width 4.302653 · 1.732051 / sqrt(3) = 4.302653.
-        let lines = [Self.line("1GB", "apple", 1, redownload: 3), Self.line("1GB", "apple", 2, redownload: 4),
-                     Self.line("1GB", "apple", 3, redownload: 2), Self.line("1GB", "lru", 1, redownload: 5),
-                     Self.line("1GB", "lru", 2, redownload: 9), Self.line("1GB", "lru", 3, redownload: 4)]
+        let lines = [
+            Self.line("1GB", "apple", 1, redownload: 3), Self.line("1GB", "apple", 2, redownload: 4),
+            Self.line("1GB", "apple", 3, redownload: 2), Self.line("1GB", "lru", 1, redownload: 5),
+            Self.line("1GB", "lru", 2, redownload: 9), Self.line("1GB", "lru", 3, redownload: 4),
+        ]
         let csv = try SweepResults(axisNames: ["size"], baseline: "apple", lines: lines).comparisonCSV()
         let records = try CSVReader.records(csv)
         let header = records[0].fields
@@ -65,14 +71,19 @@ struct ShardingTests {
     }
 
     static func shard(_ k: Int, of n: Int, digest: String = "abc", runs: [(Int, String)]) -> ShardFile {
-        ShardFile(shard: k, count: n, studyDigest: digest, totalRuns: 4, baseline: "apple", name: "s",
-                  axisNames: ["size"], runs: runs.map { (index: $0.0, line: $0.1) })
+        ShardFile(
+            shard: k, count: n, studyDigest: digest, totalRuns: 4, baseline: "apple", name: "s",
+            axisNames: ["size"], runs: runs.map { (index: $0.0, line: $0.1) })
     }
 
     @Test("a shard file reads back as written, and merging puts runs in canonical order")
     func roundTripAndMerge() throws {
-        let a = Self.shard(1, of: 2, runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 4))])
-        let b = Self.shard(2, of: 2, runs: [(1, Self.line("1GB", "lru", 1, redownload: 2)), (2, Self.line("2GB", "apple", 1, redownload: 3))])
+        let a = Self.shard(
+            1, of: 2,
+            runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 4))])
+        let b = Self.shard(
+            2, of: 2,
+            runs: [(1, Self.line("1GB", "lru", 1, redownload: 2)), (2, Self.line("2GB", "apple", 1, redownload: 3))])
         #expect(try ShardFile.parse(a.text, name: "a") == a)
         let merged = try ShardFile.merge([b, a], names: ["b", "a"])
         #expect(merged.lines == [a.runs[0].line, b.runs[0].line, b.runs[1].line, a.runs[1].line])
@@ -80,10 +91,17 @@ struct ShardingTests {
 
     @Test("missing, duplicated, foreign and truncated shards are refused, naming the file")
     func refusals() throws {
-        let a = Self.shard(1, of: 2, runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (1, Self.line("1GB", "lru", 1, redownload: 1))])
-        let b = Self.shard(2, of: 2, runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
+        let a = Self.shard(
+            1, of: 2,
+            runs: [(0, Self.line("1GB", "apple", 1, redownload: 1)), (1, Self.line("1GB", "lru", 1, redownload: 1))])
+        let b = Self.shard(
+            2, of: 2,
+            runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
         func message(_ shards: [ShardFile], _ names: [String]) -> String {
-            do { _ = try ShardFile.merge(shards, names: names); return "" } catch { return error.message }
+            do {
+                _ = try ShardFile.merge(shards, names: names)
+                return ""
+            } catch { return error.message }
         }
         #expect(message([a], ["a.csv"]).contains("missing shard 2/2 (shard-0002-of-0002.csv)"))
         #expect(message([a, a], ["a.csv", "a2.csv"]).contains("a2.csv and a.csv are both shard 1/2"))
@@ -92,11 +110,17 @@ struct ShardingTests {
         // Cut after a whole line, and in the middle of one: the rows no longer match the
         // digest of the first line (issue 42).
         let cut = String(b.text.dropLast(b.runs[1].line.count + 2))
-        do { _ = try ShardFile.parse(cut, name: "b.csv"); Issue.record("accepted") } catch {
+        do {
+            _ = try ShardFile.parse(cut, name: "b.csv")
+            Issue.record("accepted")
+        } catch {
             #expect(error.message.hasPrefix("b.csv: its rows do not match the digest in its first line"))
         }
         let midLine = String(b.text.dropLast(20))
-        do { _ = try ShardFile.parse(midLine, name: "b.csv"); Issue.record("accepted") } catch {
+        do {
+            _ = try ShardFile.parse(midLine, name: "b.csv")
+            Issue.record("accepted")
+        } catch {
             #expect(error.message.hasPrefix("b.csv: its rows do not match the digest in its first line"))
         }
         #expect(throws: ShardFile.Error.self) { try ShardFile.parse("policy,replication\n", name: "x.csv") }
@@ -104,26 +128,42 @@ struct ShardingTests {
 
     @Test("issue 42: one number of a row edited is refused; the same file with CRLF line ends reads as the LF one")
     func editedAndCRLF() throws {
-        let b = Self.shard(2, of: 2, runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
+        let b = Self.shard(
+            2, of: 2,
+            runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
         let edited = b.text.replacingOccurrences(of: "\n3,2GB,lru,1", with: "\n3,2GB,lru,7")
         #expect(edited != b.text)
-        do { _ = try ShardFile.parse(edited, name: "b.csv"); Issue.record("an edited shard was accepted") } catch {
+        do {
+            _ = try ShardFile.parse(edited, name: "b.csv")
+            Issue.record("an edited shard was accepted")
+        } catch {
             #expect(error.message.contains("do not match the digest"))
         }
         let crlf = b.text.replacingOccurrences(of: "\n", with: "\r\n")
         #expect(try ShardFile.parse(crlf, name: "b.csv") == b)
         // A shard of an earlier release (no digest) is refused with what to do.
         let old = b.text.replacing(#/ rows=[0-9a-f]+/#, with: "")
-        do { _ = try ShardFile.parse(old, name: "b.csv"); Issue.record("accepted") } catch {
+        do {
+            _ = try ShardFile.parse(old, name: "b.csv")
+            Issue.record("accepted")
+        } catch {
             #expect(error.message.contains("no rows= digest"))
         }
     }
 
-    @Test("issue 42: --shard K/N is one bounded type: N at most the study's run limit when read, at most the runs when checked")
+    @Test(
+        """
+        issue 42: --shard K/N is one bounded type: N at most the study's run limit when read, at most the runs when \
+        checked
+        """
+    )
     func shardPositions() {
         for text in ["1/1", "2/4", "10000000/10000000"] { #expect(ShardPosition(text) != nil, "\(text)") }
-        for text in ["0/1", "2/1", "1/0", "1/9223372036854775807", "1/4294967296", "1/10000001", "+1/2", "1/ 2", "-1/2", "1/2/3", "/2", "1/",
-                     "１/２", "1.0/2", "a/b", ""] {
+        for text in [
+            "0/1", "2/1", "1/0", "1/9223372036854775807", "1/4294967296", "1/10000001", "+1/2", "1/ 2", "-1/2", "1/2/3",
+            "/2", "1/",
+            "１/２", "1.0/2", "a/b", "",
+        ] {
             #expect(ShardPosition(text) == nil, "\(text)")
         }
         let position = ShardPosition("3/16")!

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import Metrics
 
 /// `events.csv` is written byte by byte for speed; it must be the text the string-based
@@ -10,7 +11,9 @@ struct CSVTextTests {
     /// A field value: plain text, text with separators, quotes and line breaks, a number of
     /// seconds, an integer, or an empty (nil) number.
     enum Value: Sendable, CustomStringConvertible {
-        case text(String), seconds(Double?), integer(Int64?)
+        case text(String)
+        case seconds(Double?)
+        case integer(Int64?)
         var description: String {
             switch self {
             case .text(let t): "text(\(t.debugDescription))"
@@ -20,8 +23,9 @@ struct CSVTextTests {
         }
     }
 
-    static let text = Gen.oneOf(Gen.always(""), Gen.always("a,b"), Gen.always("say \"hi\""), Gen.always("line\nbreak"),
-                                Gen.always("cr\r\nlf"), Gen.always("épisode 3"), Gen.always("popularity1-42"))
+    static let text = Gen.oneOf(
+        Gen.always(""), Gen.always("a,b"), Gen.always("say \"hi\""), Gen.always("line\nbreak"),
+        Gen.always("cr\r\nlf"), Gen.always("épisode 3"), Gen.always("popularity1-42"))
     /// Seconds: any bit pattern in range, dyadic values whose sixth decimal is an exact tie
     /// (k·2^-7 = k·0.0078125), whole and tiny values, zero and negative zero.
     static let seconds = Gen.oneOf(
@@ -31,10 +35,12 @@ struct CSVTextTests {
         Gen.int(in: 1...1_000_000).map { Double($0) * 1e-9 },
         Gen.always(0.0), Gen.always(-0.0), Gen.always(5e11 + 0.5)
     )
-    static let integers = Gen.oneOf(Gen.int(in: -1_000_000...1_000_000).map { Int64($0) },
-                                    Gen.always(Int64.max), Gen.always(Int64.min), Gen.always(0))
-    static let value = Gen.oneOf(text.map { Value.text($0) }, seconds.map { Value.seconds($0) }, Gen.always(Value.seconds(nil)),
-                                 integers.map { Value.integer($0) }, Gen.always(Value.integer(nil)))
+    static let integers = Gen.oneOf(
+        Gen.int(in: -1_000_000...1_000_000).map { Int64($0) },
+        Gen.always(Int64.max), Gen.always(Int64.min), Gen.always(0))
+    static let value = Gen.oneOf(
+        text.map { Value.text($0) }, seconds.map { Value.seconds($0) }, Gen.always(Value.seconds(nil)),
+        integers.map { Value.integer($0) }, Gen.always(Value.integer(nil)))
 
     @Test("Rows equal CSV.row of the same fields")
     func sameText() async {
@@ -45,9 +51,15 @@ struct CSVTextTests {
                 var fields: [String] = []
                 for value in row {
                     switch value {
-                    case .text(let t): text.field(t); fields.append(t)
-                    case .seconds(let s): text.seconds(s); fields.append(s.map(CSV.seconds) ?? "")
-                    case .integer(let i): text.field(i); fields.append(i.map { "\($0)" } ?? "")
+                    case .text(let t):
+                        text.field(t)
+                        fields.append(t)
+                    case .seconds(let s):
+                        text.seconds(s)
+                        fields.append(s.map(CSV.seconds) ?? "")
+                    case .integer(let i):
+                        text.field(i)
+                        fields.append(i.map { "\($0)" } ?? "")
                     }
                 }
                 text.endRow()
@@ -68,9 +80,11 @@ struct CSVTextTests {
 
     @Test("CSV.decimal writes what printf's %.6f writes, signs, ties and large values included")
     func decimalIsPrintf() {
-        var values: [Double] = [0, -0.0, 1e-9, -1e-9, 0.0000005, 0.0000015, 0.0000025, -0.0000025, 0.5, 2.5e-7,
-                                123456.1234565, 3.999999e12, 4e12, 4.5e12, -7.25, 1e300, -1e300, .leastNonzeroMagnitude,
-                                Double(Int64.max), 1_234_567_890.123, 0.1, 0.2, 0.3]
+        var values: [Double] = [
+            0, -0.0, 1e-9, -1e-9, 0.0000005, 0.0000015, 0.0000025, -0.0000025, 0.5, 2.5e-7,
+            123456.1234565, 3.999999e12, 4e12, 4.5e12, -7.25, 1e300, -1e300, .leastNonzeroMagnitude,
+            Double(Int64.max), 1_234_567_890.123, 0.1, 0.2, 0.3,
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             let exponent = Double.random(in: -12...14, using: &generator)

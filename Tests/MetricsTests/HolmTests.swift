@@ -40,36 +40,52 @@ struct HolmTests {
         // sd 2.58, t = −8.52, p = 0.0034); of "b": −1, +1, −2, +2 (p = 1); of "c": −9, −1, −6,
         // +1 (mean −3.75, p = 0.21). Holm: 0.0034 × 3 = 0.0102 < 0.05: a stays significant.
         let base = [100.0, 100, 100, 100]
-        func rows(_ name: String, _ diffs: [Double]) -> [SummaryRow] { zip(base, diffs).enumerated().map { row(name, $0 + 1, redownload: $1.0 + $1.1) } }
-        let three = rows("base", [0, 0, 0, 0]) + rows("a", [-10, -12, -8, -14]) + rows("b", [-1, 1, -2, 2]) + rows("c", [-9, -1, -6, 1])
-        let line = Verdict(Comparison(rows: three, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
+        func rows(_ name: String, _ diffs: [Double]) -> [SummaryRow] {
+            zip(base, diffs).enumerated().map { row(name, $0 + 1, redownload: $1.0 + $1.1) }
+        }
+        let three =
+            rows("base", [0, 0, 0, 0]) + rows("a", [-10, -12, -8, -14]) + rows("b", [-1, 1, -2, 2])
+            + rows("c", [-9, -1, -6, 1])
+        let line = Verdict(Comparison(rows: three, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[
+            0]
         #expect(line.best == "a" && line.comparisons == 3)
         #expect(abs(line.adjustedP! - 3 * Holm.pValue(of: Interval([-10, -12, -8, -14]))!) < 1e-12 && line.significant)
         // A weaker best: −4, −6, −1, −5 (mean −4, sd 2.16, t = −3.70, p = 0.0343: its 95 %
         // interval excludes 0), beside two others: Holm gives 3 × 0.0343 = 0.103, not < 0.05.
-        let weak = rows("base", [0, 0, 0, 0]) + rows("a", [-4, -6, -1, -5]) + rows("b", [-1, 1, -2, 2]) + rows("c", [1, -2, 2, -1])
+        let weak =
+            rows("base", [0, 0, 0, 0]) + rows("a", [-4, -6, -1, -5]) + rows("b", [-1, 1, -2, 2])
+            + rows("c", [1, -2, 2, -1])
         let verdict = Verdict(Comparison(rows: weak, reference: "base"), offline: [], metrics: [.redownloadBytes])
         let w = verdict.lines[0]
         #expect(w.best == "a" && w.change!.excludesZero && !w.significant)
         let text = verdict.text { _, value in String(format: "%.2f", value) }[0]
-        #expect(text.contains("within the noise") && text.contains("not significant after Holm's adjustment for 3 policies, p = 0.10"), "\(text)")
+        #expect(
+            text.contains("within the noise")
+                && text.contains("not significant after Holm's adjustment for 3 policies, p = 0.10"), "\(text)")
     }
 
     @Test("a best on re-downloads that fails significantly more requests is named with that cost")
     func tradeOff() throws {
         // "gdsf" re-downloads 50 less in every replication but fails 3 requests more (2.0
         // against 1.0 … paired +3, +3, +3: an interval of exactly +3, significant).
-        let rows = (1...3).flatMap { r in [
-            row("lru", r, redownload: 100, failed: Double(r)),
-            row("gdsf", r, redownload: 50, failed: Double(r) + 3),
-        ] }
-        let verdict = Verdict(Comparison(rows: rows, reference: "lru"), offline: [], metrics: [.redownloadBytes, .failedRequests])
+        let rows = (1...3).flatMap { r in
+            [
+                row("lru", r, redownload: 100, failed: Double(r)),
+                row("gdsf", r, redownload: 50, failed: Double(r) + 3),
+            ]
+        }
+        let verdict = Verdict(
+            Comparison(rows: rows, reference: "lru"), offline: [], metrics: [.redownloadBytes, .failedRequests])
         #expect(verdict.lines[0].costs.map(\.metric) == [.failedRequests])
         let text = verdict.text { _, value in String(format: "%.1f", value) }
-        #expect(text[0].hasSuffix("; but gdsf is significantly worse on failed requests, 5.0 against lru's 2.0"), "\(text[0])")
+        #expect(
+            text[0].hasSuffix("; but gdsf is significantly worse on failed requests, 5.0 against lru's 2.0"),
+            "\(text[0])")
         // And as data: the line's best, change, significance and cost.
         let json = try JSONSerialization.jsonObject(with: Data(verdict.json.utf8)) as! [[String: Any]]
-        #expect(json[0]["best"] as? String == "gdsf" && json[0]["change"] as? Double == -50 && json[0]["significant"] as? Bool == true)
+        #expect(
+            json[0]["best"] as? String == "gdsf" && json[0]["change"] as? Double == -50
+                && json[0]["significant"] as? Bool == true)
         #expect((json[0]["costs"] as? [[String: Any]])?.first?["metric"] as? String == "failed_requests")
         // The failures' own line names lru best, with no cost of its own.
         #expect(verdict.lines[1].best == "lru" && verdict.lines[1].costs.isEmpty)

@@ -21,8 +21,10 @@ struct IntervalTests {
         func row(_ policy: String, _ r: Int, _ v: Double) -> SummaryRow {
             SummaryRow(policy: policy, replication: r, seed: UInt64(r), values: SummaryRow.metricColumns.map { _ in v })
         }
-        let rows = [row("apple", 1, 10), row("apple", 2, 12), row("apple", 3, 14),
-                    row("lru", 1, 11), row("lru", 2, 14), row("lru", 3, 15)]
+        let rows = [
+            row("apple", 1, 10), row("apple", 2, 12), row("apple", 3, 14),
+            row("lru", 1, 11), row("lru", 2, 14), row("lru", 3, 15),
+        ]
         let comparison = Comparison(rows: rows)
         let d = comparison.statistics(of: "lru")!.differences![0]
         #expect(abs(d.mean - 4.0 / 3) < 1e-12)

@@ -1,21 +1,26 @@
 import Foundation
-import PropertyBased
 import Metrics
+import PropertyBased
 import Testing
 
 @Suite("Regression check against a baseline")
 struct RegressionCheckTests {
-    func row(_ policy: String, _ r: Int, redownload: Double, failures: Double = 0, seed: UInt64? = nil, hash: String = "h1") -> SummaryRow {
+    func row(
+        _ policy: String, _ r: Int, redownload: Double, failures: Double = 0, seed: UInt64? = nil, hash: String = "h1"
+    ) -> SummaryRow {
         var values = SummaryRow.metricColumns.map { _ in 0.0 }
         values[SummaryRow.metricColumns.firstIndex(of: "redownload_bytes")!] = redownload
         values[SummaryRow.metricColumns.firstIndex(of: "failed_requests")!] = failures
         return SummaryRow(policy: policy, replication: r, seed: seed ?? UInt64(r), values: values, scenarioHash: hash)
     }
 
-    func check(_ base: [SummaryRow], _ now: [SummaryRow], tolerance: Double = 0.02,
-               method: RegressionCheck.Method = .pairwise) -> RegressionCheck {
-        RegressionCheck(baseline: BaselineFile(rows: base, scenarioHash: base.first?.scenarioHash), current: now,
-                        tolerance: tolerance, method: method)
+    func check(
+        _ base: [SummaryRow], _ now: [SummaryRow], tolerance: Double = 0.02,
+        method: RegressionCheck.Method = .pairwise
+    ) -> RegressionCheck {
+        RegressionCheck(
+            baseline: BaselineFile(rows: base, scenarioHash: base.first?.scenarioHash), current: now,
+            tolerance: tolerance, method: method)
     }
 
     @Test("an unchanged run passes and says what it compared")
@@ -33,13 +38,18 @@ struct RegressionCheckTests {
         let now = [row("apple", 1, redownload: 1030), row("lru", 1, redownload: 2030)]
         let result = check(base, now)
         #expect(!result.passed)
-        #expect(result.failures.map(\.description) == ["apple replication 1: redownload_bytes moved from 1000 to 1030 (allowed 980…1020)"])
+        #expect(
+            result.failures.map(\.description) == [
+                "apple replication 1: redownload_bytes moved from 1000 to 1030 (allowed 980…1020)"
+            ])
     }
 
     @Test("values beyond Int64's range are reported, not trapped on (found by fuzzing)")
     func hugeValues() {
         let result = check([row("apple", 1, redownload: 1e30)], [row("apple", 1, redownload: 5)])
-        #expect(result.failures.first?.description.hasPrefix("apple replication 1: redownload_bytes moved from 1000000000000000019884624838656 to 5") == true)
+        #expect(
+            result.failures.first?.description.hasPrefix(
+                "apple replication 1: redownload_bytes moved from 1000000000000000019884624838656 to 5") == true)
     }
 
     @Test("seconds are compared as summary.csv writes them, so a reproduced run passes at tolerance 0")
@@ -50,7 +60,7 @@ struct RegressionCheckTests {
         var written = exact
         written.values[column] = 16.093671  // what the baseline file holds
         #expect(check([written], [exact], tolerance: 0).passed)
-        exact.values[column] = 16.0936716   // writes as 16.093672
+        exact.values[column] = 16.0936716  // writes as 16.093672
         #expect(!check([written], [exact], tolerance: 0).passed)
         // Found by fuzzing: a hand-written baseline with more decimals (0.00000067) failed
         // against itself, its run-side copy rounded and its baseline side not.
@@ -61,7 +71,8 @@ struct RegressionCheckTests {
 
     @Test("a metric that was 0 must stay 0 whatever the tolerance")
     func zero() {
-        let result = check([row("apple", 1, redownload: 5)], [row("apple", 1, redownload: 5, failures: 1)], tolerance: 0.5)
+        let result = check(
+            [row("apple", 1, redownload: 5)], [row("apple", 1, redownload: 5, failures: 1)], tolerance: 0.5)
         #expect(result.failures.map(\.metric) == ["failed_requests"])
     }
 
@@ -82,12 +93,14 @@ struct RegressionCheckTests {
     func statistical() {
         // Baseline 100, 110, 120: mean 110, sd 10, t(0.975, 2) = 4.302653 → 110 ± 24.84 = [85.16, 134.84].
         let base = [100.0, 110, 120].enumerated().map { row("apple", $0 + 1, redownload: $1) }
-        let inside = [120.0, 125, 130].enumerated().map { row("apple", $0 + 1, redownload: $1) }   // mean 125
+        let inside = [120.0, 125, 130].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 125
         let outside = [130.0, 140, 150].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 140
         #expect(check(base, inside, tolerance: 0, method: .statistical).passed)
         let failures = check(base, outside, tolerance: 0, method: .statistical).failures
         #expect(failures.count == 1)
-        #expect(failures.first?.description.hasPrefix("apple mean: redownload_bytes moved from 110 to 140 (allowed 85.16…134.84)") == true)
+        #expect(
+            failures.first?.description.hasPrefix(
+                "apple mean: redownload_bytes moved from 110 to 140 (allowed 85.16…134.84)") == true)
     }
 
     @Test("a baseline with no rows cannot pass")
@@ -99,15 +112,31 @@ struct RegressionCheckTests {
 
     @Test("policies, replications and seeds must be the same on both sides")
     func coverage() {
-        let base = [row("apple", 1, redownload: 1), row("apple", 2, redownload: 1), row("lru", 1, redownload: 1), row("lru", 2, redownload: 1)]
+        let base = [
+            row("apple", 1, redownload: 1), row("apple", 2, redownload: 1), row("lru", 1, redownload: 1),
+            row("lru", 2, redownload: 1),
+        ]
         #expect(check(base, Array(base.prefix(2))).mismatches == ["policy lru of the baseline was not run"])
-        #expect(check(base, base + [row("fifo", 1, redownload: 1)]).mismatches == ["policy fifo was run but is not in the baseline"])
-        #expect(check(base, base.filter { $0.replication == 1 }).mismatches
-            == ["apple: replication 2 of the baseline was not run", "lru: replication 2 of the baseline was not run"])
-        #expect(check(base, base + [row("lru", 3, redownload: 1)]).mismatches == ["lru: replication 3 was run but is not in the baseline"])
+        #expect(
+            check(base, base + [row("fifo", 1, redownload: 1)]).mismatches == [
+                "policy fifo was run but is not in the baseline"
+            ])
+        #expect(
+            check(base, base.filter { $0.replication == 1 }).mismatches
+                == [
+                    "apple: replication 2 of the baseline was not run",
+                    "lru: replication 2 of the baseline was not run",
+                ])
+        #expect(
+            check(base, base + [row("lru", 3, redownload: 1)]).mismatches == [
+                "lru: replication 3 was run but is not in the baseline"
+            ])
         var reseeded = base
         reseeded[3] = row("lru", 2, redownload: 1, seed: 99)
-        #expect(check(base, reseeded).mismatches == ["lru replication 2: the baseline's seed is 2, this run's 99 (the scenario's seed changed?)"])
+        #expect(
+            check(base, reseeded).mismatches == [
+                "lru replication 2: the baseline's seed is 2, this run's 99 (the scenario's seed changed?)"
+            ])
         #expect(check(base + [base[0]], base).mismatches == ["the baseline has policy apple replication 1 twice"])
         // A failed coverage fails the check even though every compared value is equal.
         #expect(!check(base, Array(base.prefix(2))).passed)
@@ -116,16 +145,20 @@ struct RegressionCheckTests {
     @Test("every metric must be in the baseline, no unknown column, and the scenario must be the same")
     func columnsAndScenario() {
         let rows = [row("apple", 1, redownload: 1)]
-        let missing = RegressionCheck(baseline: BaselineFile(rows: rows, scenarioHash: "h1", missingMetrics: ["peak_used_bytes"]),
-                                      current: rows, tolerance: 0)
+        let missing = RegressionCheck(
+            baseline: BaselineFile(rows: rows, scenarioHash: "h1", missingMetrics: ["peak_used_bytes"]),
+            current: rows, tolerance: 0)
         #expect(!missing.passed)
         #expect(missing.mismatches.first?.hasPrefix("the baseline has no column for peak_used_bytes") == true)
         #expect(missing.compared.hasSuffix("× \(SummaryRow.metricColumns.count - 1) metrics"))
-        let unknown = RegressionCheck(baseline: BaselineFile(rows: rows, scenarioHash: "h1", unknownColumns: ["bogus"]),
-                                      current: rows, tolerance: 0)
+        let unknown = RegressionCheck(
+            baseline: BaselineFile(rows: rows, scenarioHash: "h1", unknownColumns: ["bogus"]),
+            current: rows, tolerance: 0)
         #expect(unknown.mismatches == ["the baseline has column(s) odr-sim does not report: bogus"])
         let other = check(rows, [row("apple", 1, redownload: 1, hash: "h2")])
-        #expect(other.mismatches.first?.hasPrefix("the baseline was made from another scenario (scenario_hash h1, this file's h2)") == true)
+        #expect(
+            other.mismatches.first?.hasPrefix(
+                "the baseline was made from another scenario (scenario_hash h1, this file's h2)") == true)
         // Without the column the check cannot tell: a warning, not a failure.
         let unknownOrigin = RegressionCheck(baseline: BaselineFile(rows: rows), current: rows, tolerance: 0)
         #expect(unknownOrigin.passed)
@@ -138,20 +171,34 @@ struct RegressionCheckTests {
         let now = [row("apple", 1, redownload: 1030), row("lru", 1, redownload: 2000)]
         let xml = JUnitReport.xml(check(base, now), name: "g<&>")
         let metrics = SummaryRow.metricColumns.count
-        #expect(xml.contains("<testsuites name=\"odr-sim check\" tests=\"\(2 * metrics + 1)\" failures=\"1\" errors=\"0\">"))
-        #expect(xml.contains("<testsuite name=\"g&lt;&amp;&gt;/apple\" tests=\"\(metrics)\" failures=\"1\" errors=\"0\">"))
-        #expect(xml.contains("<testcase classname=\"g&lt;&amp;&gt;.apple\" name=\"redownload_bytes\">\n      <failure message=\"apple replication 1: redownload_bytes moved from 1000 to 1030 (allowed 980…1020)\""))
+        #expect(
+            xml.contains("<testsuites name=\"odr-sim check\" tests=\"\(2 * metrics + 1)\" failures=\"1\" errors=\"0\">")
+        )
+        #expect(
+            xml.contains("<testsuite name=\"g&lt;&amp;&gt;/apple\" tests=\"\(metrics)\" failures=\"1\" errors=\"0\">"))
+        #expect(
+            xml.contains(
+                """
+                <testcase classname=\"g&lt;&amp;&gt;.apple\" name=\"redownload_bytes\">\n      <failure \
+                message=\"apple replication 1: redownload_bytes moved from 1000 to 1030 (allowed 980…1020)\"
+                """
+            ))
         #expect(xml.contains("<testcase classname=\"g&lt;&amp;&gt;\" name=\"coverage\"/>"))
         let broken = JUnitReport.xml(check(base, Array(base.prefix(1))), name: "g")
-        #expect(broken.contains("name=\"coverage\">\n      <failure message=\"policy lru of the baseline was not run\""))
+        #expect(
+            broken.contains("name=\"coverage\">\n      <failure message=\"policy lru of the baseline was not run\""))
     }
 }
 
 @Suite("Baseline files")
 struct BaselineFileTests {
     let rows = [
-        SummaryRow(policy: "apple", replication: 1, seed: 42, values: SummaryRow.metricColumns.indices.map { Double($0) }, scenarioHash: "00ff"),
-        SummaryRow(policy: "lru", replication: 1, seed: 42, values: SummaryRow.metricColumns.indices.map { Double($0 * 2) }, scenarioHash: "00ff"),
+        SummaryRow(
+            policy: "apple", replication: 1, seed: 42, values: SummaryRow.metricColumns.indices.map { Double($0) },
+            scenarioHash: "00ff"),
+        SummaryRow(
+            policy: "lru", replication: 1, seed: 42, values: SummaryRow.metricColumns.indices.map { Double($0 * 2) },
+            scenarioHash: "00ff"),
     ]
 
     @Test("a baseline reads back what summary.csv wrote, with LF or CRLF line ends, with or without a last line end")
@@ -167,7 +214,8 @@ struct BaselineFileTests {
 
     @Test("quoted fields are read as RFC 4180 has them")
     func quoted() throws {
-        let text = SummaryRow.header.replacingOccurrences(of: "policy,", with: "\"policy\",")
+        let text =
+            SummaryRow.header.replacingOccurrences(of: "policy,", with: "\"policy\",")
             + rows[0].csvLine.replacingOccurrences(of: "apple,", with: "\"apple\",")
         #expect(try BaselineFile.parse(text, name: "b.csv").rows == [rows[0]])
     }
@@ -193,7 +241,8 @@ struct BaselineFileTests {
         }
         let header = "policy,replication,seed,requests\n"
         #expect(message("") == "b.csv:1:1: the baseline is empty; expected a summary.csv header and rows")
-        #expect(message("a,b\n1,2\n") == "b.csv:1:1: a baseline needs policy, replication and seed columns (a summary.csv)")
+        #expect(
+            message("a,b\n1,2\n") == "b.csv:1:1: a baseline needs policy, replication and seed columns (a summary.csv)")
         #expect(message(header + "apple,1,42,ten\n") == "b.csv:2:4: 'ten' in column requests is not a number")
         #expect(message(header + "apple,1,42,\n") == "b.csv:2:4: '' in column requests is not a number")
         // Found by fuzzing: an infinite value trapped when a failure message formatted it.
@@ -201,7 +250,9 @@ struct BaselineFileTests {
         #expect(message(header + "apple,1,42,1e999\n") == "b.csv:2:4: '1e999' in column requests is not a number")
         #expect(message(header + "apple,0,42,1\n") == "b.csv:2:2: replication '0' is not a whole number of at least 1")
         #expect(message(header + "apple,1,42\n") == "b.csv:2:1: the row has 3 fields, the header 4")
-        #expect(message(header + "apple,1,42,\"1\n") == "b.csv:2:1: a quoted field is never closed (the file ends inside it)")
+        #expect(
+            message(header + "apple,1,42,\"1\n")
+                == "b.csv:2:1: a quoted field is never closed (the file ends inside it)")
         #expect(message("policy,replication,seed,seed\n") == "b.csv:1:4: column 'seed' is named twice (also field 3)")
     }
 }
@@ -211,25 +262,37 @@ struct CSVReaderTests {
     @Test("CRLF, LF and CR line ends, quoted separators, doubled quotes, line breaks in quotes, no last line end")
     func cases() throws {
         let records = try CSVReader.records("a,b\r\n1,\"x,y\"\n\"say \"\"hi\"\"\",\"two\r\nlines\"\r\r\n,\n\"\",z")
-        #expect(records.map(\.fields) == [["a", "b"], ["1", "x,y"], ["say \"hi\"", "two\r\nlines"], ["", ""], ["", "z"]])
+        #expect(
+            records.map(\.fields) == [
+                ["a", "b"], ["1", "x,y"], ["say \"hi\"", "two\r\nlines"], ["", ""], ["", "z"],
+            ])
         // The record after a quoted line break starts two lines later; blank lines are skipped.
         #expect(records.map(\.line) == [1, 2, 3, 6, 7])
     }
 
     @Test("a stray quote is an error with its line and column")
     func strayQuote() {
-        #expect(throws: CSVReader.Error(line: 2, column: 4, message: "a quote inside a field; quote the whole field and double the quote (\"\"), as RFC 4180 does")) {
+        #expect(
+            throws: CSVReader.Error(
+                line: 2, column: 4,
+                message: "a quote inside a field; quote the whole field and double the quote (\"\"), as RFC 4180 does")
+        ) {
             try CSVReader.records("a,b\nx,y\"z\n")
         }
-        #expect(throws: CSVReader.Error(line: 1, column: 5, message: "text after a closing quote; a quoted field must end at a comma or the line's end")) {
+        #expect(
+            throws: CSVReader.Error(
+                line: 1, column: 5,
+                message: "text after a closing quote; a quoted field must end at a comma or the line's end")
+        ) {
             try CSVReader.records("\"ab\"c,d")
         }
     }
 
     @Test("whatever CSV.row writes, CSVReader reads back, with LF or CRLF line ends")
     func roundTrip() async {
-        let text = Gen.oneOf(Gen.always(""), Gen.always("a,b"), Gen.always("say \"hi\""), Gen.always("line\nbreak"),
-                             Gen.always("cr\r\nlf"), Gen.always("lone\rcr"), Gen.always("épisode 3"), Gen.always("x"))
+        let text = Gen.oneOf(
+            Gen.always(""), Gen.always("a,b"), Gen.always("say \"hi\""), Gen.always("line\nbreak"),
+            Gen.always("cr\r\nlf"), Gen.always("lone\rcr"), Gen.always("épisode 3"), Gen.always("x"))
         await propertyCheck(count: 300, input: zip(text.array(of: 2...6).array(of: 1...5), Gen.bool)) { rows, crlf in
             let written = rows.map { row -> String in
                 let line = CSV.row(row)

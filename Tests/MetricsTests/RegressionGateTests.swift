@@ -14,7 +14,12 @@ struct RegressionGateTests {
 
     static let fivePercent = RegressionGate.Limit(metric: .redownloadBytes, value: 0.05, relative: true)
 
-    @Test("a rise whose interval's low end is above the allowed increase fails; within it passes; below 0 is an improvement")
+    @Test(
+        """
+        a rise whose interval's low end is above the allowed increase fails; within it passes; below 0 is an \
+        improvement
+        """
+    )
     func verdicts() {
         let baseline = Self.rows([100, 100, 100])
         // Increases 10, 12, 8: mean 10, sd 2, 95 % half-width t(0.975, 2) × 2 / √3 = 4.303 × 1.1547
@@ -32,7 +37,9 @@ struct RegressionGateTests {
         let absolute = RegressionGate.Limit(metric: .redownloadBytes, value: 20, relative: false)
         #expect(RegressionGate(baseline: baseline, current: Self.rows([110, 112, 108]), limits: [absolute]).passed)
         // Nothing to compare (another policy) is no pass.
-        #expect(!RegressionGate(baseline: baseline, current: Self.rows([100], policy: "fifo"), limits: [Self.fivePercent]).passed)
+        #expect(
+            !RegressionGate(baseline: baseline, current: Self.rows([100], policy: "fifo"), limits: [Self.fivePercent])
+                .passed)
     }
 
     @Test("METRIC=LIMIT is read with the scenario's units; an unknown metric or a bad count is an error")
@@ -42,13 +49,21 @@ struct RegressionGateTests {
             return 20_000_000
         }
         let duration: (String) throws -> Double = { _ in 2 }
-        #expect(try RegressionGate.Limit.parse("redownload_bytes=5%", size: size, duration: duration) == Self.fivePercent)
-        #expect(try RegressionGate.Limit.parse("redownload_bytes=20MB", size: size, duration: duration)
+        #expect(
+            try RegressionGate.Limit.parse("redownload_bytes=5%", size: size, duration: duration) == Self.fivePercent)
+        #expect(
+            try RegressionGate.Limit.parse("redownload_bytes=20MB", size: size, duration: duration)
                 == RegressionGate.Limit(metric: .redownloadBytes, value: 20_000_000, relative: false))
         #expect(try RegressionGate.Limit.parse("wait_p95_s=2s", size: size, duration: duration).value == 2)
         #expect(try RegressionGate.Limit.parse("failed_requests=1", size: size, duration: duration).value == 1)
-        #expect(throws: GateError.self) { try RegressionGate.Limit.parse("redownload=5%", size: size, duration: duration) }
-        #expect(throws: GateError.self) { try RegressionGate.Limit.parse("failed_requests=many", size: size, duration: duration) }
-        #expect(throws: GateError.self) { try RegressionGate.Limit.parse("redownload_bytes", size: size, duration: duration) }
+        #expect(throws: GateError.self) {
+            try RegressionGate.Limit.parse("redownload=5%", size: size, duration: duration)
+        }
+        #expect(throws: GateError.self) {
+            try RegressionGate.Limit.parse("failed_requests=many", size: size, duration: duration)
+        }
+        #expect(throws: GateError.self) {
+            try RegressionGate.Limit.parse("redownload_bytes", size: size, duration: duration)
+        }
     }
 }

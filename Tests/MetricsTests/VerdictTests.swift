@@ -24,14 +24,22 @@ struct VerdictTests {
             row("noisy", 1, redownload: 0), row("noisy", 2, redownload: 300),
             row("oracle", 1, redownload: 10), row("oracle", 2, redownload: 20),
         ]
-        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: ["oracle"], metrics: [.redownloadBytes])
+        let verdict = Verdict(
+            Comparison(rows: rows, reference: "base"), offline: ["oracle"], metrics: [.redownloadBytes])
         let line = verdict.lines[0]
-        #expect(line.best == "good")   // 100 mean; oracle's 15 is not a candidate
+        #expect(line.best == "good")  // 100 mean; oracle's 15 is not a candidate
         #expect(line.change?.mean == -50 && line.change?.low == -50 && line.change?.high == -50)
         #expect(line.significant)
         #expect(line.bound?.policy == "oracle" && line.bound?.mean == 15)
         let text = verdict.text { _, value in String(Int(value)) }[0]
-        #expect(text == "re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to −50; significant after Holm's adjustment for 2 policies, p < 0.001); bound (oracle, offline): 15")
+        #expect(
+            text
+                == """
+                re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to \
+                −50; significant after Holm's adjustment for 2 policies, p < 0.001); bound (oracle, \
+                offline): 15
+                """
+        )
     }
 
     @Test("one replication gives a change but no interval: never significant, and the headline says how to judge")
@@ -43,11 +51,21 @@ struct VerdictTests {
         #expect(verdict.lines[0].best == "good" && verdict.lines[0].change?.mean == -100)
         #expect(!verdict.lines[0].significant)
         let text = verdict.text { _, value in String(Int(value)) }[0]
-        #expect(text == "re-downloaded bytes: good does better than base in the one replication, 50 against 150 (change −100; one replication gives no interval: run 2 or more to judge significance)")
+        #expect(
+            text
+                == """
+                re-downloaded bytes: good does better than base in the one replication, 50 against 150 (change \
+                −100; one replication gives no interval: run 2 or more to judge significance)
+                """
+        )
         // Two replications with the same difference: now an interval of width 0, significant.
         let two = rows + [row("base", 2, redownload: 250), row("good", 2, redownload: 150)]
-        #expect(Verdict(Comparison(rows: two, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0].significant)
-        #expect(!Interval([-100]).excludesZero && Interval([-100, -100]).excludesZero && !Interval([-100, 100]).excludesZero)
+        #expect(
+            Verdict(Comparison(rows: two, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
+                .significant)
+        #expect(
+            !Interval([-100]).excludesZero && Interval([-100, -100]).excludesZero
+                && !Interval([-100, 100]).excludesZero)
     }
 
     @Test("a change whose interval spans 0 is not significant; a tie names the baseline")
@@ -58,19 +76,26 @@ struct VerdictTests {
             row("base", 1, redownload: 100, wait: 2), row("base", 2, redownload: 200, wait: 2),
             row("noisy", 1, redownload: 0, wait: 1), row("noisy", 2, redownload: 300, wait: 3),
         ]
-        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes, .waitP95])
+        let verdict = Verdict(
+            Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes, .waitP95])
         #expect(!verdict.lines[0].significant)
         let text = verdict.text { _, value in String(Int(value)) }
         // Equal means: the baseline keeps the title, and the tie is said.
         #expect(text[0] == "re-downloaded bytes: base is best, tied by noisy, 150")
         // noisy − base for a skewed case: −60, +20 → mean −20, interval spans 0.
-        let skewed = [row("base", 1, redownload: 100), row("base", 2, redownload: 100),
-                      row("noisy", 1, redownload: 40), row("noisy", 2, redownload: 120)]
-        let line = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
+        let skewed = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 100),
+            row("noisy", 1, redownload: 40), row("noisy", 2, redownload: 120),
+        ]
+        let line = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[
+            0]
         #expect(line.best == "noisy" && line.change!.low < 0 && line.change!.high > 0 && !line.significant)
         // The headline claims nothing of it: within the noise, not "improves".
-        let words = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).text { _, value in String(Int(value)) }
-        #expect(words[0].hasPrefix("re-downloaded bytes: noisy and base within the noise, 80 against 100 (change −20, 95 % interval −"))
+        let words = Verdict(Comparison(rows: skewed, reference: "base"), offline: [], metrics: [.redownloadBytes]).text
+        { _, value in String(Int(value)) }
+        #expect(
+            words[0].hasPrefix(
+                "re-downloaded bytes: noisy and base within the noise, 80 against 100 (change −20, 95 % interval −"))
         #expect(words[0].hasSuffix("; not significant)"))
     }
 
@@ -90,7 +115,8 @@ struct VerdictTests {
             let shift: Double = policy == "base" ? 0 : 50
             rows += [failing(policy, 1, redownload: 100 + shift), failing(policy, 2, redownload: 200 - shift)]
         }
-        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.failedRequests, .redownloadBytes])
+        let verdict = Verdict(
+            Comparison(rows: rows, reference: "base"), offline: [], metrics: [.failedRequests, .redownloadBytes])
         #expect(verdict.lines[0].identical && !verdict.lines[1].identical)
         #expect(verdict.lines[1].best == "base" && verdict.lines[1].tied == ["p", "q", "r", "s"])
         let text = verdict.text { _, value in String(Int(value)) }
@@ -98,23 +124,37 @@ struct VerdictTests {
         #expect(text[1] == "re-downloaded bytes: base is best, tied by p, q, r and s, 150")
     }
 
-    @Test("a study's headline: who beats the baseline at how many points, significantly at how many, and where it holds")
+    @Test(
+        "a study's headline: who beats the baseline at how many points, significantly at how many, and where it holds")
     func study() {
         // Point 1: good is 50 below base in both replications (significant); oracle lower
         // still but offline. Point 2: good 0 and 300 against base's 100 and 200: −100, +100,
         // a tie in the mean, so base holds. Point 3: noisy 60 below on average (−20, −100):
         // the best there, its interval spanning 0.
-        let one = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
-                   row("good", 1, redownload: 50), row("good", 2, redownload: 150),
-                   row("oracle", 1, redownload: 0), row("oracle", 2, redownload: 0)]
-        let two = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
-                   row("good", 1, redownload: 0), row("good", 2, redownload: 300)]
-        let three = [row("base", 1, redownload: 100), row("base", 2, redownload: 200),
-                     row("good", 1, redownload: 100), row("good", 2, redownload: 200),
-                     row("noisy", 1, redownload: 80), row("noisy", 2, redownload: 100)]
-        let lines = Verdict.study([one, two, three].map { Comparison(rows: $0, reference: "base") }, offline: ["oracle"],
-                                  metrics: [.redownloadBytes, .waitP95])
-        #expect(lines[0] == "re-downloaded bytes: good is best at 1 of 3 points (significantly better than base at 1); noisy at 1; base best or tied at 1")
+        let one = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+            row("good", 1, redownload: 50), row("good", 2, redownload: 150),
+            row("oracle", 1, redownload: 0), row("oracle", 2, redownload: 0),
+        ]
+        let two = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+            row("good", 1, redownload: 0), row("good", 2, redownload: 300),
+        ]
+        let three = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+            row("good", 1, redownload: 100), row("good", 2, redownload: 200),
+            row("noisy", 1, redownload: 80), row("noisy", 2, redownload: 100),
+        ]
+        let lines = Verdict.study(
+            [one, two, three].map { Comparison(rows: $0, reference: "base") }, offline: ["oracle"],
+            metrics: [.redownloadBytes, .waitP95])
+        #expect(
+            lines[0]
+                == """
+                re-downloaded bytes: good is best at 1 of 3 points (significantly better than base at 1); noisy \
+                at 1; base best or tied at 1
+                """
+        )
         #expect(lines[1] == "wait, 95th percentile: nothing does better than base at any of the 3 points")
     }
 }

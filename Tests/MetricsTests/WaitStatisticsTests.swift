@@ -19,7 +19,7 @@ struct WaitStatisticsTests {
         var waits = WaitStatistics()
         // Recorded out of order: 100, 99, …, 1.
         for s in (1...100).reversed() { waits.record(seconds: Double(s)) }
-        #expect(waits.percentile(50) == 50)   // rank ⌈0.50 × 100⌉ = 50
+        #expect(waits.percentile(50) == 50)  // rank ⌈0.50 × 100⌉ = 50
         #expect(waits.percentile(95) == 95)
         #expect(waits.percentile(99) == 99)
         #expect(waits.percentile(100) == 100)

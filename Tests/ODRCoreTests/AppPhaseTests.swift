@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// An app's life cycle, as AppPhase.swift's table gives it: every phase against every event,
@@ -19,14 +20,18 @@ struct AppPhaseTests {
             .absent: [.install: .installing(launchPending: false)],
             .installing(launchPending: false): [
                 .installFailed: .absent, .initialPacksStored: .installed(running: false),
-                .launch: .installing(launchPending: true), .terminate: .installing(launchPending: false), .uninstall: .absent,
+                .launch: .installing(launchPending: true), .terminate: .installing(launchPending: false),
+                .uninstall: .absent,
             ],
             .installing(launchPending: true): [
                 .installFailed: .absent, .initialPacksStored: .installed(running: true),
-                .launch: .installing(launchPending: true), .terminate: .installing(launchPending: false), .uninstall: .absent,
+                .launch: .installing(launchPending: true), .terminate: .installing(launchPending: false),
+                .uninstall: .absent,
             ],
-            .installed(running: false): [.launch: .installed(running: true), .terminate: .installed(running: false), .uninstall: .absent,
-                                         .update: .installing(launchPending: false)],
+            .installed(running: false): [
+                .launch: .installed(running: true), .terminate: .installed(running: false), .uninstall: .absent,
+                .update: .installing(launchPending: false),
+            ],
             .installed(running: true): [.terminate: .installed(running: false), .uninstall: .absent],
         ]
         let events: [E] = [.install, .installFailed, .initialPacksStored, .launch, .terminate, .uninstall, .update]
@@ -39,8 +44,9 @@ struct AppPhaseTests {
 
     @Test("the device: a launch during the install waits for it; calls the table refuses return false")
     func device() throws {
-        let catalog = try Catalog(resources: [Resource(name: "core", size: 10, tags: ["core"])],
-                                  tagSettings: ["core": TagSettings(category: .initialInstall)])
+        let catalog = try Catalog(
+            resources: [Resource(name: "core", size: 10, tags: ["core"])],
+            tagSettings: ["core": TagSettings(category: .initialInstall)])
         let device = ODRDevice(capacity: 100, policy: ApplePolicy())
         let app = device.addApp(name: "game", catalog: catalog)
         #expect(!device.launch(app, at: 0))

@@ -1,6 +1,7 @@
-import PropertyBased
 import ODRPolicies
+import PropertyBased
 import Testing
+
 @testable import ODRCore
 
 /// `ApplePolicy` keeps recency lists, heaps with lazy deletion and lower-bound keys for
@@ -19,7 +20,12 @@ struct ApplePolicyReferenceTests {
         }
     }
 
-    @Test("an app's place in the order counts a pack that became a candidate with no note (the install's hold on it ended)")
+    @Test(
+        """
+        an app's place in the order counts a pack that became a candidate with no note (the install's hold on it \
+        ended)
+        """
+    )
     func candidateWithoutNote() {
         // Found by the test above (shrunk). The game's intro pack (tick 1) is held by its install
         // during the first purge, which takes the game's pack of tick 3 and so set the game's
@@ -29,8 +35,10 @@ struct ApplePolicyReferenceTests {
         func step(_ name: String, _ a: Int, _ b: Int) -> PropertyTests.Step {
             PropertyTests.Step(code: Harness.opNames.firstIndex(of: name)!, a: a, b: b)
         }
-        let steps = [step("launch", 4, 0), step("deliverAll", 0, 0), step("conditional", 0, 0), step("begin", 353, 1),
-                     step("conditional", 0, 0), step("terminate", 4, 0), step("begin", 0, 0), step("begin", 0, 0)]
+        let steps = [
+            step("launch", 4, 0), step("deliverAll", 0, 0), step("conditional", 0, 0), step("begin", 353, 1),
+            step("conditional", 0, 0), step("terminate", 4, 0), step("begin", 0, 0), step("begin", 0, 0),
+        ]
         Self.compare(steps, capacity: 205 * MB, other: 60 * MB, terminates: false)
     }
 
@@ -45,8 +53,14 @@ struct ApplePolicyReferenceTests {
             var problems: [String] = []
             if fast.answers != slow.answers { problems.append("victims \(fast.answers) vs \(slow.answers)") }
             if a.device.ledger != b.device.ledger { problems.append("ledger \(a.device.ledger) vs \(b.device.ledger)") }
-            for p in 0..<a.device.packCount where a.device.state(of: PackID(rawValue: Int32(p))) != b.device.state(of: PackID(rawValue: Int32(p))) {
-                problems.append("pack \(p): \(a.device.state(of: PackID(rawValue: Int32(p)))) vs \(b.device.state(of: PackID(rawValue: Int32(p))))")
+            for p in 0..<a.device.packCount
+            where a.device.state(of: PackID(rawValue: Int32(p))) != b.device.state(of: PackID(rawValue: Int32(p))) {
+                problems.append(
+                    """
+                    pack \(p): \(a.device.state(of: PackID(rawValue: Int32(p)))) vs \
+                    \(b.device.state(of: PackID(rawValue: Int32(p))))
+                    """
+                )
             }
             if !problems.isEmpty {
                 Issue.record("step \(i) \(step): \(problems.joined(separator: "; "))")
@@ -87,11 +101,15 @@ struct ApplePolicyReferenceTests {
 
         func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
             var remaining = view.candidates.compactMap { c in
-                keys[c.pack].map { (pack: c.pack, app: c.app, size: c.size, preservation: $0.preservation, tick: $0.tick) }
+                keys[c.pack].map {
+                    (pack: c.pack, app: c.app, size: c.size, preservation: $0.preservation, tick: $0.tick)
+                }
             }
             var victims: [PackID] = []
             var freed: Int64 = 0
-            while freed < bytes, let oldest = remaining.min(by: { ($0.tick, $0.pack.rawValue) < ($1.tick, $1.pack.rawValue) }) {
+            while freed < bytes,
+                let oldest = remaining.min(by: { ($0.tick, $0.pack.rawValue) < ($1.tick, $1.pack.rawValue) })
+            {
                 let victim = remaining.filter { $0.app == oldest.app }.min {
                     ($0.preservation, $0.tick, $0.pack.rawValue) < ($1.preservation, $1.tick, $1.pack.rawValue)
                 }!

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §1: resources are grouped into asset packs by their exact tag set.
@@ -30,36 +31,48 @@ struct CatalogTests {
         #expect(catalog.packs[1].tags == [0, 1])
     }
 
-    @Test("a regrouped catalog keeps every tag's number and settings; its new tags come after, and a lost tag is an error")
+    @Test(
+        """
+        a regrouped catalog keeps every tag's number and settings; its new tags come after, and a lost tag is an \
+        error
+        """
+    )
     func regrouped() throws {
         // Written: a (tag A, prefetch), b (tag B, preservation 0.5), c (tag C): tags A=0, B=1, C=2.
-        let written = try Catalog(resources: [
-            Resource(name: "a", size: 10 * MB, tags: ["A"]),
-            Resource(name: "b", size: 20 * MB, tags: ["B"]),
-            Resource(name: "c", size: 30 * MB, tags: ["C"]),
-        ], tagSettings: ["A": TagSettings(category: .prefetch(order: 2)), "B": TagSettings(preservation: 0.5)])
+        let written = try Catalog(
+            resources: [
+                Resource(name: "a", size: 10 * MB, tags: ["A"]),
+                Resource(name: "b", size: 20 * MB, tags: ["B"]),
+                Resource(name: "c", size: 30 * MB, tags: ["C"]),
+            ], tagSettings: ["A": TagSettings(category: .prefetch(order: 2)), "B": TagSettings(preservation: 0.5)])
         // a and c merged (both carry A and C): first appearance would number C before B (a's
         // tags are listed first); regrouping keeps B = 1 and C = 2, and the new tag P = 3.
-        let merged = try written.regrouped([
-            Resource(name: "a", size: 10 * MB, tags: ["A", "C"]),
-            Resource(name: "b", size: 20 * MB, tags: ["B", "P"]),
-            Resource(name: "c", size: 30 * MB, tags: ["C", "A"]),
-        ], newTags: [(name: "P", category: .prefetch(order: 0))])
+        let merged = try written.regrouped(
+            [
+                Resource(name: "a", size: 10 * MB, tags: ["A", "C"]),
+                Resource(name: "b", size: 20 * MB, tags: ["B", "P"]),
+                Resource(name: "c", size: 30 * MB, tags: ["C", "A"]),
+            ], newTags: [(name: "P", category: .prefetch(order: 0))])
         #expect(merged.tags.map(\.name) == ["A", "B", "C", "P"])
         #expect(merged.tags.map(\.category) == [.prefetch(order: 2), .onDemand, .onDemand, .prefetch(order: 0)])
         #expect(merged.tags.map(\.preservation) == [0, 0.5, 0, 0])
         // Packs by first resource: {A, C} = a + c = 40 MB, {B, P} = 20 MB.
         #expect(merged.packs.map(\.name) == ["A+C", "B+P"] && merged.packs.map(\.size) == [40 * MB, 20 * MB])
         // The grouping as written gives the same catalog back.
-        let same = try written.regrouped([
-            Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
-            Resource(name: "c", size: 30 * MB, tags: ["C"]),
-        ], newTags: [])
-        #expect(same.tags.map(\.name) == written.tags.map(\.name) && same.packs.map(\.name) == written.packs.map(\.name))
+        let same = try written.regrouped(
+            [
+                Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
+                Resource(name: "c", size: 30 * MB, tags: ["C"]),
+            ], newTags: [])
+        #expect(
+            same.tags.map(\.name) == written.tags.map(\.name) && same.packs.map(\.name) == written.packs.map(\.name))
         // A tag of the catalog that no resource carries any more is content lost, not a layout.
         #expect(throws: CatalogError.unknownTag("C")) {
-            try written.regrouped([Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
-                                   Resource(name: "c", size: 30 * MB, tags: ["A"])], newTags: [])
+            try written.regrouped(
+                [
+                    Resource(name: "a", size: 10 * MB, tags: ["A"]), Resource(name: "b", size: 20 * MB, tags: ["B"]),
+                    Resource(name: "c", size: 30 * MB, tags: ["A"]),
+                ], newTags: [])
         }
     }
 
@@ -118,15 +131,20 @@ struct CatalogTests {
     @Test("A pack's category is the earliest of its tags' categories")
     func packCategory() throws {
         let catalog = try makeCatalog(
-            [(["I", "D"], 1 * MB), (["P2", "D"], 2 * MB), (["P1", "P2"], 3 * MB), (["D"], 4 * MB), (["P2"], 5 * MB)],
-            settings: ["I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
-                       "P2": .init(category: .prefetch(order: 2))])
+            [
+                (["I", "D"], 1 * MB), (["P2", "D"], 2 * MB), (["P1", "P2"], 3 * MB), (["D"], 4 * MB), (["P2"], 5 * MB),
+            ],
+            settings: [
+                "I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
+                "P2": .init(category: .prefetch(order: 2)),
+            ])
         // initial-install < prefetch (lower order first) < on-demand.
         // Tag order of appearance: I, D, P2, P1; pack names list tags in that order.
         #expect(catalog.packs.map(\.name) == ["I+D", "D+P2", "P2+P1", "D", "P2"])
-        #expect(catalog.packs.map(\.category) == [
-            .initialInstall, .prefetch(order: 2), .prefetch(order: 1), .onDemand, .prefetch(order: 2),
-        ])
+        #expect(
+            catalog.packs.map(\.category) == [
+                .initialInstall, .prefetch(order: 2), .prefetch(order: 1), .onDemand, .prefetch(order: 2),
+            ])
         #expect(catalog.initialInstallPacks == [0])
     }
 
@@ -135,8 +153,10 @@ struct CatalogTests {
         // Tag order of appearance: P2 (0), P1 (1), P3 (2), I (3).
         let catalog = try makeCatalog(
             [(["P2"], 1 * MB), (["P1"], 1 * MB), (["P3"], 1 * MB), (["P1", "P3"], 1 * MB), (["I", "P3"], 1 * MB)],
-            settings: ["P1": .init(category: .prefetch(order: 1)), "P2": .init(category: .prefetch(order: 2)),
-                       "P3": .init(category: .prefetch(order: 3)), "I": .init(category: .initialInstall)])
+            settings: [
+                "P1": .init(category: .prefetch(order: 1)), "P2": .init(category: .prefetch(order: 2)),
+                "P3": .init(category: .prefetch(order: 3)), "I": .init(category: .initialInstall),
+            ])
         // Packs: 0 "P2", 1 "P1", 2 "P3", 3 "P1+P3", 4 "P3+I" (initial install).
         // P1 → packs 1, 3; P2 → pack 0; P3 → 2 (3 already listed, 4 comes with the app).
         #expect(catalog.prefetchPacks == [1, 3, 0, 2])
@@ -146,7 +166,9 @@ struct CatalogTests {
     @Test("Malformed catalogs are rejected with a message naming the item")
     func malformed() {
         let twice = #expect(throws: CatalogError.duplicateResource("a")) {
-            try Catalog(resources: [Resource(name: "a", size: 1, tags: ["T"]), Resource(name: "a", size: 2, tags: ["U"])])
+            try Catalog(resources: [
+                Resource(name: "a", size: 1, tags: ["T"]), Resource(name: "a", size: 2, tags: ["U"]),
+            ])
         }
         #expect(twice?.description.contains("'a'") == true)
         #expect(throws: CatalogError.noTags(resource: "b")) {
@@ -159,7 +181,8 @@ struct CatalogTests {
             try Catalog(resources: [Resource(name: "d", size: 1, tags: ["T"])], tagSettings: ["Nope": .init()])
         }
         #expect(throws: CatalogError.invalidPreservation(tag: "T", value: 1.5)) {
-            try Catalog(resources: [Resource(name: "e", size: 1, tags: ["T"])], tagSettings: ["T": .init(preservation: 1.5)])
+            try Catalog(
+                resources: [Resource(name: "e", size: 1, tags: ["T"])], tagSettings: ["T": .init(preservation: 1.5)])
         }
     }
 

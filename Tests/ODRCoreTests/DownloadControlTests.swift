@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §3 (pause, resume, cancel) and §6 (offline leaves packs partially downloaded).
@@ -123,7 +124,8 @@ struct DownloadControlTests {
     func offlineStalls() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try Self.catalog())
-        let a = device.pack("A", of: app), b = device.pack("B", of: app)
+        let a = device.pack("A", of: app)
+        let b = device.pack("B", of: app)
         let request = try #require(
             device.beginAccessing(app, tags: [device.tag("A", of: app), device.tag("B", of: app)], at: 1).request)
         device.receive(10 * MB, for: a, at: 2)
@@ -161,9 +163,11 @@ struct DownloadControlTests {
     func urgentSuspends() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try Self.catalog())
-        let a = device.pack("A", of: app), b = device.pack("B", of: app)
+        let a = device.pack("A", of: app)
+        let b = device.pack("B", of: app)
         let normal = try #require(device.beginAccessing(app, tags: [device.tag("A", of: app)], at: 1).request)
-        #expect(device.eventKinds.contains(.downloadStarted(a, app, request: normal, bytes: 100 * MB, redownload: false)))
+        #expect(
+            device.eventKinds.contains(.downloadStarted(a, app, request: normal, bytes: 100 * MB, redownload: false)))
         device.removeAllEvents()
 
         let urgent = try #require(

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §1, tag categories: initial-install content arrives with the app, prefetch
@@ -11,15 +12,19 @@ struct InstallTests {
     static func catalog() throws -> Catalog {
         try makeCatalog(
             [(["P2"], 20 * MB), (["I"], 50 * MB), (["D"], 10 * MB), (["P1"], 30 * MB)],
-            settings: ["I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
-                       "P2": .init(category: .prefetch(order: 2))])
+            settings: [
+                "I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
+                "P2": .init(category: .prefetch(order: 2)),
+            ])
     }
 
     @Test("Initial-install packs download first, launch waits for them, prefetch packs follow one at a time in order")
     func installSequence() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.addApp(name: "game", catalog: try Self.catalog())
-        let i = device.pack("I", of: app), p1 = device.pack("P1", of: app), p2 = device.pack("P2", of: app)
+        let i = device.pack("I", of: app)
+        let p1 = device.pack("P1", of: app)
+        let p2 = device.pack("P2", of: app)
 
         #expect(device.install(app, at: 0))
         // Only the initial-install pack runs; the app is not installed yet.
@@ -102,8 +107,10 @@ struct InstallTests {
         // since a prefetch never posts a warning; nothing is purged for it.
         let catalog = try makeCatalog(
             [(["I"], 50 * MB), (["P1"], 30 * MB), (["P2"], 100 * MB)],
-            settings: ["I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
-                       "P2": .init(category: .prefetch(order: 2))])
+            settings: [
+                "I": .init(category: .initialInstall), "P1": .init(category: .prefetch(order: 1)),
+                "P2": .init(category: .prefetch(order: 2)),
+            ])
         let device = ODRDevice(capacity: 200 * MB, otherData: 110 * MB, policy: ApplePolicy())
         let app = device.addApp(name: "game", catalog: catalog)
         device.install(app, at: 0)
@@ -160,7 +167,8 @@ struct InstallTests {
         #expect(device.ledger.purges == 0)
         #expect(device.eventKinds.contains(.appUninstalled(app, removedBytes: 104 * MB)))
         #expect(device.state(of: device.pack("D", of: app)) == .notDownloaded)
-        #expect(device.odrBytes == device.ledger.downloadedBytes - device.ledger.purgedBytes - device.ledger.removedBytes)
+        #expect(
+            device.odrBytes == device.ledger.downloadedBytes - device.ledger.purgedBytes - device.ledger.removedBytes)
         #expect(!device.uninstall(app, at: 5))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// A pack's and a request's lives, as PackLife.swift's and RequestLife.swift's tables give
@@ -10,20 +11,33 @@ struct LifeTableTests {
     @Test("every pack life and event moves where the table says, and nowhere else")
     func packTable() {
         typealias E = PackLife.Event
-        let events: [E] = [.startDownload, .finishDownload, .abandon(keptBytes: true), .abandon(keptBytes: false),
-                           .storeAtOnce, .purge, .uninstall]
+        let events: [E] = [
+            .startDownload, .finishDownload, .abandon(keptBytes: true), .abandon(keptBytes: false),
+            .storeAtOnce, .purge, .uninstall,
+        ]
         // The table, row by row (nil: the event cannot happen).
         let expected: [PackLife: [E: PackLife]] = [
-            .notDownloaded: [.startDownload: .downloading(.notDownloaded), .storeAtOnce: .resident, .uninstall: .notDownloaded],
-            .partial: [.startDownload: .downloading(.partial), .storeAtOnce: .resident, .purge: .purged, .uninstall: .notDownloaded],
+            .notDownloaded: [
+                .startDownload: .downloading(.notDownloaded), .storeAtOnce: .resident, .uninstall: .notDownloaded,
+            ],
+            .partial: [
+                .startDownload: .downloading(.partial), .storeAtOnce: .resident, .purge: .purged,
+                .uninstall: .notDownloaded,
+            ],
             .resident: [.purge: .purged, .uninstall: .notDownloaded],
             .purged: [.startDownload: .downloading(.purged), .storeAtOnce: .resident, .uninstall: .notDownloaded],
-            .downloading(.notDownloaded): [.finishDownload: .resident, .abandon(keptBytes: true): .partial,
-                                           .abandon(keptBytes: false): .notDownloaded],
-            .downloading(.partial): [.finishDownload: .resident, .abandon(keptBytes: true): .partial,
-                                     .abandon(keptBytes: false): .partial],
-            .downloading(.purged): [.finishDownload: .resident, .abandon(keptBytes: true): .partial,
-                                    .abandon(keptBytes: false): .purged],
+            .downloading(.notDownloaded): [
+                .finishDownload: .resident, .abandon(keptBytes: true): .partial,
+                .abandon(keptBytes: false): .notDownloaded,
+            ],
+            .downloading(.partial): [
+                .finishDownload: .resident, .abandon(keptBytes: true): .partial,
+                .abandon(keptBytes: false): .partial,
+            ],
+            .downloading(.purged): [
+                .finishDownload: .resident, .abandon(keptBytes: true): .partial,
+                .abandon(keptBytes: false): .purged,
+            ],
         ]
         for life in expected.keys {
             for event in events {
@@ -56,18 +70,19 @@ struct LifeTableTests {
         let app = device.addApp(name: "game", catalog: catalog)
         #expect(device.install(app, at: 0))
         guard case .waiting(let id) = device.beginAccessing(app, tag: TagID(rawValue: 0), at: 1) else {
-            Issue.record("a miss waits"); return
+            Issue.record("a miss waits")
+            return
         }
-        #expect(!device.resume(id, at: 1))       // waiting, not paused: resume does nothing
+        #expect(!device.resume(id, at: 1))  // waiting, not paused: resume does nothing
         #expect(device.pause(id, at: 1))
         #expect(!device.pause(id, at: 1))
         #expect(device.resume(id, at: 2))
         device.receive(100, for: device.pack(0, of: app), at: 3)
         #expect(device.isGranted(id))
-        #expect(!device.pause(id, at: 3))        // granted: pause does nothing
-        #expect(!device.cancel(id, at: 3))       // granted: cancel does nothing
+        #expect(!device.pause(id, at: 3))  // granted: pause does nothing
+        #expect(!device.cancel(id, at: 3))  // granted: cancel does nothing
         #expect(device.endAccessing(id, at: 4))
-        #expect(!device.endAccessing(id, at: 4)) // free: ending again does nothing
+        #expect(!device.endAccessing(id, at: 4))  // free: ending again does nothing
         #expect(!device.isLive(id))
     }
 
@@ -76,18 +91,31 @@ struct LifeTableTests {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ODRCore")
         // Its folders by concern (Catalog/, Device/, Space/, …) included; names are file names.
-        let paths = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
-        return try paths.map { (($0 as NSString).lastPathComponent, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+        let paths = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(".swift") }
+            .sorted()
+        return try paths.map {
+            (
+                ($0 as NSString).lastPathComponent,
+                try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+            )
+        }
     }
 
-    @Test("a pack's phase, download slot, pins and retain are written in PackLife.swift only; a request's life in RequestLife.swift only")
+    @Test(
+        """
+        a pack's phase, download slot, pins and retain are written in PackLife.swift only; a request's life in \
+        RequestLife.swift only
+        """
+    )
     func oneWriter() throws {
         let sources = try Self.coreSources()
         #expect(sources.count > 20)
         // An assignment (=, +=, -=) to a pack record's field, or to a request record's life.
-        let pack = try NSRegularExpression(pattern: #"(packs\[[^\]]+\]|record)\.(phase|download|pins|retain)\s*[-+]?=[^=]"#)
+        let pack = try NSRegularExpression(
+            pattern: #"(packs\[[^\]]+\]|record)\.(phase|download|pins|retain)\s*[-+]?=[^=]"#)
         let request = try NSRegularExpression(pattern: #"requests\[[^\]]+\]\.life\s*=[^=]"#)
-        var packWriters: Set<String> = [], requestWriters: Set<String> = []
+        var packWriters: Set<String> = []
+        var requestWriters: Set<String> = []
         for (name, text) in sources {
             let range = NSRange(text.startIndex..., in: text)
             if pack.firstMatch(in: text, range: range) != nil { packWriters.insert(name) }
@@ -97,7 +125,12 @@ struct LifeTableTests {
         #expect(requestWriters == ["RequestLife.swift"])
     }
 
-    @Test("no raw pointer in the device's domain code: its files name no .pointee and no address (issue 37; RecordReference does it)")
+    @Test(
+        """
+        no raw pointer in the device's domain code: its files name no .pointee and no address (issue 37; \
+        RecordReference does it)
+        """
+    )
     func noPointersInTheDevice() throws {
         let device = try Self.coreSources().filter { $0.name.hasPrefix("ODRDevice") }
         #expect(device.count >= 8)
@@ -107,7 +140,12 @@ struct LifeTableTests {
         }
     }
 
-    @Test("who makes room is decided in one file: the platform's evictor is read by RoomMaker.swift only, in the core and every runtime module (issue 37)")
+    @Test(
+        """
+        who makes room is decided in one file: the platform's evictor is read by RoomMaker.swift only, in the core \
+        and every runtime module (issue 37)
+        """
+    )
     func oneRoomMaker() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -120,14 +158,16 @@ struct LifeTableTests {
                 // profile's own file declares and sets them.
                 let reads = text.split(separator: "\n").contains { line in
                     !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
-                        && (line.contains(".evictor") || line.contains(".appEvictsWhenFull") || line.contains(".systemRemovesForOtherData"))
+                        && (line.contains(".evictor") || line.contains(".appEvictsWhenFull")
+                            || line.contains(".systemRemovesForOtherData"))
                 }
                 if reads { readers.insert((path as NSString).lastPathComponent) }
             }
         }
         // Assumptions.swift (Experiments) reads the profile to say which undocumented choices
         // apply to a scenario and sets their alternatives on a copy; it makes no room.
-        #expect(readers.subtracting(["PlatformProfile.swift", "Assumptions.swift"]) == ["RoomMaker.swift"], "\(readers.sorted())")
+        #expect(
+            readers.subtracting(["PlatformProfile.swift", "Assumptions.swift"]) == ["RoomMaker.swift"],
+            "\(readers.sorted())")
     }
 }
-

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §4: when purging cannot free enough, apps get a low-disk warning and react;
@@ -30,7 +31,11 @@ struct LowDiskTests {
         #expect(device.ledger.failures(.outOfSpace) == 1)
         #expect(device.isGranted(optional) && device.isGranted(required))
         #expect(device.ledger.purges == 0)
-        #expect(device.eventKinds == [.requestMade(app, conditional: false), .lowDiskWarning(needed: 200 * MB), .requestFailed(nil, app, .outOfSpace)])
+        #expect(
+            device.eventKinds == [
+                .requestMade(app, conditional: false), .lowDiskWarning(needed: 200 * MB),
+                .requestFailed(nil, app, .outOfSpace),
+            ])
         #expect(device.isRunning(app))
     }
 
@@ -41,7 +46,10 @@ struct LowDiskTests {
         // → the retry purges a: 200 MB over-purged.
         // After: b 300 MB + c's reservation 500 MB = 800 MB used.
         let outcome = device.beginAccessing(app, tags: [device.tag("c", of: app)], at: 3)
-        guard case .waiting = outcome else { Issue.record("expected c to download, got \(outcome)"); return }
+        guard case .waiting = outcome else {
+            Issue.record("expected c to download, got \(outcome)")
+            return
+        }
         #expect(device.ledger.lowDiskWarnings == 1)
         #expect(!device.isLive(optional))
         #expect(device.isGranted(required))
@@ -52,7 +60,8 @@ struct LowDiskTests {
         // Order: warning, release, purge.
         let warning = device.eventKinds.firstIndex(of: .lowDiskWarning(needed: 200 * MB))
         let ended = device.eventKinds.firstIndex(of: .requestEnded(optional, app, .lowDisk))
-        let purged = device.eventKinds.firstIndex(of: .packPurged(device.pack("a", of: app), app, bytes: 400 * MB, episode: 1))
+        let purged = device.eventKinds.firstIndex(
+            of: .packPurged(device.pack("a", of: app), app, bytes: 400 * MB, episode: 1))
         #expect(warning != nil && ended != nil && purged != nil)
         if let warning, let ended, let purged { #expect(warning < ended && ended < purged) }
     }
@@ -62,9 +71,13 @@ struct LowDiskTests {
         let (device, app, optional, required) = try Self.holding(.releaseAll)
         // Both end (a first, so a is the least recently used); 200 MB short → a (400 MB) goes.
         let outcome = device.beginAccessing(app, tags: [device.tag("c", of: app)], at: 3)
-        guard case .waiting = outcome else { Issue.record("expected c to download, got \(outcome)"); return }
+        guard case .waiting = outcome else {
+            Issue.record("expected c to download, got \(outcome)")
+            return
+        }
         #expect(!device.isLive(optional) && !device.isLive(required))
-        #expect(device.eventKinds.filter { if case .requestEnded(_, _, .lowDisk) = $0 { true } else { false } }.count == 2)
+        #expect(
+            device.eventKinds.filter { if case .requestEnded(_, _, .lowDisk) = $0 { true } else { false } }.count == 2)
         #expect(device.purgedPacks == [device.pack("a", of: app)])
         #expect(device.state(of: device.pack("b", of: app)) == .downloaded)
         #expect(device.inUseBytes(of: app) == 0)
@@ -94,7 +107,10 @@ struct LowDiskTests {
         let held = try #require(device.use(news, ["n"], at: 1))
         // 400 free, 100 short, nothing purgeable → warning → News ends its request → n purged.
         let outcome = device.beginAccessing(game, tags: [device.tag("g", of: game)], at: 2)
-        guard case .waiting = outcome else { Issue.record("expected g to download, got \(outcome)"); return }
+        guard case .waiting = outcome else {
+            Issue.record("expected g to download, got \(outcome)")
+            return
+        }
         #expect(!device.isLive(held))
         #expect(device.state(of: device.pack("n", of: news)) == .purged)
         #expect(device.ledger.overPurgeBytes == 500 * MB)

@@ -1,5 +1,6 @@
-import Testing
 import ODRPolicies
+import Testing
+
 @testable import ODRCore
 
 /// An ODR app and a Background Assets app on one iPhone: each app's packs are removed as its
@@ -13,8 +14,9 @@ import ODRPolicies
         let device = ODRDevice(capacity: 1_000 * MB, policy: LRUPolicy(), settings: DeviceSettings(profile: .ios17))
         device.recordsEvents = true
         let maps = device.addApp(name: "maps", catalog: try makeCatalog([(["region"], mapsBytes)]))
-        let game = device.addApp(name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 500 * MB)]),
-                                 profile: .backgroundAssets)
+        let game = device.addApp(
+            name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 500 * MB)]),
+            profile: .backgroundAssets)
         device.install(maps, at: 0)
         device.install(game, at: 0)
         device.useAndRelease(maps, ["region"], at: 1)
@@ -37,8 +39,9 @@ import ODRPolicies
         let device = ODRDevice(capacity: 1_000 * MB, policy: LRUPolicy(), settings: DeviceSettings(profile: .ios17))
         device.recordsEvents = true
         let maps = device.addApp(name: "maps", catalog: try makeCatalog([(["region"], 150 * MB)]))
-        let game = device.addApp(name: "game", catalog: try makeCatalog([(["old"], 450 * MB), (["new"], 500 * MB)]),
-                                 profile: .backgroundAssets)
+        let game = device.addApp(
+            name: "game", catalog: try makeCatalog([(["old"], 450 * MB), (["new"], 500 * MB)]),
+            profile: .backgroundAssets)
         device.install(maps, at: 0)
         device.install(game, at: 0)
         device.useAndRelease(maps, ["region"], at: 1)
@@ -65,8 +68,9 @@ import ODRPolicies
         let device = ODRDevice(capacity: 1_000 * MB, policy: LRUPolicy(), settings: DeviceSettings(profile: .ios17))
         device.recordsEvents = true
         let maps = device.addApp(name: "maps", catalog: try makeCatalog([(["region"], 100 * MB)]))
-        let game = device.addApp(name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 800 * MB)]),
-                                 profile: .backgroundAssets)
+        let game = device.addApp(
+            name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 800 * MB)]),
+            profile: .backgroundAssets)
         device.install(maps, at: 0)
         device.install(game, at: 0)
         device.useAndRelease(maps, ["region"], at: 1)
@@ -86,7 +90,8 @@ import ODRPolicies
         let device = ODRDevice(capacity: 1_000 * MB, policy: LRUPolicy(), settings: DeviceSettings(profile: .ios17))
         device.recordsEvents = true
         let maps = device.addApp(name: "maps", catalog: try makeCatalog([(["region"], 100 * MB)]))
-        let game = device.addApp(name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 800 * MB)]), profile: profile)
+        let game = device.addApp(
+            name: "game", catalog: try makeCatalog([(["old"], 300 * MB), (["new"], 800 * MB)]), profile: profile)
         device.install(maps, at: 0)
         device.install(game, at: 0)
         device.useAndRelease(maps, ["region"], at: 1)
@@ -116,7 +121,8 @@ import ODRPolicies
         // while the other app's do not.
         let device = ODRDevice(capacity: 10 * GB, policy: LRUPolicy(), settings: DeviceSettings(profile: .unlimited))
         let cache = device.addApp(name: "cache", catalog: try makeCatalog([(["big"], 300 * MB)]))
-        let play = device.addApp(name: "play", catalog: try makeCatalog([(["big"], 300 * MB)]), profile: .playAssetDelivery)
+        let play = device.addApp(
+            name: "play", catalog: try makeCatalog([(["big"], 300 * MB)]), profile: .playAssetDelivery)
         device.install(cache, at: 0)
         device.install(play, at: 0)
         device.setLink(.cellular, at: 1)

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §1, size limits: a catalog breaking a limit of its profile is an error with a clear message.
@@ -10,18 +11,25 @@ struct PlatformProfileTests {
         -> (resources: [([String], Int64)], settings: [String: TagSettings])
     {
         let names = (0..<count).map { "\(prefix)\($0)" }
-        return (names.map { ([$0], size) }, Dictionary(uniqueKeysWithValues: names.map { ($0, TagSettings(category: category)) }))
+        return (
+            names.map { ([$0], size) },
+            Dictionary(uniqueKeysWithValues: names.map { ($0, TagSettings(category: category)) })
+        )
     }
 
     @Test("A pack over 512 MB is rejected on ios17; the message names the pack, its size and the limit")
     func packTooLarge() throws {
         let resources: [([String], Int64)] = [(["small"], 10 * MB), (["huge"], 600 * MB)]
         // The 600 MB pack "huge" breaks the 512 MB per-pack limit (checked before the per-tag limit).
-        let error = #expect(throws: CatalogError.packTooLarge(pack: "huge", size: 600 * MB, limit: 512 * MB, profile: "ios17")) {
+        let error = #expect(
+            throws: CatalogError.packTooLarge(pack: "huge", size: 600 * MB, limit: 512 * MB, profile: "ios17")
+        ) {
             try makeCatalog(resources, profile: .ios17)
         }
         let message = try #require(error?.description)
-        #expect(message.contains("'huge'") && message.contains("600 MB") && message.contains("512 MB") && message.contains("ios17"))
+        #expect(
+            message.contains("'huge'") && message.contains("600 MB") && message.contains("512 MB")
+                && message.contains("ios17"))
         // iOS 18 allows 8 GB per pack, so the same catalog passes there, but not on tvOS 18 (512 MB).
         #expect(throws: Never.self) { try makeCatalog(resources, profile: .ios18) }
         #expect(throws: CatalogError.self) { try makeCatalog(resources, profile: .tvos18) }
@@ -33,7 +41,9 @@ struct PlatformProfileTests {
     func tagTooLarge() throws {
         // Tag T: pack "T" 300 MB + pack "T+U" 300 MB = 600 MB > 512 MB. Tag U: 300 MB, fine.
         let resources: [([String], Int64)] = [(["T"], 300 * MB), (["T", "U"], 300 * MB)]
-        let error = #expect(throws: CatalogError.tagTooLarge(tag: "T", size: 600 * MB, limit: 512 * MB, profile: "ios17")) {
+        let error = #expect(
+            throws: CatalogError.tagTooLarge(tag: "T", size: 600 * MB, limit: 512 * MB, profile: "ios17")
+        ) {
             try makeCatalog(resources, profile: .ios17)
         }
         let message = try #require(error?.description)
@@ -72,7 +82,9 @@ struct PlatformProfileTests {
     func initialInstallTooLarge() throws {
         // 5 initial-install tags × 500 MB = 2.5 GB > 2 GB.
         let initial = Self.tags(5, of: 500 * MB, category: .initialInstall)
-        let error = #expect(throws: CatalogError.initialInstallTooLarge(size: 2_500 * MB, limit: 2 * GB, profile: "ios17")) {
+        let error = #expect(
+            throws: CatalogError.initialInstallTooLarge(size: 2_500 * MB, limit: 2 * GB, profile: "ios17")
+        ) {
             try makeCatalog(initial.resources, settings: initial.settings, profile: .ios17)
         }
         let message = try #require(error?.description)
@@ -88,7 +100,9 @@ struct PlatformProfileTests {
         let prefetch = Self.tags(5, of: 500 * MB, prefix: "p", category: .prefetch(order: 1))
         let resources = initial.resources + prefetch.resources
         let settings = initial.settings.merging(prefetch.settings) { a, _ in a }
-        let error = #expect(throws: CatalogError.initialAndPrefetchTooLarge(size: 4_500 * MB, limit: 4 * GB, profile: "ios17")) {
+        let error = #expect(
+            throws: CatalogError.initialAndPrefetchTooLarge(size: 4_500 * MB, limit: 4 * GB, profile: "ios17")
+        ) {
             try makeCatalog(resources, settings: settings, profile: .ios17)
         }
         let message = try #require(error?.description)
@@ -118,7 +132,9 @@ struct PlatformProfileTests {
         profile.name = "strict"
         profile.maxPackSize = 64 * MB
         // 65 MB > 64 MB; the message names the pack and the custom profile.
-        let error = #expect(throws: CatalogError.packTooLarge(pack: "L", size: 65 * MB, limit: 64 * MB, profile: "strict")) {
+        let error = #expect(
+            throws: CatalogError.packTooLarge(pack: "L", size: 65 * MB, limit: 64 * MB, profile: "strict")
+        ) {
             try makeCatalog([(["L"], 65 * MB)], profile: profile)
         }
         #expect(error?.description.contains("64 MB") == true)

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §6: purge policies are pluggable, and the device checks every answer. A wrong
@@ -28,16 +29,31 @@ final class StingyPolicy: PurgePolicy {
 final class RecordingPolicy: PurgePolicy {
     let name = "recording"
     var log: [String] = []
-    var views: [(scope: PurgeScope, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] = []
+    var views: [(scope: PurgeScope, bytes: Int64, candidates: [PackID], candidateBytes: Int64, heldIsCandidate: Bool)] =
+        []
     private let inner = ApplePolicy()
     // Notifications are forwarded: the incremental apple policy keeps its index from them.
-    func packStored(_ pack: PurgeCandidate) { log.append("stored \(pack.pack.rawValue)"); inner.packStored(pack) }
-    func packRequested(_ pack: PurgeCandidate) { log.append("requested \(pack.pack.rawValue)"); inner.packRequested(pack) }
-    func packReleased(_ pack: PurgeCandidate) { log.append("released \(pack.pack.rawValue)"); inner.packReleased(pack) }
-    func packRemoved(_ pack: PurgeCandidate) { log.append("removed \(pack.pack.rawValue)"); inner.packRemoved(pack) }
+    func packStored(_ pack: PurgeCandidate) {
+        log.append("stored \(pack.pack.rawValue)")
+        inner.packStored(pack)
+    }
+    func packRequested(_ pack: PurgeCandidate) {
+        log.append("requested \(pack.pack.rawValue)")
+        inner.packRequested(pack)
+    }
+    func packReleased(_ pack: PurgeCandidate) {
+        log.append("released \(pack.pack.rawValue)")
+        inner.packReleased(pack)
+    }
+    func packRemoved(_ pack: PurgeCandidate) {
+        log.append("removed \(pack.pack.rawValue)")
+        inner.packRemoved(pack)
+    }
     func packPreservationChanged(_ pack: PurgeCandidate) { inner.packPreservationChanged(pack) }
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        views.append((view.scope, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0))))
+        views.append(
+            (view.scope, bytes, view.candidates.map(\.pack), view.candidateBytes, view.isCandidate(PackID(rawValue: 0)))
+        )
         return inner.selectVictims(toFree: bytes, from: view)
     }
 }
@@ -103,12 +119,14 @@ struct PolicyContractTests {
     func candidateView() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)]), running: true)
-        let a = device.pack("A", of: app), b = device.pack("B", of: app)
-        device.useAndRelease(app, ["A"], at: 1)             // request 1
-        device.useAndRelease(app, ["B"], at: 2)             // request 2
+        let a = device.pack("A", of: app)
+        let b = device.pack("B", of: app)
+        device.useAndRelease(app, ["A"], at: 1)  // request 1
+        device.useAndRelease(app, ["B"], at: 2)  // request 2
         let again = device.conditionallyBeginAccessing(app, tags: [device.tag("A", of: app)], at: 3)  // request 3
         #expect(again != nil)
-        let ca = device.candidate(a), cb = device.candidate(b)
+        let ca = device.candidate(a)
+        let cb = device.candidate(b)
         // A: requested twice, last by request 3 at t = 3; B: once, by request 2, last used at t = 2.
         #expect(ca.requestCount == 2 && ca.lastRequestOrdinal == 3 && ca.lastUse == 3)
         #expect(cb.requestCount == 1 && cb.lastRequestOrdinal == 2 && cb.lastUse == 2)
@@ -134,7 +152,8 @@ struct PolicyContractTests {
     @Test("A policy naming a pack twice stops the program")
     func duplicateChosen() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (device, app) = contractScenario(policy: FixedPolicy(name: "twice", answer: [PackID(rawValue: 1), PackID(rawValue: 1)]))
+            let (device, app) = contractScenario(
+                policy: FixedPolicy(name: "twice", answer: [PackID(rawValue: 1), PackID(rawValue: 1)]))
             _ = device.beginAccessing(app, tags: [device.tag("x", of: app)], at: 4)
         }.map { result in
             let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -1,6 +1,7 @@
-import PropertyBased
 import ODRPolicies
+import PropertyBased
 import Testing
+
 @testable import ODRCore
 
 /// Random sequences of operations on a device with three small apps; after every step the
@@ -83,15 +84,25 @@ final class Harness {
             settings: DeviceSettings(onSpaceExhausted: terminateApp ? .terminateApp : .failRequest))
         let catalogs: [(String, Catalog, LowDiskResponse, Bool)] = [
             // Shared packs, an initial-install and a prefetch tag.
-            ("game", try! makeCatalog(
-                [(["L1"], 40 * MB), (["L1", "L2"], 60 * MB), (["L2"], 30 * MB), (["L3"], 80 * MB),
-                 (["intro"], 20 * MB), (["extra"], 25 * MB), (["L3", "extra"], 10 * MB)],
-                settings: ["intro": .init(category: .initialInstall), "extra": .init(category: .prefetch(order: 1))]),
-             .releaseUnused, true),
-            ("news", try! makeCatalog(
-                [(["a"], 50 * MB), (["b"], 50 * MB), (["a", "b"], 20 * MB), (["c"], 100 * MB)],
-                settings: ["c": .init(category: .prefetch(order: 1), preservation: 0.5)]),
-             .releaseAll, true),
+            (
+                "game",
+                try! makeCatalog(
+                    [
+                        (["L1"], 40 * MB), (["L1", "L2"], 60 * MB), (["L2"], 30 * MB), (["L3"], 80 * MB),
+                        (["intro"], 20 * MB), (["extra"], 25 * MB), (["L3", "extra"], 10 * MB),
+                    ],
+                    settings: [
+                        "intro": .init(category: .initialInstall), "extra": .init(category: .prefetch(order: 1)),
+                    ]),
+                .releaseUnused, true
+            ),
+            (
+                "news",
+                try! makeCatalog(
+                    [(["a"], 50 * MB), (["b"], 50 * MB), (["a", "b"], 20 * MB), (["c"], 100 * MB)],
+                    settings: ["c": .init(category: .prefetch(order: 1), preservation: 0.5)]),
+                .releaseAll, true
+            ),
             // Wi-Fi only, with a zero-byte pack.
             ("tool", try! makeCatalog([(["x"], 120 * MB), (["y"], 5 * MB), (["z"], 0)]), .ignore, false),
         ]
@@ -135,7 +146,8 @@ final class Harness {
                 outcome = id.map { .granted($0) }
             } else {
                 let priority = step.b % 5 == 0 ? LoadingPriority.urgent : LoadingPriority(Double(step.b % 11) / 10)!
-                outcome = device.beginAccessing(app, tags: tagList, priority: priority, optional: step.a % 2 == 0, at: time)
+                outcome = device.beginAccessing(
+                    app, tags: tagList, priority: priority, optional: step.a % 2 == 0, at: time)
             }
         case "end":
             if let id = pick(issued) { device.endAccessing(id, at: time) }
@@ -146,7 +158,9 @@ final class Harness {
         case "resume":
             if let id = pick(issued) { device.resume(id, at: time) }
         case "priority":
-            if let id = pick(issued) { device.setLoadingPriority(LoadingPriority(Double(step.a % 11) / 10)!, for: id, at: time) }
+            if let id = pick(issued) {
+                device.setLoadingPriority(LoadingPriority(Double(step.a % 11) / 10)!, for: id, at: time)
+            }
         case "receive":
             let runnable = device.downloads().filter(\.isRunnable)
             if !runnable.isEmpty {
@@ -193,7 +207,10 @@ final class Harness {
                 if openDownloads[p] != nil { problems.append("\(p) started while downloading") }
                 openDownloads[p] = bytes
             case .downloadFinished(let p, _, let bytes):
-                guard let toFetch = openDownloads.removeValue(forKey: p) else { problems.append("\(p) finished unstarted"); continue }
+                guard let toFetch = openDownloads.removeValue(forKey: p) else {
+                    problems.append("\(p) finished unstarted")
+                    continue
+                }
                 if bytes != toFetch { problems.append("\(p) fetched \(bytes), its start said \(toFetch)") }
                 fetchedByEvents += bytes
                 stalled.remove(p)
@@ -218,12 +235,14 @@ final class Harness {
                 }
             case .requestEnded(let id, _, _):
                 guard let entry = live.removeValue(forKey: id), entry.granted else {
-                    problems.append("\(id) ended but was not granted"); continue
+                    problems.append("\(id) ended but was not granted")
+                    continue
                 }
                 for p in entry.packs { retain[p, default: 0] -= 1 }
             case .requestCancelled(let id, _):
                 guard let entry = live.removeValue(forKey: id), !entry.granted else {
-                    problems.append("\(id) cancelled but was not waiting"); continue
+                    problems.append("\(id) cancelled but was not waiting")
+                    continue
                 }
             case .packPurged(let p, _, _, _):
                 if retain[p, default: 0] != 0 { problems.append("\(p) purged while in use (retain \(retain[p]!))") }
@@ -252,23 +271,41 @@ final class Harness {
         found += d.checkInvariants()
         let ledger = d.ledger
         if d.odrBytes != ledger.downloadedBytes - ledger.purgedBytes - ledger.removedBytes {
-            found.append("odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − removed \(ledger.removedBytes)")
+            found.append(
+                """
+                odrBytes \(d.odrBytes) ≠ downloaded \(ledger.downloadedBytes) − purged \(ledger.purgedBytes) − \
+                removed \(ledger.removedBytes)
+                """
+            )
         }
         // The books balance: each request made is granted, failed, cancelled, a conditional
         // miss, or still waiting; and the model's waiting requests are the device's.
         let waiting = d.waitingRequests
-        let outcomes = ledger.grants + ledger.failedRequests + ledger.cancelled + ledger.conditionalMisses + Int64(waiting)
+        let outcomes =
+            ledger.grants + ledger.failedRequests + ledger.cancelled + ledger.conditionalMisses + Int64(waiting)
         if ledger.requests != outcomes {
-            found.append("requests \(ledger.requests) ≠ granted \(ledger.grants) + failed \(ledger.failedRequests) + cancelled \(ledger.cancelled) + conditional misses \(ledger.conditionalMisses) + waiting \(waiting)")
+            found.append(
+                """
+                requests \(ledger.requests) ≠ granted \(ledger.grants) + failed \(ledger.failedRequests) + cancelled \
+                \(ledger.cancelled) + conditional misses \(ledger.conditionalMisses) + waiting \(waiting)
+                """
+            )
         }
         // The events account for every request and every byte fetched.
-        if madeByEvents != ledger.requests { found.append("\(madeByEvents) requestMade events, \(ledger.requests) requests") }
+        if madeByEvents != ledger.requests {
+            found.append("\(madeByEvents) requestMade events, \(ledger.requests) requests")
+        }
         var fetched = fetchedByEvents
         for (p, toFetch) in openDownloads {
-            guard let received = d.bytesReceived(by: p) else { found.append("\(p) open in the events, not downloading"); continue }
+            guard let received = d.bytesReceived(by: p) else {
+                found.append("\(p) open in the events, not downloading")
+                continue
+            }
             fetched += received - (d.size(of: p) - toFetch)
         }
-        if fetched != ledger.downloadedBytes { found.append("events fetched \(fetched) bytes, ledger \(ledger.downloadedBytes)") }
+        if fetched != ledger.downloadedBytes {
+            found.append("events fetched \(fetched) bytes, ledger \(ledger.downloadedBytes)")
+        }
         // A download is reported stalled exactly when it cannot run, or an urgent one runs and it is not urgent.
         let downloads = d.downloads()
         let urgentRuns = downloads.contains { $0.isRunnable && $0.priority.isUrgent }
@@ -279,29 +316,41 @@ final class Harness {
             }
         }
         if waiting != live.values.filter({ !$0.granted }).count {
-            found.append("device has \(waiting) waiting requests, the model \(live.values.filter { !$0.granted }.count)")
+            found.append(
+                "device has \(waiting) waiting requests, the model \(live.values.filter { !$0.granted }.count)")
         }
         for i in 0..<d.packCount {
             let p = PackID(rawValue: Int32(i))
             let count = d.retainCount(of: p)
             if count != retain[p, default: 0] { found.append("\(p) retain \(count), model \(retain[p, default: 0])") }
             let state = d.state(of: p)
-            if (count > 0) != (state == .inUse(retainCount: count)) { found.append("\(p) retain \(count) in state \(state)") }
+            if (count > 0) != (state == .inUse(retainCount: count)) {
+                found.append("\(p) retain \(count) in state \(state)")
+            }
             if count > 0 && d.isPurgeable(p) { found.append("\(p) in use and purgeable") }
         }
         for app in apps {
-            let held = (0..<d.catalog(of: app).packs.count).map { d.pack($0, of: app) }.filter { d.retainCount(of: $0) > 0 }
+            let held = (0..<d.catalog(of: app).packs.count).map { d.pack($0, of: app) }.filter {
+                d.retainCount(of: $0) > 0
+            }
             let bytes = held.reduce(0) { $0 + d.size(of: $1) }
-            if bytes != d.inUseBytes(of: app) { found.append("\(app) holds \(bytes), inUseBytes \(d.inUseBytes(of: app))") }
+            if bytes != d.inUseBytes(of: app) {
+                found.append("\(app) holds \(bytes), inUseBytes \(d.inUseBytes(of: app))")
+            }
         }
         if ledger.peakUsedBytes > d.capacity { found.append("peak \(ledger.peakUsedBytes) over capacity") }
         for id in live.keys where !d.isLive(id) { found.append("\(id) live in the model, not on the device") }
-        for id in issued where d.isLive(id) && live[id] == nil { found.append("\(id) live on the device, not in the model") }
+        for id in issued where d.isLive(id) && live[id] == nil {
+            found.append("\(id) live on the device, not in the model")
+        }
         for (id, entry) in live where entry.granted != d.isGranted(id) { found.append("\(id) granted mismatch") }
         // A request never waits for packs that are all on the device.
         for (id, entry) in live where !entry.granted {
             let present = entry.packs.allSatisfy { p in
-                switch d.state(of: p) { case .downloaded, .inUse: true; default: false }
+                switch d.state(of: p) {
+                case .downloaded, .inUse: true
+                default: false
+                }
             }
             if present { found.append("\(id) waits although all its packs are on the device") }
         }

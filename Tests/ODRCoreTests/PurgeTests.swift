@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §4 and §6: what is purged, in which order, and what it costs.
@@ -23,7 +24,10 @@ struct PurgeTests {
 
         // The small tag needs `needed` bytes, none free: the big pack goes, all of it.
         let outcome = device.beginAccessing(app, tags: [device.tag("small", of: app)], at: 2)
-        guard case .waiting = outcome else { Issue.record("expected a download, got \(outcome)"); return }
+        guard case .waiting = outcome else {
+            Issue.record("expected a download, got \(outcome)")
+            return
+        }
         let big = device.pack("big", of: app)
         #expect(device.state(of: big) == .purged)
         #expect(device.ledger.purgeEpisodes == 1)
@@ -97,7 +101,8 @@ struct PurgeTests {
     func sharedPackPreservation() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp(
-            "game", try makeCatalog([(["A"], 1 * MB), (["A", "B"], 1 * MB)], settings: ["B": .init(preservation: 0.3)]))
+            "game",
+            try makeCatalog([(["A"], 1 * MB), (["A", "B"], 1 * MB)], settings: ["B": .init(preservation: 0.3)]))
         let shared = device.pack("A+B", of: app)
         #expect(device.candidate(shared).preservation == 0.3)
         device.setPreservationPriority(0.8, for: [device.tag("A", of: app)], of: app, at: 1)
@@ -112,7 +117,8 @@ struct PurgeTests {
     func runningAppLast() throws {
         // 400 MB disk, full: Game (running) g1, g2 and News (not running) n1, n2, 100 MB each.
         let device = ODRDevice(capacity: 400 * MB, policy: ApplePolicy())
-        let game = device.installedApp("game", try makeCatalog([(["g1"], 100 * MB), (["g2"], 100 * MB)]), running: true)
+        let game = device.installedApp(
+            "game", try makeCatalog([(["g1"], 100 * MB), (["g2"], 100 * MB)]), running: true)
         let news = device.installedApp("news", try makeCatalog([(["n1"], 100 * MB), (["n2"], 100 * MB)]))
         // The game's packs are the least recently used on the device.
         device.useAndRelease(game, ["g1"], at: 1)
@@ -139,7 +145,8 @@ struct PurgeTests {
     func inUseNeverPurged() throws {
         // 300 MB disk: 100 MB other data, a1 and a2 held (100 MB each): full.
         let device = ODRDevice(capacity: 300 * MB, otherData: 100 * MB, policy: ApplePolicy())
-        let app = device.installedApp("game", try makeCatalog([(["a1"], 100 * MB), (["a2"], 100 * MB), (["a3"], 100 * MB)]))
+        let app = device.installedApp(
+            "game", try makeCatalog([(["a1"], 100 * MB), (["a2"], 100 * MB), (["a3"], 100 * MB)]))
         _ = device.use(app, ["a1"], at: 1)
         _ = device.use(app, ["a2"], at: 2)
         device.removeAllEvents()
@@ -150,14 +157,19 @@ struct PurgeTests {
         #expect(device.state(of: device.pack("a1", of: app)) == .inUse(retainCount: 1))
         #expect(device.state(of: device.pack("a2", of: app)) == .inUse(retainCount: 1))
         #expect(device.ledger.lowDiskWarnings == 1)
-        #expect(device.eventKinds == [.requestMade(app, conditional: false), .lowDiskWarning(needed: 100 * MB), .requestFailed(nil, app, .outOfSpace)])
+        #expect(
+            device.eventKinds == [
+                .requestMade(app, conditional: false), .lowDiskWarning(needed: 100 * MB),
+                .requestFailed(nil, app, .outOfSpace),
+            ])
     }
 
     @Test("When purging cannot free enough, nothing is purged at all")
     func partialPurgeNeverHappens() throws {
         // 300 MB disk, 100 MB other data; a1 held, a2 released (100 MB each).
         let device = ODRDevice(capacity: 300 * MB, otherData: 100 * MB, policy: ApplePolicy())
-        let app = device.installedApp("game", try makeCatalog([(["a1"], 100 * MB), (["a2"], 100 * MB), (["big"], 150 * MB)]))
+        let app = device.installedApp(
+            "game", try makeCatalog([(["a1"], 100 * MB), (["a2"], 100 * MB), (["big"], 150 * MB)]))
         _ = device.use(app, ["a1"], at: 1)
         device.useAndRelease(app, ["a2"], at: 2)
         // big needs 150 MB; purging a2 would free only 100: the request fails and a2 stays.

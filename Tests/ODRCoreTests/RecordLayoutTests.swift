@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ODRCore
 
 /// The pack record's layout is a performance contract (see ``PackRecord``): a request for a
@@ -10,7 +11,8 @@ struct RecordLayoutTests {
         #expect(MemoryLayout<PackRecord>.stride == 64)
         #expect(MemoryLayout<PackDetail>.stride == 40)
         let hot: [PartialKeyPath<PackRecord>] = [
-            \.app, \.retain, \.pins, \.download, \.size, \.bytesOnDisk, \.lastUse, \.lastUseTick, \.requestCount, \.purgedBefore,
+            \.app, \.retain, \.pins, \.download, \.size, \.bytesOnDisk, \.lastUse, \.lastUseTick, \.requestCount,
+            \.purgedBefore,
             \.lastRequestOrdinal, \.phase, \.purgeable, \.leftover,
         ]
         for field in hot {

@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §2, errors an app can get. Out of space and the in-use limit have their own suites.
@@ -16,7 +17,9 @@ struct RequestErrorTests {
         // The catalog has tags 0 and 1; 2 and -1 are not tags of it.
         #expect(device.beginAccessing(app, tags: [TagID(rawValue: 2)], at: 1) == .failed(.invalidTag))
         // One bad tag spoils the request even with a good one beside it.
-        #expect(device.beginAccessing(app, tags: [device.tag("A", of: app), TagID(rawValue: -1)], at: 1) == .failed(.invalidTag))
+        #expect(
+            device.beginAccessing(app, tags: [device.tag("A", of: app), TagID(rawValue: -1)], at: 1)
+                == .failed(.invalidTag))
         #expect(device.ledger.failures(.invalidTag) == 2)
         #expect(device.ledger.downloadsStarted == 0)
         #expect(device.eventKinds.contains(.requestFailed(nil, app, .invalidTag)))
@@ -30,7 +33,9 @@ struct RequestErrorTests {
         let catalog = try makeCatalog([(["A"], 100 * MB), (["B"], 50 * MB), (["A", "B"], 20 * MB)])
         let one = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let list = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
-        let (appOne, appList) = (one.addApp(name: "game", catalog: catalog), list.addApp(name: "game", catalog: catalog))
+        let (appOne, appList) = (
+            one.addApp(name: "game", catalog: catalog), list.addApp(name: "game", catalog: catalog)
+        )
         let tags = [one.tag("A", of: appOne), one.tag("B", of: appOne), TagID(rawValue: 2), TagID(rawValue: -1)]
         #expect(one.beginAccessing(appOne, tag: tags[0], at: 0) == .failed(.appNotInstalled))
         #expect(list.beginAccessing(appList, tags: [tags[0]], at: 0) == .failed(.appNotInstalled))
@@ -74,7 +79,8 @@ struct RequestErrorTests {
         #expect(device.reservedBytes == 0)
         // A is on the device: nothing to download, so no network is needed.
         guard case .granted = device.beginAccessing(app, tags: [device.tag("A", of: app)], at: 4) else {
-            Issue.record("expected A to be granted offline"); return
+            Issue.record("expected A to be granted offline")
+            return
         }
     }
 
@@ -84,10 +90,13 @@ struct RequestErrorTests {
         let wifiOnly = device.installedApp("video", try Self.catalog(), allowsCellular: false)
         let any = device.installedApp("game", try Self.catalog())
         device.setLink(.cellular, at: 1)
-        #expect(device.beginAccessing(wifiOnly, tags: [device.tag("A", of: wifiOnly)], at: 2) == .failed(.cellularNotAllowed))
+        #expect(
+            device.beginAccessing(wifiOnly, tags: [device.tag("A", of: wifiOnly)], at: 2)
+                == .failed(.cellularNotAllowed))
         #expect(device.ledger.failures(.cellularNotAllowed) == 1)
         guard case .waiting = device.beginAccessing(any, tags: [device.tag("A", of: any)], at: 2) else {
-            Issue.record("expected the cellular-enabled app to download"); return
+            Issue.record("expected the cellular-enabled app to download")
+            return
         }
         #expect(device.downloads().map(\.isRunnable) == [true])
         #expect(device.ledger.failedRequests == 1)

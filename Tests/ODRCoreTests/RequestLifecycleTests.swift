@@ -1,5 +1,6 @@
 import ODRPolicies
 import Testing
+
 @testable import ODRCore
 
 /// ODR-SPEC §2: the retain-count model, the six states of a pack, and conditional requests.
@@ -18,7 +19,10 @@ struct RequestLifecycleTests {
         let first = try #require(device.use(app, ["A"], at: 1))
         // The second request finds the pack on the device: granted at once, a hit.
         let second = device.beginAccessing(app, tags: [device.tag("A", of: app)], at: 2)
-        guard case .granted(let secondID) = second else { Issue.record("expected a hit, got \(second)"); return }
+        guard case .granted(let secondID) = second else {
+            Issue.record("expected a hit, got \(second)")
+            return
+        }
         #expect(device.ledger.hits == 1)
         #expect(device.ledger.downloadsStarted == 1)
         #expect(device.retainCount(of: a) == 2)
@@ -78,7 +82,8 @@ struct RequestLifecycleTests {
     func conditional() throws {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try Self.catalog())
-        let tagA = device.tag("A", of: app), tagB = device.tag("B", of: app)
+        let tagA = device.tag("A", of: app)
+        let tagB = device.tag("B", of: app)
 
         // Nothing on the device: no, and nothing starts.
         #expect(device.conditionallyBeginAccessing(app, tags: [tagA], at: 1) == nil)
@@ -158,14 +163,18 @@ struct RequestLifecycleTests {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try makeCatalog([(["E"], 0), (["A"], 10 * MB)]))
         let empty = device.beginAccessing(app, tags: [device.tag("E", of: app)], at: 1)
-        guard case .waiting(let id) = empty else { Issue.record("expected a miss, got \(empty)"); return }
+        guard case .waiting(let id) = empty else {
+            Issue.record("expected a miss, got \(empty)")
+            return
+        }
         #expect(device.isGranted(id))
         #expect(device.eventKinds.contains(.requestGranted(id, app, waited: 0, hit: false)))
         #expect(device.ledger.hits == 0)
         #expect(device.state(of: device.pack("E", of: app)) == .inUse(retainCount: 1))
         device.endAccessing(id, at: 2)
         // E is on the device now; with A (10 MB) the request waits for A only.
-        let both = try #require(device.beginAccessing(app, tags: [device.tag("E", of: app), device.tag("A", of: app)], at: 3).request)
+        let both = try #require(
+            device.beginAccessing(app, tags: [device.tag("E", of: app), device.tag("A", of: app)], at: 3).request)
         device.receive(10 * MB, for: device.pack("A", of: app), at: 4)
         #expect(device.isGranted(both))
     }
@@ -190,7 +199,8 @@ struct RequestLifecycleTests {
         let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
         let app = device.installedApp("game", try Self.catalog())
         let low = try #require(LoadingPriority(0.2))
-        let request = try #require(device.beginAccessing(app, tags: [device.tag("A", of: app)], priority: low, at: 1).request)
+        let request = try #require(
+            device.beginAccessing(app, tags: [device.tag("A", of: app)], priority: low, at: 1).request)
         #expect(device.downloads().first?.priority == low)
         let revision = device.downloadsRevision
         #expect(device.setLoadingPriority(.urgent, for: request, at: 2))

@@ -1,8 +1,13 @@
 import Testing
+
 @testable import ODRCore
 
 /// The spec's decimal units: 1 MB = 10^6 bytes, 1 GB = 10^9 bytes.
+// The unit's own symbol, as the spec writes sizes (1 MB).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 let MB: Int64 = 1_000_000
+// The unit's own symbol, as the spec writes sizes (1 GB).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 let GB: Int64 = 1_000_000_000
 
 /// A catalog where each resource is named after its tags; `(tags, size)` pairs in order.

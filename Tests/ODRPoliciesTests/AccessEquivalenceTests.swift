@@ -1,7 +1,7 @@
-import PropertyBased
-import Testing
 import ODRCore
 import ODRPolicies
+import PropertyBased
+import Testing
 
 /// `ODRDevice.access(_:tag:at:)` takes a short cut for trace replay; it must be
 /// indistinguishable from the long way: `beginAccessing`, delivering every missing byte,
@@ -30,6 +30,10 @@ struct AccessEquivalenceTests {
         }
     }
 
+    // The unit's own symbol, as the spec writes sizes (1 MB).
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+
     static let MB: Int64 = 1_000_000
     /// Two apps of single-pack tags, sizes 1–30 MB; the last tag of app 0 is larger than
     /// any disk here, so it fails for space.
@@ -46,7 +50,9 @@ struct AccessEquivalenceTests {
             let (app, tag) = probe.target(step)
             builder.append(PackID(rawValue: probe.firstPack[app] + Int32(tag)))
         }
-        let context = PolicyContext(seed: 7, future: FutureRequests(builder), options: PolicyOptions(values: ["default_quota": Double(20 * MB)]))
+        let context = PolicyContext(
+            seed: 7, future: FutureRequests(builder), options: PolicyOptions(values: ["default_quota": Double(20 * MB)])
+        )
         let descriptor = PolicyRegistry.descriptor(named: name)!
         let short = Side(descriptor.make(context), capacity: capacity, other: other)
         let long = Side(descriptor.make(context), capacity: capacity, other: other)
@@ -57,11 +63,20 @@ struct AccessEquivalenceTests {
             let b = long.apply(step, at: time, shortCut: false)
             var problems: [String] = []
             if a != b { problems.append("outcome \(String(describing: a)) vs \(String(describing: b))") }
-            if short.device.ledger != long.device.ledger { problems.append("ledger \(short.device.ledger) vs \(long.device.ledger)") }
-            if short.device.usedBytes != long.device.usedBytes { problems.append("used \(short.device.usedBytes) vs \(long.device.usedBytes)") }
+            if short.device.ledger != long.device.ledger {
+                problems.append("ledger \(short.device.ledger) vs \(long.device.ledger)")
+            }
+            if short.device.usedBytes != long.device.usedBytes {
+                problems.append("used \(short.device.usedBytes) vs \(long.device.usedBytes)")
+            }
             if short.log.entries != long.log.entries {
-                let k = zip(short.log.entries, long.log.entries).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(short.log.entries.count, long.log.entries.count)
-                problems.append("policy heard \(short.log.entries.dropFirst(k).first ?? "nothing") vs \(long.log.entries.dropFirst(k).first ?? "nothing")")
+                let k =
+                    zip(short.log.entries, long.log.entries).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(short.log.entries.count, long.log.entries.count)
+                problems.append(
+                    "policy heard \(short.log.entries.dropFirst(k).first ?? "nothing") vs "
+                        + "\(long.log.entries.dropFirst(k).first ?? "nothing")"
+                )
             }
             for p in 0..<short.device.packCount {
                 let pack = PackID(rawValue: Int32(p))
@@ -115,7 +130,8 @@ struct AccessEquivalenceTests {
             case 8: device.launch(apps[app], at: time)
             case 9: device.terminate(apps[app], at: time)
             case 10:
-                device.setPreservationPriority(Double(step.a % 5) / 4, for: [TagID(rawValue: Int32(tag))], of: apps[app], at: time)
+                device.setPreservationPriority(
+                    Double(step.a % 5) / 4, for: [TagID(rawValue: Int32(tag))], of: apps[app], at: time)
             default: device.setLink(step.b % 3 == 0 ? .offline : .wifi, at: time)
             }
             return nil
@@ -148,18 +164,40 @@ struct AccessEquivalenceTests {
         init(_ inner: any PurgePolicy) { self.inner = inner }
 
         private func note(_ what: String, _ c: PurgeCandidate) {
-            entries.append("\(what) \(c.pack) app \(c.app) size \(c.size) use \(c.lastUse)/\(c.lastUseTick) stored \(c.storedTick) pres \(c.preservation) running \(c.appIsRunning) requests \(c.requestCount)@\(c.lastRequestOrdinal) purged \(c.purgeCount)")
+            entries.append(
+                """
+                \(what) \(c.pack) app \(c.app) size \(c.size) use \(c.lastUse)/\(c.lastUseTick) stored \
+                \(c.storedTick) pres \(c.preservation) running \(c.appIsRunning) requests \
+                \(c.requestCount)@\(c.lastRequestOrdinal) purged \(c.purgeCount)
+                """
+            )
         }
 
-        func packStored(_ pack: PurgeCandidate) { note("stored", pack); inner.packStored(pack) }
-        func packRequested(_ pack: PurgeCandidate) { note("requested", pack); inner.packRequested(pack) }
-        func packReleased(_ pack: PurgeCandidate) { note("released", pack); inner.packReleased(pack) }
-        func packRemoved(_ pack: PurgeCandidate) { note("removed", pack); inner.packRemoved(pack) }
-        func packPreservationChanged(_ pack: PurgeCandidate) { note("preservation", pack); inner.packPreservationChanged(pack) }
+        func packStored(_ pack: PurgeCandidate) {
+            note("stored", pack)
+            inner.packStored(pack)
+        }
+        func packRequested(_ pack: PurgeCandidate) {
+            note("requested", pack)
+            inner.packRequested(pack)
+        }
+        func packReleased(_ pack: PurgeCandidate) {
+            note("released", pack)
+            inner.packReleased(pack)
+        }
+        func packRemoved(_ pack: PurgeCandidate) {
+            note("removed", pack)
+            inner.packRemoved(pack)
+        }
+        func packPreservationChanged(_ pack: PurgeCandidate) {
+            note("preservation", pack)
+            inner.packPreservationChanged(pack)
+        }
 
         func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
             let victims = inner.selectVictims(toFree: bytes, from: view)
-            entries.append("select \(bytes) \(view.scope) of \(view.candidateBytes) at \(view.requestOrdinal): \(victims)")
+            entries.append(
+                "select \(bytes) \(view.scope) of \(view.candidateBytes) at \(view.requestOrdinal): \(victims)")
             return victims
         }
     }

@@ -8,7 +8,9 @@ import Testing
     @Test func lruPurgesTheLeastRecentlyRequested() {
         // 100 bytes, four packs of 30. After 0, 1, 2 and a hit on 0, recency is 1 < 2 < 0.
         let rig = Rig(capacity: 100, sizes: [30, 30, 30, 30], policy: LRUPolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         #expect(rig.access(0))
         // Pack 3 needs 30 with 10 free: 20 to free, pack 1 (30) is the least recent.
         #expect(!rig.access(3))
@@ -21,7 +23,9 @@ import Testing
     @Test func fifoIgnoresHits() {
         // Same requests as the LRU example; the hit on 0 does not save it: it arrived first.
         let rig = Rig(capacity: 100, sizes: [30, 30, 30, 30], policy: FIFOPolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         #expect(rig.access(0))
         rig.access(3)
         #expect(rig.purgedIndices() == [0])
@@ -34,7 +38,8 @@ import Testing
         // Pack 0 is the least recent but held by a request: LRU must pass over it.
         let rig = Rig(capacity: 90, sizes: [30, 30, 30, 30], policy: LRUPolicy())
         let held = rig.begin(0)
-        rig.access(1); rig.access(2)
+        rig.access(1)
+        rig.access(2)
         rig.access(3)
         #expect(rig.purgedIndices() == [1])
         rig.end(held)
@@ -44,8 +49,11 @@ import Testing
         // 0 is requested three times, 1 and 2 once: LFU keeps 0 although it is the least
         // recent (LRU would purge it).
         let rig = Rig(capacity: 90, sizes: [30, 30, 30, 30, 30], policy: LFUPolicy())
-        rig.access(0); rig.access(0); rig.access(0)
-        rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(0)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         rig.access(3)
         // Counts: 0→3, 1→1, 2→1; among the count-1 packs, 1 reached it first.
         #expect(rig.purgedIndices() == [1])
@@ -62,7 +70,9 @@ import Testing
         // Capacity 100. Priorities L + f·10⁶/size with L = 0:
         //   p0 (50 B): 20 000; p1 (25 B): 40 000; p2 (25 B): 40 000.
         let rig = Rig(capacity: 100, sizes: [50, 25, 25, 25, 50, 25], policy: GDSFPolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         // p3 (25 B) on a full disk: the lowest is p0 (20 000); L becomes 20 000.
         rig.access(3)
         #expect(rig.purgedIndices() == [0])

@@ -1,7 +1,8 @@
 import ODRCore
-@testable import ODRPolicies
-import Testing
 import TestSupport
+import Testing
+
+@testable import ODRPolicies
 
 /// Hand-worked examples for the policies odr-sim adds to libCacheSim's.
 @Suite struct OtherPolicyTests {
@@ -9,7 +10,9 @@ import TestSupport
         // Capacity 70 holding 10, 40, 20. A 30-byte pack needs 30: the 40-byte pack goes,
         // although it is neither the oldest nor the least recent.
         let rig = Rig(capacity: 70, sizes: [10, 40, 20, 30, 40], policy: LargestFirstPolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         rig.access(3)
         #expect(rig.purgedIndices() == [1])
         // Holding 10, 20, 30 (60 of 70); 40 more need 30 freed: the largest is 30 (pack 3).
@@ -39,7 +42,9 @@ import TestSupport
 
     @Test func bestFitPrefersTheLeastRecentAmongEqualSizes() {
         let rig = Rig(capacity: 60, sizes: [20, 20, 20, 20], policy: BestFitPolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         #expect(rig.access(0))
         rig.access(3)
         #expect(rig.purgedIndices() == [1])
@@ -66,9 +71,11 @@ import TestSupport
         // Quotas: app0 and app1 100 bytes, app2 10 000. app0 holds 3×100 (ratio 3.0),
         // app1 3×50 (1.5). Capacity 450 is full.
         // By app name (the rig names its apps app0, app1, app2); app2's from the default.
-        let options = PolicyOptions(values: ["default_quota": 10_000], apps: ["app0": ["cache_quota": 100], "app1": ["cache_quota": 100]])
-        let rig = Rig(capacity: 450, apps: [[100, 100, 100], [50, 50, 50], [100, 100, 100]],
-                      policy: AndroidQuotaPolicy(options: options))
+        let options = PolicyOptions(
+            values: ["default_quota": 10_000], apps: ["app0": ["cache_quota": 100], "app1": ["cache_quota": 100]])
+        let rig = Rig(
+            capacity: 450, apps: [[100, 100, 100], [50, 50, 50], [100, 100, 100]],
+            policy: AndroidQuotaPolicy(options: options))
         for p in 0..<3 { rig.access(p, app: 0) }
         for p in 0..<3 { rig.access(p, app: 1) }
         // app2's first pack needs 100: app0 (3.0) gives its oldest.
@@ -84,7 +91,12 @@ import TestSupport
         #expect(rig.purged().map { [$0.app, $0.index] } == [[1, 0], [0, 2]])
     }
 
-    @Test("android-quota clears an app's files oldest-written first: reading a pack does not make it younger (AOSP CacheItem sorts by st_mtime)")
+    @Test(
+        """
+        android-quota clears an app's files oldest-written first: reading a pack does not make it younger (AOSP \
+        CacheItem sorts by st_mtime)
+        """
+    )
     func androidQuotaOrdersByModificationTime() {
         // One app, quota 100 bytes, three packs of 100 stored in order 0, 1, 2 (capacity 300,
         // full). Pack 0 is then read again: under LRU it would be the youngest; by mtime it is
@@ -103,12 +115,18 @@ import TestSupport
         let given = AndroidQuotaPolicy(options: PolicyOptions(apps: ["game": ["cache_quota": 5]]))
         #expect(given.fixedQuotaOfApp(named: "other") == nil)
         #expect(given.fixedQuotaOfApp(named: "game") == 5)
-        let defaulted = AndroidQuotaPolicy(options: PolicyOptions(values: ["default_quota": 7], apps: ["game": ["cache_quota": 5]]))
+        let defaulted = AndroidQuotaPolicy(
+            options: PolicyOptions(values: ["default_quota": 7], apps: ["game": ["cache_quota": 5]]))
         #expect(defaulted.fixedQuotaOfApp(named: "other") == 7)
         #expect(defaulted.fixedQuotaOfApp(named: "game") == 5)
     }
 
-    @Test("android-quota by default ranks apps by foreground time and shares 15 % of the free space (AOSP CacheQuotaServiceImpl)")
+    @Test(
+        """
+        android-quota by default ranks apps by foreground time and shares 15 % of the free space (AOSP \
+        CacheQuotaServiceImpl)
+        """
+    )
     func androidQuotaComputesAOSPQuotas() {
         // Capacity 1,000. app1 runs from 0 to 300 s and stores two packs of 200 (t = 1, 2);
         // app0 runs from 300 to 400 s and stores two of 200 (t = 301, 302); app2 never runs.
@@ -120,7 +138,8 @@ import TestSupport
         // With one fixed quota for both (default_quota 100) the ratios tie at 4.0 and the
         // older candidate goes: app1's first pack (stored at t = 1).
         func firstVictim(_ options: PolicyOptions) -> [Int] {
-            let rig = Rig(capacity: 1_000, apps: [[200, 200], [200, 200], [300]], policy: AndroidQuotaPolicy(options: options))
+            let rig = Rig(
+                capacity: 1_000, apps: [[200, 200], [200, 200], [300]], policy: AndroidQuotaPolicy(options: options))
             rig.device.launch(rig.apps[1], at: 0)
             rig.access(0, app: 1)
             rig.access(1, app: 1)
@@ -148,7 +167,8 @@ import TestSupport
         // Shares 1/ln 3 − 0.285 = 0.6252392, 1/ln 4 − 0.285 = 0.4363475, 1/ln 5 − 0.285 =
         // 0.3363349, sum 1.3979217: app2 150,000 × 0.6252392 / 1.3979217 = 67,089.9 → 67,090;
         // app1 46,821.3 → 46,821; app3 36,088.8 → 36,089.
-        #expect(AOSPCacheQuotas.compute(foreground: [0, 100, 300, 100], free: 1_000_000) == [0, 46_821, 67_090, 36_089])
+        #expect(
+            AOSPCacheQuotas.compute(foreground: [0, 100, 300, 100], free: 1_000_000) == [0, 46_821, 67_090, 36_089])
         // The share stops falling at 0.01: 1/ln 29 − 0.285 = 0.01197 at position 26, and
         // 1/ln 30 − 0.285 = 0.00901 < 0.01 at 27.
         #expect(abs(AOSPCacheQuotas.fairShare(position: 26) - 0.011974) < 1e-6)
@@ -158,7 +178,9 @@ import TestSupport
     @Test func sieveKeepsAVisitedPackAndMovesItsHand() {
         // Room for three packs of 10. 0, 1, 2 arrive; a hit marks 0 visited.
         let rig = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: SievePolicy())
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         #expect(rig.access(0))
         // Pack 3: the hand starts at the oldest, 0: visited, so its bit is cleared and it
         // stays; 1 is unvisited and goes. The hand rests on 2.
@@ -183,7 +205,11 @@ import TestSupport
         let sieve = Rig(capacity: 20, sizes: [10, 10, 10, 10], policy: SievePolicy())
         let lfu = Rig(capacity: 20, sizes: [10, 10, 10, 10], policy: LFUPolicy())
         for rig in [sieve, lfu] {
-            rig.access(0); rig.access(0); rig.access(1); rig.access(2); rig.access(3)
+            rig.access(0)
+            rig.access(0)
+            rig.access(1)
+            rig.access(2)
+            rig.access(3)
         }
         #expect(sieve.purgedIndices() == [1, 0])
         #expect(lfu.purgedIndices() == [1, 2])

@@ -1,7 +1,7 @@
 import ODRCore
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
 
 /// Every registered policy under a randomized workload on a real device: multi-tag
 /// requests, held packs, running apps, uninstalls. The device checks every answer (victims
@@ -15,7 +15,9 @@ import TestSupport
         #expect(PolicyRegistry.names.contains("apple"))
         for descriptor in PolicyRegistry.all {
             // A name --policy takes as written, in a shell and in a CSV cell.
-            #expect(!descriptor.name.isEmpty && descriptor.name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(descriptor.name)")
+            #expect(
+                !descriptor.name.isEmpty && descriptor.name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" },
+                "\(descriptor.name)")
             #expect(PolicyRegistry.descriptor(named: descriptor.name)?.name == descriptor.name)
             #expect(PolicyRegistry.descriptor(named: descriptor.name.uppercased()) == nil)
             // The policy's name comes from its descriptor: a fresh instance reports it.
@@ -25,7 +27,9 @@ import TestSupport
             #expect(Set(keys).count == keys.count, "\(descriptor.name): an option declared twice")
             for option in descriptor.options {
                 // Keys as scenario files write them; `apps` is where per-app options go.
-                #expect(option.key != "apps" && option.key.allSatisfy { $0.isLowercase || $0 == "_" }, "\(descriptor.name).\(option.key)")
+                #expect(
+                    option.key != "apps" && option.key.allSatisfy { $0.isLowercase || $0 == "_" },
+                    "\(descriptor.name).\(option.key)")
                 #expect(!option.summary.isEmpty && !option.summary.contains("\n"))
             }
             #expect(PolicyRegistry.options[descriptor.name]?.map(\.key) == keys)
@@ -44,7 +48,9 @@ import TestSupport
         case begin(app: Int, tags: [Int])
         case end(Int)
         case deliver
-        case launch(Int), terminate(Int), reinstall(Int)
+        case launch(Int)
+        case terminate(Int)
+        case reinstall(Int)
     }
 
     static func catalogs() -> [Catalog] {
@@ -83,13 +89,19 @@ import TestSupport
             // The future: the packs of every begin, in order (failed requests count too).
             var firstPack: [Int32] = []
             var total: Int32 = 0
-            for c in catalogs { firstPack.append(total); total += Int32(c.packs.count) }
-            let future = FutureRequests(requests: steps.compactMap { step -> [PackID]? in
-                guard case .begin(let a, let tags) = step else { return nil }
-                return tags.flatMap { catalogs[a].tags[$0].packs.map { PackID(rawValue: firstPack[a] + $0) } }
-            })
-            let context = PolicyContext(seed: seed, future: future, options: PolicyOptions(values: ["default_quota": 60]))
-            let device = ODRDevice(capacity: 400, otherData: 50, policy: PolicyRegistry.descriptor(named: name)!.make(context))
+            for c in catalogs {
+                firstPack.append(total)
+                total += Int32(c.packs.count)
+            }
+            let future = FutureRequests(
+                requests: steps.compactMap { step -> [PackID]? in
+                    guard case .begin(let a, let tags) = step else { return nil }
+                    return tags.flatMap { catalogs[a].tags[$0].packs.map { PackID(rawValue: firstPack[a] + $0) } }
+                })
+            let context = PolicyContext(
+                seed: seed, future: future, options: PolicyOptions(values: ["default_quota": 60]))
+            let device = ODRDevice(
+                capacity: 400, otherData: 50, policy: PolicyRegistry.descriptor(named: name)!.make(context))
             device.recordsEvents = false
             let apps = catalogs.enumerated().map { device.addApp(name: "a\($0.offset)", catalog: $0.element) }
             for app in apps { device.install(app, at: 0) }
@@ -100,7 +112,9 @@ import TestSupport
                 time += 1
                 switch step {
                 case .begin(let a, let tags):
-                    if let request = device.beginAccessing(apps[a], tags: tags.map { TagID(rawValue: Int32($0)) }, at: time).request {
+                    if let request = device.beginAccessing(
+                        apps[a], tags: tags.map { TagID(rawValue: Int32($0)) }, at: time
+                    ).request {
                         live.append(request)
                     }
                 case .end(let i):

@@ -12,7 +12,9 @@ final class Rig {
     init(capacity: Int64, apps sizes: [[Int64]], policy: any PurgePolicy) {
         device = ODRDevice(capacity: capacity, policy: policy)
         for (a, list) in sizes.enumerated() {
-            let resources = list.enumerated().map { Resource(name: "p\($0.offset)", size: $0.element, tags: ["p\($0.offset)"]) }
+            let resources = list.enumerated().map {
+                Resource(name: "p\($0.offset)", size: $0.element, tags: ["p\($0.offset)"])
+            }
             let catalog = try! Catalog(resources: resources)
             let app = device.addApp(name: "app\(a)", catalog: catalog)
             device.install(app, at: 0)

@@ -1,17 +1,25 @@
 import ODRCore
 import Testing
+
 @testable import ODRPolicies
 
 /// Issue 41: S3-FIFO as libCacheSim's `S3FIFO.c` runs it.
 @Suite("S3-FIFO")
 struct S3FIFOPolicyTests {
-    @Test("a worked example: ghost hits go to the main queue, twice-requested small ones move there, the ghost keeps 90 %")
+    @Test(
+        """
+        a worked example: ghost hits go to the main queue, twice-requested small ones move there, the ghost keeps \
+        90 %
+        """
+    )
     func workedExample() {
         // Room for three packs of 10: the small queue's share is 3 bytes, the main's 27, the
         // ghost's 27. Packs 0 (A), 1 (B), 2 (C) fill the small queue.
         let rig = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: S3FIFOPolicy())
         rig.device.recordsEvents = true
-        rig.access(0); rig.access(1); rig.access(2)
+        rig.access(0)
+        rig.access(1)
+        rig.access(2)
         #expect(rig.purgedIndices().isEmpty)
         // D: the main queue is empty, so the small one evicts its oldest, A (requested
         // once: not enough to move); A's id joins the ghost.

@@ -43,8 +43,11 @@ struct AppStrategiesTests {
         try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
         let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(separator: "\n")
-        return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
+        let lines = try String(contentsOf: dir.appendingPathComponent("o/summary.csv"), encoding: .utf8).split(
+            separator: "\n")
+        return Dictionary(
+            uniqueKeysWithValues: zip(
+                lines[0].split(separator: ",").map(String.init), lines[1].split(separator: ",").map(String.init)))
     }
 
     /// The packs the run removed, in order (events.csv's purge rows).
@@ -54,8 +57,14 @@ struct AppStrategiesTests {
         try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
         let result = try CLI.run(["run", "s.scn", "--no-report", "--out", "o"], in: dir)
         guard result.status == 0 else { return (result.status, result.stderr, []) }
-        let rows = try String(contentsOf: dir.appendingPathComponent("o/events.csv"), encoding: .utf8).split(separator: "\n")
-        return (0, result.stderr, rows.filter { $0.contains(",purge,") }.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[6]) })
+        let rows = try String(contentsOf: dir.appendingPathComponent("o/events.csv"), encoding: .utf8).split(
+            separator: "\n")
+        return (
+            0, result.stderr,
+            rows.filter { $0.contains(",purge,") }.map {
+                String($0.split(separator: ",", omittingEmptySubsequences: false)[6])
+            }
+        )
     }
 
     @Test("keep: the packs of the tags an app keeps are never its strategy's victims (issue 39)")
@@ -64,19 +73,29 @@ struct AppStrategiesTests {
         // would be a2. Kept, a2 stays and a1 goes; with both kept nothing is removable, and
         // a3 downloads over the budget (the disk has room).
         func keeping(_ tags: String) -> String {
-            Self.scenario(strategy: nil).replacingOccurrences(of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
+            Self.scenario(strategy: nil).replacingOccurrences(
+                of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
         }
         #expect(try purged(keeping("[a2]")).packs == ["a1"])
         #expect(try purged(keeping("[a1, a2]")).packs == [])
         // An unknown tag, and keep where the system purges: located errors.
         let unknown = try purged(keeping("[a9]"))
-        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("s.scn:9:12: app 'game' has no tag 'a9' to keep"), "\(unknown.stderr)")
-        let odr = try purged(keeping("[a2]").replacingOccurrences(of: "platform: background-assets", with: "platform: ios18")
-            .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
-        #expect(odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
+        #expect(
+            unknown.status == 1 && unknown.stderr.hasPrefix("s.scn:9:12: app 'game' has no tag 'a9' to keep"),
+            "\(unknown.stderr)")
+        let odr = try purged(
+            keeping("[a2]").replacingOccurrences(of: "platform: background-assets", with: "platform: ios18")
+                .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
+        #expect(
+            odr.status == 1 && odr.stderr.contains("keep applies where the app removes its own packs"), "\(odr.stderr)")
     }
 
-    @Test("Play's app update makes the downloaded on-demand pack invalid: fetched again as an update; Background Assets keeps it (issue 38)")
+    @Test(
+        """
+        Play's app update makes the downloaded on-demand pack invalid: fetched again as an update; Background Assets \
+        keeps it (issue 38)
+        """
+    )
     func playAppUpdate() throws {
         // a1 (100 MB, on-demand) is downloaded at 1 min; the app updates at 3 min; a1 is asked
         // for again at 5 min. On Play ("Update asset packs"): invalid since the update, so the
@@ -106,18 +125,22 @@ struct AppStrategiesTests {
             return try Self.summaryRow(text)
         }
         let play = try summary("play-asset-delivery")
-        #expect(play["downloads"] == "2" && play["pack_updates"] == "1" && play["update_bytes"] == "100000000" && play["redownload_bytes"] == "0", "\(play)")
+        #expect(
+            play["downloads"] == "2" && play["pack_updates"] == "1" && play["update_bytes"] == "100000000"
+                && play["redownload_bytes"] == "0", "\(play)")
         let ba = try summary("background-assets")
         #expect(ba["downloads"] == "1" && ba["pack_updates"] == "0" && ba["update_bytes"] == "0", "\(ba)")
     }
 
-    @Test("a budget that cannot be met is counted, not silent (issue 38): 100 MB above it from 7 min to the end, 3,180 s")
+    @Test(
+        "a budget that cannot be met is counted, not silent (issue 38): 100 MB above it from 7 min to the end, 3,180 s")
     func budgetExceeded() throws {
         // Both a1 and a2 kept: 200 MB, the budget. At 7 min a3's download reserves 100 MB more,
         // and nothing is removable: 100 MB above the budget until the run ends at 60 min,
         // 53 min = 3,180 s. With a2 alone kept, a1 goes and the app stays within it: 0 and 0.
         func summary(_ tags: String) throws -> [String: String] {
-            let text = Self.scenario(strategy: nil).replacingOccurrences(of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
+            let text = Self.scenario(strategy: nil).replacingOccurrences(
+                of: "    budget: 200MB\n", with: "    budget: 200MB\n    keep: \(tags)\n")
             return try Self.summaryRow(text)
         }
         let over = try summary("[a1, a2]")
@@ -131,11 +154,25 @@ struct AppStrategiesTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(Self.scenario(strategy: "fifo").utf8).write(to: dir.appendingPathComponent("s.scn"))
-        let result = try CLI.run(["compare", "s.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report", "--out", "o"], in: dir)
+        let result = try CLI.run(
+            [
+                "compare", "s.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report",
+                "--out", "o",
+            ], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Fixed in every run: the own strategy of game (fifo); the policies vary nothing: every app's eviction is fixed."), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                """
+                Fixed in every run: the own strategy of game (fifo); the policies vary nothing: every app's eviction \
+                is fixed.
+                """
+            ), "\(result.stdout)")
         try Data(Self.scenario(strategy: nil).utf8).write(to: dir.appendingPathComponent("t.scn"))
-        let free = try CLI.run(["compare", "t.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report", "--out", "p"], in: dir)
+        let free = try CLI.run(
+            [
+                "compare", "t.scn", "--policy", "lru", "--policy", "gdsf", "--replications", "2", "--no-report",
+                "--out", "p",
+            ], in: dir)
         #expect(free.status == 0 && !free.stdout.contains("Fixed in every run"), "\(free.stdout)")
     }
 
@@ -147,16 +184,26 @@ struct AppStrategiesTests {
 
     @Test("refused: a strategy on ODR (the system purges), an unknown one, one that reads the future")
     func refused() throws {
-        let odr = try purged(Self.scenario(strategy: "fifo").replacingOccurrences(of: "platform: background-assets\n", with: "")
-            .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
+        let odr = try purged(
+            Self.scenario(strategy: "fifo").replacingOccurrences(of: "platform: background-assets\n", with: "")
+                .replacingOccurrences(of: "    budget: 200MB\n", with: ""))
         #expect(odr.status == 1)
-        #expect(odr.stderr.hasPrefix("s.scn:7:15: strategy applies where the app removes its own packs"), "\(odr.stderr)")
+        #expect(
+            odr.stderr.hasPrefix("s.scn:7:15: strategy applies where the app removes its own packs"), "\(odr.stderr)")
         let unknown = try purged(Self.scenario(strategy: "fifp"))
-        #expect(unknown.status == 1 && unknown.stderr.contains("unknown strategy 'fifp'; did you mean 'fifo'?"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 1 && unknown.stderr.contains("unknown strategy 'fifp'; did you mean 'fifo'?"),
+            "\(unknown.stderr)")
         let future = try purged(Self.scenario(strategy: "belady"))
         #expect(future.status == 1)
         // At the strategy's own place, as every other problem of the file (issue 42).
-        #expect(future.stderr == "s.scn:9:15: strategy 'belady' reads the future; an app's own code cannot (run it as the run's policy, a bound)\n")
+        #expect(
+            future.stderr
+                == """
+                s.scn:9:15: strategy 'belady' reads the future; an app's own code cannot (run it as the run's \
+                policy, a bound)\n
+                """
+        )
     }
 
     /// 1000 MB, 500 MB used; `a1` (200 MB, app `game`, its own fifo) and `b1` (100 MB, app
@@ -188,7 +235,13 @@ struct AppStrategiesTests {
         """
     }
 
-    @Test("other data that does not fit: refused by default (no source says the system removes managed packs); with the undocumented alternative the system removes packs of every app, each app's by its own strategy; on Play the alternative is refused")
+    @Test(
+        """
+        other data that does not fit: refused by default (no source says the system removes managed packs); with the \
+        undocumented alternative the system removes packs of every app, each app's by its own strategy; on \
+        Play the alternative is refused
+        """
+    )
     func systemRemoval() throws {
         // By default (issue 38) nothing is removed: 200 MB of the 400 MB fit, the rest is refused.
         let keeps = try purged(Self.pressure("background-assets"))

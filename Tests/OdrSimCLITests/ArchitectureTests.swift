@@ -36,8 +36,9 @@ struct ArchitectureTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- architecture:begin -->\n"))
         let end = try #require(readme.range(of: "<!-- architecture:end -->"))
-        #expect(String(readme[begin.upperBound..<end.lowerBound]) == generated,
-                "docs/architecture.md's diagram differs from Package.swift's: run scripts/architecture --update")
+        #expect(
+            String(readme[begin.upperBound..<end.lowerBound]) == generated,
+            "docs/architecture.md's diagram differs from Package.swift's: run scripts/architecture --update")
     }
 
     @Test("every dependency a target declares on another of the package's targets is imported")
@@ -52,9 +53,12 @@ struct ArchitectureTests {
             let folder = Self.root.appendingPathComponent("Sources/\(target)")
             let files = Self.swiftFiles(in: folder)
             guard !files.isEmpty else { continue }  // a C target's headers name their own includes
-            let text = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+            let text = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+                .joined(separator: "\n")
             for dependency in dependsOn.components(separatedBy: ", ") {
-                #expect(text.contains("import \(dependency)\n"), "\(target) declares \(dependency) but no file of it imports it")
+                #expect(
+                    text.contains("import \(dependency)\n"),
+                    "\(target) declares \(dependency) but no file of it imports it")
                 checked += 1
             }
         }
@@ -69,7 +73,8 @@ struct ArchitectureTests {
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
             // Stored properties only: a computed one (`expectedEvents {`) is a helper, not state.
             guard words.count > 2, words[0] == "public", words[1] == "var", words[2].hasSuffix(":"),
-                  !line.hasSuffix("{") else { return nil }
+                !line.hasSuffix("{")
+            else { return nil }
             return String(words[2].dropLast())
         }
         #expect(fields.count >= 8, "\(fields)")
@@ -78,7 +83,13 @@ struct ArchitectureTests {
             .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
             .joined(separator: "\n")
         for field in fields {
-            #expect(others.contains("scenario.\(field)"), "Scenario.\(field) is read by no file of the kernel: it belongs to the experiment (ScenarioDocument, ExperimentPlan)")
+            #expect(
+                others.contains("scenario.\(field)"),
+                """
+                Scenario.\(field) is read by no file of the kernel: it belongs to the experiment (ScenarioDocument, \
+                ExperimentPlan)
+                """
+            )
         }
     }
 
@@ -89,7 +100,9 @@ struct ArchitectureTests {
         var declared: [String: [String]] = [:]
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for declaration in Self.declarations(in: text) { declared[declaration, default: []].append((file as NSString).lastPathComponent) }
+            for declaration in Self.declarations(in: text) {
+                declared[declaration, default: []].append((file as NSString).lastPathComponent)
+            }
         }
         #expect(declared.values.reduce(0) { $0 + $1.count } > 40, "\(declared)")
         for option in ["--out <dir>", "--no-report", "--jobs"] {
@@ -102,7 +115,9 @@ struct ArchitectureTests {
     /// (`--out <dir>` is a folder, `--out <file>` a file, another option).
     static func declarations(in text: String) -> [String] {
         var result: [String] = []
-        for chunk in text.components(separatedBy: "@Option(").dropFirst() + text.components(separatedBy: "@Flag(").dropFirst() {
+        for chunk in text.components(separatedBy: "@Option(").dropFirst()
+            + text.components(separatedBy: "@Flag(").dropFirst()
+        {
             let isOption = text.contains("@Option(" + chunk)
             guard let property = chunk.range(of: #"\bvar (\w+)"#, options: .regularExpression) else { continue }
             let head = chunk[..<property.upperBound]
@@ -110,7 +125,8 @@ struct ArchitectureTests {
             if let custom = head.range(of: #"customLong\("[^"]+"\)"#, options: .regularExpression) {
                 name = String(head[custom].dropFirst(12).dropLast(2))
             } else {
-                name = name.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1-$2", options: .regularExpression).lowercased()
+                name = name.replacingOccurrences(of: "([a-z])([A-Z])", with: "$1-$2", options: .regularExpression)
+                    .lowercased()
             }
             var shown = "--" + name
             if isOption, let value = head.range(of: #"valueName: "[^"]+""#, options: .regularExpression) {
@@ -121,13 +137,20 @@ struct ArchitectureTests {
         return result
     }
 
-    @Test("advise edits the typed scenario: the Advice target neither depends on ScenarioFile nor names its YAML (issue 37)")
+    @Test(
+        """
+        advise edits the typed scenario: the Advice target neither depends on ScenarioFile nor names its YAML \
+        (issue 37)
+        """
+    )
     func adviceIsTyped() throws {
         let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let line = try #require(package.split(separator: "\n").first { $0.contains(#".target(name: "Advice""#) })
         #expect(!line.contains("ScenarioFile"), "\(line)")
         let folder = Self.root.appendingPathComponent("Sources/Advice")
-        let text = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+        let text = try Self.swiftFiles(in: folder).map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }.joined()
         for name in ["import ScenarioFile", "ScenarioRewrite", "ScenarioParser", "Yams"] {
             #expect(!text.contains(name), "Advice names \(name)")
         }
@@ -136,15 +159,20 @@ struct ArchitectureTests {
     @Test("commands only in OdrSimCLI: at most 2,400 lines, the domain code in the modules it belongs to (issue 37)")
     func commandLineIsThin() throws {
         let folder = Self.root.appendingPathComponent("Sources/OdrSimCLI")
-        let lines = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
-            .reduce(0) { $0 + $1.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        let lines = try Self.swiftFiles(in: folder).map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }
+        .reduce(0) { $0 + $1.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
         #expect(lines <= 2_400, "OdrSimCLI has \(lines) lines")
         // What moved out stays out: the Pareto ranks (Advice), the warnings (Metrics), the tables
         // (Reports), the output rules (SafeOutput).
-        let text = try Self.swiftFiles(in: folder).map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
-        for declaration in ["func paretoRanks", "func scenarioWarnings", "struct Table", "enum OutputSafety", "struct ReportDirectory"] {
+        let text = try Self.swiftFiles(in: folder).map {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+        }.joined()
+        for declaration in [
+            "func paretoRanks", "func scenarioWarnings", "struct Table", "enum OutputSafety", "struct ReportDirectory",
+        ] {
             #expect(!text.contains(declaration), "\(declaration) is back in OdrSimCLI")
         }
     }
 }
-

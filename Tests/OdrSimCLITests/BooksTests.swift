@@ -1,5 +1,5 @@
-import Foundation
 import Experiments
+import Foundation
 import Metrics
 import ODRCore
 import ODRPolicies
@@ -14,38 +14,55 @@ struct BooksTests {
 
     /// requests = granted + failed + cancelled + conditional misses + pending at the end.
     static func balance(_ row: SummaryRow) -> (Double, Double) {
-        (row[.requests], row[.granted] + row[.failedRequests] + row[.cancelled] + row[.conditionalMisses] + row[.pendingAtEnd])
+        (
+            row[.requests],
+            row[.granted] + row[.failedRequests] + row[.cancelled] + row[.conditionalMisses] + row[.pendingAtEnd]
+        )
     }
 
     @Test("for every shipped scenario under every policy, each request is accounted for once", arguments: shipped)
     func shippedScenariosBalance(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        let rows = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 2,
-                                        sampleInterval: 0, recordsEvents: false, jobs: 2).run().map(\.summary)
+        let rows = try ExperimentRunner(
+            scenario: scenario, policies: PolicyRegistry.all, replications: 2,
+            sampleInterval: 0, recordsEvents: false, jobs: 2
+        ).run().map(\.summary)
         #expect(rows.count == 2 * PolicyRegistry.names.count)
         for row in rows {
             let (requests, outcomes) = Self.balance(row)
-            #expect(requests == outcomes, "\(name) \(row.policy) replication \(row.replication): \(requests) requests, \(outcomes) outcomes")
+            #expect(
+                requests == outcomes,
+                "\(name) \(row.policy) replication \(row.replication): \(requests) requests, \(outcomes) outcomes")
             // The failure columns add up to failed_requests.
-            let byError = [Metric.failedOutOfSpace, .failedNoNetwork, .failedCellular, .failedInUseLimit,
-                           .failedInvalidTag, .failedAppNotInstalled].reduce(0.0) { $0 + row[$1] }
+            let byError = [
+                Metric.failedOutOfSpace, .failedNoNetwork, .failedCellular, .failedInUseLimit,
+                .failedInvalidTag, .failedAppNotInstalled,
+            ].reduce(0.0) { $0 + row[$1] }
             #expect(byError == row[.failedRequests])
         }
     }
 
-    @Test("for every shipped scenario, replication and policy, the re-download bound is at most what the run re-downloaded", arguments: shipped)
+    @Test(
+        """
+        for every shipped scenario, replication and policy, the re-download bound is at most what the run \
+        re-downloaded
+        """,
+        arguments: shipped)
     func redownloadBound(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        var runner = ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 3,
-                                      sampleInterval: 0, recordsEvents: false, jobs: 2)
+        var runner = ExperimentRunner(
+            scenario: scenario, policies: PolicyRegistry.all, replications: 3,
+            sampleInterval: 0, recordsEvents: false, jobs: 2)
         runner.computesRedownloadBound = true
         let results = try runner.run()
         #expect(results.count == 3 * PolicyRegistry.names.count)
         for r in results {
             let bound = try #require(r.redownloadBound)
-            #expect(Double(bound) <= r.summary[.redownloadBytes], "\(name) \(r.summary.policy) replication \(r.summary.replication)")
+            #expect(
+                Double(bound) <= r.summary[.redownloadBytes],
+                "\(name) \(r.summary.policy) replication \(r.summary.replication)")
         }
         // Not vacuous: these scenarios force re-downloads in every replication. (In game's
         // first three there is room to keep every granted pack; from its fifth, there is not.)
@@ -54,12 +71,16 @@ struct BooksTests {
         }
     }
 
-    @Test("the device's invariants hold after every kernel event of every shipped scenario, under every policy", arguments: shipped)
+    @Test(
+        "the device's invariants hold after every kernel event of every shipped scenario, under every policy",
+        arguments: shipped)
     func invariantsAfterEveryEvent(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
         for descriptor in PolicyRegistry.names.compactMap(PolicyRegistry.descriptor(named:)) {
-            let future = descriptor.needsFuture ? FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: scenario.seed)) : nil
+            let future =
+                descriptor.needsFuture
+                ? FutureRequests(requests: ScenarioStreams.requests(of: scenario, seed: scenario.seed)) : nil
             let simulator = Simulator(scenario: scenario, policy: descriptor.make(PolicyContext(future: future)))
             var violations: [String] = []
             while violations.count < 5, let time = simulator.peek() {
@@ -126,10 +147,10 @@ struct BooksTests {
         let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(text, fileName: "books.scn").scenario
         let row = try ExperimentRunner(scenario: scenario, sampleInterval: 0, recordsEvents: false).run()[0].summary
         #expect(row[.requests] == 5)
-        #expect(row[.cancelled] == 1)           // r1
+        #expect(row[.cancelled] == 1)  // r1
         #expect(row[.conditionalMisses] == 1)  // r2
-        #expect(row[.granted] == 2)             // r5 at 8 s (1 MB at 1 MB/s), r4 at once (a hit)
-        #expect(row[.pendingAtEnd] == 1)      // r3: 4 of its 5 missing MB received
+        #expect(row[.granted] == 2)  // r5 at 8 s (1 MB at 1 MB/s), r4 at once (a hit)
+        #expect(row[.pendingAtEnd] == 1)  // r3: 4 of its 5 missing MB received
         #expect(row[.failedRequests] == 0)
     }
 }
@@ -149,14 +170,16 @@ struct DocumentedDefaultsTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
-        let help = try CLI.run(["compare", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try CLI.run(["compare", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
         #expect(help.contains("(for compare: every registered policy)"))
         let compare = try CLI.run(["compare", "s.scn", "--replications", "2", "--out", "c"], in: dir)
         #expect(compare.status == 0, "\(compare.stderr)")
         #expect(try policies(in: dir.appendingPathComponent("c/summary.csv")) == PolicyRegistry.names)
         let run = try CLI.run(["run", "s.scn", "--out", "r"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try policies(in: dir.appendingPathComponent("r/summary.csv")) == ["apple"])  // small.scn: policies: [apple]
+        // small.scn: policies: [apple]
+        #expect(try policies(in: dir.appendingPathComponent("r/summary.csv")) == ["apple"])
     }
 }
 
@@ -167,7 +190,9 @@ struct TableTruthTests {
     func unitsAndIntervals() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["compare", "Scenarios/game.scn", "--replications", "3", "--out", dir.appendingPathComponent("c").path])
+        let result = try CLI.run([
+            "compare", "Scenarios/game.scn", "--replications", "3", "--out", dir.appendingPathComponent("c").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         // The table follows the verdict: its header, a rule, then one row per policy.
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -177,7 +202,8 @@ struct TableTruthTests {
         let units = Set(rows.map { $0.split(separator: " ").last.map(String.init) ?? "" })
         #expect(units.count == 1, "\(units)")
         #expect(!result.stdout.contains("(-"))
-        let csv = try CSVReader.records(String(contentsOf: dir.appendingPathComponent("c/comparison.csv"), encoding: .utf8))
+        let csv = try CSVReader.records(
+            String(contentsOf: dir.appendingPathComponent("c/comparison.csv"), encoding: .utf8))
         let header = csv[0].fields
         for row in csv.dropFirst() {
             for (i, name) in header.enumerated() where name.hasSuffix("_ci_low") && !name.contains("_diff_") {

@@ -21,7 +21,8 @@ struct CheckCommandTests {
         var text = try String(contentsOfFile: baseline, encoding: .utf8)
         let header = text.split(separator: "\n")[0].split(separator: ",")
         let column = header.firstIndex(of: "redownload_bytes")!
-        var row = text.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var row = text.split(separator: "\n")[1].split(separator: ",", omittingEmptySubsequences: false).map(
+            String.init)
         #expect(row[column] == "64000000")
         row[column] = "32000000"
         text = header.joined(separator: ",") + "\n" + row.joined(separator: ",") + "\n"
@@ -38,40 +39,71 @@ struct CheckCommandTests {
         #expect(object["passed"] as? Bool == false && object["mode"] as? String == "tolerance")
         let failures = try #require(object["failures"] as? [[String: Any]])
         #expect(failures.count == 1)
-        #expect(failures.first?["metric"] as? String == "redownload_bytes" && failures.first?["policy"] as? String == "apple")
+        #expect(
+            failures.first?["metric"] as? String == "redownload_bytes"
+                && failures.first?["policy"] as? String == "apple")
         #expect(failures.first?["replication"] as? Int == 1)
-        #expect(failures.first?["baseline"] as? Double == 32_000_000 && failures.first?["current"] as? Double == 64_000_000)
+        #expect(
+            failures.first?["baseline"] as? Double == 32_000_000 && failures.first?["current"] as? Double == 64_000_000)
         // 2 % either side of the baseline's 32 MB.
-        #expect(failures.first?["allowed_low"] as? Double == 31_360_000 && failures.first?["allowed_high"] as? Double == 32_640_000)
+        #expect(
+            failures.first?["allowed_low"] as? Double == 31_360_000
+                && failures.first?["allowed_high"] as? Double == 32_640_000)
         // The gate in JSON: the planted halving is a 100 % rise, beyond a 10 % limit.
-        let gate = try CLI.run(["check", scenario, "--baseline", baseline, "--max-increase", "redownload_bytes=10%", "--format", "json"])
+        let gate = try CLI.run([
+            "check", scenario, "--baseline", baseline, "--max-increase", "redownload_bytes=10%", "--format", "json",
+        ])
         #expect(gate.status == 1)
         let gated = try #require(try JSONSerialization.jsonObject(with: Data(gate.stdout.utf8)) as? [String: Any])
         let line = try #require((gated["lines"] as? [[String: Any]])?.first)
         #expect(gated["passed"] as? Bool == false && line["verdict"] as? String == "rose beyond the limit")
-        #expect(line["baseline_mean"] as? Double == 32_000_000 && line["current_mean"] as? Double == 64_000_000 && line["allowed"] as? Double == 3_200_000)
+        #expect(
+            line["baseline_mean"] as? Double == 32_000_000 && line["current_mean"] as? Double == 64_000_000
+                && line["allowed"] as? Double == 3_200_000)
     }
 
-    @Test("check --app: one app's baseline (the device's metrics nan), checked and gated on that app's rows; an unknown app writes nothing")
+    @Test(
+        """
+        check --app: one app's baseline (the device's metrics nan), checked and gated on that app's rows; an unknown \
+        app writes nothing
+        """
+    )
     func oneApp() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let baseline = dir.appendingPathComponent("odyssey.csv").path
-        let update = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--update", "--policy", "lru"], in: CLI.repository)
+        let update = try CLI.run(
+            [
+                "check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--update",
+                "--policy", "lru",
+            ], in: CLI.repository)
         #expect(update.status == 0, "\(update.stderr)")
-        let lines = try String(contentsOfFile: baseline, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let lines = try String(contentsOfFile: baseline, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         let header = lines[0].map(String.init)
         // The game's own requests (27 of the device's 105), and no over-purge of its own.
         #expect(lines[1][header.firstIndex(of: "requests")!] == "27")
         #expect(lines[1][header.firstIndex(of: "over_purge_bytes")!] == "nan")
-        let check = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline], in: CLI.repository)
+        let check = try CLI.run(
+            ["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline], in: CLI.repository)
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
-        let gate = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--max-increase", "redownload_bytes=5%"], in: CLI.repository)
-        #expect(gate.status == 0 && gate.stdout.contains("lru redownload_bytes: 45 MB → 45 MB"), "\(gate.stdout) \(gate.stderr)")
+        let gate = try CLI.run(
+            [
+                "check", "Scenarios/shared-phone.scn", "--app", "odyssey", "--baseline", baseline, "--max-increase",
+                "redownload_bytes=5%",
+            ], in: CLI.repository)
+        #expect(
+            gate.status == 0 && gate.stdout.contains("lru redownload_bytes: 45 MB → 45 MB"),
+            "\(gate.stdout) \(gate.stderr)")
         // The device's rows are not the game's: checking them against it fails.
-        #expect(try CLI.run(["check", "Scenarios/shared-phone.scn", "--baseline", baseline], in: CLI.repository).status == 1)
+        #expect(
+            try CLI.run(["check", "Scenarios/shared-phone.scn", "--baseline", baseline], in: CLI.repository).status == 1
+        )
         let other = dir.appendingPathComponent("none.csv").path
-        let unknown = try CLI.run(["check", "Scenarios/shared-phone.scn", "--app", "nope", "--baseline", other, "--update"], in: CLI.repository)
+        let unknown = try CLI.run(
+            ["check", "Scenarios/shared-phone.scn", "--app", "nope", "--baseline", other, "--update"],
+            in: CLI.repository)
         #expect(unknown.status == 64 && !FileManager.default.fileExists(atPath: other))
     }
 
@@ -83,29 +115,42 @@ struct CheckCommandTests {
         #expect(result.stderr == "/nonexistent/b.csv:1:1: no such file\n", "\(result.stderr)")
     }
 
-    @Test("--max-increase gates an app team's CI: an unchanged and an improved scenario pass, a worse one fails; the changed scenario is reported, not refused")
+    @Test(
+        """
+        --max-increase gates an app team's CI: an unchanged and an improved scenario pass, a worse one fails; the \
+        changed scenario is reported, not refused
+        """
+    )
     func gate() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
         try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
         // 1 GB more of other data: more purges, more re-downloads. 8.5 GB less: fewer.
-        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(to: dir.appendingPathComponent("worse.scn"))
-        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 50GB").utf8).write(to: dir.appendingPathComponent("better.scn"))
-        let made = try CLI.run(["check", "g.scn", "--baseline", "b.csv", "--update", "--policy", "lru", "--replications", "3"], in: dir)
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(
+            to: dir.appendingPathComponent("worse.scn"))
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 50GB").utf8).write(
+            to: dir.appendingPathComponent("better.scn"))
+        let made = try CLI.run(
+            ["check", "g.scn", "--baseline", "b.csv", "--update", "--policy", "lru", "--replications", "3"], in: dir)
         #expect(made.status == 0, "\(made.stderr)")
         func gate(_ file: String) throws -> CLI.Result {
             try CLI.run(["check", file, "--baseline", "b.csv", "--max-increase", "redownload_bytes=5%"], in: dir)
         }
         let same = try gate("g.scn")
-        #expect(same.status == 0 && same.stdout.contains("lru redownload_bytes: ") && same.stdout.contains("within the limit"), "\(same.stdout)")
+        #expect(
+            same.status == 0 && same.stdout.contains("lru redownload_bytes: ")
+                && same.stdout.contains("within the limit"), "\(same.stdout)")
         let better = try gate("better.scn")
         #expect(better.status == 0, "\(better.stdout)\(better.stderr)")
         #expect(better.stdout.contains("the scenario changed since the baseline"), "\(better.stdout)")
         let worse = try gate("worse.scn")
         #expect(worse.status == 1 && worse.stdout.contains("rose beyond the limit"), "\(worse.stdout)")
         #expect(worse.stderr == "odr-sim: 1 metric(s) rose beyond --max-increase against b.csv\n", "\(worse.stderr)")
-        let unknown = try CLI.run(["check", "g.scn", "--baseline", "b.csv", "--max-increase", "redownload=5%"], in: dir)
-        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("odr-sim: --max-increase: unknown metric 'redownload'"), "\(unknown.stderr)")
+        let unknown = try CLI.run(
+            ["check", "g.scn", "--baseline", "b.csv", "--max-increase", "redownload=5%"], in: dir)
+        #expect(
+            unknown.status == 64 && unknown.stderr.hasPrefix("odr-sim: --max-increase: unknown metric 'redownload'"),
+            "\(unknown.stderr)")
     }
 }

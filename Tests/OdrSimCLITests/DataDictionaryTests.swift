@@ -58,13 +58,25 @@ struct DataDictionaryTests {
         try Data(Self.study.utf8).write(to: studyFile)
         let out = dir.appendingPathComponent("out")
         let commands: [[String]] = [
-            ["run", game, "--policy", "apple", "--policy", "lru", "--replications", "2", "--bound", "--no-report", "--out", out.appendingPathComponent("run").path],
-            ["compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--robustness", "--no-report", "--out", out.appendingPathComponent("compare").path],
+            [
+                "run", game, "--policy", "apple", "--policy", "lru", "--replications", "2", "--bound", "--no-report",
+                "--out", out.appendingPathComponent("run").path,
+            ],
+            [
+                "compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--robustness",
+                "--no-report", "--out", out.appendingPathComponent("compare").path,
+            ],
             ["sweep", studyFile.path, "--no-report", "--out", out.appendingPathComponent("sweep").path],
-            ["replay", trace, "--capacity", "10%", "--policy", "lru", "--bound", "--no-report", "--out", out.appendingPathComponent("replay").path],
+            [
+                "replay", trace, "--capacity", "10%", "--policy", "lru", "--bound", "--no-report", "--out",
+                out.appendingPathComponent("replay").path,
+            ],
             ["mrc", trace, "--points", "5", "--no-report", "--out", out.appendingPathComponent("mrc").path],
             ["bound", trace, "--capacity", "10%", "--out", out.appendingPathComponent("bound").path],
-            ["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--no-report", "--out", out.appendingPathComponent("advise").path],
+            [
+                "advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--no-report",
+                "--out", out.appendingPathComponent("advise").path,
+            ],
         ]
         for command in commands {
             let result = try CLI.run(command)
@@ -72,12 +84,15 @@ struct DataDictionaryTests {
         }
         let check = try Self.python([Self.checker, out.path])
         #expect(check.status == 0, "\(check.stdout)")
-        // run 7 (summary, apps, events, timeseries, comparison, comparison-long, bounds), compare 5 (with robustness and per app),
-        // sweep 5 (results, comparison, comparison-long, and per app apps, comparison-apps), replay 2, mrc 1, bound 1, advise 2.
+        // run 7 (summary, apps, events, timeseries, comparison, comparison-long, bounds), compare 5 (with robustness
+        // and per app), sweep 5 (results, comparison, comparison-long, and per app apps, comparison-apps), replay 2,
+        // mrc 1, bound 1, advise 2.
         #expect(check.stdout.hasPrefix("23 files"), "\(check.stdout)")
         // And as a notebook reads them: pandas.read_csv with no options gives numbers in every
         // numeric column (pandas is installed by `scripts/bootstrap --tests`).
-        #expect(check.stdout.contains("\npandas ") && check.stdout.contains(": 23 files read as they are"), "\(check.stdout)")
+        #expect(
+            check.stdout.contains("\npandas ") && check.stdout.contains(": 23 files read as they are"),
+            "\(check.stdout)")
 
         // The sweep's axes of quantities have their numbers beside them; the zip moved tags
         // and tag size together: 2 points of it × 2 rates, not 8.
@@ -85,8 +100,8 @@ struct DataDictionaryTests {
         #expect(results.hasPrefix("tags,tag_median,tag_median_bytes,rate,rate_per_s,policy,"))
         let lines = results.split(separator: "\n")
         #expect(lines.count == 1 + 4 * 2 * 2)
-        #expect(lines[1].hasPrefix("5,256MB,256000000,10/d,0.00011574074074074075,apple,1,"))   // 10 / 86,400
-        #expect(lines.last!.hasPrefix("20,64MB,64000000,40/d,0.000462962962962963,lru,2,"))    // 40 / 86,400
+        #expect(lines[1].hasPrefix("5,256MB,256000000,10/d,0.00011574074074074075,apple,1,"))  // 10 / 86,400
+        #expect(lines.last!.hasPrefix("20,64MB,64000000,40/d,0.000462962962962963,lru,2,"))  // 40 / 86,400
 
         // The checker can fail: a unit string in a byte column, and a column it does not know.
         let copy = dir.appendingPathComponent("broken")
@@ -98,7 +113,8 @@ struct DataDictionaryTests {
             .write(to: copy.appendingPathComponent("summary.csv"))
         let failed = try Self.python([Self.checker, copy.path])
         #expect(failed.status == 1)
-        #expect(failed.stdout.contains("results.csv:2: 'tag_median_bytes' is '256MB', not an integer"), "\(failed.stdout)")
+        #expect(
+            failed.stdout.contains("results.csv:2: 'tag_median_bytes' is '256MB', not an integer"), "\(failed.stdout)")
         #expect(failed.stdout.contains("summary.csv: column 'round' is not in"), "\(failed.stdout)")
         // (object in pandas 2, str in pandas 3: text either way)
         #expect(failed.stdout.contains("results.csv: pandas reads 'tag_median_bytes' as "), "\(failed.stdout)")
@@ -109,11 +125,15 @@ struct DataDictionaryTests {
     func longForm() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["compare", CLI.repository.appendingPathComponent("Scenarios/game.scn").path, "--policy", "lru",
-                                  "--policy", "fifo", "--replications", "2", "--no-report", "--out", dir.appendingPathComponent("c").path])
+        let result = try CLI.run([
+            "compare", CLI.repository.appendingPathComponent("Scenarios/game.scn").path, "--policy", "lru",
+            "--policy", "fifo", "--replications", "2", "--no-report", "--out", dir.appendingPathComponent("c").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let wide = try String(contentsOf: dir.appendingPathComponent("c/comparison.csv"), encoding: .utf8).split(separator: "\n")
-        let long = try String(contentsOf: dir.appendingPathComponent("c/comparison-long.csv"), encoding: .utf8).split(separator: "\n")
+        let wide = try String(contentsOf: dir.appendingPathComponent("c/comparison.csv"), encoding: .utf8).split(
+            separator: "\n")
+        let long = try String(contentsOf: dir.appendingPathComponent("c/comparison-long.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(long[0] == "policy,baseline,metric,unit,statistic,value")
         // Per metric: 4 statistics for the baseline (lru), 7 for fifo (with its differences).
         let metrics = (wide[0].split(separator: ",").count - 2) / 7

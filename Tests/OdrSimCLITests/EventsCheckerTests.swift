@@ -1,5 +1,5 @@
-import Foundation
 import Experiments
+import Foundation
 import Metrics
 import ODRPolicies
 import ScenarioFile
@@ -24,7 +24,8 @@ struct EventsCheckerTests {
             func add(_ metric: String, _ value: Double = 1) { counts[metric, default: 0] += value }
             for metric in SummaryRow.metricColumns { counts[metric] = 0 }
             for row in rows {
-                let event = row["event"]!, detail = row["detail"]!
+                let event = row["event"]!
+                let detail = row["detail"]!
                 let bytes = Int64(row["bytes"]!) ?? 0
                 let pack = row["app"]! + "/" + row["pack"]!
                 func closeDownload(finished: Bool) {
@@ -46,9 +47,11 @@ struct EventsCheckerTests {
                     waits.append(Double(row["wait_s"]!)!)
                 case "fail":
                     add("failed_requests")
-                    let column = ["out-of-space": "failed_out_of_space", "no-network": "failed_no_network",
-                                  "cellular-not-allowed": "failed_cellular", "in-use-limit": "failed_in_use_limit",
-                                  "invalid-tag": "failed_invalid_tag", "app-not-installed": "failed_app_not_installed"][detail]
+                    let column = [
+                        "out-of-space": "failed_out_of_space", "no-network": "failed_no_network",
+                        "cellular-not-allowed": "failed_cellular", "in-use-limit": "failed_in_use_limit",
+                        "invalid-tag": "failed_invalid_tag", "app-not-installed": "failed_app_not_installed",
+                    ][detail]
                     if let column { add(column) } else { problems.append("fail for an unknown reason '\(detail)'") }
                 case "cancel": add("cancelled")
                 case "conditional_miss": add("conditional_misses")
@@ -73,7 +76,8 @@ struct EventsCheckerTests {
                 case "download_abandon": closeDownload(finished: false)
                 case "download_pending": closeDownload(finished: false)
                 case "install", "launch", "uninstall", "end", "pause", "resume", "set_priority", "preserve",
-                     "download_stall", "download_continue", "prefetch_skipped", "download_declined", "pack_outdated", "pack_obsolete_removed", "link":
+                    "download_stall", "download_continue", "prefetch_skipped", "download_declined", "pack_outdated",
+                    "pack_obsolete_removed", "link":
                     break
                 default: problems.append("unknown event '\(event)'")
                 }
@@ -101,8 +105,10 @@ struct EventsCheckerTests {
     func shipped(name: String) throws {
         let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
         let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
-        let results = try ExperimentRunner(scenario: scenario, policies: PolicyRegistry.all, replications: 1,
-                                           sampleInterval: 0, recordsEvents: true, jobs: 2).run()
+        let results = try ExperimentRunner(
+            scenario: scenario, policies: PolicyRegistry.all, replications: 1,
+            sampleInterval: 0, recordsEvents: true, jobs: 2
+        ).run()
         #expect(results.count == PolicyRegistry.names.count)
         for result in results {
             let summary = result.summary
@@ -115,8 +121,10 @@ struct EventsCheckerTests {
                 #expect(books.counts[metric.column] == summary[metric], "\(run): \(metric.column)")
             }
             // Waits: wait_s is written to the microsecond, as the summary's seconds are.
-            for (metric, value) in [(Metric.waitP50, books.percentile(50)), (.waitP95, books.percentile(95)),
-                                    (.waitP99, books.percentile(99))] {
+            for (metric, value) in [
+                (Metric.waitP50, books.percentile(50)), (.waitP95, books.percentile(95)),
+                (.waitP99, books.percentile(99)),
+            ] {
                 #expect(abs(value - summary[metric]) < 1e-6, "\(run): \(metric) \(value) vs \(summary[metric])")
             }
             let mean = books.waits.isEmpty ? 0 : books.waits.reduce(0, +) / Double(books.waits.count)

@@ -41,58 +41,65 @@ struct ExtremeValueTests {
     ]
 
     static let template = """
-    name: extreme
-    seed: ⟨seed⟩
-    duration: ⟨duration⟩
-    replications: ⟨replications⟩
-    sample: ⟨sample⟩
-    policies: [apple, android-quota]
-    platform:
-      max_pack_size: ⟨platform.max_pack_size⟩
-      max_tag_size: ⟨platform.max_tag_size⟩
-      max_initial_install: ⟨platform.max_initial_install⟩
-      max_initial_and_prefetch: ⟨platform.max_initial_and_prefetch⟩
-      max_in_use: ⟨platform.max_in_use⟩
-      max_hosted: ⟨platform.max_hosted⟩
-      max_pack_count: ⟨platform.max_pack_count⟩
-    device: {capacity: ⟨capacity⟩, used: ⟨used⟩}
-    network:
-      - {at: 0, bandwidth: 20Mbps, kind: wifi}
-      - {at: ⟨network.at⟩, bandwidth: ⟨network.bandwidth⟩, kind: wifi}
-    policy_options:
-      android-quota: {default_quota: ⟨default_quota⟩}
-    apps:
-      - id: game
-        cache_quota: ⟨cache_quota⟩
-        resources:
-          - {name: a, size: ⟨resource.size⟩, tags: [t1]}
-          - {name: b, size: 30MB, tags: [t2]}
-          - {name: c, size: 20MB, tags: [t3]}
-        tags:
-          t2: {category: prefetch, order: ⟨tag.order⟩, preservation: ⟨tag.preservation⟩}
-      - id: gen
-        generate: {tags: ⟨generate.tags⟩, size: {median: ⟨generate.median⟩, sigma: ⟨generate.sigma⟩}, prefix: g-}
-    workload:
-      - {kind: sessions, app: game, rate: ⟨sessions.rate⟩, length: {median: ⟨sessions.median⟩, sigma: ⟨sessions.sigma⟩}, daily_cycle: {amplitude: ⟨sessions.amplitude⟩, peak: ⟨sessions.peak⟩}}
-      - {kind: levels, app: game, tags: [t1, t2, t3], rate: ⟨levels.rate⟩, start: ⟨levels.start⟩, prefetch_priority: ⟨levels.prefetch_priority⟩}
-      - {kind: popularity, app: gen, rate: ⟨popularity.rate⟩, alpha: ⟨popularity.alpha⟩, hold: {median: ⟨popularity.median⟩, sigma: ⟨popularity.sigma⟩}, priority: ⟨popularity.priority⟩}
-      - {kind: disk, rate: ⟨disk.rate⟩, size: {median: ⟨disk.median⟩, sigma: ⟨disk.sigma⟩}, cleanup_rate: ⟨disk.cleanup_rate⟩, cleanup_fraction: ⟨disk.cleanup_fraction⟩}
-      - {kind: network, wifi: {mean: ⟨spells.mean⟩, bandwidth: ⟨spells.bandwidth⟩}, offline: {mean: ⟨spells.offline_mean⟩}}
-    events:
-      - {at: 0, app: game, install: true}
-      - {at: 0, app: gen, install: true}
-      - {at: ⟨event.at⟩, app: game, launch: true}
-      - {at: 1m, app: game, request: [t1], id: r1, priority: ⟨event.priority⟩}
-      - {at: 1m, app: game, set-priority: r1, priority: ⟨event.set_priority⟩}
-      - {at: 1m, app: game, preserve: {t3: ⟨event.preserve⟩}}
-      - {at: 90m, disk: ⟨event.disk⟩}
+        name: extreme
+        seed: ⟨seed⟩
+        duration: ⟨duration⟩
+        replications: ⟨replications⟩
+        sample: ⟨sample⟩
+        policies: [apple, android-quota]
+        platform:
+          max_pack_size: ⟨platform.max_pack_size⟩
+          max_tag_size: ⟨platform.max_tag_size⟩
+          max_initial_install: ⟨platform.max_initial_install⟩
+          max_initial_and_prefetch: ⟨platform.max_initial_and_prefetch⟩
+          max_in_use: ⟨platform.max_in_use⟩
+          max_hosted: ⟨platform.max_hosted⟩
+          max_pack_count: ⟨platform.max_pack_count⟩
+        device: {capacity: ⟨capacity⟩, used: ⟨used⟩}
+        network:
+          - {at: 0, bandwidth: 20Mbps, kind: wifi}
+          - {at: ⟨network.at⟩, bandwidth: ⟨network.bandwidth⟩, kind: wifi}
+        policy_options:
+          android-quota: {default_quota: ⟨default_quota⟩}
+        apps:
+          - id: game
+            cache_quota: ⟨cache_quota⟩
+            resources:
+              - {name: a, size: ⟨resource.size⟩, tags: [t1]}
+              - {name: b, size: 30MB, tags: [t2]}
+              - {name: c, size: 20MB, tags: [t3]}
+            tags:
+              t2: {category: prefetch, order: ⟨tag.order⟩, preservation: ⟨tag.preservation⟩}
+          - id: gen
+            generate: {tags: ⟨generate.tags⟩, size: {median: ⟨generate.median⟩, sigma: ⟨generate.sigma⟩}, prefix: g-}
+        workload:
+          - {kind: sessions, app: game, rate: ⟨sessions.rate⟩, length: {median: ⟨sessions.median⟩, sigma: \
+        ⟨sessions.sigma⟩}, daily_cycle: {amplitude: ⟨sessions.amplitude⟩, peak: ⟨sessions.peak⟩}}
+          - {kind: levels, app: game, tags: [t1, t2, t3], rate: ⟨levels.rate⟩, start: ⟨levels.start⟩, \
+        prefetch_priority: ⟨levels.prefetch_priority⟩}
+          - {kind: popularity, app: gen, rate: ⟨popularity.rate⟩, alpha: ⟨popularity.alpha⟩, hold: {median: \
+        ⟨popularity.median⟩, sigma: ⟨popularity.sigma⟩}, priority: ⟨popularity.priority⟩}
+          - {kind: disk, rate: ⟨disk.rate⟩, size: {median: ⟨disk.median⟩, sigma: ⟨disk.sigma⟩}, cleanup_rate: \
+        ⟨disk.cleanup_rate⟩, cleanup_fraction: ⟨disk.cleanup_fraction⟩}
+          - {kind: network, wifi: {mean: ⟨spells.mean⟩, bandwidth: ⟨spells.bandwidth⟩}, offline: {mean: \
+        ⟨spells.offline_mean⟩}}
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: gen, install: true}
+          - {at: ⟨event.at⟩, app: game, launch: true}
+          - {at: 1m, app: game, request: [t1], id: r1, priority: ⟨event.priority⟩}
+          - {at: 1m, app: game, set-priority: r1, priority: ⟨event.set_priority⟩}
+          - {at: 1m, app: game, preserve: {t3: ⟨event.preserve⟩}}
+          - {at: 90m, disk: ⟨event.disk⟩}
 
-    """
+        """
 
     /// The template with `key` set to `value` and every other field ordinary.
     static func scenario(_ key: String, _ value: String) -> String {
         var text = template
-        for field in fields { text = text.replacingOccurrences(of: "⟨\(field.key)⟩", with: field.key == key ? value : field.ordinary) }
+        for field in fields {
+            text = text.replacingOccurrences(of: "⟨\(field.key)⟩", with: field.key == key ? value : field.ordinary)
+        }
         return text
     }
 
@@ -120,11 +127,15 @@ struct ExtremeValueTests {
         for value in Self.values {
             let text = Self.scenario(field.key, value)
             try Data(text.utf8).write(to: dir.appendingPathComponent("s.scn"))
-            let line = Self.template.split(separator: "\n", omittingEmptySubsequences: false)
+            let line =
+                Self.template.split(separator: "\n", omittingEmptySubsequences: false)
                 .firstIndex { $0.contains("⟨\(field.key)⟩") }.map { $0 + 1 } ?? 0
-            let result = try CLI.run(["run", "s.scn", "--no-report", "--no-events", "--out", "out", "--max-events", "200000"], in: dir)
+            let result = try CLI.run(
+                ["run", "s.scn", "--no-report", "--no-events", "--out", "out", "--max-events", "200000"], in: dir)
             let lines = result.stderr.split(separator: "\n").filter { !$0.contains(": warning: ") }
-            #expect(result.status == 0 || result.status == 1, "\(field.key) = \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
+            #expect(
+                result.status == 0 || result.status == 1,
+                "\(field.key) = \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
             if result.status == 1 {
                 #expect(lines.count == 1, "\(field.key) = \(value): \(result.stderr)")
                 // At the field; a platform limit of 0 is refused at the resource it cannot hold.
@@ -137,16 +148,19 @@ struct ExtremeValueTests {
 
     /// Every numeric field of the study grammar (its axis values are scenario fields, above).
     static let studyTemplate = """
-    name: extreme-study
-    scenario: s.scn
-    replications: ⟨replications⟩
-    axes:
-      - {name: used, path: device.used, values: {from: ⟨from⟩, to: ⟨to⟩, steps: ⟨steps⟩, scale: log}}
+        name: extreme-study
+        scenario: s.scn
+        replications: ⟨replications⟩
+        axes:
+          - {name: used, path: device.used, values: {from: ⟨from⟩, to: ⟨to⟩, steps: ⟨steps⟩, scale: log}}
 
-    """
-    static let studyFields: [(key: String, ordinary: String)] = [("replications", "1"), ("from", "900MB"), ("to", "950MB"), ("steps", "2")]
+        """
+    static let studyFields: [(key: String, ordinary: String)] = [
+        ("replications", "1"), ("from", "900MB"), ("to", "950MB"), ("steps", "2"),
+    ]
 
-    @Test("each value in each numeric field of a study: success, or exit 1 with one line at the study's FILE:LINE:COLUMN")
+    @Test(
+        "each value in each numeric field of a study: success, or exit 1 with one line at the study's FILE:LINE:COLUMN")
     func studyFieldsAtExtremes() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -154,29 +168,44 @@ struct ExtremeValueTests {
         for field in Self.studyFields {
             for value in Self.values {
                 var text = Self.studyTemplate
-                for other in Self.studyFields { text = text.replacingOccurrences(of: "⟨\(other.key)⟩", with: other.key == field.key ? value : other.ordinary) }
+                for other in Self.studyFields {
+                    text = text.replacingOccurrences(
+                        of: "⟨\(other.key)⟩", with: other.key == field.key ? value : other.ordinary)
+                }
                 try Data(text.utf8).write(to: dir.appendingPathComponent("x.study"))
-                let line = Self.studyTemplate.split(separator: "\n", omittingEmptySubsequences: false)
+                let line =
+                    Self.studyTemplate.split(separator: "\n", omittingEmptySubsequences: false)
                     .firstIndex { $0.contains("⟨\(field.key)⟩") }.map { $0 + 1 } ?? 0
                 let result = try CLI.run(["sweep", "x.study", "--no-report", "--out", "out"], in: dir)
-                #expect(result.status == 0 || result.status == 1, "\(field.key) = \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
+                #expect(
+                    result.status == 0 || result.status == 1,
+                    "\(field.key) = \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
                 if result.status == 1 {
                     let lines = result.stderr.split(separator: "\n").filter { !$0.contains(": warning: ") }
-                    #expect(lines.count == 1 && lines[0].hasPrefix("x.study:\(line):"), "\(field.key) = \(value): \(result.stderr)")
+                    #expect(
+                        lines.count == 1 && lines[0].hasPrefix("x.study:\(line):"),
+                        "\(field.key) = \(value): \(result.stderr)")
                 }
                 try? FileManager.default.removeItem(at: dir.appendingPathComponent("out"))
             }
         }
     }
 
-    @Test("each number of a shard file (K, N, runs, total, a run's index): the merge succeeds or fails in one line, never traps")
+    @Test(
+        """
+        each number of a shard file (K, N, runs, total, a run's index): the merge succeeds or fails in one line, \
+        never traps
+        """
+    )
     func shardFileNumbers() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
         try Data("scenario: s.scn\naxes:\n  - {path: device.used, values: [900MB, 950MB]}\nreplications: 1\n".utf8)
             .write(to: dir.appendingPathComponent("s.study"))
-        for k in 1...2 { #expect(try CLI.run(["sweep", "s.study", "--shard", "\(k)/2", "--out", "shards"], in: dir).status == 0) }
+        for k in 1...2 {
+            #expect(try CLI.run(["sweep", "s.study", "--shard", "\(k)/2", "--out", "shards"], in: dir).status == 0)
+        }
         let file = dir.appendingPathComponent("shards/shard-0001-of-0002.csv")
         let original = try String(contentsOf: file, encoding: .utf8)
         let first = original.prefix { $0 != "\n" }
@@ -186,19 +215,26 @@ struct ExtremeValueTests {
             ("N", { original.replacingOccurrences(of: "shard 1/2", with: "shard 1/\($0)") }),
             ("runs", { original.replacingOccurrences(of: " runs=1 ", with: " runs=\($0) ") }),
             ("total", { original.replacingOccurrences(of: " total=2 ", with: " total=\($0) ") }),
-            ("run index", { v in
-                var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                lines[2] = v + lines[2].drop { $0 != "," }
-                return lines.joined(separator: "\n")
-            }),
+            (
+                "run index",
+                { v in
+                    var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    lines[2] = v + lines[2].drop { $0 != "," }
+                    return lines.joined(separator: "\n")
+                }
+            ),
         ]
         #expect(first.contains(" runs=1 ") && first.contains(" total=2 "))
         for (place, edit) in places {
             for value in Self.values {
                 try Data(edit(value).utf8).write(to: file)
                 let result = try CLI.run(["sweep", "merge", "shards", "--out", "merged", "--no-report"], in: dir)
-                #expect([0, 1].contains(result.status), "\(place) = \(value): exit \(result.status)\n\(result.stderr.prefix(400))")
-                if result.status == 1 { #expect(result.stderr.split(separator: "\n").count == 1, "\(place) = \(value): \(result.stderr)") }
+                #expect(
+                    [0, 1].contains(result.status),
+                    "\(place) = \(value): exit \(result.status)\n\(result.stderr.prefix(400))")
+                if result.status == 1 {
+                    #expect(result.stderr.split(separator: "\n").count == 1, "\(place) = \(value): \(result.stderr)")
+                }
                 try? FileManager.default.removeItem(at: dir.appendingPathComponent("merged"))
             }
         }
@@ -208,14 +244,17 @@ struct ExtremeValueTests {
     static let options: [(command: [String], option: String)] = [
         (["run", "s.scn"], "--replications"), (["run", "s.scn"], "--jobs"), (["run", "s.scn"], "--sample"),
         (["run", "s.scn"], "--max-events"), (["compare", "s.scn", "--policy", "lru"], "--replications"),
-        (["check", "s.scn", "--baseline", "b.csv"], "--tolerance"), (["check", "s.scn", "--baseline", "b.csv"], "--jobs"),
+        (["check", "s.scn", "--baseline", "b.csv"], "--tolerance"),
+        (["check", "s.scn", "--baseline", "b.csv"], "--jobs"),
         (["sweep", "s.study"], "--jobs"), (["sweep", "s.study", "--out", "sh"], "--shard"),
         (["replay", "t.csv"], "--capacity"), (["replay", "t.csv", "--capacity", "100"], "--seed"),
-        (["replay", "t.csv", "--capacity", "100"], "--jobs"), (["replay", "t.csv", "--capacity", "100"], "--foo-max-requests"),
+        (["replay", "t.csv", "--capacity", "100"], "--jobs"),
+        (["replay", "t.csv", "--capacity", "100"], "--foo-max-requests"),
         (["mrc", "t.csv"], "--points"), (["mrc", "t.csv"], "--sample"), (["mrc", "t.csv"], "--capacity"),
         (["bound", "t.csv"], "--capacity"), (["bound", "t.csv", "--capacity", "100"], "--foo-max-requests"),
         // Issue 42: the commands added since issue 24, every numeric option.
-        (["run", "s.scn"], "--max-event-rows"), (["run", "s.scn"], "--warmup"), (["compare", "s.scn", "--policy", "lru"], "--warmup"),
+        (["run", "s.scn"], "--max-event-rows"), (["run", "s.scn"], "--warmup"),
+        (["compare", "s.scn", "--policy", "lru"], "--warmup"),
         (["advise", "s.scn", "--app", "game", "--max-evaluations", "3"], "--replications"),
         (["advise", "s.scn", "--app", "game", "--replications", "1"], "--max-evaluations"),
         (["advise", "s.scn", "--app", "game", "--replications", "1", "--max-evaluations", "3"], "--wait-price"),
@@ -243,12 +282,20 @@ struct ExtremeValueTests {
             for value in Self.values + ["1/999999999", "2/1", "50%", "1e400%"] {
                 let out = command.contains("--out") ? [] : ["--out", "o"]
                 let result = try CLI.run(command + [option, value] + out, in: dir)
-                #expect([0, 1, 64].contains(result.status), "\(command) \(option) \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
+                #expect(
+                    [0, 1, 64].contains(result.status),
+                    "\(command) \(option) \(value): exit \(result.status)\n\(result.stderr.prefix(600))")
                 if result.status != 0 {
-                    #expect(result.stderr.split(separator: "\n").count == 1, "\(command) \(option) \(value): \(result.stderr)")
-                    #expect(result.stderr.hasPrefix("odr-sim: ") || result.stderr.hasPrefix("t.csv:"), "\(command) \(option) \(value): \(result.stderr)")
+                    #expect(
+                        result.stderr.split(separator: "\n").count == 1,
+                        "\(command) \(option) \(value): \(result.stderr)")
+                    #expect(
+                        result.stderr.hasPrefix("odr-sim: ") || result.stderr.hasPrefix("t.csv:"),
+                        "\(command) \(option) \(value): \(result.stderr)")
                 }
-                for name in ["o", "sh", "ex"] { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+                for name in ["o", "sh", "ex"] {
+                    try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+                }
             }
         }
     }

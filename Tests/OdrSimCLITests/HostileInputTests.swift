@@ -22,13 +22,17 @@ struct HostileInputTests {
 
     /// Exit 1 (64 for a command-line option's value, `--capacity ten`), one line on stderr
     /// that starts with `prefix`, nothing on stdout, no report.
-    func expectOneLineError(_ result: CLI.Result, startingWith prefix: String, in dir: URL,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectOneLineError(
+        _ result: CLI.Result, startingWith prefix: String, in dir: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == (prefix.hasPrefix("odr-sim: --") ? 64 : 1), sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)", sourceLocation: sourceLocation)
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), sourceLocation: sourceLocation)
+        #expect(
+            !FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path),
+            sourceLocation: sourceLocation)
     }
 
     static let baseline = "Reports/baselines/game.csv"
@@ -41,7 +45,9 @@ struct HostileInputTests {
         let (ok, _, dir) = try run(["check", scenario, "--baseline", "b.csv"], files: ["b.csv": crlf])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(ok.status == 0, "\(ok.stderr)")
-        #expect(ok.stdout.contains("(5 policies × 5 replications × \(SummaryRow.metricColumns.count) metrics, tolerance 2%, pairwise)"))
+        #expect(
+            ok.stdout.contains(
+                "(5 policies × 5 replications × \(SummaryRow.metricColumns.count) metrics, tolerance 2%, pairwise)"))
         // One value changed in a CRLF file is found: apple's requests in replication 1, doubled.
         var rows = crlf.components(separatedBy: "\r\n")
         let column = rows[0].components(separatedBy: ",").firstIndex(of: "requests")!
@@ -65,15 +71,22 @@ struct HostileInputTests {
             lines[i] = fields.joined(separator: ",")
         }
         let scenario = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
-        let (result, _, dir) = try run(["check", scenario, "--baseline", "b.csv", "--junit", "check.xml"],
-                                       files: ["b.csv": lines.joined(separator: "\n") + "\n"])
+        let (result, _, dir) = try run(
+            ["check", scenario, "--baseline", "b.csv", "--junit", "check.xml"],
+            files: ["b.csv": lines.joined(separator: "\n") + "\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(result.status == 1)
         let failures = result.stdout.split(separator: "\n").filter { $0.contains("redownload_bytes moved") }
         #expect(failures.count == 5)
         let junit = try String(contentsOf: dir.appendingPathComponent("check.xml"), encoding: .utf8)
         // A coverage case and one case per policy and metric; one failing (apple's redownload_bytes).
-        #expect(junit.contains("<testsuites name=\"odr-sim check\" tests=\"\(1 + 5 * SummaryRow.metricColumns.count)\" failures=\"1\" errors=\"0\">"))
+        #expect(
+            junit.contains(
+                """
+                <testsuites name=\"odr-sim check\" tests=\"\(1 + 5 * SummaryRow.metricColumns.count)\" \
+                failures=\"1\" errors=\"0\">
+                """
+            ))
     }
 
     @Test("a baseline with a header and no rows fails, and so does one from another scenario")
@@ -87,16 +100,20 @@ struct HostileInputTests {
         #expect(empty.status == 1)
         #expect(empty.stdout.contains("the baseline has no rows: there is nothing to compare"))
         #expect(seconds < 1)
-        let foreign = try CLI.run(["check", other, "--baseline", CLI.repository.appendingPathComponent(Self.baseline).path])
+        let foreign = try CLI.run([
+            "check", other, "--baseline", CLI.repository.appendingPathComponent(Self.baseline).path,
+        ])
         #expect(foreign.status == 1)
         #expect(foreign.stdout.contains("the baseline was made from another scenario"))
     }
 
     @Test("replications: 1000000000 is an error at its place, not an allocation of 64 GB")
     func hugeReplications() throws {
-        let (result, seconds, dir) = try run(["run", "s.scn", "--out", "out"], files: [
-            "s.scn": "duration: 1h\nreplications: 1000000000\ndevice: {capacity: 1000MB}\n",
-        ])
+        let (result, seconds, dir) = try run(
+            ["run", "s.scn", "--out", "out"],
+            files: [
+                "s.scn": "duration: 1h\nreplications: 1000000000\ndevice: {capacity: 1000MB}\n"
+            ])
         defer { try? FileManager.default.removeItem(at: dir) }
         expectOneLineError(result, startingWith: "s.scn:2:15: replications must be at most 10000", in: dir)
         #expect(seconds < 1)
@@ -107,24 +124,34 @@ struct HostileInputTests {
 
     @Test("a sampling interval that would keep millions of rows is refused at its place")
     func tinySample() throws {
-        let (result, seconds, dir) = try run(["run", "s.scn", "--out", "out"], files: [
-            "s.scn": "duration: 3650d\nsample: 1ms\ndevice: {capacity: 1000MB}\n",
-        ])
+        let (result, seconds, dir) = try run(
+            ["run", "s.scn", "--out", "out"],
+            files: [
+                "s.scn": "duration: 3650d\nsample: 1ms\ndevice: {capacity: 1000MB}\n"
+            ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        expectOneLineError(result, startingWith: "s.scn:2:9: sample 1ms takes 3.15e+11 samples over the duration; at most 1000000 per run", in: dir)
+        expectOneLineError(
+            result,
+            startingWith: "s.scn:2:9: sample 1ms takes 3.15e+11 samples over the duration; at most 1000000 per run",
+            in: dir)
         #expect(seconds < 1)
         try Data("duration: 3650d\ndevice: {capacity: 1000MB}\n".utf8).write(to: dir.appendingPathComponent("t.scn"))
         let flag = try CLI.run(["run", "t.scn", "--sample", "1s", "--out", "out"], in: dir)
-        expectOneLineError(flag, startingWith: "odr-sim: --sample: '1s' takes 3.15e+08 samples over 10 years; at most 1000000 per run", in: dir)
+        expectOneLineError(
+            flag, startingWith: "odr-sim: --sample: '1s' takes 3.15e+08 samples over 10 years; at most 1000000 per run",
+            in: dir)
     }
 
     @Test("a trace whose sizes add up past 2^63 bytes is an error at the line, not a trap")
     func sizesPastInt64() throws {
         let big = "9223372036854775807"
-        let (result, seconds, dir) = try run(["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
-                                             files: ["t.csv": "time,obj_id,size\n1,1,\(big)\n2,2,\(big)\n"])
+        let (result, seconds, dir) = try run(
+            ["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
+            files: ["t.csv": "time,obj_id,size\n1,1,\(big)\n2,2,\(big)\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        expectOneLineError(result, startingWith: "t.csv:3: the requests up to this line total more than 9223372036854775807 bytes", in: dir)
+        expectOneLineError(
+            result, startingWith: "t.csv:3: the requests up to this line total more than 9223372036854775807 bytes",
+            in: dir)
         #expect(seconds < 1)
         // The same object twice overflows the requested bytes too.
         let twice = try CLI.run(["replay", "t2.csv", "--capacity", "1GB", "--out", "out"], in: dir)
@@ -135,10 +162,19 @@ struct HostileInputTests {
         #expect(one.status == 0, "\(one.stderr)")
     }
 
-    @Test("trace layout options: a space-separated trace reads with --columns; contradictory or malformed options are one-line errors")
+    @Test(
+        """
+        trace layout options: a space-separated trace reads with --columns; contradictory or malformed options are \
+        one-line errors
+        """
+    )
     func traceLayoutOptions() throws {
-        let (ok, _, dir) = try run(["replay", "t.txt", "--columns", "time=1,id=2,size=3", "--delimiter", "space", "--capacity", "100", "--out", "good", "--no-report"],
-                                   files: ["t.txt": "1 7 40\n2 8 40\n3 7 40\n"])
+        let (ok, _, dir) = try run(
+            [
+                "replay", "t.txt", "--columns", "time=1,id=2,size=3", "--delimiter", "space", "--capacity", "100",
+                "--out", "good", "--no-report",
+            ],
+            files: ["t.txt": "1 7 40\n2 8 40\n3 7 40\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(ok.status == 0, "\(ok.stderr)")
         // 3 requests, the last one a hit: 2 misses.
@@ -152,8 +188,14 @@ struct HostileInputTests {
             (["--columns", "time=1"], "odr-sim: --columns: 'time=1' must give id and size"),
             (["--delimiter", "ab"], "odr-sim: --delimiter: 'ab' is not one character"),
             (["--format", "parquet"], "odr-sim: --format: 'parquet' is not a trace format"),
-            (["--format", "oracleGeneral", "--delimiter", "space"], "odr-sim: --columns, --delimiter and --header describe text traces"),
-            (["--columns", "time=1,id=2,size=3", "--delimiter", ","], "t.txt:1: found 1 field, but --columns names column 3"),
+            (
+                ["--format", "oracleGeneral", "--delimiter", "space"],
+                "odr-sim: --columns, --delimiter and --header describe text traces"
+            ),
+            (
+                ["--columns", "time=1,id=2,size=3", "--delimiter", ","],
+                "t.txt:1: found 1 field, but --columns names column 3"
+            ),
         ]
         for (options, message) in cases {
             let result = try CLI.run(["replay", "t.txt", "--capacity", "100", "--out", "bad"] + options, in: dir)
@@ -164,12 +206,14 @@ struct HostileInputTests {
 
     @Test("bound: a trace over FOO's limit gets PFOO-L and a one-line reason; bad capacities are one-line errors")
     func boundLimits() throws {
-        let (ok, _, dir) = try run(["bound", "t.csv", "--capacity", "10,50%", "--foo-max-requests", "3", "--out", "good"],
-                                   files: ["t.csv": "time,obj_id,size\n1,1,5\n2,2,5\n3,1,5\n4,2,5\n"])
+        let (ok, _, dir) = try run(
+            ["bound", "t.csv", "--capacity", "10,50%", "--foo-max-requests", "3", "--out", "good"],
+            files: ["t.csv": "time,obj_id,size\n1,1,5\n2,2,5\n3,1,5\n4,2,5\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("FOO: the trace has 4 requests, more than the 3 it takes"), "\(ok.stdout)")
-        let csv = try String(contentsOf: dir.appendingPathComponent("good/bounds.csv"), encoding: .utf8).split(separator: "\n")
+        let csv = try String(contentsOf: dir.appendingPathComponent("good/bounds.csv"), encoding: .utf8).split(
+            separator: "\n")
         // 10 bytes hold both objects: PFOO-L allows the 2 cold misses of 4; FOO left empty.
         #expect(csv[1] == "10,4,0.500000,0.500000,0.500000,,,,", "\(csv)")
         let bad = try CLI.run(["bound", "t.csv", "--capacity", "ten", "--out", "out"], in: dir)
@@ -198,11 +242,24 @@ struct HostileInputTests {
 
     @Test("generate: {tags: 10000000} is refused by the platform's pack limit before anything is generated")
     func hugeGeneratedCatalog() throws {
-        let (result, seconds, dir) = try run(["validate", "s.scn"], files: [
-            "s.scn": "duration: 1h\ndevice: {capacity: 1000MB}\napps:\n  - id: a\n    generate: {tags: 10000000, size: {median: 1MB, sigma: 0.5}}\n",
-        ])
+        let (result, seconds, dir) = try run(
+            ["validate", "s.scn"],
+            files: [
+                "s.scn":
+                    """
+                duration: 1h\ndevice: {capacity: 1000MB}\napps:\n  - id: a\n    generate: {tags: 10000000, size: \
+                {median: 1MB, sigma: 0.5}}\n
+                """
+            ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        expectOneLineError(result, startingWith: "s.scn:5:22: tags must be at most 1000 (each generated tag is an asset pack, and ios17 allows 1000 packs per app)", in: dir)
+        expectOneLineError(
+            result,
+            startingWith:
+                """
+                s.scn:5:22: tags must be at most 1000 (each generated tag is an asset pack, and ios17 allows 1000 \
+                packs per app)
+                """,
+            in: dir)
         #expect(seconds < 1)
     }
 
@@ -229,15 +286,28 @@ struct HostileInputTests {
         #expect(seconds < 1)
         // 10^6/s × 3650 d × (request + end) = 6.3 × 10^14.
         #expect(validate.stdout.contains("about 6.3e+14 workload events per run"))
-        #expect(validate.stderr.hasPrefix("odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14)"))
-        #expect(validate.stderr.contains("beyond --max-events 1000000000, so it is refused before running (raise --max-events to run it anyway)"))
+        #expect(
+            validate.stderr.hasPrefix(
+                "odr-sim: warning: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14)"))
+        #expect(
+            validate.stderr.contains(
+                "beyond --max-events 1000000000, so it is refused before running (raise --max-events to run it anyway)")
+        )
 
         // Issue 24: refused up front (the main before it ran until --max-events stopped it).
         let start = Date()
-        let run = try CLI.run(["run", "flood.scn", "--out", "out"], in: dir, environment: ["ODR_SIM_PROGRESS": "always"])
+        let run = try CLI.run(
+            ["run", "flood.scn", "--out", "out"], in: dir, environment: ["ODR_SIM_PROGRESS": "always"])
         #expect(Date().timeIntervalSince(start) < 1)
         #expect(run.status == 1)
-        #expect(run.stderr == "odr-sim: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14), about 10 years per run; beyond --max-events 1000000000, so it is refused before running (raise --max-events to run it anyway)\n")
+        #expect(
+            run.stderr
+                == """
+                odr-sim: flood.scn: the workload makes about 6.3e+14 events per run (popularity1: 6.3e+14), about \
+                10 years per run; beyond --max-events 1000000000, so it is refused before running (raise \
+                --max-events to run it anyway)\n
+                """
+        )
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
@@ -247,8 +317,9 @@ struct HostileInputTests {
     func replayProgress() throws {
         let trace = CLI.repository.appendingPathComponent("Tests/Fixtures/traces/cloudphysics.csv").path
         try #require(FileManager.default.fileExists(atPath: trace))
-        let (result, _, dir) = try run(["replay", trace, "--capacity", "20297697", "--policy", "lru", "--policy", "fifo", "--out", "out"],
-                                       environment: ["ODR_SIM_PROGRESS": "always"])
+        let (result, _, dir) = try run(
+            ["replay", trace, "--capacity", "20297697", "--policy", "lru", "--policy", "fifo", "--out", "out"],
+            environment: ["ODR_SIM_PROGRESS": "always"])
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("/2 policies · "))
@@ -257,8 +328,9 @@ struct HostileInputTests {
 
     @Test("a trace line with more or fewer fields than the header is an error naming it")
     func fieldCount() throws {
-        let (result, _, dir) = try run(["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
-                                       files: ["t.csv": "time,obj_id,size\n1,1,10\n2,2,10,7\n"])
+        let (result, _, dir) = try run(
+            ["replay", "t.csv", "--capacity", "1GB", "--out", "out"],
+            files: ["t.csv": "time,obj_id,size\n1,1,10\n2,2,10,7\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         expectOneLineError(result, startingWith: "t.csv:3: found 4 fields, but the header names 3", in: dir)
         // A quoted field may hold a comma: it is one field.
@@ -266,7 +338,12 @@ struct HostileInputTests {
         #expect(try CLI.run(["replay", "q.csv", "--capacity", "1GB", "--out", "out"], in: dir).status == 0)
     }
 
-    @Test("temporary report directories of ended processes are removed, never one of a live process nor one without odr-sim's manifest")
+    @Test(
+        """
+        temporary report directories of ended processes are removed, never one of a live process nor one without \
+        odr-sim's manifest
+        """
+    )
     func staleTemporaryDirectories() throws {
         let scenario = smallScenario
         let (_, _, dir) = try run(["--version"], files: ["s.scn": scenario])
@@ -283,23 +360,36 @@ struct HostileInputTests {
         let hostName = String(cString: host).filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
         // Removed: this host's of an ended process (any name), the earlier form for this
         // destination. Kept: a live process's, another host's, another program's look-alike.
-        let names = [".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(hostName)-\(dead)", ".out.tmp-\(dead)",
-                     ".out.old-\(hostName)-\(dead)", ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)",
-                     ".cache.tmp-\(dead)"]
+        let names = [
+            ".out.tmp-\(hostName)-\(dead)", ".other.tmp-\(hostName)-\(dead)", ".out.tmp-\(dead)",
+            ".out.old-\(hostName)-\(dead)", ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)",
+            ".cache.tmp-\(dead)",
+        ]
         for name in names + [".unmarked.tmp-\(hostName)-\(dead)"] {
-            try FileManager.default.createDirectory(at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
-            try Data(repeating: 7, count: 1000).write(to: dir.appendingPathComponent(name).appendingPathComponent("events.csv"))
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(name), withIntermediateDirectories: true)
+            try Data(repeating: 7, count: 1000).write(
+                to: dir.appendingPathComponent(name).appendingPathComponent("events.csv"))
             // odr-sim's staging folders carry its manifest from the start; the unmarked one
             // has the name of one but is not, and is kept.
             if !name.hasPrefix(".unmarked") {
-                try Data("# odr-sim report: files odr-sim wrote; its next run into this folder replaces them\nfile: events.csv\n".utf8)
-                    .write(to: dir.appendingPathComponent(name).appendingPathComponent(".odr-sim-report"))
+                try Data(
+                    """
+                    # odr-sim report: files odr-sim wrote; its next run into this folder replaces them\nfile: \
+                    events.csv\n
+                    """
+                    .utf8
+                )
+                .write(to: dir.appendingPathComponent(name).appendingPathComponent(".odr-sim-report"))
             }
         }
         let result = try CLI.run(["run", "s.scn", "--out", "out"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") })
-        #expect(left == [".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)", ".cache.tmp-\(dead)",
-                         ".unmarked.tmp-\(hostName)-\(dead)"])
+        #expect(
+            left == [
+                ".out.tmp-\(hostName)-\(live)", ".out.tmp-another-host-\(dead)", ".cache.tmp-\(dead)",
+                ".unmarked.tmp-\(hostName)-\(dead)",
+            ])
     }
 }

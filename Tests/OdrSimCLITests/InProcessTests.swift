@@ -39,7 +39,8 @@ struct InProcessTests {
         let trace = dir.appendingPathComponent("t.txt")
         try Data("1 7 40\n".utf8).write(to: trace)
         let out = dir.appendingPathComponent("out")
-        let failure = try #require(try failure(of: ["replay", trace.path, "--capacity", "100", "--no-header", "--out", out.path]))
+        let failure = try #require(
+            try failure(of: ["replay", trace.path, "--capacity", "100", "--no-header", "--out", out.path]))
         #expect(!failure.located)
         #expect(failure.description.hasPrefix("odr-sim: --no-header needs --columns"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -84,15 +85,19 @@ struct ReadmePolicyTableTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("q.scn")
-        try Data("""
+        try Data(
+            """
             duration: 1h
             device: {capacity: 1GB}
             apps: [{id: game, resources: [{name: a, size: 1MB, tags: [a]}]}]
             policy_options:
               android-quota: {default_quota: 0MB}
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
         let result = try CLI.run(["validate", file.path])
         #expect(result.status == 1)
-        #expect(result.stderr == "\(file.path):5:34: android-quota default_quota 0MB must be more than 0 bytes\n", "\(result.stderr)")
+        #expect(
+            result.stderr == "\(file.path):5:34: android-quota default_quota 0MB must be more than 0 bytes\n",
+            "\(result.stderr)")
     }
 }

@@ -9,16 +9,25 @@ struct JSONOutputTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("compare: the verdict and comparison.csv's rows, each number the CSV's, empty fields null; identical at --jobs 1 and 2")
+    @Test(
+        """
+        compare: the verdict and comparison.csv's rows, each number the CSV's, empty fields null; identical at \
+        --jobs 1 and 2
+        """
+    )
     func compare() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
         func run(_ jobs: String, _ out: String) throws -> CLI.Result {
-            try CLI.run(["compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--baseline", "lru",
-                         "--format", "json", "--no-report", "--jobs", jobs, "--out", out], in: dir)
+            try CLI.run(
+                [
+                    "compare", game, "--policy", "lru", "--policy", "lfu", "--replications", "2", "--baseline", "lru",
+                    "--format", "json", "--no-report", "--jobs", jobs, "--out", out,
+                ], in: dir)
         }
-        let one = try run("1", "a"), two = try run("2", "b")
+        let one = try run("1", "a")
+        let two = try run("2", "b")
         #expect(one.status == 0 && two.status == 0, "\(one.stderr)")
         // Only the folders differ.
         #expect(one.stdout.replacingOccurrences(of: "\"out\": \"a\"", with: "\"out\": \"b\"") == two.stdout)
@@ -26,26 +35,36 @@ struct JSONOutputTests {
         #expect(json["command"] as? String == "compare" && json["baseline"] as? String == "lru")
         #expect((json["verdict"] as? [String])?.count == 4)
         let rows = try #require(json["comparison"] as? [[String: Any]])
-        let csv = try String(contentsOf: dir.appendingPathComponent("a/comparison.csv"), encoding: .utf8).split(separator: "\n")
+        let csv = try String(contentsOf: dir.appendingPathComponent("a/comparison.csv"), encoding: .utf8).split(
+            separator: "\n")
         let header = csv[0].split(separator: ",").map(String.init)
         let lfu = csv[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         #expect(rows.count == 2 && rows[1]["policy"] as? String == "lfu")
         for column in ["redownload_bytes_mean", "redownload_bytes_diff_vs_lru", "wait_p95_s_ci_high", "replications"] {
             let field = lfu[header.firstIndex(of: column)!]
-            #expect((rows[1][column] as? NSNumber)?.doubleValue == Double(field), "\(column): \(String(describing: rows[1][column])) against \(field)")
+            #expect(
+                (rows[1][column] as? NSNumber)?.doubleValue == Double(field),
+                "\(column): \(String(describing: rows[1][column])) against \(field)")
         }
         // The baseline has no difference to itself: null, not 0.
         #expect(rows[0]["redownload_bytes_diff_vs_lru"] is NSNull)
     }
 
-    @Test("run, sweep, replay, mrc, bound and advise print one JSON object naming the command and its rows", arguments: [
-        (["run", "Scenarios/game.scn", "--policy", "apple", "--no-report"], "run", "summary"),
-        (["sweep", "Scenarios/studies/tag-size.study", "--no-report"], "sweep", "comparison"),
-        (["replay", "Scenarios/traces/zipf-20k.csv", "--capacity", "10%", "--no-report"], "replay", "summary"),
-        (["mrc", "Scenarios/traces/zipf-20k.csv", "--points", "4", "--no-report"], "mrc", "curve"),
-        (["bound", "Scenarios/traces/zipf-20k.csv", "--capacity", "10%", "--no-foo"], "bound", "bounds"),
-        (["advise", "Scenarios/game.scn", "--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--no-report"], "advise", "layouts"),
-    ])
+    @Test(
+        "run, sweep, replay, mrc, bound and advise print one JSON object naming the command and its rows",
+        arguments: [
+            (["run", "Scenarios/game.scn", "--policy", "apple", "--no-report"], "run", "summary"),
+            (["sweep", "Scenarios/studies/tag-size.study", "--no-report"], "sweep", "comparison"),
+            (["replay", "Scenarios/traces/zipf-20k.csv", "--capacity", "10%", "--no-report"], "replay", "summary"),
+            (["mrc", "Scenarios/traces/zipf-20k.csv", "--points", "4", "--no-report"], "mrc", "curve"),
+            (["bound", "Scenarios/traces/zipf-20k.csv", "--capacity", "10%", "--no-foo"], "bound", "bounds"),
+            (
+                [
+                    "advise", "Scenarios/game.scn", "--app", "odyssey", "--replications", "2", "--max-evaluations", "3",
+                    "--no-report",
+                ], "advise", "layouts"
+            ),
+        ])
     func every(arguments: [String], command: String, rows: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -56,7 +75,11 @@ struct JSONOutputTests {
         let list = try #require(json[rows] as? [[String: Any]])
         #expect(!list.isEmpty)
         // Numbers are numbers: no unit strings in a numeric column.
-        for row in list { for (key, value) in row where key.hasSuffix("_bytes") { #expect(value is NSNumber || value is NSNull, "\(key)") } }
+        for row in list {
+            for (key, value) in row where key.hasSuffix("_bytes") {
+                #expect(value is NSNumber || value is NSNull, "\(key)")
+            }
+        }
         // A study says what each axis does as data too (issue 40).
         if command == "sweep" {
             let effects = try #require(json["axis_effects"] as? [[String: Any]])

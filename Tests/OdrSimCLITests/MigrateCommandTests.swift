@@ -4,22 +4,35 @@ import Testing
 /// Issue 25: `odr-sim migrate` rewrites an ODR scenario for a platform where the app evicts.
 @Suite("odr-sim migrate")
 struct MigrateCommandTests {
-    static let strategies = ["--strategy", "lru", "--strategy", "gdsf", "--strategy", "largest-first", "--strategy", "fifo"]
+    static let strategies = [
+        "--strategy", "lru", "--strategy", "gdsf", "--strategy", "largest-first", "--strategy", "fifo",
+    ]
 
-    @Test("the shipped migrated scenarios are what migrate makes of game.scn", arguments: ["background-assets", "play-asset-delivery"])
+    @Test(
+        "the shipped migrated scenarios are what migrate makes of game.scn",
+        arguments: ["background-assets", "play-asset-delivery"])
     func shippedAreGenerated(platform: String) throws {
-        let result = try CLI.run(["migrate", "Scenarios/game.scn", "--to", platform, "--budget", "1GB"] + Self.strategies,
-                                 in: CLI.repository)
+        let result = try CLI.run(
+            ["migrate", "Scenarios/game.scn", "--to", platform, "--budget", "1GB"] + Self.strategies,
+            in: CLI.repository)
         #expect(result.status == 0, "\(result.stderr)")
-        let shipped = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game-\(platform).scn"), encoding: .utf8)
-        #expect(result.stdout == shipped, "regenerate it with: odr-sim migrate Scenarios/game.scn --to \(platform) --budget 1GB --strategy lru --strategy gdsf --strategy largest-first --strategy fifo --out Scenarios/game-\(platform).scn")
+        let shipped = try String(
+            contentsOf: CLI.repository.appendingPathComponent("Scenarios/game-\(platform).scn"), encoding: .utf8)
+        #expect(
+            result.stdout == shipped,
+            """
+            regenerate it with: odr-sim migrate Scenarios/game.scn --to \(platform) --budget 1GB --strategy lru \
+            --strategy gdsf --strategy largest-first --strategy fifo --out Scenarios/game-\(platform).scn
+            """
+        )
     }
 
     @Test("a telemetry file still resolves from where the migrated scenario is written")
     func telemetryRelocated() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
         let out = dir.appendingPathComponent("deep/er/ba.scn").path
         let source = CLI.repository.appendingPathComponent("Scenarios/odyssey-telemetry.scn").path
         let migrated = try CLI.run(["migrate", source, "--to", "background-assets", "--out", out])
@@ -53,7 +66,11 @@ struct MigrateCommandTests {
         let run = try CLI.run(["run", out, "--out", dir.appendingPathComponent("r").path, "--no-report"])
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try String(contentsOfFile: dir.appendingPathComponent("r/summary.csv").path, encoding: .utf8)
-        #expect(summary.hasPrefix("policy,") && summary.contains(",launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s\n") && summary.contains("\nlru,1,"))
+        #expect(
+            summary.hasPrefix("policy,")
+                && summary.contains(
+                    ",launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s\n")
+                && summary.contains("\nlru,1,"))
         // Migrating again replaces the file it wrote.
         #expect(try CLI.run(["migrate", game, "--to", "background-assets", "--out", out]).status == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("platform: background-assets"))
@@ -76,28 +93,56 @@ struct MigrateCommandTests {
         #expect(try String(contentsOf: copy, encoding: .utf8) == (try String(contentsOfFile: game, encoding: .utf8)))
     }
 
-    @Test("migrate --app moves only that app: its own platform and budget, the others on ODR under system_policy, the name <name>-<platform>; it runs")
+    @Test(
+        """
+        migrate --app moves only that app: its own platform and budget, the others on ODR under system_policy, the \
+        name <name>-<platform>; it runs
+        """
+    )
     func oneApp() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("game-ba.scn").path
         let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
-        let result = try CLI.run(["migrate", game, "--app", "odyssey", "--to", "background-assets", "--budget", "1GB", "--out", out])
+        let result = try CLI.run([
+            "migrate", game, "--app", "odyssey", "--to", "background-assets", "--budget", "1GB", "--out", out,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(text.contains("\nname: game-background-assets\n") && text.contains("\nplatform: ios17\n") && text.contains("\nsystem_policy: apple\n"), "\(text)")
+        #expect(
+            text.contains("\nname: game-background-assets\n") && text.contains("\nplatform: ios17\n")
+                && text.contains("\nsystem_policy: apple\n"), "\(text)")
         #expect(text.contains("- id: odyssey\n  platform: background-assets\n  budget: 1GB\n"), "\(text)")
         // Only the game's tags are renamed; atlas keeps ODR's initial-install.
-        #expect(text.contains("level-1: {category: essential}") && text.contains("region-europe: {category: initial-install"), "\(text)")
+        #expect(
+            text.contains("level-1: {category: essential}")
+                && text.contains("region-europe: {category: initial-install"), "\(text)")
         let validated = try CLI.run(["validate", out])
-        #expect(validated.stdout.contains("on ios17; odyssey on background-assets: 3 app(s)"), "\(validated.stdout) \(validated.stderr)")
+        #expect(
+            validated.stdout.contains("on ios17; odyssey on background-assets: 3 app(s)"),
+            "\(validated.stdout) \(validated.stderr)")
         // Play is Android's: one app of an iPhone cannot move there.
-        let play = try CLI.run(["migrate", game, "--app", "odyssey", "--to", "play-asset-delivery", "--out", dir.appendingPathComponent("p.scn").path])
-        #expect(play.status == 1 && play.stderr.contains("one app cannot move to play-asset-delivery (Android devices) on ios17's device (Apple's); migrate every app (without --app)"), "\(play.stderr)")
+        let play = try CLI.run([
+            "migrate", game, "--app", "odyssey", "--to", "play-asset-delivery", "--out",
+            dir.appendingPathComponent("p.scn").path,
+        ])
+        #expect(
+            play.status == 1
+                && play.stderr.contains(
+                    """
+                    one app cannot move to play-asset-delivery (Android devices) on ios17's device (Apple's); \
+                    migrate every app (without --app)
+                    """
+                ), "\(play.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.scn").path))
     }
 
-    @Test("migrate replaces its own file while unedited; once edited by hand it is the user's: exit 1 and the file byte-identical")
+    @Test(
+        """
+        migrate replaces its own file while unedited; once edited by hand it is the user's: exit 1 and the file \
+        byte-identical
+        """
+    )
     func editedIsTheUsers() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -113,17 +158,24 @@ struct MigrateCommandTests {
         text = text.replacingOccurrences(of: "budget: 2GB", with: "budget: 3GB")
         try Data(text.utf8).write(to: out)
         let again = try CLI.run(arguments)
-        #expect(again.status == 1 && again.stderr.contains("was written by odr-sim but edited since"), "\(again.stderr)")
+        #expect(
+            again.status == 1 && again.stderr.contains("was written by odr-sim but edited since"), "\(again.stderr)")
         #expect(try String(contentsOf: out, encoding: .utf8) == text)
     }
 
-    @Test("a catalog over the target's limits, an unknown target, a scenario already migrated: one line each, nothing written")
+    @Test(
+        """
+        a catalog over the target's limits, an unknown target, a scenario already migrated: one line each, nothing \
+        written
+        """
+    )
     func refusals() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let big = dir.appendingPathComponent("big.scn")
         // A 1.6 GB pack: fine on ios18 (8 GB per pack), over Play's 1.5 GB.
-        try Data("""
+        try Data(
+            """
             duration: 1d
             platform: ios18
             device: {capacity: 64GB}
@@ -131,11 +183,15 @@ struct MigrateCommandTests {
               - id: game
                 resources: [{name: world, size: 1.6GB, tags: [world]}]
 
-            """.utf8).write(to: big)
+            """.utf8
+        ).write(to: big)
         let out = dir.appendingPathComponent("out.scn").path
         let over = try CLI.run(["migrate", big.path, "--to", "play-asset-delivery", "--out", out])
         #expect(over.status == 1)
-        #expect(over.stderr.contains("on play-asset-delivery: asset pack 'world' is 1.6 GB, over the 1.5 GB per-pack limit"), "\(over.stderr)")
+        #expect(
+            over.stderr.contains(
+                "on play-asset-delivery: asset pack 'world' is 1.6 GB, over the 1.5 GB per-pack limit"),
+            "\(over.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         let unknown = try CLI.run(["migrate", big.path, "--to", "ios17"])
         #expect(unknown.status == 64)
@@ -151,10 +207,16 @@ struct MigrateCommandTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("m").path
-        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
+        let result = try CLI.run(
+            ["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", out], in: CLI.repository)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: out + "/results.csv", encoding: .utf8).split(separator: "\n")
-        #expect(lines[0].hasPrefix("budget,budget_bytes,platform,policy,") && lines[0].hasSuffix(",blocked_launches,launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s"))
+        #expect(
+            lines[0].hasPrefix("budget,budget_bytes,platform,policy,")
+                && lines[0].hasSuffix(
+                    ",blocked_launches,launch_blocked_s,pack_updates,update_bytes,"
+                        + "budget_exceeded_bytes,budget_exceeded_s"
+                ))
         // (4 budgets × 2 platforms + the ODR point) × 6 policies × 5 replications.
         #expect(lines.count == 1 + 270)
         #expect(lines[1].hasPrefix("500MB,500000000,background-assets,apple,1,"))
@@ -173,20 +235,27 @@ struct AdviseCommandTests {
         var outputs: [[String]] = []
         for jobs in ["1", "2"] {
             let out = dir.appendingPathComponent("a\(jobs)").path
-            let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "12",
-                                      "--jobs", jobs, "--out", out])
+            let result = try CLI.run([
+                "advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "12",
+                "--jobs", jobs, "--out", out,
+            ])
             #expect(result.status == 0, "\(result.stderr)")
-            outputs.append(try ["advised.scn", "layout.csv", "layouts.csv", "report.html"].map {
-                try String(contentsOfFile: out + "/" + $0, encoding: .utf8)
-            })
+            outputs.append(
+                try ["advised.scn", "layout.csv", "layouts.csv", "report.html"].map {
+                    try String(contentsOfFile: out + "/" + $0, encoding: .utf8)
+                })
         }
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0][2].split(separator: "\n").count == 1 + 12)
         // The header says how far the re-downloads are from what no purge order could avoid.
-        #expect(outputs[0][0].contains(" advised; no purge order could re-download less than ") && outputs[0][0].contains(" (the offline bound)\n"))
+        #expect(
+            outputs[0][0].contains(" advised; no purge order could re-download less than ")
+                && outputs[0][0].contains(" (the offline bound)\n"))
         #expect(outputs[0][3].contains("(the offline bound)"))
-        let run = try CLI.run(["run", dir.appendingPathComponent("a1/advised.scn").path, "--policy", "apple",
-                               "--out", dir.appendingPathComponent("r").path, "--no-report"])
+        let run = try CLI.run([
+            "run", dir.appendingPathComponent("a1/advised.scn").path, "--policy", "apple",
+            "--out", dir.appendingPathComponent("r").path, "--no-report",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
     }
 
@@ -216,8 +285,11 @@ struct AdviseCommandTests {
         for k in 0..<3 {
             finished.enter()
             Thread.detachNewThread {
-                results[k] = try? CLI.run(["advise", game] + options + ["--shard", "\(k + 1)/3", "--exchange", exchange,
-                                                                         "--shard-timeout", "2m", "--out", out + "/shard\(k + 1)"])
+                results[k] = try? CLI.run(
+                    ["advise", game] + options + [
+                        "--shard", "\(k + 1)/3", "--exchange", exchange,
+                        "--shard-timeout", "2m", "--out", out + "/shard\(k + 1)",
+                    ])
                 finished.leave()
             }
         }
@@ -238,26 +310,41 @@ struct AdviseCommandTests {
         #expect(files.allSatisfy { $0.hasPrefix("advise-") && $0.hasSuffix("-of-3.csv") })
     }
 
-    @Test("a shard alone gives up after --shard-timeout, naming the shard it waited for; a file not its own is never overwritten")
+    @Test(
+        """
+        a shard alone gives up after --shard-timeout, naming the shard it waited for; a file not its own is never \
+        overwritten
+        """
+    )
     func shardAloneAndForeignFile() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
         let exchange = dir.appendingPathComponent("exchange")
-        let options = ["--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--exchange", exchange.path]
-        let alone = try CLI.run(["advise", game] + options + ["--shard", "1/2", "--shard-timeout", "1s", "--out", dir.appendingPathComponent("a").path])
+        let options = [
+            "--app", "odyssey", "--replications", "2", "--max-evaluations", "3", "--exchange", exchange.path,
+        ]
+        let alone = try CLI.run(
+            ["advise", game] + options + [
+                "--shard", "1/2", "--shard-timeout", "1s", "--out", dir.appendingPathComponent("a").path,
+            ])
         #expect(alone.status == 1)
         #expect(alone.stderr.contains("waited 1 s for shard 2's round 0"), "\(alone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path))
         // Shard 2's file of round 0, taken by a user's file of the same name: left as it is.
-        let mine = try FileManager.default.contentsOfDirectory(atPath: exchange.path).filter { $0 != ".odr-sim-exchange" }
+        let mine = try FileManager.default.contentsOfDirectory(atPath: exchange.path).filter {
+            $0 != ".odr-sim-exchange"
+        }
         #expect(mine.count == 1 && mine[0].hasSuffix("-round-0-shard-1-of-2.csv"), "\(mine)")
-        let theirs = exchange.appendingPathComponent(mine[0].replacingOccurrences(of: "shard-1-of-2", with: "shard-2-of-2"))
+        let theirs = exchange.appendingPathComponent(
+            mine[0].replacingOccurrences(of: "shard-1-of-2", with: "shard-2-of-2"))
         try Data("notes\n".utf8).write(to: theirs)
         let second = try CLI.run(["advise", game] + options + ["--shard", "2/2", "--shard-timeout", "1s"])
         #expect(second.status == 1)
         // Refused before any work: the exchange folder is claimed as a report folder is (issue 42).
-        #expect(second.stderr.contains("the folder holds 1 file odr-sim did not write (\(theirs.lastPathComponent))"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("the folder holds 1 file odr-sim did not write (\(theirs.lastPathComponent))"),
+            "\(second.stderr)")
         #expect(try String(contentsOf: theirs, encoding: .utf8) == "notes\n")
         // Usage: --shard without --exchange, --exchange without --shard.
         #expect(try CLI.run(["advise", game, "--app", "odyssey", "--shard", "1/2"]).status == 64)
@@ -275,7 +362,12 @@ struct AdviseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
     }
 
-    @Test("--population takes a study's device and network axes; other axes, both --used and --population, a path the scenario lacks: one line each, nothing written")
+    @Test(
+        """
+        --population takes a study's device and network axes; other axes, both --used and --population, a path the \
+        scenario lacks: one line each, nothing written
+        """
+    )
     func population() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -285,39 +377,57 @@ struct AdviseCommandTests {
             try "scenario: \(game)\naxes:\n\(axes)\n".write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
-        let devices = try study("devices.study", """
+        let devices = try study(
+            "devices.study",
+            """
               - {name: used, path: device.used, values: [57GB, 60GB], zip: phone}
               - {name: wifi, path: network.1.bandwidth, values: [10Mbps, 40Mbps], zip: phone}
             """)
         let out = dir.appendingPathComponent("a").path
-        let result = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
-                                  "--population", devices, "--out", out, "--no-report", "--jobs", "1"])
+        let result = try CLI.run([
+            "advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
+            "--population", devices, "--out", out, "--no-report", "--jobs", "1",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("2 devices (used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps) × 2 replications"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("2 devices (used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps) × 2 replications"),
+            "\(result.stdout)")
         // advised.scn is the scenario's own device; its header says what the advice was judged on.
         let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
-        #expect(advised.contains("\n# judged over 2 devices, the same seeds on each: used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps\n"))
+        #expect(
+            advised.contains(
+                "\n# judged over 2 devices, the same seeds on each: used=57GB, wifi=10Mbps; used=60GB, wifi=40Mbps\n"))
         #expect(advised.contains("used: 58.5GB"))
         // The same bytes at another job count.
         let two = dir.appendingPathComponent("a2").path
-        let again = try CLI.run(["advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
-                                 "--population", devices, "--out", two, "--no-report", "--jobs", "2"])
+        let again = try CLI.run([
+            "advise", game, "--app", "odyssey", "--replications", "2", "--max-evaluations", "4",
+            "--population", devices, "--out", two, "--no-report", "--jobs", "2",
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         for file in ["advised.scn", "layout.csv", "layouts.csv"] {
-            #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8) == String(contentsOfFile: two + "/" + file, encoding: .utf8), "\(file)")
+            #expect(
+                try String(contentsOfFile: out + "/" + file, encoding: .utf8)
+                    == String(contentsOfFile: two + "/" + file, encoding: .utf8), "\(file)")
         }
         let layout = try study("layout.study", "  - {path: apps.odyssey.cellular, values: [true, false]}")
         let refusals: [([String], String)] = [
             (["--population", layout], "varies only device.* and network.*"),
             (["--population", devices, "--used", "57GB"], "--used and --population both give the devices"),
             // game.scn has 8 network phases, odyssey-telemetry.scn one.
-            (["--population", try study("far.study", "  - {path: network.8.bandwidth, values: [1Mbps]}")], "does not resolve"),
+            (
+                ["--population", try study("far.study", "  - {path: network.8.bandwidth, values: [1Mbps]}")],
+                "does not resolve"
+            ),
         ]
         let telemetry = CLI.repository.appendingPathComponent("Scenarios/odyssey-telemetry.scn").path
         for (options, message) in refusals {
-            let refused = try CLI.run(["advise", telemetry, "--app", "odyssey", "--out", dir.appendingPathComponent("x").path] + options)
+            let refused = try CLI.run(
+                ["advise", telemetry, "--app", "odyssey", "--out", dir.appendingPathComponent("x").path] + options)
             #expect(refused.status != 0)
-            #expect(refused.stderr.contains(message) && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains(message) && refused.stderr.split(separator: "\n").count == 1,
+                "\(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x").path))
         }
     }
@@ -328,8 +438,10 @@ struct AdviseCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
         let out = dir.appendingPathComponent("ba").path
-        let result = try CLI.run(["advise", game, "--app", "odyssey", "--platform", "background-assets", "--replications", "2",
-                                  "--max-evaluations", "6", "--out", out, "--no-report"])
+        let result = try CLI.run([
+            "advise", game, "--app", "odyssey", "--platform", "background-assets", "--replications", "2",
+            "--max-evaluations", "6", "--out", out, "--no-report",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let advised = try String(contentsOfFile: out + "/advised.scn", encoding: .utf8)
         #expect(advised.contains("\nplatform: background-assets\n") && advised.contains("\npolicies: [lru]\n"))

@@ -8,18 +8,20 @@ import Testing
 struct OutputSafetyTests {
     /// A working folder as a user has one: inputs and unrelated work side by side.
     static let study = """
-    name: tiny
-    scenario: s.scn
-    axes:
-      - {path: device.used, values: [900MB, 950MB]}
-    replications: 1
+        name: tiny
+        scenario: s.scn
+        axes:
+          - {path: device.used, values: [900MB, 950MB]}
+        replications: 1
 
-    """
+        """
     static let trace = "time,obj_id,size\n1,1,100\n2,2,100\n3,1,100\n4,3,100\n5,2,100\n"
 
     func workFolder() throws -> URL {
         let dir = try CLI.temporaryDirectory()
-        for (name, text) in ["s.scn": smallScenario, "tiny.study": Self.study, "t.csv": Self.trace, "thesis.txt": "chapter 1\n"] {
+        for (name, text) in [
+            "s.scn": smallScenario, "tiny.study": Self.study, "t.csv": Self.trace, "thesis.txt": "chapter 1\n",
+        ] {
             try Data(text.utf8).write(to: dir.appendingPathComponent(name))
         }
         return dir
@@ -51,33 +53,46 @@ struct OutputSafetyTests {
         ["bound", "t.csv", "--capacity", "200"],
     ]
 
-    @Test("--out naming the current folder, its parent, a file or a folder with other work: exit 1, every file kept byte for byte", arguments: commands)
+    @Test(
+        """
+        --out naming the current folder, its parent, a file or a folder with other work: exit 1, every file kept \
+        byte for byte
+        """,
+        arguments: commands)
     func refusedDestinations(command: [String]) throws {
         let dir = try workFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("work"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("work"), withIntermediateDirectories: true)
         try Data("notes\n".utf8).write(to: dir.appendingPathComponent("work/notes.md"))
         let before = snapshot(dir.deletingLastPathComponent().appendingPathComponent(dir.lastPathComponent))
-        for (out, reason) in [(".", "is the current folder"), ("..", "is the current folder or one of its ancestors"),
-                              ("thesis.txt", "is a file, not a folder"),
-                              ("work", "the folder holds 1 file odr-sim did not write (notes.md)")] {
+        for (out, reason) in [
+            (".", "is the current folder"), ("..", "is the current folder or one of its ancestors"),
+            ("thesis.txt", "is a file, not a folder"),
+            ("work", "the folder holds 1 file odr-sim did not write (notes.md)"),
+        ] {
             let result = try CLI.run(command + ["--out", out], in: dir)
             #expect(result.status == 1, "\(command) --out \(out): \(result.stderr)")
-            #expect(result.stderr == "odr-sim: --out \(out): \(reason); choose a new or empty folder\n"
-                        || result.stderr.hasPrefix("odr-sim: --out \(out): \(reason)"), "\(result.stderr)")
+            #expect(
+                result.stderr == "odr-sim: --out \(out): \(reason); choose a new or empty folder\n"
+                    || result.stderr.hasPrefix("odr-sim: --out \(out): \(reason)"), "\(result.stderr)")
             #expect(snapshot(dir) == before, "\(command) --out \(out) changed the folder")
         }
     }
 
-    @Test("a path under a file (--out thesis.txt/sub, --junit thesis.txt/j.xml) is refused before any work", arguments: commands)
+    @Test(
+        "a path under a file (--out thesis.txt/sub, --junit thesis.txt/j.xml) is refused before any work",
+        arguments: commands)
     func underAFile(command: [String]) throws {
         let dir = try workFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = snapshot(dir)
         let result = try CLI.run(command + ["--out", "thesis.txt/sub"], in: dir)
         #expect(result.status == 1, "\(command): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("odr-sim: --out thesis.txt/sub: ") && result.stderr.contains("thesis.txt is a file, not a folder"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("odr-sim: --out thesis.txt/sub: ")
+                && result.stderr.contains("thesis.txt is a file, not a folder"),
+            "\(result.stderr)")
         #expect(snapshot(dir) == before)
     }
 
@@ -94,7 +109,8 @@ struct OutputSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path) == ["only.scn"])
     }
 
-    @Test("a report folder is replaced by the next run into it; a file added to it by hand stops the next run, and stays")
+    @Test(
+        "a report folder is replaced by the next run into it; a file added to it by hand stops the next run, and stays")
     func ownReport() throws {
         let dir = try workFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -105,37 +121,58 @@ struct OutputSafetyTests {
         // The second run, without events.csv: the folder then holds exactly what it wrote.
         let second = try CLI.run(["run", "s.scn", "--out", "r", "--no-events", "--no-report"], in: dir)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("r").path).sorted()
-                    == [".odr-sim-report", "apps.csv", "summary.csv", "timeseries.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("r").path).sorted()
+                == [".odr-sim-report", "apps.csv", "summary.csv", "timeseries.csv"])
         try Data("mine\n".utf8).write(to: dir.appendingPathComponent("r/mine.txt"))
         let third = try CLI.run(["run", "s.scn", "--out", "r"], in: dir)
         #expect(third.status == 1)
-        #expect(third.stderr == "odr-sim: --out r: the folder holds 1 file odr-sim did not write (mine.txt); choose a new or empty folder\n")
-        #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("r/mine.txt").path) == Data("mine\n".utf8))
+        #expect(
+            third.stderr
+                == """
+                odr-sim: --out r: the folder holds 1 file odr-sim did not write (mine.txt); choose a new or empty \
+                folder\n
+                """
+        )
+        #expect(
+            FileManager.default.contents(atPath: dir.appendingPathComponent("r/mine.txt").path) == Data("mine\n".utf8))
         // Nothing odr-sim leaves beside it either.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
-    @Test("the default report folder of one scenario is not replaced by another of the same name; the same file through a link is the same scenario")
+    @Test(
+        """
+        the default report folder of one scenario is not replaced by another of the same name; the same file through \
+        a link is the same scenario
+        """
+    )
     func defaultFolderOfAnotherScenario() throws {
         let dir = try workFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(at: dir.appendingPathComponent("s.scn"), to: dir.appendingPathComponent("other.scn"))
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("linked").path, withDestinationPath: dir.path)
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("s.scn"), to: dir.appendingPathComponent("other.scn"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("linked").path, withDestinationPath: dir.path)
         #expect(try CLI.run(["run", "s.scn", "--no-report"], in: dir).status == 0)
         let before = snapshot(dir.appendingPathComponent("Reports"))
         // other.scn is also named `small`: its default folder Reports/small/ is s.scn's.
         let other = try CLI.run(["run", "other.scn", "--no-report"], in: dir)
         #expect(other.status == 1)
-        #expect(other.stderr.hasPrefix("odr-sim: Reports/small: holds the report of ") && other.stderr.contains("/s.scn, not of other.scn (two scenarios of one name); give --out"), "\(other.stderr)")
+        #expect(
+            other.stderr.hasPrefix("odr-sim: Reports/small: holds the report of ")
+                && other.stderr.contains("/s.scn, not of other.scn (two scenarios of one name); give --out"),
+            "\(other.stderr)")
         #expect(snapshot(dir.appendingPathComponent("Reports")) == before)
         // The same file again, or through a link to its folder, replaces its own report.
         #expect(try CLI.run(["run", "linked/s.scn", "--no-report"], in: dir).status == 0)
         #expect(try CLI.run(["run", "other.scn", "--no-report", "--out", "elsewhere"], in: dir).status == 0)
     }
 
-    @Test("a scenario's name cannot choose a path: traversal names become one component under Reports/",
-          arguments: ["../../victim", "..", ".", "/victim", "a/../../victim", ".hidden", "..\\..\\victim", "victim\u{0}x"])
+    @Test(
+        "a scenario's name cannot choose a path: traversal names become one component under Reports/",
+        arguments: [
+            "../../victim", "..", ".", "/victim", "a/../../victim", ".hidden", "..\\..\\victim", "victim\u{0}x",
+        ])
     func traversalNames(name: String) throws {
         let root = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -157,8 +194,9 @@ struct OutputSafetyTests {
         #expect(!after.isEmpty)
         for path in after.keys {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-            #expect(parts.count == 6 && parts[0] == "a" && parts[1] == "b" && parts[2] == "project" && parts[3] == "Reports"
-                        && !parts[4].hasPrefix("."), "\(path)")
+            #expect(
+                parts.count == 6 && parts[0] == "a" && parts[1] == "b" && parts[2] == "project" && parts[3] == "Reports"
+                    && !parts[4].hasPrefix("."), "\(path)")
         }
     }
 
@@ -167,12 +205,17 @@ struct OutputSafetyTests {
         let dir = try workFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = snapshot(dir)
-        let junit = try CLI.run(["check", "s.scn", "--baseline", "b.csv", "--update", "--junit", "thesis.txt"], in: dir)
+        let junit = try CLI.run(
+            ["check", "s.scn", "--baseline", "b.csv", "--update", "--junit", "thesis.txt"], in: dir)
         #expect(junit.status == 1)
-        #expect(junit.stderr.hasPrefix("odr-sim: --junit thesis.txt: holds a file odr-sim did not write"), "\(junit.stderr)")
+        #expect(
+            junit.stderr.hasPrefix("odr-sim: --junit thesis.txt: holds a file odr-sim did not write"), "\(junit.stderr)"
+        )
         let update = try CLI.run(["check", "s.scn", "--baseline", "thesis.txt", "--update"], in: dir)
         #expect(update.status == 1)
-        #expect(update.stderr.hasPrefix("odr-sim: --baseline thesis.txt: holds a file odr-sim did not write"), "\(update.stderr)")
+        #expect(
+            update.stderr.hasPrefix("odr-sim: --baseline thesis.txt: holds a file odr-sim did not write"),
+            "\(update.stderr)")
         let overInput = try CLI.run(["check", "s.scn", "--baseline", "s.scn", "--update"], in: dir)
         #expect(overInput.status == 1)
         try Data("not a shard\n".utf8).write(to: dir.appendingPathComponent("shard-0001-of-0002.csv"))
@@ -196,23 +239,24 @@ struct OutputSafetyTests {
 struct SignalTests {
     /// Long enough (about a minute in a debug build) to be caught mid-run.
     static let long = """
-    name: long
-    duration: 60d
-    device: {capacity: 64GB, used: 63GB}
-    network: [{at: 0, bandwidth: 100Mbps, kind: wifi}]
-    apps:
-      - id: g
-        generate: {tags: 200, size: {median: 20MB, sigma: 0.5}, prefix: t-}
-    workload:
-      - {kind: popularity, app: g, rate: 30/m, alpha: 0.8, hold: {median: 5m, sigma: 1}}
-    events:
-      - {at: 0, app: g, install: true}
-      - {at: 0, app: g, launch: true}
+        name: long
+        duration: 60d
+        device: {capacity: 64GB, used: 63GB}
+        network: [{at: 0, bandwidth: 100Mbps, kind: wifi}]
+        apps:
+          - id: g
+            generate: {tags: 200, size: {median: 20MB, sigma: 0.5}, prefix: t-}
+        workload:
+          - {kind: popularity, app: g, rate: 30/m, alpha: 0.8, hold: {median: 5m, sigma: 1}}
+        events:
+          - {at: 0, app: g, install: true}
+          - {at: 0, app: g, launch: true}
 
-    """
+        """
 
-    @Test("SIGTERM, SIGINT and SIGHUP mid-run: exit 128 + signal, no staging folder, the earlier report intact",
-          arguments: [SIGTERM, SIGINT, SIGHUP])
+    @Test(
+        "SIGTERM, SIGINT and SIGHUP mid-run: exit 128 + signal, no staging folder, the earlier report intact",
+        arguments: [SIGTERM, SIGINT, SIGHUP])
     func stopped(signal number: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -260,13 +304,16 @@ struct SignalTests {
 /// block.
 @Suite("One voice for command-line errors")
 struct CommandLineErrorTests {
-    @Test("misuse of the command line: one line `odr-sim: …`, exit 64",
-          arguments: [(["run"], "odr-sim: Missing expected argument '<file>'"),
-                      (["run", "s.scn", "--jobs", "0"], "odr-sim: --jobs must be at least 1"),
-                      (["run", "s.scn", "--frobnicate"], "odr-sim: Unknown option '--frobnicate'"),
-                      (["sweep", "s.study", "--shard", "0/4", "--out", "x"], "odr-sim: --shard must be K/N with 1 ≤ K ≤ N"),
-                      (["run", "s.scn", "--sample", "soon"], "odr-sim: --sample: 'soon' is not a positive duration"),
-                      (["frobnicate"], "odr-sim: ")])
+    @Test(
+        "misuse of the command line: one line `odr-sim: …`, exit 64",
+        arguments: [
+            (["run"], "odr-sim: Missing expected argument '<file>'"),
+            (["run", "s.scn", "--jobs", "0"], "odr-sim: --jobs must be at least 1"),
+            (["run", "s.scn", "--frobnicate"], "odr-sim: Unknown option '--frobnicate'"),
+            (["sweep", "s.study", "--shard", "0/4", "--out", "x"], "odr-sim: --shard must be K/N with 1 ≤ K ≤ N"),
+            (["run", "s.scn", "--sample", "soon"], "odr-sim: --sample: 'soon' is not a positive duration"),
+            (["frobnicate"], "odr-sim: "),
+        ])
     func usage(arguments: [String], prefix: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -290,24 +337,37 @@ struct CommandLineErrorTests {
 /// differences against apple all the same, so every difference was empty.
 @Suite("The baseline of paired differences")
 struct BaselineOptionTests {
-    @Test("without apple the first policy is the baseline, and says so; --baseline chooses; a policy not run is refused")
+    @Test(
+        "without apple the first policy is the baseline, and says so; --baseline chooses; a policy not run is refused")
     func baseline() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
-        let first = try CLI.run(["compare", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "3", "--no-report", "--out", "a"], in: dir)
+        let first = try CLI.run(
+            [
+                "compare", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "3", "--no-report", "--out",
+                "a",
+            ], in: dir)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("Paired differences against lru, the first policy run (apple was not; --baseline chooses another)."))
-        let csv = try String(contentsOf: dir.appendingPathComponent("a/comparison.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(
+            first.stdout.contains(
+                "Paired differences against lru, the first policy run (apple was not; --baseline chooses another)."))
+        let csv = try String(contentsOf: dir.appendingPathComponent("a/comparison.csv"), encoding: .utf8).split(
+            separator: "\n")
         let header = csv[0].split(separator: ",", omittingEmptySubsequences: false)
         let column = try #require(header.firstIndex(of: "requests_diff_vs_lru"))
         // lfu's row has its difference (0: the same workload), lru's (the baseline) none.
         #expect(csv[2].split(separator: ",", omittingEmptySubsequences: false)[column] == "0.000000")
         #expect(csv[1].split(separator: ",", omittingEmptySubsequences: false)[column] == "")
-        let chosen = try CLI.run(["run", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "2", "--baseline", "lfu",
-                                  "--no-report", "--out", "b"], in: dir)
+        let chosen = try CLI.run(
+            [
+                "run", "s.scn", "--policy", "lru", "--policy", "lfu", "--replications", "2", "--baseline", "lfu",
+                "--no-report", "--out", "b",
+            ], in: dir)
         #expect(chosen.status == 0, "\(chosen.stderr)")
-        #expect(try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).contains("requests_diff_vs_lfu"))
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).contains(
+                "requests_diff_vs_lfu"))
         let refused = try CLI.run(["compare", "s.scn", "--policy", "lru", "--baseline", "gdsf", "--out", "c"], in: dir)
         #expect(refused.status == 64)
         #expect(refused.stderr == "odr-sim: --baseline: 'gdsf' is not among the policies run (lru)\n")

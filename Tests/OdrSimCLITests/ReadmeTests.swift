@@ -7,7 +7,8 @@ import Testing
 /// folder beside the repository, which a clone does not have.
 @Suite("README")
 struct ReadmeTests {
-    static let readme = (try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    static let readme =
+        (try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
 
     /// docs/*.md, each with its text.
     static func guides() throws -> [(name: String, text: String)] {
@@ -16,7 +17,12 @@ struct ReadmeTests {
             .map { ("docs/" + $0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
     }
 
-    @Test("every image the README and the guides name is a file of the repository, not ignored by git; the README shows one")
+    @Test(
+        """
+        every image the README and the guides name is a file of the repository, not ignored by git; the README \
+        shows one
+        """
+    )
     func images() throws {
         let regex = try NSRegularExpression(pattern: #"!\[[^\]]*\]\(([^)]+)\)"#)
         var count = 0
@@ -40,7 +46,9 @@ struct ReadmeTests {
     @Test("the README is a front door: at most 400 lines, the two Quick start commands, links to guides that exist")
     func frontDoor() throws {
         #expect(Self.readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 400)
-        #expect(Self.readme.contains("./odr-sim run scenarios/game.scn") && Self.readme.contains("scripts/bootstrap --tests && swift test"))
+        #expect(
+            Self.readme.contains("./odr-sim run scenarios/game.scn")
+                && Self.readme.contains("scripts/bootstrap --tests && swift test"))
         let regex = try NSRegularExpression(pattern: #"\]\(([^)#]+)(#[^)]*)?\)"#)
         for (name, text) in [("README.md", Self.readme)] + (try Self.guides()) {
             let base = name == "README.md" ? CLI.repository : CLI.repository.appendingPathComponent("docs")
@@ -48,24 +56,32 @@ struct ReadmeTests {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 let target = String(text[range])
                 guard !target.hasPrefix("http"), !target.hasPrefix("mailto") else { continue }
-                #expect(FileManager.default.fileExists(atPath: base.appendingPathComponent(target).standardized.path), "\(name) links to \(target), which does not exist")
+                #expect(
+                    FileManager.default.fileExists(atPath: base.appendingPathComponent(target).standardized.path),
+                    "\(name) links to \(target), which does not exist")
             }
         }
     }
 
     @Test("the quick examples' trace commands name a trace that ships, and it replays")
     func shippedTrace() throws {
-        let commands = Self.readme.split(separator: "\n").filter { $0.hasPrefix("odr-sim replay") || $0.hasPrefix("odr-sim mrc") || $0.hasPrefix("odr-sim bound") }
+        let commands = Self.readme.split(separator: "\n").filter {
+            $0.hasPrefix("odr-sim replay") || $0.hasPrefix("odr-sim mrc") || $0.hasPrefix("odr-sim bound")
+        }
         #expect(commands.count >= 3)
         for command in commands {
             let trace = String(command.split(separator: " ")[2])
             #expect(!trace.hasPrefix("../"), "\(command) names a file outside the repository")
-            #expect(FileManager.default.fileExists(atPath: CLI.repository.appendingPathComponent(trace).path), "\(command): no \(trace)")
+            #expect(
+                FileManager.default.fileExists(atPath: CLI.repository.appendingPathComponent(trace).path),
+                "\(command): no \(trace)")
         }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["replay", CLI.repository.appendingPathComponent("Scenarios/traces/zipf-20k.csv").path,
-                                  "--capacity", "10%", "--policy", "lru", "--no-report", "--out", dir.appendingPathComponent("r").path])
+        let result = try CLI.run([
+            "replay", CLI.repository.appendingPathComponent("Scenarios/traces/zipf-20k.csv").path,
+            "--capacity", "10%", "--policy", "lru", "--no-report", "--out", dir.appendingPathComponent("r").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("20000"), "\(result.stdout)")
     }
@@ -73,7 +89,8 @@ struct ReadmeTests {
     /// The commands of the README's "What it does" block, as a user types them.
     static func examples() -> [[String]] {
         guard let start = readme.range(of: "## What it does\n\n```\n"),
-              let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex) else { return [] }
+            let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
+        else { return [] }
         return readme[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
             guard line.hasPrefix("odr-sim ") else { return nil }
             let command = line.components(separatedBy: " # ")[0]
@@ -81,11 +98,19 @@ struct ReadmeTests {
         }
     }
 
-    @Test("every example of \"What it does\" runs as written in a copy of what a clone has (nothing beside it, no Reports/ of a build)")
+    @Test(
+        """
+        every example of \"What it does\" runs as written in a copy of what a clone has (nothing beside it, no \
+        Reports/ of a build)
+        """
+    )
     func examplesRunInAClone() throws {
         let examples = Self.examples()
         #expect(examples.count >= 14, "\(examples)")
-        #expect(Set(examples.map { $0[0] }).isSuperset(of: ["run", "compare", "sweep", "replay", "mrc", "bound", "check", "advise", "migrate"]))
+        #expect(
+            Set(examples.map { $0[0] }).isSuperset(of: [
+                "run", "compare", "sweep", "replay", "mrc", "bound", "check", "advise", "migrate",
+            ]))
         let clone = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: clone) }
         try Self.copyClone(to: clone)
@@ -133,7 +158,11 @@ struct ReadmeTests {
                 transcript = false
                 command = command.components(separatedBy: " # ")[0].components(separatedBy: "  #")[0]
                 let words = command.split(separator: " ").dropFirst().map(String.init)
-                guard !words.contains(where: { ["K/N", "STUDY", "FILE", "DIR", "TRACE", "→"].contains($0) || $0.contains("…") }) else { continue }
+                guard
+                    !words.contains(where: {
+                        ["K/N", "STUDY", "FILE", "DIR", "TRACE", "→"].contains($0) || $0.contains("…")
+                    })
+                else { continue }
                 examples.append(GuideExample(guide: name, arguments: words))
                 transcript = prompted
             }
@@ -141,7 +170,12 @@ struct ReadmeTests {
         return examples
     }
 
-    @Test("every example of the guides runs as written in a copy of a clone, and prints what its transcript shows (issue 37)")
+    @Test(
+        """
+        every example of the guides runs as written in a copy of a clone, and prints what its transcript shows \
+        (issue 37)
+        """
+    )
     func guideExamplesRun() throws {
         let examples = try Self.guideExamples()
         #expect(examples.filter { !$0.output.isEmpty }.count >= 6)
@@ -158,14 +192,15 @@ struct ReadmeTests {
             // Each line of the transcript is a line odr-sim printed; `…` leaves text out.
             for line in example.output where !line.trimmingCharacters(in: .whitespaces).isEmpty && words(line) != "…" {
                 let parts = line.components(separatedBy: "…").map(words).filter { !$0.isEmpty }
-                #expect(printed.contains { printedLine in
-                    var rest = Substring(printedLine)
-                    return parts.allSatisfy { part in
-                        guard let found = rest.range(of: part) else { return false }
-                        rest = rest[found.upperBound...]
-                        return true
-                    }
-                }, "\(shown) did not print: \(line)")
+                #expect(
+                    printed.contains { printedLine in
+                        var rest = Substring(printedLine)
+                        return parts.allSatisfy { part in
+                            guard let found = rest.range(of: part) else { return false }
+                            rest = rest[found.upperBound...]
+                            return true
+                        }
+                    }, "\(shown) did not print: \(line)")
             }
         }
     }
@@ -179,11 +214,15 @@ struct ReadmeTests {
         let pipe = Pipe()
         list.standardOutput = pipe
         try list.run()
-        let names = pipe.fileHandleForReading.readDataToEndOfFile().split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let names = pipe.fileHandleForReading.readDataToEndOfFile().split(separator: 0).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         list.waitUntilExit()
         let files = FileManager.default
-        for name in names where ["Scenarios/", "Reports/", "Tests/Fixtures/"].contains(where: name.hasPrefix) || name == "scenarios" {
-            let source = CLI.repository.appendingPathComponent(name), target = clone.appendingPathComponent(name)
+        for name in names
+        where ["Scenarios/", "Reports/", "Tests/Fixtures/"].contains(where: name.hasPrefix) || name == "scenarios" {
+            let source = CLI.repository.appendingPathComponent(name)
+            let target = clone.appendingPathComponent(name)
             try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             if let link = try? files.destinationOfSymbolicLink(atPath: source.path) {
                 try files.createSymbolicLink(atPath: target.path, withDestinationPath: link)
@@ -201,16 +240,28 @@ struct ReadmeTests {
             do {
                 _ = try OdrSim.parseAsRoot(example.arguments)
             } catch {
-                Issue.record("\(example.guide): odr-sim \(example.arguments.joined(separator: " ")): \(OdrSim.message(for: error))")
+                Issue.record(
+                    """
+                    \(example.guide): odr-sim \(example.arguments.joined(separator: " ")): \
+                    \(OdrSim.message(for: error))
+                    """
+                )
             }
         }
     }
 
-    @Test("the README's migration answer is what sweep migration.study prints: its recommendation and trade-offs, verbatim (issue 40)")
+    @Test(
+        """
+        the README's migration answer is what sweep migration.study prints: its recommendation and trade-offs, \
+        verbatim (issue 40)
+        """
+    )
     func migrationAnswer() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", dir.appendingPathComponent("o").path])
+        let result = try CLI.run([
+            "sweep", "Scenarios/studies/migration.study", "--no-report", "--out", dir.appendingPathComponent("o").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let printed = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -220,19 +271,35 @@ struct ReadmeTests {
         #expect(readme.contains("\n" + tradeOffs + "\n"), "README lacks: \(tradeOffs)")
     }
 
-    @Test("the README's shared-phone answer is what compare --app odyssey measures: gdsf and largest-first re-download nothing, lru and fifo 45 MB, in every replication; the update holds a launch for 30 s")
+    @Test(
+        """
+        the README's shared-phone answer is what compare --app odyssey measures: gdsf and largest-first re-download \
+        nothing, lru and fifo 45 MB, in every replication; the update holds a launch for 30 s
+        """
+    )
     func sharedPhoneAnswer() throws {
         let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
             .replacingOccurrences(of: "\n", with: " ")
-        #expect(readme.contains("with `gdsf` or `largest-first` it re-downloads nothing, with `lru` or `fifo` 45 MB, in every replication"))
+        #expect(
+            readme.contains(
+                """
+                with `gdsf` or `largest-first` it re-downloads nothing, with `lru` or `fifo` 45 MB, in every \
+                replication
+                """
+            ))
         #expect(readme.contains("an app update whose essential chapter holds a launch for 30 s"))
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("o")
-        let result = try CLI.run(["compare", "Scenarios/shared-phone.scn", "--app", "odyssey", "--replications", "5", "--no-report", "--out", out.path])
+        let result = try CLI.run([
+            "compare", "Scenarios/shared-phone.scn", "--app", "odyssey", "--replications", "5", "--no-report", "--out",
+            out.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: out.appendingPathComponent("comparison-apps.csv"), encoding: .utf8)
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = try #require(lines.first)
         func value(_ policy: String, _ column: String) throws -> Double {
             let row = try #require(lines.first { $0.count > 1 && $0[0] == "odyssey" && $0[1] == policy }, "\(policy)")

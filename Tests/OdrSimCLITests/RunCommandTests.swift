@@ -1,5 +1,5 @@
-import Foundation
 import Experiments
+import Foundation
 import Metrics
 import ODRPolicies
 import ScenarioFile
@@ -27,14 +27,18 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try read(out, "summary.csv").split(separator: "\n")
         let header = summary[0].split(separator: ",").map(String.init)
-        for column in ["policy", "seed", "requests", "hits", "downloads", "downloaded_bytes", "redownload_bytes", "purges",
-                       "purged_bytes", "over_purge_bytes", "low_disk_notifications", "app_terminations", "failed_requests",
-                       "failed_out_of_space", "failed_no_network", "failed_cellular", "failed_in_use_limit",
-                       "failed_invalid_tag", "wait_p50_s", "wait_p95_s", "wait_p99_s", "peak_used_bytes"] {
+        for column in [
+            "policy", "seed", "requests", "hits", "downloads", "downloaded_bytes", "redownload_bytes", "purges",
+            "purged_bytes", "over_purge_bytes", "low_disk_notifications", "app_terminations", "failed_requests",
+            "failed_out_of_space", "failed_no_network", "failed_cellular", "failed_in_use_limit",
+            "failed_invalid_tag", "wait_p50_s", "wait_p95_s", "wait_p99_s", "peak_used_bytes",
+        ] {
             #expect(header.contains(column), "missing column \(column)")
         }
         #expect(summary.count == 2)
-        let row = Dictionary(uniqueKeysWithValues: zip(header, summary[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        let row = Dictionary(
+            uniqueKeysWithValues: zip(
+                header, summary[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
         // 100 MB free; map (64 MB) leaves 36 MB. Photos need 50 MB: 14 MB short, the map (64 MB)
         // goes: over-purge 50 MB. The photos are deleted (100 MB free again) and the second
         // request downloads the map again: 64 MB re-downloaded, no low-disk warning.
@@ -55,18 +59,24 @@ struct RunCommandTests {
         #expect(events.contains("apple,1,241.706667,grant,game,r2,,,,,1.706667,\n"))
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         let series = try read(out, "timeseries.csv").split(separator: "\n")
-        #expect(series.count == 1 + 7)   // header, samples at 0, 10, …, 60 min
+        #expect(series.count == 1 + 7)  // header, samples at 0, 10, …, 60 min
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".out.tmp-").path))
     }
 
-    @Test("events.csv has a row for every change of state: priority, preservation, suspension by an urgent download and its end")
+    @Test(
+        """
+        events.csv has a row for every change of state: priority, preservation, suspension by an urgent download and \
+        its end
+        """
+    )
     func everyStateChange() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // 8 Mbps = 1 MB/s. r1's 10 MB start at 0; at 1 s the urgent r2 (2 MB) suspends it
         // (1 MB fetched) and has the link to itself until 3 s; r1 continues then and needs
         // 9 s more: granted at 12 s, having waited 12 s.
-        let scenario = try write("""
+        let scenario = try write(
+            """
             duration: 1m
             device: {capacity: 1000MB}
             network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
@@ -87,7 +97,9 @@ struct RunCommandTests {
         let out = dir.appendingPathComponent("out")
         let result = try CLI.run(["run", scenario, "--out", out.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = try read(out, "events.csv").split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).joined(separator: ",") }
+        let rows = try read(out, "events.csv").split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(2).joined(separator: ",")
+        }
         for expected in [
             "0.000000,download_start,game,r1,a,10000000,,,,",
             "1.000000,download_start,game,r2,b,2000000,,,,",
@@ -110,7 +122,8 @@ struct RunCommandTests {
         // 900 MB of other data: -1GB removes only those (100 MB clamped). r1 is ended twice.
         // The app is terminated before r2. At 7 min: no other data, r2 holds the 64 MB map, so
         // 936 MB fit of the 2 GB asked: 1.064 GB refused.
-        let scenario = try write("""
+        let scenario = try write(
+            """
             duration: 1h
             device: {capacity: 1000MB, used: 900MB}
             apps:
@@ -130,14 +143,26 @@ struct RunCommandTests {
 
             """, named: "notices.scn", in: dir)
         let out = dir.appendingPathComponent("out")
-        let result = try CLI.run(["run", scenario, "--policy", "apple", "--policy", "lru", "--replications", "2", "--out", out.path])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n") == [
-            "\(scenario):12:5: warning: request 'r1' of app 'game' was already ended; this end does nothing",
-            "\(scenario):13:5: warning: other data cannot shrink by 1 GB: only 900 MB was left, so it stops at zero (100 MB not removed)",
-            "\(scenario):15:5: warning: app 'game' is not running; the request is made all the same, and its app's content is purged as that of an app not running",
-            "\(scenario):16:5: warning: other data cannot grow by 2 GB: 1.06 GB did not fit, even after purging, and was refused (refused_other_bytes)",
+        let result = try CLI.run([
+            "run", scenario, "--policy", "apple", "--policy", "lru", "--replications", "2", "--out", out.path,
         ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n") == [
+                "\(scenario):12:5: warning: request 'r1' of app 'game' was already ended; this end does nothing",
+                """
+                \(scenario):13:5: warning: other data cannot shrink by 1 GB: only 900 MB was left, so it stops at \
+                zero (100 MB not removed)
+                """,
+                """
+                \(scenario):15:5: warning: app 'game' is not running; the request is made all the same, and its \
+                app's content is purged as that of an app not running
+                """,
+                """
+                \(scenario):16:5: warning: other data cannot grow by 2 GB: 1.06 GB did not fit, even after purging, \
+                and was refused (refused_other_bytes)
+                """,
+            ])
         let events = try read(out, "events.csv")
         #expect(events.contains("apple,1,240.000000,disk_change,,,,-900000000,,,,clamped 100000000\n"))
         #expect(events.contains("apple,1,420.000000,disk_change,,,,936000000,,,,refused 1064000000\n"))
@@ -151,7 +176,8 @@ struct RunCommandTests {
         let out = dir.appendingPathComponent("out")
         #expect(try CLI.run(["run", good, "--out", out.path]).status == 0)
         let before = try read(out, "summary.csv")
-        let bad = try write(smallScenario.replacingOccurrences(of: "size: 64MB", with: "size: 64 gigs"), named: "bad.scn", in: dir)
+        let bad = try write(
+            smallScenario.replacingOccurrences(of: "size: 64MB", with: "size: 64 gigs"), named: "bad.scn", in: dir)
         let result = try CLI.run(["run", bad, "--out", out.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("\(bad):9:27: size must be a size, not '64 gigs'"))
@@ -167,7 +193,8 @@ struct RunCommandTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scenario = try write(smallScenario, named: "small.scn", in: dir)
-        let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
+        let a = dir.appendingPathComponent("a")
+        let b = dir.appendingPathComponent("b")
         #expect(try CLI.run(["run", scenario, "--out", a.path]).status == 0)
         #expect(try CLI.run(["run", scenario, "--out", b.path, "--jobs", "1"]).status == 0)
         for file in ["summary.csv", "events.csv", "timeseries.csv"] {
@@ -182,18 +209,26 @@ struct RunCommandTests {
         let scenario = try write(smallScenario, named: "small.scn", in: dir)
         let out = dir.appendingPathComponent("out")
         let policies = ["apple", "lru", "largest-first"]
-        let arguments = ["run", scenario, "--out", out.path, "--jobs", "2", "--replications", "2"] + policies.flatMap { ["--policy", $0] }
+        let arguments =
+            ["run", scenario, "--out", out.path, "--jobs", "2", "--replications", "2"]
+            + policies.flatMap { ["--policy", $0] }
         #expect(try CLI.run(arguments).status == 0)
         // The same runs through the library, rows in memory.
         let parsed = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: scenario)
-        let inMemory = try ExperimentRunner(scenario: parsed.scenario, policies: try PolicyRegistry.resolve(policies), replications: 2,
-                                            sampleInterval: parsed.sampleInterval, jobs: 1).run()
+        let inMemory = try ExperimentRunner(
+            scenario: parsed.scenario, policies: try PolicyRegistry.resolve(policies), replications: 2,
+            sampleInterval: parsed.sampleInterval, jobs: 1
+        ).run()
         let expected = RunRecorder.eventsHeader + inMemory.map(\.eventRows).joined()
         #expect(expected.split(separator: "\n").count > 10)
         #expect(try read(out, "events.csv") == expected)
         // No part file or temporary directory is left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-                == [".odr-sim-report", "apps.csv", "comparison-long.csv", "comparison.csv", "events.csv", "report.html", "summary.csv", "timeseries.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == [
+                    ".odr-sim-report", "apps.csv", "comparison-long.csv", "comparison.csv", "events.csv", "report.html",
+                    "summary.csv", "timeseries.csv",
+                ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "small.scn"])
     }
 
@@ -205,7 +240,8 @@ struct RunCommandTests {
         }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let bad = try write(smallScenario.replacingOccurrences(of: "duration: 1h", with: "duraton: 1h"), named: "bad.scn", in: dir)
+        let bad = try write(
+            smallScenario.replacingOccurrences(of: "duration: 1h", with: "duraton: 1h"), named: "bad.scn", in: dir)
         let result = try CLI.run(["validate", bad])
         #expect(result.status == 1)
         #expect(result.stderr == "\(bad):2:1: unknown top-level key 'duraton'; did you mean 'duration'?\n")

@@ -29,9 +29,12 @@ struct SweepCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("s.study")
         try Data(Self.study.utf8).write(to: file)
-        let run = try CLI.run(["sweep", file.path, "--baseline", "lru", "--no-report", "--out", dir.appendingPathComponent("b").path])
+        let run = try CLI.run([
+            "sweep", file.path, "--baseline", "lru", "--no-report", "--out", dir.appendingPathComponent("b").path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: dir.appendingPathComponent("b/comparison.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(lines[0].contains(",redownload_bytes_diff_vs_lru,") && !lines[0].contains("diff_vs_apple"))
         // lru's own row has no difference to itself; apple's has one.
         let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
@@ -40,34 +43,48 @@ struct SweepCommandTests {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             #expect(fields[column].isEmpty == (fields[header.firstIndex(of: "policy")!] == "lru"))
         }
-        let refused = try CLI.run(["sweep", file.path, "--baseline", "gdsf", "--out", dir.appendingPathComponent("c").path])
+        let refused = try CLI.run([
+            "sweep", file.path, "--baseline", "gdsf", "--out", dir.appendingPathComponent("c").path,
+        ])
         #expect(refused.status == 64)
         #expect(refused.stderr == "odr-sim: --baseline: 'gdsf' is not among the policies run (apple, lru)\n")
     }
 
-    @Test("the migration study: ODR under apple as its baseline point; baseline-pairs.csv and the verdict pair every point against it; two shards merge to the same bytes")
+    @Test(
+        """
+        the migration study: ODR under apple as its baseline point; baseline-pairs.csv and the verdict pair every \
+        point against it; two shards merge to the same bytes
+        """
+    )
     func migrationAgainstODR() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let whole = dir.appendingPathComponent("whole"), shards = dir.appendingPathComponent("shards"), merged = dir.appendingPathComponent("merged")
-        let run = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", whole.path], in: CLI.repository)
+        let whole = dir.appendingPathComponent("whole")
+        let shards = dir.appendingPathComponent("shards")
+        let merged = dir.appendingPathComponent("merged")
+        let run = try CLI.run(
+            ["sweep", "Scenarios/studies/migration.study", "--no-report", "--out", whole.path], in: CLI.repository)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Against platform=ios17 under apple (5 replications, paired;"), "\(run.stdout)")
         #expect(run.stdout.contains("budget=1GB, platform=background-assets with "), "\(run.stdout)")
-        let pairs = try String(contentsOf: whole.appendingPathComponent("baseline-pairs.csv"), encoding: .utf8).split(separator: "\n")
+        let pairs = try String(contentsOf: whole.appendingPathComponent("baseline-pairs.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(pairs[0].hasPrefix("budget,budget_bytes,platform,policy,replications,baseline_policy,metric,"))
         // 8 grid points × 6 policies, and the ODR point's 5 other policies, each × every metric.
         let metrics = Metric.allCases.count
         #expect(pairs.count == 1 + (8 * 6 + 5) * metrics)
         #expect(!pairs.contains { $0.hasPrefix(",,ios17,apple,") })
         // apps.csv: a row per run and app (3 apps), summing to results.csv's re-downloads.
-        let apps = try String(contentsOf: whole.appendingPathComponent("apps.csv"), encoding: .utf8).split(separator: "\n")
+        let apps = try String(contentsOf: whole.appendingPathComponent("apps.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(apps.count == 1 + 270 * 3)
         #expect(apps[0].hasPrefix("budget,budget_bytes,platform,policy,replication,seed,app,requests,"))
         let column = apps[0].split(separator: ",").firstIndex(of: "redownload_bytes")!
-        let runColumn = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(separator: "\n")[0]
+        let runColumn = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(
+            separator: "\n")[0]
             .split(separator: ",").firstIndex(of: "redownload_bytes")!
-        let firstRun = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(separator: "\n")[1]
+        let firstRun = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8).split(
+            separator: "\n")[1]
             .split(separator: ",", omittingEmptySubsequences: false)
         let firstApps = apps[1...3].map { Int($0.split(separator: ",", omittingEmptySubsequences: false)[column])! }
         #expect(firstApps.reduce(0, +) == Int(firstRun[runColumn])!)
@@ -75,29 +92,45 @@ struct SweepCommandTests {
         let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
         #expect(results.contains("\n,,ios17,apple,1,42,"), "\(results.prefix(300))")
         for k in 1...2 {
-            let shard = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--shard", "\(k)/2", "--out", shards.path], in: CLI.repository)
+            let shard = try CLI.run(
+                ["sweep", "Scenarios/studies/migration.study", "--shard", "\(k)/2", "--out", shards.path],
+                in: CLI.repository)
             #expect(shard.status == 0, "\(shard.stderr)")
         }
         #expect(try CLI.run(["sweep", "merge", shards.path, "--no-report", "--out", merged.path]).status == 0)
         for name in ["results.csv", "comparison.csv", "baseline-pairs.csv", "apps.csv", "comparison-apps.csv"] {
-            #expect(try Data(contentsOf: whole.appendingPathComponent(name)) == Data(contentsOf: merged.appendingPathComponent(name)), "\(name) differs")
+            #expect(
+                try Data(contentsOf: whole.appendingPathComponent(name))
+                    == Data(contentsOf: merged.appendingPathComponent(name)), "\(name) differs")
         }
     }
 
-    @Test("sweep --app: the app's own verdict, without the device's metrics; the files keep every app; an unknown app writes nothing")
+    @Test(
+        """
+        sweep --app: the app's own verdict, without the device's metrics; the files keep every app; an unknown app \
+        writes nothing
+        """
+    )
     func oneApp() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("a")
-        let run = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--app", "odyssey", "--no-report", "--out", out.path], in: CLI.repository)
+        let run = try CLI.run(
+            ["sweep", "Scenarios/studies/migration.study", "--app", "odyssey", "--no-report", "--out", out.path],
+            in: CLI.repository)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("Verdict over 9 points against apple for app odyssey (5 replications each, paired):"), "\(run.stdout)")
+        #expect(
+            run.stdout.hasPrefix("Verdict over 9 points against apple for app odyssey (5 replications each, paired):"),
+            "\(run.stdout)")
         #expect(!run.stdout.contains("over-purge:") && !run.stdout.contains("other data refused"), "\(run.stdout)")
         let apps = try String(contentsOf: out.appendingPathComponent("apps.csv"), encoding: .utf8)
         #expect(apps.contains(",atlas,") && apps.contains(",snapfilter,"))
         let none = dir.appendingPathComponent("n")
-        let unknown = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--app", "nope", "--out", none.path], in: CLI.repository)
-        #expect(unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope'"), "\(unknown.stderr)")
+        let unknown = try CLI.run(
+            ["sweep", "Scenarios/studies/migration.study", "--app", "nope", "--out", none.path], in: CLI.repository)
+        #expect(
+            unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope'"),
+            "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: none.path))
     }
 
@@ -107,7 +140,8 @@ struct SweepCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("s.study")
         try Data(Self.study.utf8).write(to: file)
-        let whole = dir.appendingPathComponent("whole"), shards = dir.appendingPathComponent("shards")
+        let whole = dir.appendingPathComponent("whole")
+        let shards = dir.appendingPathComponent("shards")
         let merged = dir.appendingPathComponent("merged")
         let run = try CLI.run(["sweep", file.path, "--jobs", "1", "--out", whole.path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -125,7 +159,9 @@ struct SweepCommandTests {
         // in bytes; alpha is a number already.
         let results = try String(contentsOf: whole.appendingPathComponent("results.csv"), encoding: .utf8)
         #expect(results.split(separator: "\n").count == 1 + 16)
-        #expect(results.hasPrefix("used,used_bytes,workload.popularity.alpha,policy,replication,seed,scenario_hash,requests,"))
+        #expect(
+            results.hasPrefix(
+                "used,used_bytes,workload.popularity.alpha,policy,replication,seed,scenario_hash,requests,"))
 
         // Edit the study, and redo shard 2 only: the merge names the odd one out.
         try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: 3").utf8).write(to: file)
@@ -137,7 +173,12 @@ struct SweepCommandTests {
         #expect(bad.status != 0 && bad.stderr.contains("--shard must be K/N"))
     }
 
-    @Test("--missing N: the shards lost, cut short, of another version of the study or another split; none once all check out (issue 41)")
+    @Test(
+        """
+        --missing N: the shards lost, cut short, of another version of the study or another split; none once all \
+        check out (issue 41)
+        """
+    )
     func missingShards() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -151,7 +192,9 @@ struct SweepCommandTests {
         }
         // Nothing run yet: every shard is missing.
         #expect(try census() == "1\tno file\n2\tno file\n3\tno file\n4\tno file\n")
-        for k in 1...4 { #expect(try CLI.run(["sweep", file.path, "--shard", "\(k)/4", "--out", shards.path]).status == 0) }
+        for k in 1...4 {
+            #expect(try CLI.run(["sweep", file.path, "--shard", "\(k)/4", "--out", shards.path]).status == 0)
+        }
         #expect(try census() == "")
         // Shard 1 cut short by a full disk; shard 3 lost; shard 4 the file of shard 2 (copied
         // by hand: the same study, other runs).
@@ -165,7 +208,13 @@ struct SweepCommandTests {
         #expect(try census() == "1\tdoes not check out\n3\tno file\n4\tholds other runs\n")
         // An edited study: the shards that still read are of another version.
         try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: 3").utf8).write(to: file)
-        #expect(try census() == "1\tdoes not check out\n2\tof another version of the study\n3\tno file\n4\tof another version of the study\n")
+        #expect(
+            try census()
+                == """
+                1\tdoes not check out\n2\tof another version of the study\n3\tno file\n4\tof another version of \
+                the study\n
+                """
+        )
         let usage = try CLI.run(["sweep", file.path, "--missing", "4"])
         #expect(usage.status == 64 && usage.stderr.contains("--missing N needs N ≥ 1, --out DIR"), "\(usage.stderr)")
     }
@@ -173,81 +222,141 @@ struct SweepCommandTests {
     /// Whether every point × policy of a sweep's comparison.csv has each main metric's 95 %
     /// half-width, (ci_high − ci_low) / 2, within `fraction` of its mean.
     static func withinPrecision(_ csv: String, fraction: Double) -> Bool {
-        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = csv.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = lines[0]
         return lines.dropFirst().allSatisfy { row in
             ["redownload_bytes", "over_purge_bytes", "failed_requests", "wait_p95_s"].allSatisfy { metric in
-                guard let m = header.firstIndex(of: "\(metric)_mean"), let lo = header.firstIndex(of: "\(metric)_ci_low"),
-                      let hi = header.firstIndex(of: "\(metric)_ci_high"), let mean = Double(row[m]) else { return false }
+                guard let m = header.firstIndex(of: "\(metric)_mean"),
+                    let lo = header.firstIndex(of: "\(metric)_ci_low"),
+                    let hi = header.firstIndex(of: "\(metric)_ci_high"), let mean = Double(row[m])
+                else { return false }
                 let half = ((Double(row[hi]) ?? .infinity) - (Double(row[lo]) ?? 0)) / 2
                 return half <= fraction * abs(mean) || half == 0
             }
         }
     }
 
-    @Test("sweep --precision 25%: doubles until every point meets it, stops at the first count that does, and equals the study run at that count (issue 40)")
+    @Test(
+        """
+        sweep --precision 25%: doubles until every point meets it, stops at the first count that does, and equals \
+        the study run at that count (issue 40)
+        """
+    )
     func precisionPerPoint() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("s.study")
         try Data(Self.study.utf8).write(to: file)
-        let result = try CLI.run(["sweep", file.path, "--precision", "25%", "--no-report", "--out", dir.appendingPathComponent("p").path])
+        let result = try CLI.run([
+            "sweep", file.path, "--precision", "25%", "--no-report", "--out", dir.appendingPathComponent("p").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("--precision: every main metric of every policy within its target after"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("--precision: every main metric of every policy within its target after"),
+            "\(result.stdout)")
         let comparison = try String(contentsOf: dir.appendingPathComponent("p/comparison.csv"), encoding: .utf8)
         #expect(Self.withinPrecision(comparison, fraction: 0.25))
         // The count it stopped at, from the doubling 2, 4, 8, …: half as many did not meet it.
-        let replications = try #require(Int(comparison.split(separator: "\n")[1].split(separator: ",")[comparison.split(separator: "\n")[0].split(separator: ",").firstIndex(of: "replications")!]))
+        let replications = try #require(
+            Int(
+                comparison.split(separator: "\n")[1].split(separator: ",")[
+                    comparison.split(separator: "\n")[0].split(separator: ",").firstIndex(of: "replications")!]))
         #expect(replications > 2 && replications & (replications - 1) == 0, "\(replications)")
         func fixed(_ r: Int, _ name: String) throws -> String {
-            try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: \(r)").utf8).write(to: dir.appendingPathComponent("\(name).study"))
-            #expect(try CLI.run(["sweep", dir.appendingPathComponent("\(name).study").path, "--no-report", "--out", dir.appendingPathComponent(name).path]).status == 0)
+            try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: \(r)").utf8).write(
+                to: dir.appendingPathComponent("\(name).study"))
+            #expect(
+                try CLI.run([
+                    "sweep", dir.appendingPathComponent("\(name).study").path, "--no-report", "--out",
+                    dir.appendingPathComponent(name).path,
+                ]).status == 0)
             return try String(contentsOf: dir.appendingPathComponent("\(name)/comparison.csv"), encoding: .utf8)
         }
         #expect(!Self.withinPrecision(try fixed(replications / 2, "half"), fraction: 0.25))
         #expect(try fixed(replications, "same") == comparison)
     }
 
-    @Test("a study's objective and limits: a recommendation per point and one over the study; a bad limit is refused at its place (issue 40)")
+    @Test(
+        """
+        a study's objective and limits: a recommendation per point and one over the study; a bad limit is refused at \
+        its place (issue 40)
+        """
+    )
     func objective() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("s.study")
-        try Data((Self.study + "objective: redownload_bytes + 100MB*failed_requests\nlimits: [failed_requests<=baseline]\n").utf8).write(to: file)
-        let result = try CLI.run(["sweep", file.path, "--no-report", "--out", dir.appendingPathComponent("o").path, "--format", "json"])
+        try Data(
+            (Self.study + "objective: redownload_bytes + 100MB*failed_requests\nlimits: [failed_requests<=baseline]\n")
+                .utf8
+        ).write(to: file)
+        let result = try CLI.run([
+            "sweep", file.path, "--no-report", "--out", dir.appendingPathComponent("o").path, "--format", "json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let verdict = try #require(object["verdict"] as? [String])
-        #expect(verdict.contains { $0.hasPrefix("Recommended by the objective within failed_requests ≤ baseline: ") && $0.contains("of 4 points") }, "\(verdict)")
+        #expect(
+            verdict.contains {
+                $0.hasPrefix("Recommended by the objective within failed_requests ≤ baseline: ")
+                    && $0.contains("of 4 points")
+            }, "\(verdict)")
         #expect(verdict.contains { $0.hasPrefix("Over the study: Recommended: ") }, "\(verdict)")
         // The verdict as data: each point's lines field by field, and the recommendation's trade-offs.
         let perPoint = try #require(object["verdict_lines"] as? [[String: Any]])
-        #expect(perPoint.count == 4 && perPoint.allSatisfy { ($0["lines"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes" })
+        #expect(
+            perPoint.count == 4
+                && perPoint.allSatisfy {
+                    ($0["lines"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes"
+                })
         let recommendation = try #require(object["recommendation"] as? [String: Any])
-        #expect((recommendation["trade_offs"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes" || recommendation["policy"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
-        #expect((recommendation["policy"] as? String)?.contains(" @ used=") == true && recommendation["baseline"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
+        #expect(
+            (recommendation["trade_offs"] as? [[String: Any]])?.first?["metric"] as? String == "redownload_bytes"
+                || recommendation["policy"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
+        #expect(
+            (recommendation["policy"] as? String)?.contains(" @ used=") == true
+                && recommendation["baseline"] as? String == "apple @ used=7GB, workload.popularity.alpha=0.5")
         // --limit on the command line replaces the study's; a bad one in the study is located.
         try Data((Self.study + "limits: [failed_requests<=baseline, wait_p95_s<=soon]\n").utf8).write(to: file)
         let bad = try CLI.run(["sweep", file.path, "--no-report", "--out", dir.appendingPathComponent("b").path])
-        #expect(bad.status == 1 && bad.stderr.contains("s.study:16:37: limit 'wait_p95_s<=soon': 'soon' is not a value of wait_p95_s"), "\(bad.stderr)")
+        #expect(
+            bad.status == 1
+                && bad.stderr.contains("s.study:16:37: limit 'wait_p95_s<=soon': 'soon' is not a value of wait_p95_s"),
+            "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path))
     }
 
-    @Test("sweep --robustness: every point checked against the undocumented assumptions; robustness.csv by point; not with --shard (issue 38)")
+    @Test(
+        """
+        sweep --robustness: every point checked against the undocumented assumptions; robustness.csv by point; not \
+        with --shard (issue 38)
+        """
+    )
     func robustness() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("o")
-        let result = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--robustness", "--no-report", "--out", out.path])
+        let result = try CLI.run([
+            "sweep", "Scenarios/studies/migration.study", "--robustness", "--no-report", "--out", out.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\n  robustness: "), "\(result.stdout)")
-        let csv = try String(contentsOf: out.appendingPathComponent("robustness.csv"), encoding: .utf8).split(separator: "\n")
+        let csv = try String(contentsOf: out.appendingPathComponent("robustness.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(csv[0].hasPrefix("point,assumption,key,default,alternative,metric,best,"))
         // Background Assets' system removal applies at its points: each has rows, labelled by point.
         let points = Set(csv.dropFirst().map { String($0.split(separator: "\"")[0]) })
         #expect(points.contains("budget=1GB, platform=background-assets"), "\(points)")
-        #expect(csv.dropFirst().allSatisfy { $0.hasSuffix(",holds") || $0.hasSuffix(",flips") || $0.hasSuffix(",within the noise") })
-        let sharded = try CLI.run(["sweep", "Scenarios/studies/migration.study", "--robustness", "--shard", "1/2", "--out", dir.appendingPathComponent("s").path])
+        #expect(
+            csv.dropFirst().allSatisfy {
+                $0.hasSuffix(",holds") || $0.hasSuffix(",flips") || $0.hasSuffix(",within the noise")
+            })
+        let sharded = try CLI.run([
+            "sweep", "Scenarios/studies/migration.study", "--robustness", "--shard", "1/2", "--out",
+            dir.appendingPathComponent("s").path,
+        ])
         #expect(sharded.status == 64 && sharded.stderr.contains("--robustness: a sharded study runs a fixed plan"))
     }
 }

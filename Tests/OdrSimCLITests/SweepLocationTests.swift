@@ -12,8 +12,11 @@ struct SweepLocationTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(smallScenario.utf8).write(to: dir.appendingPathComponent("s.scn"))
-        try Data("scenario: s.scn\naxes:\n  - {name: used, path: device.used, values: [900MB, 990MB]}\nreplications: 1\n".utf8)
-            .write(to: dir.appendingPathComponent("s.study"))
+        try Data(
+            "scenario: s.scn\naxes:\n  - {name: used, path: device.used, values: [900MB, 990MB]}\nreplications: 1\n"
+                .utf8
+        )
+        .write(to: dir.appendingPathComponent("s.study"))
         let result = try CLI.run(["sweep", "s.study", "--out", "out", "--no-report"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = smallScenario.split(separator: "\n", omittingEmptySubsequences: false)
@@ -21,7 +24,10 @@ struct SweepLocationTests {
         let column = try #require(lines[line - 1].firstIndex(of: "{")).utf16Offset(in: lines[line - 1]) + 1
         // At 990 MB used, 10 MB are free and nothing is purgeable: 40 MB of the growth are refused.
         // The event's mapping starts at its `{`.
-        #expect(result.stderr.contains("s.scn:\(line):\(column): warning: other data cannot grow by 50 MB: 40 MB did not fit"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "s.scn:\(line):\(column): warning: other data cannot grow by 50 MB: 40 MB did not fit"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("(in 1 of 2 runs, first apple replication 1 at used=990MB)"), "\(result.stderr)")
         for warning in result.stderr.split(separator: "\n") where warning.contains(": warning: ") {
             let parts = warning.split(separator: ":")

@@ -11,11 +11,15 @@ struct WarmupTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("small.scn")
         try Data(smallScenario.utf8).write(to: file)
-        let result = try CLI.run(["run", file.path, "--no-report", "--out", dir.appendingPathComponent("out").path] + arguments)
+        let result = try CLI.run(
+            ["run", file.path, "--no-report", "--out", dir.appendingPathComponent("out").path] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = try String(contentsOf: dir.appendingPathComponent("out/summary.csv"), encoding: .utf8).split(separator: "\n")
-        return Dictionary(uniqueKeysWithValues: zip(lines[0].split(separator: ",").map(String.init),
-                                                    lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        let lines = try String(contentsOf: dir.appendingPathComponent("out/summary.csv"), encoding: .utf8).split(
+            separator: "\n")
+        return Dictionary(
+            uniqueKeysWithValues: zip(
+                lines[0].split(separator: ",").map(String.init),
+                lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
     }
 
     @Test("the small scenario with and without a warm-up of 3m30s, by hand")
@@ -41,17 +45,30 @@ struct WarmupTests {
         #expect(late["low_disk_notifications"] == "0")
     }
 
-    @Test("compare --warmup auto: MSER-5 on a first pass; said on the terminal; run and sweep, and --bound with it, refused (issue 40)")
+    @Test(
+        """
+        compare --warmup auto: MSER-5 on a first pass; said on the terminal; run and sweep, and --bound with it, \
+        refused (issue 40)
+        """
+    )
     func auto() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let compare = try CLI.run(["compare", "Scenarios/game.scn", "--policy", "lru", "--policy", "fifo", "--replications", "3", "--warmup", "auto",
-                                   "--no-report", "--out", dir.path + "/c"], in: CLI.repository)
+        let compare = try CLI.run(
+            [
+                "compare", "Scenarios/game.scn", "--policy", "lru", "--policy", "fifo", "--replications", "3",
+                "--warmup", "auto",
+                "--no-report", "--out", dir.path + "/c",
+            ], in: CLI.repository)
         #expect(compare.status == 0, "\(compare.stderr)")
-        #expect(compare.stdout.contains("--warmup auto: MSER-5 finds no transient in the 6 runs; nothing is left out.")
-                    || compare.stdout.contains("--warmup auto, MSER-5 over 6 runs,"), "\(compare.stdout)")
-        for arguments in [["run", "Scenarios/game.scn", "--warmup", "auto"], ["sweep", "Scenarios/studies/tag-size.study", "--warmup", "auto"],
-                          ["compare", "Scenarios/game.scn", "--warmup", "auto", "--bound"]] {
+        #expect(
+            compare.stdout.contains("--warmup auto: MSER-5 finds no transient in the 6 runs; nothing is left out.")
+                || compare.stdout.contains("--warmup auto, MSER-5 over 6 runs,"), "\(compare.stdout)")
+        for arguments in [
+            ["run", "Scenarios/game.scn", "--warmup", "auto"],
+            ["sweep", "Scenarios/studies/tag-size.study", "--warmup", "auto"],
+            ["compare", "Scenarios/game.scn", "--warmup", "auto", "--bound"],
+        ] {
             let refused = try CLI.run(arguments + ["--out", dir.path + "/r"], in: CLI.repository)
             #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
         }
@@ -65,9 +82,21 @@ struct WarmupTests {
         let file = dir.appendingPathComponent("small.scn")
         try Data(smallScenario.utf8).write(to: file)
         for (arguments, message) in [
-            (["--warmup", "1h"], "odr-sim: --warmup 1h is not shorter than the run (60 min); nothing would be measured\n"),
-            (["--warmup", "soon"], "odr-sim: --warmup: value must be a time, not 'soon'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h\n"),
-            (["--warmup", "1m", "--bound"], "odr-sim: --warmup and --bound do not combine: the bound is of the whole run\n"),
+            (
+                ["--warmup", "1h"],
+                "odr-sim: --warmup 1h is not shorter than the run (60 min); nothing would be measured\n"
+            ),
+            (
+                ["--warmup", "soon"],
+                """
+                odr-sim: --warmup: value must be a time, not 'soon'; use seconds or a number and a unit (ms, s, m, \
+                h, d), such as 90s, 2m, 14d or 1d8h\n
+                """
+            ),
+            (
+                ["--warmup", "1m", "--bound"],
+                "odr-sim: --warmup and --bound do not combine: the bound is of the whole run\n"
+            ),
         ] {
             let out = dir.appendingPathComponent("out")
             let result = try CLI.run(["run", file.path, "--out", out.path] + arguments)

@@ -33,12 +33,18 @@ struct PaletteTests {
         #expect(abs(Self.distance("#000000", "#404040") - 27.1) < 0.5)
     }
 
-    @Test("every policy's colour stands apart from every state of the disk chart (ΔE ≥ 30), and the states from each other")
+    @Test(
+        """
+        every policy's colour stands apart from every state of the disk chart (ΔE ≥ 30), and the states from each \
+        other
+        """
+    )
     func statesApart() {
         let states = [Palette.states.other, Palette.states.inUse, Palette.states.downloading]
         for colour in Palette.colours {
             for state in states {
-                #expect(Self.distance(colour, state) >= 30, "\(colour) against \(state): \(Self.distance(colour, state))")
+                #expect(
+                    Self.distance(colour, state) >= 30, "\(colour) against \(state): \(Self.distance(colour, state))")
             }
         }
         for i in states.indices {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Reports
 
 /// A value that is not there (a point without a policy, an axis left out) is written as a

@@ -1,10 +1,10 @@
 import ODRCore
+import ScenarioFile
 import Simulation
 import Testing
 
-import ScenarioFile
-
-/// The examples of the scenario format (docs/scenario-format.md), put together as one file, must parse and mean what the page says.
+/// The examples of the scenario format (docs/scenario-format.md), put together as one file, must parse and mean what
+/// the page says.
 @Suite("The contract's examples")
 struct ContractExampleTests {
     /// The page's top-level, apps and events examples verbatim, with one addition: the events
@@ -39,7 +39,8 @@ struct ContractExampleTests {
               level-2: {category: prefetch, order: 1, preservation: 0.5}
         events:
           - {at: 0, app: game, install: true}          # installs the app; initial-install tags are downloaded
-                                                       # first (the app cannot launch before), then prefetch tags in order
+                                                       # first (the app cannot launch before), then prefetch tags in \
+        order
           - {at: 1m, app: game, launch: true}          # the app is running (its packs are protected from purging)
           - {at: 2m, app: game, request: [level-2], id: r1, priority: urgent}   # beginAccessing
           - {at: 2m, app: game, request-if-present: [level-1], id: r2}          # conditionallyBeginAccessing
@@ -64,12 +65,15 @@ struct ContractExampleTests {
         #expect(document.scenario.duration == 14 * 86_400)
         #expect(document.scenario.platform == .ios17)
         #expect(document.policies == ["apple", "lru"])
-        #expect(document.scenario.device == DeviceSpec(capacity: 64_000_000_000, used: 58_000_000_000, onSpaceExhausted: .failRequest))
-        #expect(document.scenario.network == [
-            NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi),
-            NetworkPhase(at: 8 * 3_600, bandwidth: 0, kind: .wifi),
-            NetworkPhase(at: 9 * 3_600, bandwidth: 12_000_000, kind: .cellular),
-        ])
+        #expect(
+            document.scenario.device
+                == DeviceSpec(capacity: 64_000_000_000, used: 58_000_000_000, onSpaceExhausted: .failRequest))
+        #expect(
+            document.scenario.network == [
+                NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi),
+                NetworkPhase(at: 8 * 3_600, bandwidth: 0, kind: .wifi),
+                NetworkPhase(at: 9 * 3_600, bandwidth: 12_000_000, kind: .cellular),
+            ])
         #expect(document.replications == 1)
         #expect(document.sampleInterval == nil)
         #expect(document.scenario.generators.isEmpty)

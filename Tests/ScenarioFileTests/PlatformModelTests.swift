@@ -8,6 +8,8 @@ import Testing
 /// Every expected number is worked out by hand in the test.
 @Suite("Platforms where the app owns eviction")
 struct PlatformModelTests {
+    // The unit's own symbol, as the spec writes sizes (1 MB).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     static let MB: Int64 = 1_000_000
 
     /// Runs `text` under `policy` and returns the device at the end.
@@ -28,7 +30,8 @@ struct PlatformModelTests {
     @Test("an essential pack of 300 MB on 40 Mbps blocks the first launch for 60 s")
     func essentialBlocksLaunch() throws {
         // 300 MB × 8 bits / 40 Mbit/s = 60 s, from the install (t = 0) to the pack's last byte.
-        let device = try run("""
+        let device = try run(
+            """
             duration: 1h
             platform: background-assets
             device: {capacity: 10GB}
@@ -48,14 +51,20 @@ struct PlatformModelTests {
         #expect(device.isRunning(AppID(rawValue: 0)))
     }
 
-    @Test("installation events: an app update downloads the essential and prefetch packs of subsequent-update, and blocks its launch")
+    @Test(
+        """
+        installation events: an app update downloads the essential and prefetch packs of subsequent-update, and \
+        blocks its launch
+        """
+    )
     func installationEvents() throws {
         // 40 Mbit/s = 5 MB/s. First install: `core` (essential, both events) 100 MB in 20 s,
         // blocking the launch at 0 for 20 s; then `extras` (prefetch, first installation) 50 MB
         // by 30 s. `patch` (essential) and `season` (prefetch) wait for an update.
         // The update at 1 h: `core` is there; `patch` 200 MB downloads in 40 s and the launch
         // at 1 h waits for it; then `season` 80 MB by 3656 s. Blocked: 20 + 40 = 60 s, twice.
-        let device = try run("""
+        let device = try run(
+            """
             duration: 2h
             platform: background-assets
             device: {capacity: 10GB, used: 1GB}
@@ -82,13 +91,16 @@ struct PlatformModelTests {
         #expect(abs(device.ledger.launchBlockedSeconds - 60) < 1e-6)
         #expect(device.ledger.downloadsFinished == 4)
         #expect(device.ledger.downloadedBytes == 430 * Self.MB)
-        for tag in ["core", "patch", "extras", "season"] { #expect(device.state(of: pack(device, tag)) == .downloaded, "\(tag)") }
+        for tag in ["core", "patch", "extras", "season"] {
+            #expect(device.state(of: pack(device, tag)) == .downloaded, "\(tag)")
+        }
         #expect(device.isRunning(AppID(rawValue: 0)))
     }
 
     @Test("without an update, subsequent-update packs never arrive; on-demand tags take no installation events")
     func installationEventsRefused() throws {
-        let device = try run("""
+        let device = try run(
+            """
             duration: 2h
             platform: background-assets
             device: {capacity: 10GB}
@@ -105,7 +117,8 @@ struct PlatformModelTests {
             """)
         #expect(device.ledger.downloadsFinished == 0 && device.ledger.blockedLaunches == 0)
         #expect(throws: ScenarioError.self) {
-            try ScenarioParser(knownPolicies: ["lru"]).parse("""
+            try ScenarioParser(knownPolicies: ["lru"]).parse(
+                """
                 duration: 1h
                 device: {capacity: 10GB}
                 apps:
@@ -120,7 +133,8 @@ struct PlatformModelTests {
 
     @Test("an on-demand pack is never downloaded without a request; essential and prefetch packs are")
     func onDemandWaitsForARequest() throws {
-        let device = try run("""
+        let device = try run(
+            """
             duration: 1d
             platform: background-assets
             device: {capacity: 10GB}
@@ -143,7 +157,12 @@ struct PlatformModelTests {
         #expect(device.state(of: pack(device, "later")) == .notDownloaded)
     }
 
-    @Test("should_download (Background Assets' shouldDownload(_:)) declines automatic downloads by free space or size; a request fetches them")
+    @Test(
+        """
+        should_download (Background Assets' shouldDownload(_:)) declines automatic downloads by free space or size; \
+        a request fetches them
+        """
+    )
     func shouldDownloadFilter() throws {
         func scenario(_ rule: String) -> String {
             """
@@ -191,12 +210,26 @@ struct PlatformModelTests {
         #expect(all.ledger.hits == 1)
     }
 
-    @Test("should_download is a located error off Background Assets, and needs a rule", arguments: [
-        ("play-asset-delivery", "{min_free: 1GB}", "8:22: should_download is Background Assets' shouldDownload(_:); on play-asset-delivery fast-follow packs always download after install (the app cannot decline them)"),
-        ("ios18", "{min_free: 1GB}", "8:22: should_download is Background Assets' shouldDownload(_:); on ios18 initial-install and prefetch tags always download"),
-        ("background-assets", "{}", "8:22: should_download needs min_free"),
-        ("background-assets", "{min_free: lots}", "8:33: "),
-    ])
+    @Test(
+        "should_download is a located error off Background Assets, and needs a rule",
+        arguments: [
+            (
+                "play-asset-delivery", "{min_free: 1GB}",
+                """
+                8:22: should_download is Background Assets' shouldDownload(_:); on play-asset-delivery fast-follow \
+                packs always download after install (the app cannot decline them)
+                """
+            ),
+            (
+                "ios18", "{min_free: 1GB}",
+                """
+                8:22: should_download is Background Assets' shouldDownload(_:); on ios18 initial-install and \
+                prefetch tags always download
+                """
+            ),
+            ("background-assets", "{}", "8:22: should_download needs min_free"),
+            ("background-assets", "{min_free: lots}", "8:33: "),
+        ])
     func shouldDownloadErrors(platform: String, rule: String, message: String) {
         let text = """
             duration: 1d
@@ -275,7 +308,8 @@ struct PlatformModelTests {
         }
     }
 
-    @Test("a fetch without space fails out-of-space, the system purges no other app's packs, and nothing is half-stored")
+    @Test(
+        "a fetch without space fails out-of-space, the system purges no other app's packs, and nothing is half-stored")
     func insufficientStorage() throws {
         // 1 GB disk, 500 MB of other data. maps stores 300 MB at its install; the game then
         // asks for 400 MB with 200 MB free. Under ODR the system would purge maps' pack; here
@@ -303,15 +337,17 @@ struct PlatformModelTests {
         #expect(device.ledger.purges == 0)
         #expect(device.odrBytes == 300 * Self.MB)
         #expect(device.state(of: pack(device, "big")) == .notDownloaded)
-        let odr = try run(text.replacingOccurrences(of: "play-asset-delivery", with: "ios17")
-            .replacingOccurrences(of: "install-time", with: "initial-install"), policy: ApplePolicy())
+        let odr = try run(
+            text.replacingOccurrences(of: "play-asset-delivery", with: "ios17")
+                .replacingOccurrences(of: "install-time", with: "initial-install"), policy: ApplePolicy())
         #expect(odr.ledger.failures(.outOfSpace) == 0)
         #expect(odr.ledger.purgedBytes == 300 * Self.MB)
     }
 
     @Test("a Background Assets install without room for its essential packs goes ahead, launch unblocked")
     func essentialWithoutSpace() throws {
-        let device = try run("""
+        let device = try run(
+            """
             duration: 1h
             platform: background-assets
             device: {capacity: 1GB, used: 900MB}
@@ -336,18 +372,29 @@ struct PlatformModelTests {
     /// size crosses the limit: `[` plus one resource of 31 characters and `, ` puts the second
     /// at column 7 + 34 = 41; with resources of 33 characters the third is at 7 + 71 = 78; the
     /// first is at column 8.
-    @Test("each platform's limits refuse an oversize catalog at the resource that crosses them",
-          arguments: [
+    @Test(
+        "each platform's limits refuse an oversize catalog at the resource that crosses them",
+        arguments: [
             // Play: 1.5 GB per pack.
-            ("play-asset-delivery", "[{name: a, size: 1GB, tags: [a]}, {name: b, size: 1.6GB, tags: [b]}]", 41,
-             "asset pack 'b' is 1.6 GB, over the 1.5 GB per-pack limit of play-asset-delivery"),
+            (
+                "play-asset-delivery", "[{name: a, size: 1GB, tags: [a]}, {name: b, size: 1.6GB, tags: [b]}]", 41,
+                "asset pack 'b' is 1.6 GB, over the 1.5 GB per-pack limit of play-asset-delivery"
+            ),
             // Play: 4 GB of fast-follow and on-demand packs (1.4 GB × 3 = 4.2 GB, crossing at c).
-            ("play-asset-delivery", "[{name: a, size: 1.4GB, tags: [a]}, {name: b, size: 1.4GB, tags: [b]}, {name: c, size: 1.4GB, tags: [c]}]",
-             78, "fast-follow and on-demand tags total 4.2 GB, over the 4 GB limit of play-asset-delivery"),
+            (
+                "play-asset-delivery",
+                """
+                [{name: a, size: 1.4GB, tags: [a]}, {name: b, size: 1.4GB, tags: [b]}, {name: c, size: 1.4GB, tags: \
+                [c]}]
+                """,
+                78, "fast-follow and on-demand tags total 4.2 GB, over the 4 GB limit of play-asset-delivery"
+            ),
             // Play's earlier limits: 512 MB per pack.
-            ("play-asset-delivery-2021", "[{name: a, size: 600MB, tags: [a]}]", 8,
-             "asset pack 'a' is 600 MB, over the 512 MB per-pack limit of play-asset-delivery-2021"),
-          ])
+            (
+                "play-asset-delivery-2021", "[{name: a, size: 600MB, tags: [a]}]", 8,
+                "asset pack 'a' is 600 MB, over the 512 MB per-pack limit of play-asset-delivery-2021"
+            ),
+        ])
     func limits(platform: String, resources: String, column: Int, message: String) throws {
         let text = """
             duration: 1d
@@ -380,7 +427,9 @@ struct PlatformModelTests {
                 tags:
                   a: {category: essential}
             """
-        #expect(throws: ScenarioError.self) { try ScenarioParser(knownPolicies: ["lru"]).parse(text, fileName: "p.scn") }
+        #expect(throws: ScenarioError.self) {
+            try ScenarioParser(knownPolicies: ["lru"]).parse(text, fileName: "p.scn")
+        }
         do {
             _ = try ScenarioParser(knownPolicies: ["lru"]).parse(text, fileName: "p.scn")
         } catch {
@@ -427,11 +476,17 @@ struct PlatformModelTests {
         """
     }
 
-    @Test("Play: an app not installed through Google Play waits for the user's consent to any download, on any link (REQUIRES_USER_CONFIRMATION)")
+    @Test(
+        """
+        Play: an app not installed through Google Play waits for the user's consent to any download, on any link \
+        (REQUIRES_USER_CONFIRMATION)
+        """
+    )
     func requiresUserConfirmation() throws {
         func sideloaded(_ size: String, _ confirmation: String) -> String {
             cellularScenario(size: size, confirmation: confirmation)
-                .replacingOccurrences(of: "    cellular_confirmation:", with: "    installed_by_play: false\n    cellular_confirmation:")
+                .replacingOccurrences(
+                    of: "    cellular_confirmation:", with: "    installed_by_play: false\n    cellular_confirmation:")
         }
         // 100 MB is under Play's 200 MB cellular rule: installed by Play it takes
         // 100 MB × 8 / 8 Mbps = 100 s; sideloaded it first waits 30 s for the consent: 130 s.
@@ -444,40 +499,51 @@ struct PlatformModelTests {
         #expect(try grantTimes(sideloaded("100MB", "never")) == [])
         // Elsewhere it is a located error.
         #expect {
-            _ = try ScenarioParser(knownPolicies: ["lru"]).parse(sideloaded("100MB", "30s")
-                .replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
-                .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
+            _ = try ScenarioParser(knownPolicies: ["lru"]).parse(
+                sideloaded("100MB", "30s")
+                    .replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
+                    .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
         } throws: { error in
             "\(error)".contains("p.scn:9:24: installed_by_play is Play's (REQUIRES_USER_CONFIRMATION")
         }
     }
 
-    @Test("a Play fetch larger than 200 MB on cellular waits for the user's confirmation; one of 200 MB does not (Play: \"Asset packs larger than 200MB … only on Wi-Fi\")")
+    @Test(
+        """
+        a Play fetch larger than 200 MB on cellular waits for the user's confirmation; one of 200 MB does not (Play: \
+        \"Asset packs larger than 200MB … only on Wi-Fi\")
+        """
+    )
     func cellularConfirmation() throws {
         // 240 MB waits 30 s for the confirmation, then takes 240 MB × 8 / 8 Mbps = 240 s: 270 s.
         #expect(try grantTimes(cellularScenario(size: "240MB", confirmation: "30s")) == [270])
         // 200 MB is not larger than 200 MB: 200 MB × 8 / 8 Mbps = 200 s, no wait.
         #expect(try grantTimes(cellularScenario(size: "200MB", confirmation: "30s")) == [200])
         // 200 000 001 bytes is: 30 s + 200 000 001 × 8 / 8 000 000 = 30 + 200.000001 s.
-        #expect(try grantTimes(cellularScenario(size: "200000001", confirmation: "30s")).map { ($0 * 1e6).rounded() / 1e6 } == [230.000001])
+        #expect(
+            try grantTimes(cellularScenario(size: "200000001", confirmation: "30s")).map { ($0 * 1e6).rounded() / 1e6 }
+                == [230.000001])
         // A user who never confirms: the fetch waits for Wi-Fi at 1 h, then 240 MB × 8 / 40 Mbps = 48 s.
         #expect(try grantTimes(cellularScenario(size: "240MB", confirmation: "never")) == [3_648])
         // The Play Store's "Wi-Fi only" setting: even 100 MB waits for Wi-Fi at 1 h, then
         // 100 MB × 8 / 40 Mbps = 20 s: 3 620 s; and no confirmation comes for 240 MB either:
         // 3 600 + 240 × 8 / 40 = 3 648 s.
         let wifiOnly = { (size: String) in
-            cellularScenario(size: size, confirmation: "30s").replacingOccurrences(of: "device: {capacity: 64GB}", with: "device: {capacity: 64GB, wifi_only: true}")
+            cellularScenario(size: size, confirmation: "30s").replacingOccurrences(
+                of: "device: {capacity: 64GB}", with: "device: {capacity: 64GB, wifi_only: true}")
         }
         #expect(try grantTimes(wifiOnly("100MB")) == [3_620])
         #expect(try grantTimes(wifiOnly("240MB")) == [3_648])
         // Elsewhere it is a located error saying what decides instead.
         #expect(throws: ScenarioError.self) {
-            try ScenarioParser(knownPolicies: ["lru"]).parse(wifiOnly("100MB").replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
-                .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
+            try ScenarioParser(knownPolicies: ["lru"]).parse(
+                wifiOnly("100MB").replacingOccurrences(of: "play-asset-delivery", with: "background-assets")
+                    .replacingOccurrences(of: "    cellular_confirmation: 30s\n", with: ""), fileName: "p.scn")
         }
         // So is a threshold for a platform without the dialog (issue 38).
         do {
-            _ = try ScenarioParser(knownPolicies: ["lru"]).parse("""
+            _ = try ScenarioParser(knownPolicies: ["lru"]).parse(
+                """
                 duration: 1h
                 platform: {base: background-assets, cellular_confirmation_over: 100MB}
                 device: {capacity: 64GB}
@@ -485,12 +551,16 @@ struct PlatformModelTests {
             Issue.record("cellular_confirmation_over on Background Assets was accepted")
         } catch {
             #expect(error.description.hasPrefix("p.scn:2:"), "\(error)")
-            #expect(error.description.contains("on background-assets-custom a download uses cellular data if the app's `cellular` allows it"), "\(error)")
+            #expect(
+                error.description.contains(
+                    "on background-assets-custom a download uses cellular data if the app's `cellular` allows it"),
+                "\(error)")
         }
         // ODR has no such rule: cellular_confirmation is refused where it means nothing.
         #expect(throws: ScenarioError.self) {
             try ScenarioParser(knownPolicies: ["lru"]).parse(
-                cellularScenario(size: "200MB", confirmation: "30s").replacingOccurrences(of: "play-asset-delivery", with: "ios18"),
+                cellularScenario(size: "200MB", confirmation: "30s").replacingOccurrences(
+                    of: "play-asset-delivery", with: "ios18"),
                 fileName: "p.scn")
         }
     }
@@ -548,10 +618,12 @@ struct PlatformModelTests {
         // a and b (300 MB) are fetched for r; r ends; then a's new version is published: the
         // device removes a's 100 MB and fetches the new version at once (64 GB free): one more
         // download, 100 MB of update bytes, none re-downloaded; b is not touched.
-        let device = try run(updateScenario("""
-              - {at: 2h, app: game, end: r}
-              - {at: 3h, app: game, update: a, version: 2}
-            """))
+        let device = try run(
+            updateScenario(
+                """
+                  - {at: 2h, app: game, end: r}
+                  - {at: 3h, app: game, update: a, version: 2}
+                """))
         #expect(device.ledger.updates == 1)
         #expect(device.ledger.downloadsFinished == 3)
         #expect(device.ledger.downloadedBytes == 400 * Self.MB)
@@ -573,11 +645,17 @@ struct PlatformModelTests {
         #expect(simulator.notices.first?.message.contains("is being downloaded or used") == true)
         // An update naming no pack or resource of the app is refused where it is written.
         #expect(throws: ScenarioError.self) {
-            try ScenarioParser(knownPolicies: ["lru"]).parse(updateScenario("  - {at: 3h, app: game, update: c}"), fileName: "u.scn")
+            try ScenarioParser(knownPolicies: ["lru"]).parse(
+                updateScenario("  - {at: 3h, app: game, update: c}"), fileName: "u.scn")
         }
     }
 
-    @Test("Background Assets keeps an out-of-date pack usable; only a request with latest: true (requireLatestVersion) waits for the new version")
+    @Test(
+        """
+        Background Assets keeps an out-of-date pack usable; only a request with latest: true (requireLatestVersion) \
+        waits for the new version
+        """
+    )
     func requireLatestVersion() throws {
         // r holds a and b (300 MB) when a's version 2 is published at 3 h: a is in use, so its
         // old version stays, out of date (no download, no update yet). r2 at 5 h asks for a
@@ -585,15 +663,17 @@ struct PlatformModelTests {
         // old 100 MB are removed (one pack update) and the new version downloads (100 MB of
         // update bytes, none re-downloaded), so r3 waits. r4 at 8 h, `latest` again: a hit.
         // Grants 4, hits 2 (r2, r4); downloads a, b, a's new version: 400 MB.
-        let device = try run(updateScenario("""
-              - {at: 3h, app: game, update: a}
-              - {at: 4h, app: game, end: r}
-              - {at: 5h, app: game, request: [a], id: r2}
-              - {at: 5h30m, app: game, end: r2}
-              - {at: 6h, app: game, request: [a], id: r3, latest: true}
-              - {at: 7h, app: game, end: r3}
-              - {at: 8h, app: game, request: [a], id: r4, latest: true}
-            """))
+        let device = try run(
+            updateScenario(
+                """
+                  - {at: 3h, app: game, update: a}
+                  - {at: 4h, app: game, end: r}
+                  - {at: 5h, app: game, request: [a], id: r2}
+                  - {at: 5h30m, app: game, end: r2}
+                  - {at: 6h, app: game, request: [a], id: r3, latest: true}
+                  - {at: 7h, app: game, end: r3}
+                  - {at: 8h, app: game, request: [a], id: r4, latest: true}
+                """))
         #expect(device.ledger.grants == 4)
         #expect(device.ledger.hits == 2)
         #expect(device.ledger.updates == 1)
@@ -611,21 +691,28 @@ struct PlatformModelTests {
         }
     }
 
-    @Test("Background Assets: an obsolete pack stays usable until the app's update check removes it, and is never fetched again")
+    @Test(
+        """
+        Background Assets: an obsolete pack stays usable until the app's update check removes it, and is never \
+        fetched again
+        """
+    )
     func obsoletePacks() throws {
         // a (100 MB) and b (200 MB) are fetched for r (1 h to 2 h). At 3 h a and c (50 MB,
         // never fetched) become obsolete. r2 at 4 h: a is still on the device, a hit. r3 at
         // 5 h asks for c: it would have to be fetched, and obsolete packs "can't be
         // redownloaded": invalid-tag. check-updates at 6 h removes a (idle): 100 MB, not a
         // purge. r4 at 7 h asks for a: invalid-tag again. b is untouched: 200 MB stay.
-        let device = try run("""
+        let device = try run(
+            """
             duration: 1d
             platform: background-assets
             device: {capacity: 64GB}
             network: [{at: 0, bandwidth: 80Mbps}]
             apps:
               - id: game
-                resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 200MB, tags: [b]}, {name: c, size: 50MB, tags: [c]}]
+                resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 200MB, tags: [b]}, {name: c, size: \
+            50MB, tags: [c]}]
             events:
               - {at: 0, app: game, install: true}
               - {at: 0, app: game, launch: true}
@@ -648,10 +735,17 @@ struct PlatformModelTests {
         #expect(device.state(of: pack(device, "b")) == .downloaded)
         // obsolete and check-updates are Background Assets' own.
         #expect {
-            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(updateScenario("  - {at: 3h, app: game, obsolete: a}")
-                .replacingOccurrences(of: "platform: background-assets", with: "platform: play-asset-delivery"), fileName: "o.scn")
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(
+                updateScenario("  - {at: 3h, app: game, obsolete: a}")
+                    .replacingOccurrences(of: "platform: background-assets", with: "platform: play-asset-delivery"),
+                fileName: "o.scn")
         } throws: { error in
-            "\(error)".contains("o.scn:12:35: obsolete is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on play-asset-delivery packs change only with an app update")
+            "\(error)".contains(
+                """
+                o.scn:12:35: obsolete is Background Assets' (obsolete packs, AssetPackManager.checkForUpdates()); on \
+                play-asset-delivery packs change only with an app update
+                """
+            )
         }
     }
 
@@ -659,10 +753,13 @@ struct PlatformModelTests {
     func updatesGenerator() throws {
         // 2 a day over the 6 days after r ends: about 12 updates, each 100 or 200 MB fetched
         // again (the packs are idle and fit); every byte beyond the first 300 MB is an update.
-        let device = try run(updateScenario("  - {at: 2h, app: game, end: r}", workload: """
-            workload:
-              - {kind: updates, app: game, rate: 2/d}
-            """))
+        let device = try run(
+            updateScenario(
+                "  - {at: 2h, app: game, end: r}",
+                workload: """
+                    workload:
+                      - {kind: updates, app: game, rate: 2/d}
+                    """))
         #expect(device.ledger.updates >= 5)
         #expect(device.ledger.updateBytes >= 5 * 100 * Self.MB)
         #expect(device.ledger.downloadedBytes == 300 * Self.MB + device.ledger.updateBytes)
@@ -671,7 +768,9 @@ struct PlatformModelTests {
 
     /// A device of `device` with an ODR app `maps` and an app `game` on `game`, `extra` added
     /// to the game's mapping.
-    static func mixedScenario(device: String = "ios17", game: String = "background-assets", extra: String = "", top: String = "") -> String {
+    static func mixedScenario(
+        device: String = "ios17", game: String = "background-assets", extra: String = "", top: String = ""
+    ) -> String {
         """
         duration: 1d
         platform: \(device)
@@ -696,7 +795,12 @@ struct PlatformModelTests {
         """
     }
 
-    @Test("apps[].platform: a Background Assets game beside an ODR app; the system purges the ODR app's pack for the game's download, and the game keeps its own")
+    @Test(
+        """
+        apps[].platform: a Background Assets game beside an ODR app; the system purges the ODR app's pack for the \
+        game's download, and the game keeps its own
+        """
+    )
     func platformPerApp() throws {
         // 1 GB: 400 + 300 MB stored, 300 MB free; `new` needs 500: the system frees 200 MB
         // from maps' pack (400 MB, all of it), the game's code removes nothing.
@@ -705,27 +809,55 @@ struct PlatformModelTests {
         #expect(device.ledger(of: AppID(rawValue: 0)).purgedBytes == 400 * Self.MB)
         #expect(device.ledger(of: AppID(rawValue: 1)).purges == 0)
         // Each app's rules are its own: a budget is the game's, refused for the ODR app.
-        let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(Self.mixedScenario(extra: "\n    budget: 500MB"), fileName: "p.scn").scenario
+        let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(
+            Self.mixedScenario(extra: "\n    budget: 500MB"), fileName: "p.scn"
+        ).scenario
         #expect(scenario.apps[1].budget == 500 * Self.MB && scenario.apps[1].platform?.name == "background-assets")
         #expect(scenario.apps[0].platform == nil && scenario.platform(of: 0).name == "ios17")
         #expect(scenario.mixesPlatforms && scenario.someAppEvicts && scenario.systemPurges)
     }
 
-    @Test("apps[].platform of another operating system, and system_policy where nothing mixes, are located errors", arguments: [
-        (Self.mixedScenario(game: "play-asset-delivery"),
-         "p.scn:9:15: platform play-asset-delivery runs on Android devices, but the device's platform is ios17 (Apple's); one device runs one operating system"),
-        (Self.mixedScenario(device: "play-asset-delivery", game: "background-assets"),
-         "p.scn:9:15: platform background-assets runs on Apple's devices, but the device's platform is play-asset-delivery (Android); one device runs one operating system"),
-        (Self.mixedScenario(game: "ios17", top: "system_policy: apple\n"),
-         "p.scn:3:16: system_policy applies where some apps' packs are purged by the system and others are removed by the apps (an app with its own `platform`); here the system purges every app's packs under the run's policy"),
-        (Self.mixedScenario(top: "system_policy: belady\n"),
-         "p.scn:3:16: system_policy 'belady' reads the future; the system cannot (run it as the run's policy, a bound)"),
-        (Self.mixedScenario(top: "system_policy: aple\n"),
-         "p.scn:3:16: unknown system_policy 'aple'; did you mean 'apple'?"),
-    ])
+    @Test(
+        "apps[].platform of another operating system, and system_policy where nothing mixes, are located errors",
+        arguments: [
+            (
+                Self.mixedScenario(game: "play-asset-delivery"),
+                """
+                p.scn:9:15: platform play-asset-delivery runs on Android devices, but the device's platform is ios17 \
+                (Apple's); one device runs one operating system
+                """
+            ),
+            (
+                Self.mixedScenario(device: "play-asset-delivery", game: "background-assets"),
+                """
+                p.scn:9:15: platform background-assets runs on Apple's devices, but the device's platform is \
+                play-asset-delivery (Android); one device runs one operating system
+                """
+            ),
+            (
+                Self.mixedScenario(game: "ios17", top: "system_policy: apple\n"),
+                """
+                p.scn:3:16: system_policy applies where some apps' packs are purged by the system and others are \
+                removed by the apps (an app with its own `platform`); here the system purges every app's packs \
+                under the run's policy
+                """
+            ),
+            (
+                Self.mixedScenario(top: "system_policy: belady\n"),
+                """
+                p.scn:3:16: system_policy 'belady' reads the future; the system cannot (run it as the run's policy, \
+                a bound)
+                """
+            ),
+            (
+                Self.mixedScenario(top: "system_policy: aple\n"),
+                "p.scn:3:16: unknown system_policy 'aple'; did you mean 'apple'?"
+            ),
+        ])
     func platformPerAppErrors(text: String, message: String) throws {
         do {
-            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, offlinePolicies: ["belady"]).parse(text, fileName: "p.scn")
+            _ = try ScenarioParser(knownPolicies: PolicyRegistry.names, offlinePolicies: ["belady"]).parse(
+                text, fileName: "p.scn")
             Issue.record("accepted")
         } catch {
             #expect(error.description == message)

@@ -1,9 +1,8 @@
 import Foundation
 import ODRCore
+import ScenarioFile
 import Simulation
 import Testing
-
-import ScenarioFile
 
 /// Defaults, extension keys and request-key assignment.
 @Suite("Scenario model")
@@ -11,7 +10,8 @@ struct ScenarioModelTests {
     let parser = ScenarioParser(knownPolicies: ["apple", "lru", "android-quota"])
 
     @Test func defaults() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: 1h
             device: {capacity: 32GB}
             apps:
@@ -25,7 +25,8 @@ struct ScenarioModelTests {
         #expect(document.policies == ["apple"])
         #expect(document.replications == 1)
         #expect(document.sampleInterval == nil)
-        #expect(document.scenario.device == DeviceSpec(capacity: 32_000_000_000, used: 0, onSpaceExhausted: .failRequest))
+        #expect(
+            document.scenario.device == DeviceSpec(capacity: 32_000_000_000, used: 0, onSpaceExhausted: .failRequest))
         #expect(document.scenario.network == [NetworkPhase(at: 0, bandwidth: 40_000_000, kind: .wifi)])
         #expect(document.scenario.events.isEmpty)
         #expect(document.scenario.requestLabels.isEmpty)
@@ -45,7 +46,8 @@ struct ScenarioModelTests {
     }
 
     @Test func extensionKeys() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: 2d
             replications: 5
             sample: 10m
@@ -74,7 +76,8 @@ struct ScenarioModelTests {
     }
 
     @Test func customPlatformNameAndDefaultBase() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: 1d
             platform: {name: tight, max_tag_size: 100MB}
             device: {capacity: 1GB}
@@ -91,7 +94,8 @@ struct ScenarioModelTests {
     }
 
     @Test func requestIdsArePerAppWithTheirOwnKeys() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: 1d
             device: {capacity: 64GB}
             apps:
@@ -109,20 +113,22 @@ struct ScenarioModelTests {
               - {at: 50d, app: game, end: r1}    # after the duration: allowed, never runs
             """, fileName: "two.scn")
         #expect(document.scenario.requestLabels == ["r1", "r1"])
-        #expect(document.scenario.events.map(\.action) == [
-            .request(0, tags: [TagID(rawValue: 0)], key: 0, priority: .normal, optional: false),
-            .request(1, tags: [TagID(rawValue: 0)], key: 1, priority: LoadingPriority(0.9)!, optional: false),
-            .requestIfPresent(1, tags: [TagID(rawValue: 0)], key: nil),
-            .resume(0, key: 0),
-            .cancel(1, key: 1),
-            .end(1, key: 1),
-            .end(0, key: 0),
-        ])
+        #expect(
+            document.scenario.events.map(\.action) == [
+                .request(0, tags: [TagID(rawValue: 0)], key: 0, priority: .normal, optional: false),
+                .request(1, tags: [TagID(rawValue: 0)], key: 1, priority: LoadingPriority(0.9)!, optional: false),
+                .requestIfPresent(1, tags: [TagID(rawValue: 0)], key: nil),
+                .resume(0, key: 0),
+                .cancel(1, key: 1),
+                .end(1, key: 1),
+                .end(0, key: 0),
+            ])
         #expect(document.scenario.events.last?.time == 4_320_000.0)
     }
 
     @Test func blockStyleAndMultiTagRequests() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: 1d
             device:
               capacity: 64GB
@@ -148,17 +154,26 @@ struct ScenarioModelTests {
                   t1: 0.25
                   t3: 1
             """, fileName: "block.scn")
-        #expect(document.scenario.events == [
-            ScenarioEvent(time: 1.5, action: .request(
-                0, tags: [TagID(rawValue: 2), TagID(rawValue: 0)], key: 0, priority: .normal, optional: true)),
-            ScenarioEvent(time: 2, action: .preserve(0, [
-                TagPreservation(tag: TagID(rawValue: 0), priority: 0.25), TagPreservation(tag: TagID(rawValue: 2), priority: 1),
-            ])),
-        ])
+        #expect(
+            document.scenario.events == [
+                ScenarioEvent(
+                    time: 1.5,
+                    action: .request(
+                        0, tags: [TagID(rawValue: 2), TagID(rawValue: 0)], key: 0, priority: .normal, optional: true)),
+                ScenarioEvent(
+                    time: 2,
+                    action: .preserve(
+                        0,
+                        [
+                            TagPreservation(tag: TagID(rawValue: 0), priority: 0.25),
+                            TagPreservation(tag: TagID(rawValue: 2), priority: 1),
+                        ])),
+            ])
     }
 
     @Test func quotedValuesAreReadLikePlainOnes() throws {
-        let document = try parser.parse("""
+        let document = try parser.parse(
+            """
             duration: "14d"
             seed: 7
             device: {capacity: '64 GB', used: "1.5GiB"}
@@ -169,7 +184,8 @@ struct ScenarioModelTests {
     }
 
     @Test func parseFileReadsTheFileAndNamesIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("odr-sim-parser-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "odr-sim-parser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("storm.scn").path
@@ -179,7 +195,8 @@ struct ScenarioModelTests {
         #expect(document.scenario.events.count == 13)
 
         try "duration: 1d\ndevice: {capacity: 1GB}\nseed: x\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ScenarioError(file: path, line: 3, column: 7, message: "seed must be a whole number, not 'x'")) {
+        #expect(throws: ScenarioError(file: path, line: 3, column: 7, message: "seed must be a whole number, not 'x'"))
+        {
             try parser.parseFile(atPath: path)
         }
     }

@@ -31,7 +31,8 @@ struct TelemetryTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(csv.utf8).write(to: dir.appendingPathComponent("telemetry.csv"))
-        return try ScenarioParser(knownPolicies: ["lru"]).parse(scenario, fileName: dir.appendingPathComponent("t.scn").path)
+        return try ScenarioParser(knownPolicies: ["lru"]).parse(
+            scenario, fileName: dir.appendingPathComponent("t.scn").path)
     }
 
     /// Records when each request was granted, and how long it waited.
@@ -44,7 +45,8 @@ struct TelemetryTests {
 
     @Test("rows become events, merged with the script in time order, and they run")
     func replays() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             time,app,event,tags,id
             0,game,install,,
             60,game,request,level-1 level-2,r1
@@ -58,7 +60,10 @@ struct TelemetryTests {
         #expect(document.eventLocations[0].hasSuffix("telemetry.csv:2:1"))
         #expect(document.eventLocations[1].hasSuffix("t.scn:10:5"))
         #expect(document.eventLocations[4].hasSuffix("telemetry.csv:5:1"))
-        guard case .request(_, let tags, _, _, _) = events[2].action else { Issue.record("not a request: \(events[2])"); return }
+        guard case .request(_, let tags, _, _, _) = events[2].action else {
+            Issue.record("not a request: \(events[2])")
+            return
+        }
         #expect(tags.count == 2)
 
         let grants = Grants()
@@ -77,14 +82,37 @@ struct TelemetryTests {
         #expect(a.sourceDigest != b.sourceDigest)
     }
 
-    @Test("a bad row is an error at the CSV's line and the column of the field to blame", arguments: [
-        ("0,gmae,install,,", "telemetry.csv:3:3: unknown app 'gmae'; did you mean 'game'?"),
-        ("60,game,request,level-1 levl-2,r9", "telemetry.csv:3:25: app 'game' has no tag 'levl-2'; did you mean 'level-2'?"),
-        ("6x,game,launch,,", "telemetry.csv:3:1: time must be a time, not '6x'; use seconds or a number and a unit (ms, s, m, h, d), such as 90s, 2m, 14d or 1d8h"),
-        ("0,game,launch,", "telemetry.csv:3:1: 4 fields, but the header has 5"),
-        ("0,game,jump,,", "telemetry.csv:3:8: unknown event 'jump'; expected one of: install, launch, terminate, uninstall, request, request-if-present, end, cancel, pause, resume, app-update"),
-        ("5m,game,end,,r7", "telemetry.csv:3:14: unknown request id 'r7' for app 'game'; no earlier request of app 'game' has an id"),
-    ])
+    @Test(
+        "a bad row is an error at the CSV's line and the column of the field to blame",
+        arguments: [
+            ("0,gmae,install,,", "telemetry.csv:3:3: unknown app 'gmae'; did you mean 'game'?"),
+            (
+                "60,game,request,level-1 levl-2,r9",
+                "telemetry.csv:3:25: app 'game' has no tag 'levl-2'; did you mean 'level-2'?"
+            ),
+            (
+                "6x,game,launch,,",
+                """
+                telemetry.csv:3:1: time must be a time, not '6x'; use seconds or a number and a unit (ms, s, m, h, \
+                d), such as 90s, 2m, 14d or 1d8h
+                """
+            ),
+            ("0,game,launch,", "telemetry.csv:3:1: 4 fields, but the header has 5"),
+            (
+                "0,game,jump,,",
+                """
+                telemetry.csv:3:8: unknown event 'jump'; expected one of: install, launch, terminate, uninstall, \
+                request, request-if-present, end, cancel, pause, resume, app-update
+                """
+            ),
+            (
+                "5m,game,end,,r7",
+                """
+                telemetry.csv:3:14: unknown request id 'r7' for app 'game'; no earlier request of app 'game' has \
+                an id
+                """
+            ),
+        ])
     func badRow(row: String, expected: String) throws {
         do {
             _ = try Self.parse("time,app,event,tags,id\n0,game,install,,\n\(row)\n")
@@ -101,7 +129,13 @@ struct TelemetryTests {
             _ = try Self.parse("time,app,event\n1h,game,install\n0,game,launch\n")
             Issue.record("accepted rows out of order")
         } catch {
-            #expect("\(error)".hasSuffix("telemetry.csv:3:1: event at 0 is earlier than the event before it (at 1h); events must be in time order"))
+            #expect(
+                "\(error)".hasSuffix(
+                    """
+                    telemetry.csv:3:1: event at 0 is earlier than the event before it (at 1h); events must be in \
+                    time order
+                    """
+                ))
         }
     }
 
@@ -112,7 +146,13 @@ struct TelemetryTests {
             _ = try Self.parse("time,app,evnt\n")
             Issue.record("accepted a header without event")
         } catch {
-            #expect("\(error)".hasSuffix("telemetry.csv:1:10: unknown column 'evnt'; did you mean 'event'? (the columns are time, app, event, tags, id, priority)"))
+            #expect(
+                "\(error)".hasSuffix(
+                    """
+                    telemetry.csv:1:10: unknown column 'evnt'; did you mean 'event'? (the columns are time, app, \
+                    event, tags, id, priority)
+                    """
+                ))
         }
     }
 }

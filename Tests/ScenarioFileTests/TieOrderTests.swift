@@ -1,7 +1,7 @@
 import ODRCore
+import ODRPolicies
 import ScenarioFile
 import Simulation
-import ODRPolicies
 import Testing
 
 /// Issue 18: at equal times, scripted events run before generated ones, all of them.
@@ -33,9 +33,13 @@ struct TieOrderTests {
             """
     }
 
-    @Test("the generator's request at t = 0 finds its app installed, in either install order", arguments: ["game", "maps"])
+    @Test(
+        "the generator's request at t = 0 finds its app installed, in either install order",
+        arguments: ["game", "maps"])
     func scriptedFirst(secondApp: String) throws {
-        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(Self.scenario(secondApp: secondApp), fileName: "tie.scn").scenario
+        let scenario = try ScenarioParser(knownPolicies: ["apple"]).parse(
+            Self.scenario(secondApp: secondApp), fileName: "tie.scn"
+        ).scenario
         let simulator = Simulator(scenario: scenario, policy: ApplePolicy())
         simulator.run()
         let ledger = simulator.device.ledger

@@ -5,12 +5,13 @@ import Testing
 
 @Suite("Sizes")
 struct SizeSyntaxTests {
-    @Test(arguments: [
-        ("123B", 123), ("0", 0), ("4096", 4096), ("700KB", 700_000), ("700kB", 700_000),
-        ("512MB", 512_000_000), ("1.5GB", 1_500_000_000), ("1.1GB", 1_100_000_000), ("2TB", 2_000_000_000_000),
-        ("1KiB", 1024), ("64MiB", 67_108_864), ("1.5GiB", 1_610_612_736), ("1TiB", 1_099_511_627_776),
-        ("40 MB", 40_000_000), (" 3GB ", 3_000_000_000), ("0.5KiB", 512), ("0.0001KB", 0), ("+5MB", 5_000_000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("123B", 123), ("0", 0), ("4096", 4096), ("700KB", 700_000), ("700kB", 700_000),
+            ("512MB", 512_000_000), ("1.5GB", 1_500_000_000), ("1.1GB", 1_100_000_000), ("2TB", 2_000_000_000_000),
+            ("1KiB", 1024), ("64MiB", 67_108_864), ("1.5GiB", 1_610_612_736), ("1TiB", 1_099_511_627_776),
+            ("40 MB", 40_000_000), (" 3GB ", 3_000_000_000), ("0.5KiB", 512), ("0.0001KB", 0), ("+5MB", 5_000_000),
+        ] as [(String, Int64)])
     func decimalAndBinaryUnits(text: String, bytes: Int64) throws {
         #expect(try SizeSyntax.parse(text) == bytes)
     }
@@ -33,16 +34,24 @@ struct SizeSyntaxTests {
         }
     }
 
-    @Test(arguments: ["", "MB", "12XB", "1.2.3GB", "1e9", "0x10", "12 mbit", "GB12", "1,5GB", "inf", "nan", "--1GB", "1GB2"])
+    @Test(arguments: [
+        "", "MB", "12XB", "1.2.3GB", "1e9", "0x10", "12 mbit", "GB12", "1,5GB", "inf", "nan", "--1GB", "1GB2",
+    ])
     func unparsable(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: SizeSyntax.expected))) {
+        #expect(throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "size", expected: SizeSyntax.expected)))
+        {
             try SizeSyntax.parse(text)
         }
     }
 
-    @Test(arguments: ["9999999TB", "99999999999999999999", "9223372036854775808", "9223372036854775807", "1125899906842625", "1.0000001PiB"])
+    @Test(arguments: [
+        "9999999TB", "99999999999999999999", "9223372036854775808", "9223372036854775807", "1125899906842625",
+        "1.0000001PiB",
+    ])
     func tooLarge(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .tooLarge(kind: "size", maximum: "1PiB"))) { try SizeSyntax.parse(text) }
+        #expect(throws: ValueSyntaxError(text: text, problem: .tooLarge(kind: "size", maximum: "1PiB"))) {
+            try SizeSyntax.parse(text)
+        }
     }
 
     /// The model's limit, 1 PiB (ModelLimits.bytes): nothing derived from sizes up to it
@@ -54,26 +63,37 @@ struct SizeSyntaxTests {
     }
 
     @Test func messages() {
-        #expect(ValueSyntaxError(text: "-1GB", problem: .negative(kind: "size")).message(subject: "size")
-            == "size '-1GB' is negative; a size cannot be below 0")
-        #expect(ValueSyntaxError(text: "12XB", problem: .unparsable(kind: "size", expected: SizeSyntax.expected)).description
-            == "value must be a size, not '12XB'; use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB), such as 512MB or 1.5GB")
+        #expect(
+            ValueSyntaxError(text: "-1GB", problem: .negative(kind: "size")).message(subject: "size")
+                == "size '-1GB' is negative; a size cannot be below 0")
+        #expect(
+            ValueSyntaxError(text: "12XB", problem: .unparsable(kind: "size", expected: SizeSyntax.expected))
+                .description
+                    == """
+                    value must be a size, not '12XB'; use a number and a unit (B, KB, MB, GB, TB, PB, KiB, MiB, GiB, \
+                    TiB, PiB), such as 512MB or 1.5GB
+                    """
+        )
     }
 }
 
 @Suite("Bandwidths")
 struct BandwidthSyntaxTests {
-    @Test(arguments: [
-        ("300Mbps", 300e6), ("40Kbps", 40e3), ("40kbps", 40e3), ("1Gbps", 1e9), ("0", 0), ("9600bps", 9600),
-        ("2.5Mbps", 2.5e6), ("1000", 1000),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("300Mbps", 300e6), ("40Kbps", 40e3), ("40kbps", 40e3), ("1Gbps", 1e9), ("0", 0), ("9600bps", 9600),
+            ("2.5Mbps", 2.5e6), ("1000", 1000),
+        ] as [(String, Double)])
     func bitsPerSecondInPowersOfTen(text: String, bitsPerSecond: Double) throws {
         #expect(try BandwidthSyntax.parse(text) == bitsPerSecond)
     }
 
     @Test(arguments: ["40MBps", "fast", "", "40 Mb", "Mbps"])
     func unparsable(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "bandwidth", expected: BandwidthSyntax.expected))) {
+        #expect(
+            throws: ValueSyntaxError(
+                text: text, problem: .unparsable(kind: "bandwidth", expected: BandwidthSyntax.expected))
+        ) {
             try BandwidthSyntax.parse(text)
         }
     }
@@ -87,23 +107,28 @@ struct BandwidthSyntaxTests {
 
 @Suite("Times")
 struct DurationSyntaxTests {
-    @Test(arguments: [
-        ("0", 0), ("90s", 90), ("1.5s", 1.5), ("250ms", 0.25), ("2m", 120), ("3h", 10_800), ("14d", 1_209_600),
-        ("45", 45), ("2.5", 2.5), ("0.5h", 1_800), ("1 h", 3_600),
-    ] as [(String, Double)])
+    @Test(
+        arguments: [
+            ("0", 0), ("90s", 90), ("1.5s", 1.5), ("250ms", 0.25), ("2m", 120), ("3h", 10_800), ("14d", 1_209_600),
+            ("45", 45), ("2.5", 2.5), ("0.5h", 1_800), ("1 h", 3_600),
+        ] as [(String, Double)])
     func secondsFromUnits(text: String, seconds: Double) throws {
         #expect(try DurationSyntax.parse(text) == seconds)
     }
 
     @Test(arguments: ["5min", "1:30", "2w", "soon", "", "30m1h", "1e3s"])
     func unparsable(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "time", expected: DurationSyntax.expected))) {
+        #expect(
+            throws: ValueSyntaxError(text: text, problem: .unparsable(kind: "time", expected: DurationSyntax.expected))
+        ) {
             try DurationSyntax.parse(text)
         }
     }
 
     @Test func negativeIsAnError() throws {
-        #expect(throws: ValueSyntaxError(text: "-5s", problem: .negative(kind: "time"))) { try DurationSyntax.parse("-5s") }
+        #expect(throws: ValueSyntaxError(text: "-5s", problem: .negative(kind: "time"))) {
+            try DurationSyntax.parse("-5s")
+        }
         #expect(try DurationSyntax.parse("-0") == 0)
     }
 }
@@ -123,22 +148,33 @@ struct PrioritySyntaxTests {
 
     @Test(arguments: ["1.5", "-0.1", "2"])
     func outsideZeroToOne(text: String) {
-        #expect(throws: ValueSyntaxError(text: text, problem: .outOfRange(range: "0…1"))) { try PrioritySyntax.parseFraction(text) }
-        #expect(throws: ValueSyntaxError(text: text, problem: .outOfRange(range: "0…1"))) { try PrioritySyntax.parseLoading(text) }
+        #expect(throws: ValueSyntaxError(text: text, problem: .outOfRange(range: "0…1"))) {
+            try PrioritySyntax.parseFraction(text)
+        }
+        #expect(throws: ValueSyntaxError(text: text, problem: .outOfRange(range: "0…1"))) {
+            try PrioritySyntax.parseLoading(text)
+        }
     }
 
     @Test func unparsableNamesUrgentOnlyForLoading() {
-        #expect(throws: ValueSyntaxError(text: "high", problem: .unparsable(kind: "loading priority", expected: PrioritySyntax.expectedLoading))) {
+        #expect(
+            throws: ValueSyntaxError(
+                text: "high", problem: .unparsable(kind: "loading priority", expected: PrioritySyntax.expectedLoading))
+        ) {
             try PrioritySyntax.parseLoading("high")
         }
-        #expect(throws: ValueSyntaxError(text: "high", problem: .unparsable(kind: "priority", expected: PrioritySyntax.expected))) {
+        #expect(
+            throws: ValueSyntaxError(
+                text: "high", problem: .unparsable(kind: "priority", expected: PrioritySyntax.expected))
+        ) {
             try PrioritySyntax.parseFraction("high")
         }
     }
 
     @Test func outOfRangeMessage() {
-        #expect(ValueSyntaxError(text: "1.5", problem: .outOfRange(range: "0…1")).message(subject: "priority")
-            == "priority is 1.5, outside 0…1")
+        #expect(
+            ValueSyntaxError(text: "1.5", problem: .outOfRange(range: "0…1")).message(subject: "priority")
+                == "priority is 1.5, outside 0…1")
     }
 }
 
@@ -182,9 +218,9 @@ struct DecimalNumberTests {
 }
 
 private let compoundCases: [(String, Double)] = [
-    ("1d8h", 115_200),          // 86,400 + 8 × 3,600
-    ("2h30m", 9_000),           // 7,200 + 1,800
-    ("5d16h30m", 491_400),      // 432,000 + 57,600 + 1,800
+    ("1d8h", 115_200),  // 86,400 + 8 × 3,600
+    ("2h30m", 9_000),  // 7,200 + 1,800
+    ("5d16h30m", 491_400),  // 432,000 + 57,600 + 1,800
     ("1m30s", 90),
     ("1s500ms", 1.5),
 ]

@@ -1,9 +1,10 @@
 import Experiments
 import Metrics
-import ODRPolicies
 import ODRCore
+import ODRPolicies
 import Testing
 import Workload
+
 @testable import Simulation
 
 @Suite("Determinism")
@@ -14,15 +15,20 @@ struct DeterminismTests {
         var s = makeScenario(tags: tags, capacity: 600 * MB, used: 400 * MB, duration: 5 * 86_400) { _ in [] }
         let ids = (0..<12).map { TagID(rawValue: Int32($0)) }
         s.generators = [
-            PopularityGenerator(app: 0, tags: ids, rate: 40.0 / 86_400, alpha: 0.8, hold: Lognormal(median: 600, sigma: 1)),
-            DiskPressureGenerator(rate: 3.0 / 86_400, size: Lognormal(median: 30e6, sigma: 1), cleanupRate: 1.0 / 86_400),
-            NetworkSpellsGenerator(spells: [.init(bandwidth: 20e6, kind: .wifi, mean: 20_000), .init(bandwidth: 0, kind: .wifi, mean: 3_000)]),
+            PopularityGenerator(
+                app: 0, tags: ids, rate: 40.0 / 86_400, alpha: 0.8, hold: Lognormal(median: 600, sigma: 1)),
+            DiskPressureGenerator(
+                rate: 3.0 / 86_400, size: Lognormal(median: 30e6, sigma: 1), cleanupRate: 1.0 / 86_400),
+            NetworkSpellsGenerator(spells: [
+                .init(bandwidth: 20e6, kind: .wifi, mean: 20_000), .init(bandwidth: 0, kind: .wifi, mean: 3_000),
+            ]),
         ]
         return s
     }
 
     func outputs(jobs: Int) throws -> [String] {
-        let results = try ExperimentRunner(scenario: stochastic(), replications: 3, sampleInterval: 3600, jobs: jobs).run()
+        let results = try ExperimentRunner(scenario: stochastic(), replications: 3, sampleInterval: 3600, jobs: jobs)
+            .run()
         return results.flatMap { [$0.summary.csvLine, $0.eventRows, $0.sampleRows] }
     }
 
@@ -51,7 +57,8 @@ private struct Recording: WorkloadGenerator {
     var kind: String { inner.kind }
 
     func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
-        Stream(inner: inner.makeStream(scenario: scenario, seed: seed, firstKey: firstKey, keySpace: keySpace), log: log)
+        Stream(
+            inner: inner.makeStream(scenario: scenario, seed: seed, firstKey: firstKey, keySpace: keySpace), log: log)
     }
 
     func expectedEvents(over duration: Double) -> Double { inner.expectedEvents(over: duration) }

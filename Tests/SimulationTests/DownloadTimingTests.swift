@@ -1,5 +1,6 @@
 import ODRCore
 import Testing
+
 @testable import Simulation
 
 /// Completion times on a 300 Mbps link (37.5 MB/s), worked out by hand.
@@ -39,7 +40,10 @@ struct DownloadTimingTests {
 
     @Test("offline stalls a download, which continues from its bytes when the link returns")
     func offlineStall() {
-        let network = [NetworkPhase(at: 0, bandwidth: 300e6), NetworkPhase(at: 1, bandwidth: 0), NetworkPhase(at: 5, bandwidth: 300e6)]
+        let network = [
+            NetworkPhase(at: 0, bandwidth: 300e6), NetworkPhase(at: 1, bandwidth: 0),
+            NetworkPhase(at: 5, bandwidth: 300e6),
+        ]
         let s = makeScenario(tags: [("a", 64 * MB)], network: network) { tag in [request(0, [tag("a")], key: 0)] }
         let (_, log) = run(s)
         // 37.5 MB by 1 s; nothing from 1 s to 5 s; 26.5 MB more takes 0.70667 s: done at 5.70667 s.
@@ -51,8 +55,10 @@ struct DownloadTimingTests {
     @Test("shares follow loading priority within an app: 0.75 gets three times 0.25's rate")
     func proportional() {
         let s = makeScenario(tags: [("a", 64 * MB), ("b", 64 * MB)]) { tag in
-            [request(0, [tag("a")], key: 0, priority: LoadingPriority(0.25)!),
-             request(0, [tag("b")], key: 1, priority: LoadingPriority(0.75)!)]
+            [
+                request(0, [tag("a")], key: 0, priority: LoadingPriority(0.25)!),
+                request(0, [tag("b")], key: 1, priority: LoadingPriority(0.75)!),
+            ]
         }
         let (_, log) = run(s)
         // b at 28.125 MB/s finishes at 64 / 28.125 = 2.27556 s; the link is work-conserving,
@@ -64,8 +70,10 @@ struct DownloadTimingTests {
     @Test("a priority change mid-download re-plans the shares at once")
     func priorityChange() {
         let s = makeScenario(tags: [("a", 64 * MB), ("b", 64 * MB)]) { tag in
-            [request(0, [tag("a")], key: 0), request(0, [tag("b")], key: 1),
-             ScenarioEvent(time: 1, action: .setPriority(0, key: 1, .urgent))]
+            [
+                request(0, [tag("a")], key: 0), request(0, [tag("b")], key: 1),
+                ScenarioEvent(time: 1, action: .setPriority(0, key: 1, .urgent)),
+            ]
         }
         let (_, log) = run(s)
         // Both at 18.75 MB/s for 1 s: 18.75 MB each. b urgent: 45.25 MB at 37.5 MB/s = 1.20667 s

@@ -1,7 +1,12 @@
 import Metrics
-import ODRPolicies
 import ODRCore
+import ODRPolicies
+
 @testable import Simulation
+
+// The unit's own symbol, as the spec writes sizes (1 MB).
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
 
 let MB: Int64 = 1_000_000
 
@@ -23,8 +28,11 @@ func makeScenario(
         requestLabels: (0..<16).map { "r\($0)" })
 }
 
-func request(_ at: Double, _ tags: [TagID], key: RequestKey, priority: LoadingPriority = .normal, optional: Bool = false) -> ScenarioEvent {
-    ScenarioEvent(time: at, action: .request(0, tags: RequestTags(tags), key: key, priority: priority, optional: optional))
+func request(
+    _ at: Double, _ tags: [TagID], key: RequestKey, priority: LoadingPriority = .normal, optional: Bool = false
+) -> ScenarioEvent {
+    ScenarioEvent(
+        time: at, action: .request(0, tags: RequestTags(tags), key: key, priority: priority, optional: optional))
 }
 
 func end(_ at: Double, key: RequestKey) -> ScenarioEvent {
@@ -38,7 +46,9 @@ final class GrantLog: SimulationObserver {
 
     func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         events.append(event)
-        if case .requestGranted(let id, _, _, _) = event.kind { grants[RequestLabels(simulator.scenario).label(of: simulator.requestKey(of: id))] = event.time }
+        if case .requestGranted(let id, _, _, _) = event.kind {
+            grants[RequestLabels(simulator.scenario).label(of: simulator.requestKey(of: id))] = event.time
+        }
     }
 }
 

@@ -5,7 +5,12 @@ import Testing
 /// delay (Play's confirmation dialog) is a timer the driver sets, not a case of the kernel.
 @Suite("The kernel's source")
 struct KernelSourceTests {
-    @Test("Simulator.swift names no platform behaviour: its queue holds download moments, the driver's timers and samples")
+    @Test(
+        """
+        Simulator.swift names no platform behaviour: its queue holds download moments, the driver's timers and \
+        samples
+        """
+    )
     func kernelKnowsNoPlatform() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/Simulation/Simulator.swift")

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import Simulation
 
 /// The simulator's key table must behave exactly like a dictionary under any sequence of
@@ -25,7 +26,12 @@ struct KeyTableTests {
                     model[k] = nil
                 }
                 for probe in Set(model.keys).union([k, k + 1]) where table[probe] != model[probe] {
-                    Issue.record("after op \(i): key \(probe) is \(String(describing: table[probe])), expected \(String(describing: model[probe]))")
+                    Issue.record(
+                        """
+                        after op \(i): key \(probe) is \(String(describing: table[probe])), expected \
+                        \(String(describing: model[probe]))
+                        """
+                    )
                     return
                 }
                 if table.count != model.count {

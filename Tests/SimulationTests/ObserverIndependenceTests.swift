@@ -2,6 +2,7 @@ import ODRCore
 import ODRPolicies
 import Testing
 import Workload
+
 @testable import Simulation
 
 /// Without an observer the core records no events and the simulator keeps no request keys; a run
@@ -23,12 +24,16 @@ struct ObserverIndependenceTests {
 
     func scenario() -> Scenario {
         let tags = (1...12).map { ("t\($0)", Int64($0) * 9 * MB) }
-        var s = makeScenario(tags: tags, capacity: 500 * MB, used: 380 * MB, onLowDisk: .releaseAll, duration: 4 * 86_400) { _ in [] }
+        var s = makeScenario(
+            tags: tags, capacity: 500 * MB, used: 380 * MB, onLowDisk: .releaseAll, duration: 4 * 86_400
+        ) { _ in [] }
         let ids = (0..<12).map { TagID(rawValue: Int32($0)) }
         s.generators = [
-            PopularityGenerator(app: 0, tags: ids, rate: 60.0 / 86_400, alpha: 0.7, hold: Lognormal(median: 1800, sigma: 1)),
+            PopularityGenerator(
+                app: 0, tags: ids, rate: 60.0 / 86_400, alpha: 0.7, hold: Lognormal(median: 1800, sigma: 1)),
             SessionsGenerator(app: 0, rate: 6.0 / 86_400, length: Lognormal(median: 1200, sigma: 0.5)),
-            DiskPressureGenerator(rate: 8.0 / 86_400, size: Lognormal(median: 40e6, sigma: 1), cleanupRate: 2.0 / 86_400),
+            DiskPressureGenerator(
+                rate: 8.0 / 86_400, size: Lognormal(median: 40e6, sigma: 1), cleanupRate: 2.0 / 86_400),
         ]
         return s
     }

@@ -1,5 +1,6 @@
 import ODRCore
 import Testing
+
 @testable import Simulation
 
 /// Emits requests for one tag at fixed times (several at the same instant as other streams).
@@ -9,9 +10,11 @@ private struct FixedRequests: WorkloadGenerator {
     let times: [Double]
 
     func makeStream(scenario: Scenario, seed: UInt64, firstKey: RequestKey, keySpace: Int) -> any EventStream {
-        ArrayEventStream(times.enumerated().map { i, t in
-            ScenarioEvent(time: t, action: .request(0, tags: [tag], key: firstKey + i, priority: .normal, optional: false))
-        })
+        ArrayEventStream(
+            times.enumerated().map { i, t in
+                ScenarioEvent(
+                    time: t, action: .request(0, tags: [tag], key: firstKey + i, priority: .normal, optional: false))
+            })
     }
 
     func expectedEvents(over duration: Double) -> Double { Double(times.count) }
@@ -32,8 +35,10 @@ struct RequestStreamTests {
         var s = makeScenario(tags: [("a", 1 * MB), ("b", 1 * MB), ("c", 1 * MB)], duration: 100) { tag in
             [request(10, [tag("a")], key: 0), request(10, [tag("a")], key: 1), request(20, [tag("a")], key: 2)]
         }
-        s.generators = [FixedRequests(tag: TagID(rawValue: 1), times: [10, 10, 20, 20]),
-                        FixedRequests(tag: TagID(rawValue: 2), times: [10, 20, 20])]
+        s.generators = [
+            FixedRequests(tag: TagID(rawValue: 1), times: [10, 10, 20, 20]),
+            FixedRequests(tag: TagID(rawValue: 2), times: [10, 20, 20]),
+        ]
         let predicted = ScenarioStreams.requests(of: s, seed: s.seed)
         #expect(predicted.count == 10)
         let log = OrdinalLog()

@@ -1,5 +1,6 @@
 import ODRCore
 import Testing
+
 @testable import Simulation
 
 /// A request's tags: one stored inline, several as a list; either way the same tags in the

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import Simulation
 
 /// The stream merger's tournament must hand out streams exactly in (time, ranked streams
@@ -18,7 +19,8 @@ struct StreamTournamentTests {
             let ranked = first.count % 3
             let tournament = StreamTournament(times: first.map { $0 < 0 ? nil : Double($0) }, ranked: ranked)
             // Live streams: (time, sequence); nil once finished.
-            var model: [(time: Double, sequence: Int)?] = first.enumerated().map { s, t in t < 0 ? nil : (Double(t), s) }
+            var model: [(time: Double, sequence: Int)?] = first.enumerated().map { s, t in t < 0 ? nil : (Double(t), s)
+            }
             var sequence = first.count
             func expected() -> Int? {
                 let live = model.indices.filter { model[$0] != nil }
@@ -27,7 +29,12 @@ struct StreamTournamentTests {
             for (i, (kind, dt)) in ops.enumerated() {
                 let want = expected()
                 guard tournament.winner == want else {
-                    Issue.record("before op \(i): winner \(String(describing: tournament.winner)), expected \(String(describing: want))")
+                    Issue.record(
+                        """
+                        before op \(i): winner \(String(describing: tournament.winner)), expected \
+                        \(String(describing: want))
+                        """
+                    )
                     return
                 }
                 guard let top = want, let time = model[top]?.time else { break }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TextInput
 
 /// Issue 42: every text input is read by one reader, which treats CRLF, byte-order marks, NUL
@@ -27,18 +28,25 @@ struct InputTextTests {
 
     @Test("a NUL byte is refused at its line and column (columns in Unicode scalars, as YAML counts them)")
     func nul() {
-        #expect(Self.failure(Array("ab\ncd".utf8) + [0] + Array("e\n".utf8)) == InputText.Failure(line: 2, column: 3, message: "a NUL byte: the file is not text"))
-        #expect(Self.failure(Array("é".utf8) + [0]) == InputText.Failure(line: 1, column: 2, message: "a NUL byte: the file is not text"))
+        #expect(
+            Self.failure(Array("ab\ncd".utf8) + [0] + Array("e\n".utf8))
+                == InputText.Failure(line: 2, column: 3, message: "a NUL byte: the file is not text"))
+        #expect(
+            Self.failure(Array("é".utf8) + [0])
+                == InputText.Failure(line: 1, column: 2, message: "a NUL byte: the file is not text"))
     }
 
     @Test("bytes that are not UTF-8 are refused at the first of them")
     func notUTF8() {
-        #expect(Self.failure(Array("ok\nx".utf8) + [0xFF, 0x41]) == InputText.Failure(line: 2, column: 2, message: "the file is not UTF-8 text"))
+        #expect(
+            Self.failure(Array("ok\nx".utf8) + [0xFF, 0x41])
+                == InputText.Failure(line: 2, column: 2, message: "the file is not UTF-8 text"))
     }
 
     @Test("a folder, a named pipe and a device are named as what they are, and nothing is opened (a pipe would wait)")
     func notFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("odr-sim-input-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "odr-sim-input-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("pipe").path

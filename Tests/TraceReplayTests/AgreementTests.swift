@@ -1,7 +1,7 @@
 import Foundation
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
 import TraceReplay
 
 /// The replay against libCacheSim's own numbers for the CloudPhysics trace
@@ -24,16 +24,18 @@ import TraceReplay
         func column(_ name: String) -> Int { header.firstIndex(of: name)! }
         return lines.dropFirst().map { line in
             let f = line.split(separator: ",").map(String.init)
-            return Expected(policy: f[column("policy")], capacity: Int64(f[column("capacity_bytes")])!,
-                            requests: Int64(f[column("requests")])!, misses: Int64(f[column("misses")])!,
-                            bytesMissed: Int64(f[column("bytes_missed")])!)
+            return Expected(
+                policy: f[column("policy")], capacity: Int64(f[column("capacity_bytes")])!,
+                requests: Int64(f[column("requests")])!, misses: Int64(f[column("misses")])!,
+                bytesMissed: Int64(f[column("bytes_missed")])!)
         }
     }
 
     @Test func replayMatchesLibCacheSimExactly() throws {
         let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
-        try #require(FileManager.default.fileExists(atPath: trace),
-                     "the reference trace is missing: expected \(trace) (shared/ beside the repository)")
+        try #require(
+            FileManager.default.fileExists(atPath: trace),
+            "the reference trace is missing: expected \(trace) (shared/ beside the repository)")
         let expected = try Self.reference()
         let policies = ["lru", "fifo", "lfu", "belady", "gdsf"]
         #expect(Set(expected.map(\.policy)).isSuperset(of: policies))

@@ -12,8 +12,10 @@ struct LCSFormatTests {
 
     /// An lcs file of `records` (time, id, size, tenant) at `version`, with `endMagic` at the
     /// header's end.
-    static func lcs(_ records: [(UInt32, UInt64, UInt32)], version: UInt64, tenants: [UInt32]? = nil,
-                    startMagic: UInt64 = magic, endMagic: UInt64 = magic) -> Data {
+    static func lcs(
+        _ records: [(UInt32, UInt64, UInt32)], version: UInt64, tenants: [UInt32]? = nil,
+        startMagic: UInt64 = magic, endMagic: UInt64 = magic
+    ) -> Data {
         var header = Data(count: 8192)
         header.withUnsafeMutableBytes { p in
             p.storeBytes(of: startMagic.littleEndian, toByteOffset: 0, as: UInt64.self)
@@ -40,8 +42,10 @@ struct LCSFormatTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("t.csv"), v1 = dir.appendingPathComponent("t.lcs"),
-            zst = dir.appendingPathComponent("t.lcs.zst"), v2 = dir.appendingPathComponent("t2.lcs")
+        let csv = dir.appendingPathComponent("t.csv")
+        let v1 = dir.appendingPathComponent("t.lcs")
+        let zst = dir.appendingPathComponent("t.lcs.zst")
+        let v2 = dir.appendingPathComponent("t2.lcs")
         try Data(("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()).utf8).write(to: csv)
         try Self.lcs(records, version: 1).write(to: v1)
         try TraceFormatTests.compressed(Self.lcs(records, version: 1)).write(to: zst)
@@ -70,13 +74,27 @@ struct LCSFormatTests {
         #expect(try TraceReplayer(path: two.path).replay(capacities: [.percent(10)], policies: policies).count == 3)
     }
 
-    @Test("a header that does not check out is one line naming the file", arguments: [
-        (lcs([], version: 1, startMagic: 42), "bad.lcs: not an lcs trace: it starts with 0x2a, not lcs's magic 0x123456789abcdef0"),
-        (lcs([], version: 1, endMagic: 0), "bad.lcs: not an lcs trace: its header ends with 0x0, not lcs's magic 0x123456789abcdef0 (cut short, or another header size)"),
-        (lcs([], version: 3), "bad.lcs: lcs version 3 is not read here (versions 1 and 2 are)"),
-        (Data(count: 1000), "bad.lcs: not an lcs trace: 1000 bytes, shorter than lcs's 8192-byte header"),
-        (lcs([(1, 2, 3)], version: 1) + Data(count: 5), "bad.lcs: truncated: 1 whole records read, then 5 bytes (records are 24 bytes)"),
-    ])
+    @Test(
+        "a header that does not check out is one line naming the file",
+        arguments: [
+            (
+                lcs([], version: 1, startMagic: 42),
+                "bad.lcs: not an lcs trace: it starts with 0x2a, not lcs's magic 0x123456789abcdef0"
+            ),
+            (
+                lcs([], version: 1, endMagic: 0),
+                """
+                bad.lcs: not an lcs trace: its header ends with 0x0, not lcs's magic 0x123456789abcdef0 (cut short, \
+                or another header size)
+                """
+            ),
+            (lcs([], version: 3), "bad.lcs: lcs version 3 is not read here (versions 1 and 2 are)"),
+            (Data(count: 1000), "bad.lcs: not an lcs trace: 1000 bytes, shorter than lcs's 8192-byte header"),
+            (
+                lcs([(1, 2, 3)], version: 1) + Data(count: 5),
+                "bad.lcs: truncated: 1 whole records read, then 5 bytes (records are 24 bytes)"
+            ),
+        ])
     func badHeader(data: Data, message: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

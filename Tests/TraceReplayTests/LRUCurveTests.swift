@@ -1,7 +1,8 @@
 import Foundation
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
+
 @testable import TraceReplay
 
 @Suite("The LRU miss-ratio curve in one pass")
@@ -38,8 +39,13 @@ struct LRUCurveTests {
                 let curve = try LRUCurve(path: path).compute(capacities.map { .bytes($0) }).points
                 for (c, point) in zip(capacities, curve) {
                     let replay = try TraceReplayer(path: path).replay(capacity: c, policies: [lru])[0]
-                    #expect(point.misses == replay.misses && point.bytesMissed == replay.bytesMissed,
-                            "trial \(trial), capacity \(c): curve \(point.misses)/\(point.bytesMissed), replay \(replay.misses)/\(replay.bytesMissed)")
+                    #expect(
+                        point.misses == replay.misses && point.bytesMissed == replay.bytesMissed,
+                        """
+                        trial \(trial), capacity \(c): curve \(point.misses)/\(point.bytesMissed), replay \
+                        \(replay.misses)/\(replay.bytesMissed)
+                        """
+                    )
                 }
             }
         }
@@ -55,24 +61,34 @@ struct LRUCurveTests {
         #expect(points.map(\.bytesMissed) == [4_280_799_744, 4_232_581_120, 4_157_572_608, 3_677_807_104])
     }
 
-    @Test("SHARDS: a quarter of CloudPhysics' objects gives the curve within 0.01 on average, each point within 3 of its standard errors")
+    @Test(
+        """
+        SHARDS: a quarter of CloudPhysics' objects gives the curve within 0.01 on average, each point within 3 of \
+        its standard errors
+        """
+    )
     func sampled() throws {
         let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
         // Byte capacities, so that the sampled and the exact curve are taken at the same sizes.
-        let capacities: [TraceReplayer.Capacity] = [20_297_697, 101_488_486, 202_976_972, 507_442_432, 1_014_884_864, 2_029_769_728].map { .bytes($0) }
+        let capacities: [TraceReplayer.Capacity] = [
+            20_297_697, 101_488_486, 202_976_972, 507_442_432, 1_014_884_864, 2_029_769_728,
+        ].map { .bytes($0) }
         let exact = try LRUCurve(path: trace).compute(capacities).points
         let estimate = try LRUCurve(path: trace).computeSampled(capacities, rate: 0.25)
         #expect(estimate.rate == 0.25)
         #expect(estimate.requests == 113_872)
         // About a quarter of the 48,974 objects, chosen by hash.
         #expect(abs(Double(estimate.sampledObjects) / 48_974 - 0.25) < 0.02)
-        var objectErrors: [Double] = [], byteErrors: [Double] = []
+        var objectErrors: [Double] = []
+        var byteErrors: [Double] = []
         for (j, (e, s)) in zip(exact, estimate.points).enumerated() {
-            let objectError = abs(e.objectMissRatio - s.objectMissRatio), byteError = abs(e.byteMissRatio - s.byteMissRatio)
+            let objectError = abs(e.objectMissRatio - s.objectMissRatio)
+            let byteError = abs(e.byteMissRatio - s.byteMissRatio)
             objectErrors.append(objectError)
             byteErrors.append(byteError)
             #expect(estimate.objectMissRatioErrors[j] > 0 && estimate.byteMissRatioErrors[j] > 0)
-            #expect(objectError <= 3 * estimate.objectMissRatioErrors[j], "capacity \(e.capacity): off by \(objectError)")
+            #expect(
+                objectError <= 3 * estimate.objectMissRatioErrors[j], "capacity \(e.capacity): off by \(objectError)")
             #expect(byteError <= 3 * estimate.byteMissRatioErrors[j], "capacity \(e.capacity): off by \(byteError)")
         }
         // The order of error SHARDS reports for samples of thousands of objects.

@@ -7,8 +7,9 @@ import TraceReplay
 @Suite("S3-FIFO against libCacheSim")
 struct S3FIFOAgreementTests {
     /// libCacheSim's `cachesim` (built from a fetched copy, git aa0fc40), run in this session:
-    /// `cachesim TRACE csv s3fifo 0.01,0.05,0.1,0.25 -t "time-col=1,obj-id-col=2,obj-size-col=3,has-header=true,delimiter=,"`.
-    /// It prints ratios to 4 decimals: object and byte miss ratio per capacity.
+    /// `cachesim TRACE csv s3fifo 0.01,0.05,0.1,0.25 -t
+    /// "time-col=1,obj-id-col=2,obj-size-col=3,has-header=true,delimiter=,"`. It prints ratios to 4 decimals: object
+    /// and byte miss ratio per capacity.
     static let reference: [(trace: String, percent: Double, miss: String, byteMiss: String)] = [
         ("Tests/Fixtures/traces/cloudphysics.csv", 1, "0.8229", "0.9766"),
         ("Tests/Fixtures/traces/cloudphysics.csv", 5, "0.8031", "0.9479"),
@@ -24,12 +25,16 @@ struct S3FIFOAgreementTests {
 
     @Test("agrees with libCacheSim's S3FIFO on the CloudPhysics trace at 1, 5, 10, 25 % and zipf-20k at 5, 10, 25 %")
     func agreesWithLibCacheSim() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         for (trace, percent, miss, byteMiss) in Self.reference {
             let result = try TraceReplayer(path: root.appendingPathComponent(trace).path)
                 .replay(capacities: [.percent(percent)], policies: [S3FIFOPolicy.descriptor])[0]
-            #expect(String(format: "%.4f", Double(result.misses) / Double(result.requests)) == miss, "\(trace) \(percent)%")
-            #expect(String(format: "%.4f", Double(result.bytesMissed) / Double(result.bytesRequested)) == byteMiss, "\(trace) \(percent)%")
+            #expect(
+                String(format: "%.4f", Double(result.misses) / Double(result.requests)) == miss, "\(trace) \(percent)%")
+            #expect(
+                String(format: "%.4f", Double(result.bytesMissed) / Double(result.bytesRequested)) == byteMiss,
+                "\(trace) \(percent)%")
         }
     }
 }

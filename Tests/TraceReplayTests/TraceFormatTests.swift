@@ -1,8 +1,8 @@
 import CZstd
 import Foundation
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
 import TraceReplay
 
 @Suite("Trace formats: oracleGeneral, plain and zstd")
@@ -53,8 +53,9 @@ struct TraceFormatTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("t.csv"), bin = dir.appendingPathComponent("t.oracleGeneral"),
-            zst = dir.appendingPathComponent("t.oracleGeneral.zst")
+        let csv = dir.appendingPathComponent("t.csv")
+        let bin = dir.appendingPathComponent("t.oracleGeneral")
+        let zst = dir.appendingPathComponent("t.oracleGeneral.zst")
         try Data(("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()).utf8).write(to: csv)
         try Self.binary(records).write(to: bin)
         try Self.compressed(Self.binary(records)).write(to: zst)
@@ -65,7 +66,8 @@ struct TraceFormatTests {
         #expect(results[0].count == 6)
         #expect(results[0].contains { $0.misses > 0 && $0.misses < 3_000 })
         // Three runs at once give the same results, in the same order.
-        let parallel = try TraceReplayer(path: zst.path).replay(capacities: [.percent(1), .percent(10)], policies: policies, jobs: 3)
+        let parallel = try TraceReplayer(path: zst.path).replay(
+            capacities: [.percent(1), .percent(10)], policies: policies, jobs: 3)
         #expect(parallel == results[0])
         for r in results.dropFirst() {
             #expect(r.map(\.misses) == results[0].map(\.misses))
@@ -87,7 +89,9 @@ struct TraceFormatTests {
             _ = try TraceReplayer(path: bin.path).replay(capacity: 1_000, policies: lru)
             Issue.record("a cut binary trace was accepted")
         } catch {
-            #expect(error.description == "cut.oracleGeneral: truncated: 41 whole records read, then 5 bytes (records are 24 bytes)")
+            #expect(
+                error.description
+                    == "cut.oracleGeneral: truncated: 41 whole records read, then 5 bytes (records are 24 bytes)")
         }
         let zst = dir.appendingPathComponent("cut.oracleGeneral.zst")
         let packed = Self.compressed(data)
@@ -118,8 +122,10 @@ struct TraceFormatTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("t.csv"), bin = dir.appendingPathComponent("t.oracleGeneral"),
-            blank = dir.appendingPathComponent("blank.oracleGeneral"), off = dir.appendingPathComponent("off.oracleGeneral")
+        let csv = dir.appendingPathComponent("t.csv")
+        let bin = dir.appendingPathComponent("t.oracleGeneral")
+        let blank = dir.appendingPathComponent("blank.oracleGeneral")
+        let off = dir.appendingPathComponent("off.oracleGeneral")
         try Data(("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()).utf8).write(to: csv)
         try Self.binary(records).write(to: bin)
         // Not filled in (every field -1), and 0-based (one less than libCacheSim's numbers).
@@ -136,17 +142,20 @@ struct TraceFormatTests {
         let capacities: [TraceReplayer.Capacity] = [.percent(2), .percent(20)]
         let reference = try TraceReplayer(path: csv.path).replay(capacities: capacities, policies: belady)
         var warnings: [String] = []
-        let fromField = try TraceReplayer(path: bin.path).replay(capacities: capacities, policies: belady, warning: { warnings.append($0) })
+        let fromField = try TraceReplayer(path: bin.path).replay(
+            capacities: capacities, policies: belady, warning: { warnings.append($0) })
         #expect(warnings.isEmpty)
         #expect(fromField.map(\.misses) == reference.map(\.misses))
         #expect(fromField.map(\.bytesMissed) == reference.map(\.bytesMissed))
         // Belady beats LRU here, so a wrong future would show in the counts.
-        let lru = try TraceReplayer(path: csv.path).replay(capacities: capacities, policies: [PolicyRegistry.descriptor(named: "lru")!])
+        let lru = try TraceReplayer(path: csv.path).replay(
+            capacities: capacities, policies: [PolicyRegistry.descriptor(named: "lru")!])
         #expect(zip(reference, lru).allSatisfy { $0.misses < $1.misses })
 
         for (url, firstBad) in [(blank, "record "), (off, "record ")] {
             warnings = []
-            let fallback = try TraceReplayer(path: url.path).replay(capacities: capacities, policies: belady, warning: { warnings.append($0) })
+            let fallback = try TraceReplayer(path: url.path).replay(
+                capacities: capacities, policies: belady, warning: { warnings.append($0) })
             #expect(fallback.map(\.misses) == reference.map(\.misses))
             #expect(warnings.count == 1)
             #expect(warnings.first?.hasPrefix("\(url.lastPathComponent): \(firstBad)") == true, "\(warnings)")
@@ -163,13 +172,34 @@ struct TraceFormatTests {
             // Record 1 names record 3 too, which is object 2's.
             ([3, 3, -1], "t.oracleGeneral: 1 next_access_vtime fields name a record that another one names too"),
             // A name past the end of the file.
-            ([4, 3, -1], "t.oracleGeneral: record 1: next_access_vtime 4 is not a later record (records count from 1; -1 means never)"),
+            (
+                [4, 3, -1],
+                """
+                t.oracleGeneral: record 1: next_access_vtime 4 is not a later record (records count from 1; -1 means \
+                never)
+                """
+            ),
             // A name that points back.
-            ([-1, 1, -1], "t.oracleGeneral: record 2: next_access_vtime 1 is not a later record (records count from 1; -1 means never)"),
+            (
+                [-1, 1, -1],
+                """
+                t.oracleGeneral: record 2: next_access_vtime 1 is not a later record (records count from 1; -1 means \
+                never)
+                """
+            ),
             // Named for object 1, but record 3 is object 2's.
-            ([3, -1, -1], "t.oracleGeneral: record 3: next_access_vtime of an earlier record names this one for object 1, but it requests object 2"),
+            (
+                [3, -1, -1],
+                """
+                t.oracleGeneral: record 3: next_access_vtime of an earlier record names this one for object 1, but \
+                it requests object 2
+                """
+            ),
             // Object 2 again with no one naming it.
-            ([-1, -1, -1], "t.oracleGeneral: record 3: object 2 was requested before, but no next_access_vtime names this record"),
+            (
+                [-1, -1, -1],
+                "t.oracleGeneral: record 3: object 2 was requested before, but no next_access_vtime names this record"
+            ),
         ]
         let policies = ["belady", "lru"].compactMap(PolicyRegistry.descriptor(named:))
         for (next, expected) in cases {
@@ -179,7 +209,8 @@ struct TraceFormatTests {
             let bin = dir.appendingPathComponent("t.oracleGeneral")
             try Self.binary(records, nextAccess: next).write(to: bin)
             var warnings: [String] = []
-            let results = try TraceReplayer(path: bin.path).replay(capacities: [.bytes(25)], policies: policies, warning: { warnings.append($0) })
+            let results = try TraceReplayer(path: bin.path).replay(
+                capacities: [.bytes(25)], policies: policies, warning: { warnings.append($0) })
             #expect(results.map(\.misses) == [2, 2], "\(next)")
             if expected.isEmpty {
                 #expect(warnings.isEmpty, "\(warnings)")
@@ -188,36 +219,52 @@ struct TraceFormatTests {
             }
             // Without an offline policy the fallback is silent: the counts never depended on the field.
             warnings = []
-            _ = try TraceReplayer(path: bin.path).replay(capacities: [.bytes(25)], policies: [policies[1]], warning: { warnings.append($0) })
+            _ = try TraceReplayer(path: bin.path).replay(
+                capacities: [.bytes(25)], policies: [policies[1]], warning: { warnings.append($0) })
             #expect(warnings.isEmpty)
         }
     }
 
-    @Test("a text trace in other layouts (spaces, tabs, semicolons, columns by position, with or without header) reads as the CSV")
+    @Test(
+        """
+        a text trace in other layouts (spaces, tabs, semicolons, columns by position, with or without header) reads \
+        as the CSV
+        """
+    )
     func textLayouts() throws {
         let records = Self.trace(seed: 5, count: 1_500)
         let policies = ["lru", "belady"].compactMap(PolicyRegistry.descriptor(named:))
-        let reference = try withTrace("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()) { path in
+        let reference = try withTrace("time,obj_id,size\n" + records.map { "\($0.0),\($0.1),\($0.2)\n" }.joined()) {
+            path in
             try TraceReplayer(path: path).replay(capacities: [.percent(5)], policies: policies)
         }
         typealias Columns = TextLayout.Columns
         let layouts: [(String, TextLayout)] = [
             // webcachesim: "time id size", no header.
-            (records.map { "\($0.0) \($0.1) \($0.2)\n" }.joined(),
-             TextLayout(delimiter: 0x20, header: .absent, columns: Columns(time: 0, object: 1, size: 2))),
+            (
+                records.map { "\($0.0) \($0.1) \($0.2)\n" }.joined(),
+                TextLayout(delimiter: 0x20, header: .absent, columns: Columns(time: 0, object: 1, size: 2))
+            ),
             // Aligned columns: runs of blanks, blanks at both ends, a header found by detection.
-            ("  id    size\ttime  \n" + records.map { "  \($0.1)   \($0.2)\t\($0.0)  \n" }.joined(),
-             TextLayout(delimiter: 0x20, header: .detect, columns: Columns(time: 2, object: 0, size: 1))),
+            (
+                "  id    size\ttime  \n" + records.map { "  \($0.1)   \($0.2)\t\($0.0)  \n" }.joined(),
+                TextLayout(delimiter: 0x20, header: .detect, columns: Columns(time: 2, object: 0, size: 1))
+            ),
             // Tab-separated with an extra column and no time.
-            (records.map { "x\t\($0.1)\t\($0.2)\n" }.joined(),
-             TextLayout(delimiter: 0x09, header: .detect, columns: Columns(time: nil, object: 1, size: 2))),
+            (
+                records.map { "x\t\($0.1)\t\($0.2)\n" }.joined(),
+                TextLayout(delimiter: 0x09, header: .detect, columns: Columns(time: nil, object: 1, size: 2))
+            ),
             // Semicolons, a header row that names columns itself.
-            ("size;time;obj_id\n" + records.map { "\($0.2);\($0.0);\($0.1)\n" }.joined(),
-             TextLayout(delimiter: UInt8(ascii: ";"))),
+            (
+                "size;time;obj_id\n" + records.map { "\($0.2);\($0.0);\($0.1)\n" }.joined(),
+                TextLayout(delimiter: UInt8(ascii: ";"))
+            ),
         ]
         for (text, layout) in layouts {
             let results = try withTrace(text, name: "t.txt") { path in
-                try TraceReplayer(path: path, format: .text(layout)).replay(capacities: [.percent(5)], policies: policies)
+                try TraceReplayer(path: path, format: .text(layout)).replay(
+                    capacities: [.percent(5)], policies: policies)
             }
             #expect(results.map(\.misses) == reference.map(\.misses), "\(layout)")
             #expect(results.map(\.bytesMissed) == reference.map(\.bytesMissed), "\(layout)")
@@ -244,8 +291,11 @@ struct TraceFormatTests {
         #expect(failure("1 2\n", spaces) == "t.txt:1: found 2 fields, but --columns names column 3")
         #expect(failure("1 2 x\n", spaces) == "t.txt:1: size 'x' is not a non-negative integer")
         #expect(failure("a b c\n1 2 3\n", TextLayout(delimiter: 0x20, header: .detect, columns: columns)) == nil)
-        #expect(failure("a b\n1 2 3\n", TextLayout(delimiter: 0x20, header: .present, columns: columns))
-            == "t.txt:1: the header has 2 fields, but --columns names column 3")
-        #expect(failure("time obj_id size\n", TextLayout())?.hasPrefix("t.txt:1: header has no 'time' column; if the file is not comma-separated") == true)
+        #expect(
+            failure("a b\n1 2 3\n", TextLayout(delimiter: 0x20, header: .present, columns: columns))
+                == "t.txt:1: the header has 2 fields, but --columns names column 3")
+        #expect(
+            failure("time obj_id size\n", TextLayout())?.hasPrefix(
+                "t.txt:1: header has no 'time' column; if the file is not comma-separated") == true)
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import TraceReplay
 
 @Suite struct TraceReaderTests {
@@ -57,7 +57,8 @@ import TraceReplay
         let message = failure(file)
         #expect(message?.hasSuffix("trace.csv:4: size 'x' is not a non-negative integer") == true)
         #expect(failure("time,obj_id,size\n1,2,-3\n")?.hasSuffix(":2: size '-3' is negative") == true)
-        #expect(failure("time,obj_id,size\n1,abc,3\n")?.hasSuffix(":2: obj_id 'abc' is not a non-negative integer") == true)
+        #expect(
+            failure("time,obj_id,size\n1,abc,3\n")?.hasSuffix(":2: obj_id 'abc' is not a non-negative integer") == true)
         #expect(failure("time,obj_id,size\nsoon,1,3\n")?.hasSuffix(":2: time 'soon' is not a number") == true)
         #expect(failure("time,obj_id,size\n1,2\n")?.hasSuffix(":2: found 2 fields, but the header names 3") == true)
         #expect(failure("time,obj_id,size\n1,99999999999999999999999,3\n")?.contains(":2: obj_id") == true)

@@ -1,14 +1,15 @@
 import Foundation
 import ODRCore
 import ODRPolicies
-import Testing
 import TestSupport
+import Testing
 import TraceReplay
 
 @Suite struct TraceReplayTests {
     private func replay(_ text: String, capacity: Int64, _ names: [String]) throws -> [ReplayResult] {
         try withTrace(text) { path in
-            try TraceReplayer(path: path).replay(capacity: capacity, policies: names.map { PolicyRegistry.descriptor(named: $0)! })
+            try TraceReplayer(path: path).replay(
+                capacity: capacity, policies: names.map { PolicyRegistry.descriptor(named: $0)! })
         }
     }
 
@@ -76,7 +77,9 @@ import TraceReplay
             _ = try replay("time,obj_id,size,app\n0,1,10,mail\n0,1,10,game\n", capacity: 100, ["lru"])
             Issue.record("an object changing app should fail")
         } catch {
-            #expect(String(describing: error).hasSuffix("trace.csv:3: object 1 belongs to app 'mail' (its first line), not 'game'"))
+            #expect(
+                String(describing: error).hasSuffix(
+                    "trace.csv:3: object 1 belongs to app 'mail' (its first line), not 'game'"))
         }
     }
 
@@ -87,13 +90,18 @@ import TraceReplay
 
     @Test func writesTheCSVWithSixDecimalRatios() {
         var r = ReplayResult(policy: "lru", capacityBytes: 100)
-        r.requests = 3; r.misses = 2; r.bytesRequested = 30; r.bytesMissed = 10
+        r.requests = 3
+        r.misses = 2
+        r.bytesRequested = 30
+        r.bytesMissed = 10
         let csv = ReplayReport.csv([r])
-        #expect(csv == """
-            policy,capacity_bytes,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio,purges,purged_bytes,over_purge_bytes
-            lru,100,3,2,30,10,0.666667,0.333333,0,0,0
+        #expect(
+            csv == """
+                policy,capacity_bytes,requests,misses,bytes_requested,bytes_missed,object_miss_ratio,byte_miss_ratio,pu\
+                rges,purged_bytes,over_purge_bytes
+                lru,100,3,2,30,10,0.666667,0.333333,0,0,0
 
-            """)
+                """)
         let table = ReplayReport.table([r]).split(separator: "\n")
         #expect(table.count == 2 && table[0].count == table[1].count)
     }
@@ -110,9 +118,11 @@ import TraceReplay
         let names = ["lru", "belady", "gdsf", "sieve"]
         let policies = names.map { PolicyRegistry.descriptor(named: $0)! }
         let (kept, reread, partial) = try withTrace(text) { path in
-            (try TraceReplayer(path: path).replay(capacity: 2000, policies: policies),
-             try TraceReplayer(path: path, streamBudget: 0).replay(capacity: 2000, policies: policies),
-             try TraceReplayer(path: path, streamBudget: 1200).replay(capacity: 2000, policies: policies))
+            (
+                try TraceReplayer(path: path).replay(capacity: 2000, policies: policies),
+                try TraceReplayer(path: path, streamBudget: 0).replay(capacity: 2000, policies: policies),
+                try TraceReplayer(path: path, streamBudget: 1200).replay(capacity: 2000, policies: policies)
+            )
         }
         #expect(kept == reread)
         #expect(kept == partial)
@@ -152,8 +162,11 @@ struct ReplayTimesTests {
         let path = dir.appendingPathComponent("times.csv").path
         try Data(Self.trace.utf8).write(to: URL(fileURLWithPath: path))
         let box = Box()
-        let descriptor = PolicyDescriptor(name: "fifo-noting", summary: "test", readsTime: readsTime) { _ in TimeNoting(box) }
-        let result = try TraceReplayer(path: path, streamBudget: streamBudget).replay(capacity: 60, policies: [descriptor])[0]
+        let descriptor = PolicyDescriptor(name: "fifo-noting", summary: "test", readsTime: readsTime) { _ in
+            TimeNoting(box)
+        }
+        let result = try TraceReplayer(path: path, streamBudget: streamBudget).replay(
+            capacity: 60, policies: [descriptor])[0]
         return (box.times, result.misses)
     }
 

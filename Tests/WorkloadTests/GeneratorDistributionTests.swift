@@ -3,15 +3,19 @@ import ODRCore
 import Simulation
 import Stochastic
 import Testing
+
 @testable import Workload
 
 private let day = 86_400.0
 
 /// `generator`'s events up to `until`, in a scenario whose workload is `generators` (those it
 /// reads, such as the sessions of `within: sessions`).
-private func events(_ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double,
-                    generators: [any WorkloadGenerator] = []) -> [ScenarioEvent] {
-    let scenario = Scenario(duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [], generators: generators)
+private func events(
+    _ generator: some WorkloadGenerator, seed: UInt64 = 7, until: Double,
+    generators: [any WorkloadGenerator] = []
+) -> [ScenarioEvent] {
+    let scenario = Scenario(
+        duration: until, device: DeviceSpec(capacity: 1, used: 0), apps: [], events: [], generators: generators)
     var stream = generator.makeStream(scenario: scenario, seed: seed, firstKey: 0, keySpace: 1 << 40)
     var result: [ScenarioEvent] = []
     while let event = stream.next(), event.time <= until { result.append(event) }
@@ -47,8 +51,12 @@ struct GeneratorDistributionTests {
         var lastEnd = 0.0
         for event in all {
             switch event.action {
-            case .launch: launches.append(event.time); idle.append(event.time - lastEnd)
-            case .terminate: lengths.append(event.time - launches.last!); lastEnd = event.time
+            case .launch:
+                launches.append(event.time)
+                idle.append(event.time - lastEnd)
+            case .terminate:
+                lengths.append(event.time - launches.last!)
+                lastEnd = event.time
             default: Issue.record("unexpected \(event.action)")
             }
         }
@@ -63,7 +71,8 @@ struct GeneratorDistributionTests {
     @Test("popularity: Zipf choices within 4 binomial standard errors per rank, lognormal holds")
     func popularity() {
         let tags = (0..<10).map { TagID(rawValue: Int32($0)) }
-        let spec = PopularityGenerator(app: 0, tags: tags, rate: 100 / day, alpha: 0.9, hold: Lognormal(median: 300, sigma: 1))
+        let spec = PopularityGenerator(
+            app: 0, tags: tags, rate: 100 / day, alpha: 0.9, hold: Lognormal(median: 300, sigma: 1))
         let all = events(spec, until: 400 * day)
         var counts = [Int](repeating: 0, count: 10)
         var begun: [RequestKey: Double] = [:]
@@ -92,15 +101,22 @@ struct GeneratorDistributionTests {
 
     @Test("disk pressure: lognormal growth sizes, Poisson growth, cleanups free a fraction of what was added")
     func disk() {
-        let spec = DiskPressureGenerator(rate: 20 / day, size: Lognormal(median: 150e6, sigma: 1.2), cleanupRate: 1 / (7 * day), cleanupFraction: 0.6)
+        let spec = DiskPressureGenerator(
+            rate: 20 / day, size: Lognormal(median: 150e6, sigma: 1.2), cleanupRate: 1 / (7 * day), cleanupFraction: 0.6
+        )
         let all = events(spec, until: 1000 * day)
         var growth: [Double] = []
         var growthTimes: [Double] = []
         var added: Int64 = 0
         for event in all {
-            guard case .disk(let bytes) = event.action else { Issue.record("unexpected"); continue }
+            guard case .disk(let bytes) = event.action else {
+                Issue.record("unexpected")
+                continue
+            }
             if bytes > 0 {
-                growth.append(Double(bytes)); growthTimes.append(event.time); added += bytes
+                growth.append(Double(bytes))
+                growthTimes.append(event.time)
+                added += bytes
             } else {
                 // A cleanup removes 60 % (rounded) of what is outstanding.
                 #expect(-bytes == Int64((Double(added) * 0.6).rounded()))
@@ -139,7 +155,11 @@ struct GeneratorDistributionTests {
         #expect(matchesExponential(gaps([0] + ends), mean: day / 4))
         // At time 0: level 1 urgent, level 2 optional at low priority.
         guard case .request(_, let first, _, let p1, _) = all[0].action,
-              case .request(_, let second, _, let p2, let optional) = all[1].action else { Issue.record("no start"); return }
+            case .request(_, let second, _, let p2, let optional) = all[1].action
+        else {
+            Issue.record("no start")
+            return
+        }
         #expect(first == [tags[0]] && p1.isUrgent)
         #expect(second == [tags[1]] && p2 == LoadingPriority(0.2)! && optional)
     }
@@ -148,8 +168,12 @@ struct GeneratorDistributionTests {
     func prefetchDepth() {
         let tags = (0..<5).map { TagID(rawValue: Int32($0)) }
         func requests(_ depth: Int) -> [(time: Double, tag: Int32, key: RequestKey, urgent: Bool)] {
-            events(LevelProgressionGenerator(app: 0, levels: tags, rate: 4 / day, prefetchDepth: depth), until: 1000 * day).compactMap {
-                if case .request(_, let t, let key, let priority, _) = $0.action { return ($0.time, t[0].rawValue, key, priority.isUrgent) }
+            events(
+                LevelProgressionGenerator(app: 0, levels: tags, rate: 4 / day, prefetchDepth: depth), until: 1000 * day
+            ).compactMap {
+                if case .request(_, let t, let key, let priority, _) = $0.action {
+                    return ($0.time, t[0].rawValue, key, priority.isUrgent)
+                }
                 return nil
             }
         }
@@ -171,11 +195,14 @@ struct GeneratorDistributionTests {
     @Test("popularity within sessions: every request while a session runs, at the rate per hour of use")
     func withinSessions() {
         let sessions = SessionsGenerator(app: 0, rate: 6 / day, length: Lognormal(median: 1800, sigma: 0.7))
-        var popularity = PopularityGenerator(app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 24 / day,
-                                             alpha: 1, hold: Lognormal(median: 60, sigma: 0.5))
+        var popularity = PopularityGenerator(
+            app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 24 / day,
+            alpha: 1, hold: Lognormal(median: 60, sigma: 0.5))
         popularity.withinSessions = true
         let until = 2000 * day
-        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] { events(generator, until: until, generators: [sessions, popularity]) }
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
+            events(generator, until: until, generators: [sessions, popularity])
+        }
         // The sessions as the run sees them: launch, terminate, launch, …
         let marks = all(sessions)
         var windows: [(Double, Double)] = []
@@ -189,18 +216,31 @@ struct GeneratorDistributionTests {
         // Per hour of use: 24/d over the summed session time, a Poisson count (±4 σ).
         let used = windows.reduce(0.0) { $0 + min($1.1, until) - $1.0 }
         let expected = 24 / day * used
-        #expect(abs(Double(requests.count) - expected) <= 4 * expected.squareRoot(), "\(requests.count) against \(expected)")
+        #expect(
+            abs(Double(requests.count) - expected) <= 4 * expected.squareRoot(),
+            """
+            \(requests.count) against \
+            \(expected)
+            """
+        )
     }
 
-    @Test("levels within sessions: the same level durations, counted in play time; each session holds the current level and the next, then lets go")
+    @Test(
+        """
+        levels within sessions: the same level durations, counted in play time; each session holds the current level \
+        and the next, then lets go
+        """
+    )
     func levelsWithinSessions() {
         let sessions = SessionsGenerator(app: 0, rate: 4 / day, length: Lognormal(median: 3600, sigma: 0.6))
         // Enough levels that the last is never reached in 100 days (about 200 of play).
         let tags = (0..<2000).map { TagID(rawValue: Int32($0)) }
-        var levels = LevelProgressionGenerator(app: 0, levels: tags, rate: 1 / 7200)   // two hours of play a level
+        var levels = LevelProgressionGenerator(app: 0, levels: tags, rate: 1 / 7200)  // two hours of play a level
         levels.withinSessions = 4 / day
         let until = 100 * day
-        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] { events(generator, until: until, generators: [sessions, levels]) }
+        func all(_ generator: some WorkloadGenerator) -> [ScenarioEvent] {
+            events(generator, until: until, generators: [sessions, levels])
+        }
         var windows: [(start: Double, end: Double)] = []
         for event in all(sessions) {
             if case .launch = event.action { windows.append((event.time, .infinity)) }
@@ -209,7 +249,8 @@ struct GeneratorDistributionTests {
         let played = all(levels)
         let settle = LevelProgressionGenerator.sessionSettle
         // Every event strictly inside a session, a millisecond from its edges.
-        #expect(played.allSatisfy { e in windows.contains { $0.start + settle <= e.time && e.time <= $0.end - settle } })
+        #expect(
+            played.allSatisfy { e in windows.contains { $0.start + settle <= e.time && e.time <= $0.end - settle } })
         // By hand: the level durations are the generator's own draws (the stream of purpose
         // "levels/0/durations"), laid on the clock of play. Play time at wall time t is the sum
         // of (min(t, end) − start − settle) over the sessions begun, less the settle at each end.
@@ -225,7 +266,8 @@ struct GeneratorDistributionTests {
         // An advance ends the finished level and asks for the one after the new current.
         for (i, event) in played.enumerated() {
             guard case .request(_, let t, _, let priority, _) = event.action, !priority.isUrgent,
-                  i > 0, played[i - 1].time == event.time, case .end = played[i - 1].action else { continue }
+                i > 0, played[i - 1].time == event.time, case .end = played[i - 1].action
+            else { continue }
             #expect(t == [tags[level + 2]], "the advance to level \(level + 1) prefetches level \(level + 2)")
             advances.append(event.time)
             level += 1
@@ -249,7 +291,11 @@ struct GeneratorDistributionTests {
         let firstSession = windows.first { $0.start + settle < $0.end - settle }!
         let opening = played.filter { $0.time == firstSession.start + settle }
         guard opening.count == 2, case .request(_, let a, _, let p, _) = opening[0].action,
-              case .request(_, let b, _, _, let optional) = opening[1].action else { Issue.record("no opening"); return }
+            case .request(_, let b, _, _, let optional) = opening[1].action
+        else {
+            Issue.record("no opening")
+            return
+        }
         #expect(a == [tags[0]] && p.isUrgent && b == [tags[1]] && optional)
         // Nothing is held between sessions: every request ended by its session's end.
         #expect(live.count <= 2, "held at the end: \(live.count)")
@@ -257,10 +303,17 @@ struct GeneratorDistributionTests {
 
     @Test("a daily cycle of amplitude 1 peaking at noon puts 1/2 + 1/π ≈ 81.8 % of arrivals between 6 h and 18 h")
     func dailyCycle() {
-        let spec = SessionsGenerator(app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0), cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
-        let launches = events(spec, until: 200 * day).filter { if case .launch = $0.action { true } else { false } }.map(\.time)
+        let spec = SessionsGenerator(
+            app: 0, rate: 200 / day, length: Lognormal(median: 1e-3, sigma: 0),
+            cycle: DailyCycle(amplitude: 1, peak: 12 * 3600))
+        let launches = events(spec, until: 200 * day).filter { if case .launch = $0.action { true } else { false } }
+            .map(\.time)
         let n = Double(launches.count)
-        let inDay = Double(launches.filter { let h = $0.truncatingRemainder(dividingBy: day); return h >= 6 * 3600 && h < 18 * 3600 }.count)
+        let inDay = Double(
+            launches.filter {
+                let h = $0.truncatingRemainder(dividingBy: day)
+                return h >= 6 * 3600 && h < 18 * 3600
+            }.count)
         // ∫(1 + cos θ) over the half period around the peak, over 2π: (π + 2) / 2π.
         let p = 0.5 + 1 / Double.pi
         #expect(abs(inDay - n * p) <= 4 * (n * p * (1 - p)).squareRoot())
@@ -268,16 +321,22 @@ struct GeneratorDistributionTests {
 
     @Test("the same seed gives the same workload; another seed another")
     func seeds() {
-        let spec = PopularityGenerator(app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 10 / day, alpha: 1, hold: Lognormal(median: 60, sigma: 1))
+        let spec = PopularityGenerator(
+            app: 0, tags: [TagID(rawValue: 0), TagID(rawValue: 1)], rate: 10 / day, alpha: 1,
+            hold: Lognormal(median: 60, sigma: 1))
         #expect(events(spec, seed: 1, until: 30 * day) == events(spec, seed: 1, until: 30 * day))
         #expect(events(spec, seed: 1, until: 30 * day) != events(spec, seed: 2, until: 30 * day))
     }
 
     @Test("generated catalogs: lognormal tag sizes from the scenario seed")
     func catalogs() {
-        let resources = CatalogGenerator.resources(count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a")
+        let resources = CatalogGenerator.resources(
+            count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a")
         #expect(resources.count == 4000 && resources[0].tags == ["item-1"])
         #expect(matchesNormal(resources.map { log(Double($0.size)) }, mu: log(64e6), sigma: 0.5))
-        #expect(resources == CatalogGenerator.resources(count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a"))
+        #expect(
+            resources
+                == CatalogGenerator.resources(
+                    count: 4000, size: Lognormal(median: 64e6, sigma: 0.5), prefix: "item-", seed: 3, app: "a"))
     }
 }

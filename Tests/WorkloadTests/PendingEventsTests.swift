@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import Workload
 
 /// A generator's pending events must come out by time, and among equal times in the order
@@ -21,8 +22,15 @@ struct PendingEventsTests {
                     // The model's list is in order added; the first of the earliest time wins.
                     let expected = model.indices.min { model[$0].time < model[$1].time }
                     let popped = pending.pop()
-                    guard popped?.payload == expected.map({ model[$0].payload }), popped?.time == expected.map({ model[$0].time }) else {
-                        Issue.record("op \(i): popped \(String(describing: popped)), expected \(String(describing: expected.map { model[$0] }))")
+                    guard popped?.payload == expected.map({ model[$0].payload }),
+                        popped?.time == expected.map({ model[$0].time })
+                    else {
+                        Issue.record(
+                            """
+                            op \(i): popped \(String(describing: popped)), expected \
+                            \(String(describing: expected.map { model[$0] }))
+                            """
+                        )
                         return
                     }
                     if let expected { model.remove(at: expected) }

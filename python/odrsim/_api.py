@@ -12,19 +12,10 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
+from ._errors import OdrSimError
 from ._plugins import plugin_arguments
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-class OdrSimError(RuntimeError):
-    """odr-sim refused or failed: ``message`` is its one-line error, ``status`` its exit status."""
-
-    def __init__(self, message: str, status: int, command: Sequence[str]):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.command = list(command)
 
 
 class Result(pd.DataFrame):

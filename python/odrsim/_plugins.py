@@ -20,6 +20,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from ._errors import OdrSimError
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -42,7 +44,6 @@ def host_library() -> str:
                           "-L", libdir, f"-Wl,-rpath,{libdir}", f"-l{libname}", "-lpthread"]
     built = subprocess.run(command, capture_output=True, text=True)
     if built.returncode != 0:
-        from ._api import OdrSimError
         first = (built.stderr.strip().splitlines() or ["the compiler failed"])[0]
         raise OdrSimError(f"cannot build the Python host plug-in ({first}); a C compiler and Python's headers are needed", 1, command)
     os.replace(temporary, library)

@@ -20,7 +20,10 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark(
             "Kernel: 50 apps, 10,000 tags, \(Int(days)) days",
             configuration: .init(
-                metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal, .custom("kernel events", polarity: .prefersLarger)],
+                metrics: [
+                    .wallClock, .peakMemoryResident, .mallocCountTotal,
+                    .custom("kernel events", polarity: .prefersLarger),
+                ],
                 maxDuration: .seconds(60), maxIterations: 3)
         ) { benchmark in
             let scenario = SyntheticScenario.make(days: days, fitFraction: 0.3)
@@ -39,7 +42,8 @@ let benchmarks: @Sendable () -> Void = {
 let queueOnly: @Sendable () -> Void = {
     Benchmark(
         "Event queue alone: 10M events, 1,000 pending",
-        configuration: .init(metrics: [.wallClock, .throughput, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 3)
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 3)
     ) { benchmark in
         var queue = EventQueue<Int>()
         for i in 0..<1_000 { queue.schedule(i, at: Double(i), priority: 2) }
@@ -107,7 +111,8 @@ let sharedDownload: @Sendable () -> Void = {
     for n in [1_000, 10_000, 100_000] {
         Benchmark(
             "Shared download: \(n) waiters on one pack",
-            configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 5)
+            configuration: .init(
+                metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(30), maxIterations: 5)
         ) { benchmark in
             let device = ODRDevice(capacity: 64_000_000_000, otherData: 0, policy: LRUPolicy())
             let catalog = try! Catalog(singleResourceTags: [(name: "level", size: 1_000_000_000)])
@@ -120,7 +125,9 @@ let sharedDownload: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for i in 0..<n {
                 let time = Double(i) * 0.001
-                if case .waiting(let id) = device.beginAccessing(app, tag: TagID(rawValue: 0), at: time) { requests.append(id) }
+                if case .waiting(let id) = device.beginAccessing(app, tag: TagID(rawValue: 0), at: time) {
+                    requests.append(id)
+                }
                 if i % 10 == 9 {
                     let id = requests[i / 2]
                     device.pause(id, at: time)

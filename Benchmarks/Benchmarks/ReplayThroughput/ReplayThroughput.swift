@@ -22,7 +22,9 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let descriptor = PolicyRegistry.descriptor(named: name)!
             for _ in benchmark.scaledIterations {
-                blackHole(try TraceReplayer(path: GeneratedTrace.short.path).replay(capacity: capacity, policies: [descriptor]))
+                blackHole(
+                    try TraceReplayer(path: GeneratedTrace.short.path).replay(
+                        capacity: capacity, policies: [descriptor]))
             }
         }
     }
@@ -31,7 +33,8 @@ let benchmarks: @Sendable () -> Void = {
     // unique bytes, from CSV and from libCacheSim's oracleGeneral: the case
     // where every record is a trip to memory and bytes per object decide the peak.
     for (name, path) in [("CSV", WideTrace.csvPath), ("oracleGeneral", WideTrace.binaryPath)] {
-        replayBenchmark("Replay lru (5M requests, 732k objects, 4 KiB-4 MiB) from \(name)", path: path, capacity: .percent(25))
+        replayBenchmark(
+            "Replay lru (5M requests, 732k objects, 4 KiB-4 MiB) from \(name)", path: path, capacity: .percent(25))
     }
 
     // 100 points of the LRU curve in one pass (`odr-sim mrc --points 100`).
@@ -46,15 +49,19 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Issue #4's target: at least 3.5 M requests/s on a 5 M-request trace, under 500 MB.
-    replayBenchmark("Replay lru (5M requests, 100k objects)", path: GeneratedTrace.long.path, capacity: .bytes(capacity))
+    replayBenchmark(
+        "Replay lru (5M requests, 100k objects)", path: GeneratedTrace.long.path, capacity: .bytes(capacity))
 
     // Issue 27's trace of few large objects, at 8 GiB: every record stays in cache and more
     // than half the requests purge, so what is measured is the work per request and per purge.
-    replayBenchmark("Replay lru (5M requests, 2,000 objects, 1-512 MiB)", path: FewTrace.path, capacity: .bytes(8 << 30))
+    replayBenchmark(
+        "Replay lru (5M requests, 2,000 objects, 1-512 MiB)", path: FewTrace.path, capacity: .bytes(8 << 30))
 }
 
 /// One LRU replay of the trace at `path` per iteration, with time, peak memory and allocations.
-func replayBenchmark(_ name: String, path: @autoclosure @escaping @Sendable () -> String, capacity: TraceReplayer.Capacity) {
+func replayBenchmark(
+    _ name: String, path: @autoclosure @escaping @Sendable () -> String, capacity: TraceReplayer.Capacity
+) {
     Benchmark(
         name,
         configuration: .init(
@@ -78,7 +85,8 @@ struct GeneratedTrace: Sendable {
     static let long = GeneratedTrace(requests: 5_000_000, objects: 100_000)
 
     var path: String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("odr-sim-bench-trace-\(requests)-\(objects).csv")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "odr-sim-bench-trace-\(requests)-\(objects).csv")
         if !FileManager.default.fileExists(atPath: url.path) { try! Data(text().utf8).write(to: url, options: .atomic) }
         return url.path
     }
@@ -109,8 +117,11 @@ enum WideTrace {
 
     private static func make() -> (csv: String, binary: String) {
         let dir = FileManager.default.temporaryDirectory
-        let csv = dir.appendingPathComponent("odr-sim-bench-wide-5m.csv"), binary = dir.appendingPathComponent("odr-sim-bench-wide-5m.oracleGeneral")
-        if FileManager.default.fileExists(atPath: csv.path) && FileManager.default.fileExists(atPath: binary.path) { return (csv.path, binary.path) }
+        let csv = dir.appendingPathComponent("odr-sim-bench-wide-5m.csv")
+        let binary = dir.appendingPathComponent("odr-sim-bench-wide-5m.oracleGeneral")
+        if FileManager.default.fileExists(atPath: csv.path) && FileManager.default.fileExists(atPath: binary.path) {
+            return (csv.path, binary.path)
+        }
         var draws = ZipfDraws(objects: universe, seed: 16)
         let sizes = (0..<universe).map { _ in UInt32(4096 * (1 + Int(draws.random() % 1024))) }
         let ranks = (0..<requests).map { _ in draws.rank() }
@@ -124,7 +135,9 @@ enum WideTrace {
         text.reserveCapacity(requests * 28)
         var data = Data(capacity: requests * 24)
         for i in 0..<requests {
-            let time = UInt32(1_700_000_000 + i / 1000), id = UInt64(10_000_000 + ranks[i] * 7), size = sizes[ranks[i]]
+            let time = UInt32(1_700_000_000 + i / 1000)
+            let id = UInt64(10_000_000 + ranks[i] * 7)
+            let size = sizes[ranks[i]]
             text += "\(time),\(id),\(size)\n"
             withUnsafeBytes(of: time.littleEndian) { data.append(contentsOf: $0) }
             withUnsafeBytes(of: id.littleEndian) { data.append(contentsOf: $0) }
@@ -149,7 +162,9 @@ enum FewTrace {
         if FileManager.default.fileExists(atPath: url.path) { return url.path }
         var draws = ZipfDraws(objects: objects, seed: 27)
         let (low, high) = (log(Double(1 << 20)), log(Double(512 << 20)))
-        let sizes = (0..<objects).map { _ in Int(exp(low + Double(draws.random() >> 11) / Double(1 << 53) * (high - low))) }
+        let sizes = (0..<objects).map { _ in
+            Int(exp(low + Double(draws.random() >> 11) / Double(1 << 53) * (high - low)))
+        }
         var ids = Array(0..<objects)
         for i in stride(from: objects - 1, to: 0, by: -1) { ids.swapAt(i, Int(draws.random() % UInt64(i + 1))) }
         var text = "time,obj_id,size\n"
@@ -190,7 +205,8 @@ struct ZipfDraws {
     /// A rank (0 the most popular) with probability ∝ 1 / (rank + 1)^0.9.
     mutating func rank() -> Int {
         let u = Double(random() >> 11) / Double(1 << 53) * cumulative[cumulative.count - 1]
-        var low = 0, high = cumulative.count - 1
+        var low = 0
+        var high = cumulative.count - 1
         while low < high {
             let mid = (low + high) / 2
             if cumulative[mid] < u { low = mid + 1 } else { high = mid }

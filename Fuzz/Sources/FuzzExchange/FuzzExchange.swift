@@ -1,4 +1,5 @@
 import Advice
+import Foundation
 import TextInput
 
 /// One input: an advise exchange file, read as it comes (almost always refused by its digest)
@@ -8,16 +9,21 @@ import TextInput
 public func fuzzExchange(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let text = try? InputText.text(Data(UnsafeBufferPointer(start: data, count: count))) else { return 0 }
     for total in [1, 16] {
-        _ = try? AdviceExchange.parse(text, name: "fuzz.csv", shard: 2, count: 2, version: "0.1.0", key: "k", round: 0, total: total)
-        let body = text.hasPrefix("index,") ? text : "index,point,bound,policy,replication,seed,scenario_hash,values\n" + text
+        _ = try? AdviceExchange.parse(
+            text, name: "fuzz.csv", shard: 2, count: 2, version: "0.1.0", key: "k", round: 0, total: total)
+        let body =
+            text.hasPrefix("index,") ? text : "index,point,bound,policy,replication,seed,scenario_hash,values\n" + text
         let runs = body.split(separator: "\n").count - 1
-        let whole = "# odr-sim advise shard 2/2 version=0.1.0 key=k round=0 runs=\(runs) total=\(total) rows=\(TextDigest.of(body))\n" + body
-        if let read = try? AdviceExchange.parse(whole, name: "fuzz.csv", shard: 2, count: 2, version: "0.1.0", key: "k", round: 0, total: total) {
+        let head = "# odr-sim advise shard 2/2 version=0.1.0 key=k round=0"
+        let whole = "\(head) runs=\(runs) total=\(total) rows=\(TextDigest.of(body))\n" + body
+        if let read = try? AdviceExchange.parse(
+            whole, name: "fuzz.csv", shard: 2, count: 2, version: "0.1.0", key: "k", round: 0, total: total)
+        {
             precondition(read.allSatisfy { (0..<total).contains($0.index) }, "a run outside the round was accepted")
-            precondition(read.allSatisfy { $0.outcome.summary.values.allSatisfy { $0.isFinite || $0.isNaN } }, "a non-finite number was accepted")
+            precondition(
+                read.allSatisfy { $0.outcome.summary.values.allSatisfy { $0.isFinite || $0.isNaN } },
+                "a non-finite number was accepted")
         }
     }
     return 0
 }
-
-import Foundation

@@ -8,10 +8,13 @@ import Simulation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenario(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
-    guard let document = try? ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "fuzz.scn") else { return 0 }
+    guard let document = try? ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "fuzz.scn")
+    else { return 0 }
     guard document.scenario.expectedEvents < 5_000, document.replications <= 2 else { return 0 }
-    var runner = ExperimentRunner(scenario: document.scenario, policies: document.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: 1,
-                                  policyOptions: document.policyOptions, sampleInterval: 0, recordsEvents: true, jobs: 1)
+    var runner = ExperimentRunner(
+        scenario: document.scenario, policies: document.policies.compactMap(PolicyRegistry.descriptor(named:)),
+        replications: 1,
+        policyOptions: document.policyOptions, sampleInterval: 0, recordsEvents: true, jobs: 1)
     runner.maxEvents = 20_000
     _ = try? runner.run()
     return 0

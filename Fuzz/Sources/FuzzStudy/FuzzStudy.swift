@@ -7,6 +7,7 @@ import ScenarioFile
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStudy(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
-    _ = try? StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(text, fileName: "fuzz.study")
+    _ = try? StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options).parse(
+        text, fileName: "fuzz.study")
     return 0
 }

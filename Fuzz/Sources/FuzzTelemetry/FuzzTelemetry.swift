@@ -28,10 +28,12 @@ public func fuzzTelemetry(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     do {
         let document = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(scenario, fileName: path)
         precondition(document.eventLocations.count == document.scenario.events.count, "an event without its location")
-        precondition(zip(document.scenario.events, document.scenario.events.dropFirst()).allSatisfy { $0.time <= $1.time },
-                     "events out of time order")
+        precondition(
+            zip(document.scenario.events, document.scenario.events.dropFirst()).allSatisfy { $0.time <= $1.time },
+            "events out of time order")
     } catch {
-        precondition(error.line >= 1 && error.column >= 1 && !error.message.contains("\n"), "a malformed error: \(error)")
+        precondition(
+            error.line >= 1 && error.column >= 1 && !error.message.contains("\n"), "a malformed error: \(error)")
     }
     return 0
 }

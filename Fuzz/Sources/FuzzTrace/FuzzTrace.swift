@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ODRPolicies
 import TraceReplay
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One input: a trace file's bytes (the reader takes a path, so they go to a file in
 /// /dev/shm first). Any error is fine; a crash, a hang or a leak is not. What reads also

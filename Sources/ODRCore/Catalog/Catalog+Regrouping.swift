@@ -8,13 +8,17 @@ extension Catalog {
     /// preservation 0. What a layout search (`odr-sim advise`) runs, without a scenario file.
     /// - Throws: ``CatalogError`` for a limit of the profile the new packs break, or a tag of
     ///   this catalog that no resource carries any more.
-    public func regrouped(_ resources: [Resource], newTags: [(name: String, category: TagCategory)]) throws(CatalogError) -> Catalog {
+    public func regrouped(_ resources: [Resource], newTags: [(name: String, category: TagCategory)])
+        throws(CatalogError) -> Catalog
+    {
         var settings: [String: TagSettings] = [:]
         for tag in tags {
-            settings[tag.name] = TagSettings(category: tag.category, preservation: tag.preservation, installationEvents: tag.installationEvents)
+            settings[tag.name] = TagSettings(
+                category: tag.category, preservation: tag.preservation, installationEvents: tag.installationEvents)
         }
         for tag in newTags { settings[tag.name] = TagSettings(category: tag.category) }
-        return try Catalog(resources: resources, tagSettings: settings, profile: profile,
-                           numbering: tags.map(\.name) + newTags.map(\.name))
+        return try Catalog(
+            resources: resources, tagSettings: settings, profile: profile,
+            numbering: tags.map(\.name) + newTags.map(\.name))
     }
 }

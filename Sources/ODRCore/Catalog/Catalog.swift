@@ -67,7 +67,8 @@ public struct Catalog: Sendable {
         switch storage {
         case .numbered: true
         case .listed(let tags, let packs, _):
-            tags.count == packs.count && tags.indices.allSatisfy { tags[$0].packs.count == 1 && tags[$0].packs[0] == Int32($0) }
+            tags.count == packs.count
+                && tags.indices.allSatisfy { tags[$0].packs.count == 1 && tags[$0].packs[0] == Int32($0) }
         }
     }
 
@@ -85,8 +86,9 @@ public struct Catalog: Sendable {
             switch storage {
             case .listed(let tags, _, _): return tags[position]
             case .numbered(let names, let sizes):
-                return Tag(name: String(names[position]), category: .onDemand, preservation: 0,
-                           packs: [Int32(position)], size: sizes[position])
+                return Tag(
+                    name: String(names[position]), category: .onDemand, preservation: 0,
+                    packs: [Int32(position)], size: sizes[position])
             }
         }
     }
@@ -106,7 +108,8 @@ public struct Catalog: Sendable {
             case .listed(_, let packs, _): return packs[position]
             case .numbered(let names, let sizes):
                 let name = String(names[position])
-                return Pack(name: name, tags: [Int32(position)], resources: [name], size: sizes[position], category: .onDemand)
+                return Pack(
+                    name: name, tags: [Int32(position)], resources: [name], size: sizes[position], category: .onDemand)
             }
         }
     }
@@ -124,8 +127,10 @@ public struct Catalog: Sendable {
     /// The catalog of ``init(resources:tagSettings:profile:)`` whose first tags are
     /// `numbering`, in its order (each must be some resource's), and then the others by first
     /// appearance.
-    init(resources: [Resource], tagSettings: [String: TagSettings], profile: PlatformProfile,
-         numbering: [String]) throws(CatalogError) {
+    init(
+        resources: [Resource], tagSettings: [String: TagSettings], profile: PlatformProfile,
+        numbering: [String]
+    ) throws(CatalogError) {
         var seenResources = Set<String>()
         var tagOrder: [String] = numbering
         var tagIndex: [String: Int32] = Dictionary(uniqueKeysWithValues: numbering.enumerated().map { ($1, Int32($0)) })
@@ -202,7 +207,9 @@ public struct Catalog: Sendable {
         self.profile = profile
     }
 
-    private static func validate(tags: some Collection<Tag>, packs: some Collection<Pack>, profile: PlatformProfile) throws(CatalogError) {
+    private static func validate(tags: some Collection<Tag>, packs: some Collection<Pack>, profile: PlatformProfile)
+        throws(CatalogError)
+    {
         if let limit = profile.maxPackCount, packs.count > limit {
             throw .tooManyPacks(count: packs.count, limit: limit, profile: profile.name)
         }
@@ -237,7 +244,9 @@ public struct Catalog: Sendable {
         case .listed(_, _, let index): return index[name].map(TagID.init(rawValue:))
         case .numbered(let names, _):
             // Only the decimal form without leading zeros names an object.
-            guard let number = UInt64(name), String(number) == name, let i = names.firstIndex(of: number) else { return nil }
+            guard let number = UInt64(name), String(number) == name, let i = names.firstIndex(of: number) else {
+                return nil
+            }
             return TagID(rawValue: Int32(i))
         }
     }
@@ -256,7 +265,9 @@ public struct Catalog: Sendable {
         if case .numbered = storage { return [] }
         return packs.indices.filter { p in
             packs[p].category == .initialInstall
-                && packs[p].tags.contains { tags[Int($0)].category == .initialInstall && tags[Int($0)].installationEvents.contains(event) }
+                && packs[p].tags.contains {
+                    tags[Int($0)].category == .initialInstall && tags[Int($0)].installationEvents.contains(event)
+                }
         }.map(Int32.init)
     }
 
@@ -264,7 +275,9 @@ public struct Catalog: Sendable {
     public func prefetchPacks(at event: InstallationEvents) -> [Int32] {
         if case .numbered = storage { return [] }
         let ordered = tags.indices.compactMap { t -> (Int, Int)? in
-            if case .prefetch(let order) = tags[t].category, tags[t].installationEvents.contains(event) { return (order, t) }
+            if case .prefetch(let order) = tags[t].category, tags[t].installationEvents.contains(event) {
+                return (order, t)
+            }
             return nil
         }.sorted { $0 < $1 }
         var seen = Set<Int32>()
@@ -289,7 +302,9 @@ extension Catalog {
     /// which takes seconds and hundreds of megabytes for a million trace objects. The same
     /// limits of `profile` are checked.
     /// - Throws: ``CatalogError`` for a duplicate name or a negative size.
-    public init(singleResourceTags items: [(name: String, size: Int64)], profile: PlatformProfile = .unlimited) throws(CatalogError) {
+    public init(singleResourceTags items: [(name: String, size: Int64)], profile: PlatformProfile = .unlimited)
+        throws(CatalogError)
+    {
         var index: [String: Int32] = [:]
         index.reserveCapacity(items.count)
         var tags: [Tag] = []
@@ -319,7 +334,9 @@ extension Catalog {
     /// ``tags`` and ``packs`` are made when read, and ``tagID(named:)`` scans the names.
     /// - Throws: ``CatalogError`` for a negative size, a total past `Int64.max` or a limit of
     ///   `profile`; the names must be distinct (not checked: a trace's object table made them).
-    public init(numberedTags sizes: [Int64], names: [UInt64], profile: PlatformProfile = .unlimited) throws(CatalogError) {
+    public init(numberedTags sizes: [Int64], names: [UInt64], profile: PlatformProfile = .unlimited)
+        throws(CatalogError)
+    {
         precondition(sizes.count == names.count, "one name per size")
         precondition(sizes.count < Int(Int32.max), "at most 2^31 - 1 tags")
         var total: Int64 = 0

@@ -43,7 +43,11 @@ public enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .hostedTooLarge(let s, let l, let pr):
             return "on-demand content totals \(d(s)), over the \(d(l)) hosting limit of \(pr)"
         case .prefetchAndOnDemandTooLarge(let s, let l, let pr):
-            return "\(Self.name(.prefetch(order: 0), pr)) and \(Self.name(.onDemand, pr)) tags total \(d(s)), over the \(d(l)) limit of \(pr)"
+            return
+                """
+                \(Self.name(.prefetch(order: 0), pr)) and \(Self.name(.onDemand, pr)) tags total \(d(s)), over the \
+                \(d(l)) limit of \(pr)
+                """
         }
     }
 

@@ -40,7 +40,9 @@ public struct TagSettings: Hashable, Sendable {
     /// For initial-install and prefetch tags: at which of the app's installations they download.
     public var installationEvents: InstallationEvents
 
-    public init(category: TagCategory = .onDemand, preservation: Double = 0, installationEvents: InstallationEvents = .all) {
+    public init(
+        category: TagCategory = .onDemand, preservation: Double = 0, installationEvents: InstallationEvents = .all
+    ) {
         self.category = category
         self.preservation = preservation
         self.installationEvents = installationEvents

@@ -4,6 +4,7 @@ public enum AccessOutcome: Hashable, Sendable {
     case hit
     /// Something was missing; it was fetched (purging if needed) and delivered at once.
     case miss
-    /// The request failed and holds nothing, as ``ODRDevice/beginAccessing(_:tags:priority:optional:requireLatest:at:)`` would have.
+    /// The request failed and holds nothing, as
+    /// ``ODRDevice/beginAccessing(_:tags:priority:optional:requireLatest:at:)`` would have.
     case failed(RequestError)
 }

@@ -1,13 +1,17 @@
 /// Where an app is in its life on an ``ODRDevice``, and what moves it.
 ///
-/// | phase ↓ event → | `install` | `installFailed` | `initialPacksStored` | `launch` | `terminate` | `uninstall` | `update` |
-/// |---|---|---|---|---|---|---|---|
-/// | `absent` | installing | — | — | — | — | — | — |
-/// | `installing(launchPending: p)` | — | absent | installed(running: p) | installing(launchPending: true) | installing(launchPending: false) | absent | — |
-/// | `installed(running: false)` | — | — | — | installed(running: true) | installed(running: false) | absent | installing(launchPending: false) |
-/// | `installed(running: true)` | — | — | — | — | installed(running: false) | absent | — |
+/// Each phase, with the events that move it and the phase they lead to (the table of
+/// ``after(_:)``, row by row):
 ///
-/// "—": the event does nothing in that phase (``after(_:)`` returns nil), and the public
+/// - `absent`: `install` → installing(launchPending: false).
+/// - `installing(launchPending: p)`: `installFailed` → absent; `initialPacksStored` →
+///   installed(running: p); `launch` → installing(launchPending: true); `terminate` →
+///   installing(launchPending: false); `uninstall` → absent.
+/// - `installed(running: false)`: `launch` → installed(running: true); `terminate` →
+///   installed(running: false); `uninstall` → absent; `update` → installing(launchPending: false).
+/// - `installed(running: true)`: `terminate` → installed(running: false); `uninstall` → absent.
+///
+/// Any other event does nothing in that phase (``after(_:)`` returns nil), and the public
 /// call that asked for it (``ODRDevice/install(_:at:)``, ``ODRDevice/launch(_:at:)``, …)
 /// returns false. A launch during the install is remembered and takes effect when the
 /// initial-install packs are on the device (ODR-SPEC §2: the app cannot run before). An

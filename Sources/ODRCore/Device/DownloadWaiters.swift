@@ -66,7 +66,8 @@ struct DownloadWaiters {
         heap[0] = last
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var largest = parent
             if left < heap.count && heap[largest].priority < heap[left].priority { largest = left }
             if right < heap.count && heap[largest].priority < heap[right].priority { largest = right }

@@ -14,7 +14,7 @@ extension ODRDevice {
     /// the work. Otherwise it runs the three calls themselves.
     public func access(_ app: AppID, tag: TagID, at time: Double) -> AccessOutcome {
         guard !state.recordsEvents, app.index >= 0, app.index < state.apps.count, state.apps[app].installed,
-              tag.rawValue >= 0, tag.rawValue < state.apps[app].tagCount
+            tag.rawValue >= 0, tag.rawValue < state.apps[app].tagCount
         else { return accessThroughRequest(app, tag: tag, at: time) }
         let p = singlePack(of: tag, app: app)
         guard !p.isNone, !state.packs[p].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
@@ -42,7 +42,9 @@ extension ODRDevice {
         }
 
         if state.link == .offline { return outcome(of: fail(app, .noNetwork)) }
-        if state.link == .cellular && !state.apps[app].allowsCellular { return outcome(of: fail(app, .cellularNotAllowed)) }
+        if state.link == .cellular && !state.apps[app].allowsCellular {
+            return outcome(of: fail(app, .cellularNotAllowed))
+        }
         // The request pins the pack while the device makes room, so it is not purged (nor,
         // when partial, taken as a leftover) to make room for itself. A pack with nothing on
         // disk can be neither, and nothing reads the pin before it is given up but the app's

@@ -55,7 +55,8 @@ extension ODRDevice {
         if state.apps[a].phase.isRunning { terminate(a, cause: .user) }
         let catalog = state.appContents[a].catalog
         let update = catalog.initialInstallPacks(at: .subsequentUpdate).map(state.apps[a].pack)
-        let missing = accepted(update.filter { state.packs[$0].phase != .resident && !state.packs[$0].downloading }, of: a)
+        let missing = accepted(
+            update.filter { state.packs[$0].phase != .resident && !state.packs[$0].downloading }, of: a)
         // A download of an initial-install pack already under way also completes the update.
         let underway = update.filter { state.packs[$0].downloading }.count
         move(a, .update)

@@ -23,9 +23,10 @@ extension ODRDevice {
     public func downloads(into list: inout [DownloadStatus]) {
         list.removeAllKeepingCapacity()
         for p in state.downloadOrder {
-            list.append(DownloadStatus(
-                pack: p, app: state.packs[p].app, size: state.packs[p].size,
-                received: state.packs[p].bytesOnDisk, priority: effectivePriority(p), isRunnable: isRunnable(p)))
+            list.append(
+                DownloadStatus(
+                    pack: p, app: state.packs[p].app, size: state.packs[p].size,
+                    received: state.packs[p].bytesOnDisk, priority: effectivePriority(p), isRunnable: isRunnable(p)))
         }
     }
 
@@ -41,7 +42,8 @@ extension ODRDevice {
         advance(to: time)
         let p = pack
         precondition(state.packs[p].downloading, "\(pack) is not downloading")
-        precondition(bytes >= 0 && bytes <= state.packs[p].size - state.packs[p].bytesOnDisk, "\(bytes) bytes overrun \(pack)")
+        precondition(
+            bytes >= 0 && bytes <= state.packs[p].size - state.packs[p].bytesOnDisk, "\(bytes) bytes overrun \(pack)")
         state.packs[p].bytesOnDisk += bytes
         state.odrBytes += bytes
         state.reservedBytes -= bytes
@@ -87,8 +89,10 @@ extension ODRDevice {
         state.ledger.downloadsStarted += 1
         if state.tracksApps { state.appLedgers[Int(state.packs[p].app.rawValue)].downloadsStarted += 1 }
         state.revision &+= 1
-        emit(.downloadStarted(p, state.packs[p].app, request: waiter,
-                              bytes: remaining, redownload: state.packs[p].purgedBefore && !state.packDetails[p].updatePending))
+        emit(
+            .downloadStarted(
+                p, state.packs[p].app, request: waiter,
+                bytes: remaining, redownload: state.packs[p].purgedBefore && !state.packDetails[p].updatePending))
         notePeak()
         if remaining == 0 { finishDownload(p) }
     }
@@ -152,7 +156,11 @@ extension ODRDevice {
         if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return .requiresUserConfirmation }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
-            if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return .waitingForWifi }
+            if record.size > state.apps[record.app].rules.cellularConfirmationBytes
+                && !state.apps[record.app].cellularConfirmed
+            {
+                return .waitingForWifi
+            }
         }
         if state.packDetails[p].systemDownload { return nil }
         return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
@@ -168,7 +176,11 @@ extension ODRDevice {
         if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return (.requiresUserConfirmation, false) }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
-            if record.size > state.apps[record.app].rules.cellularConfirmationBytes && !state.apps[record.app].cellularConfirmed { return (.waitingForWifi, false) }
+            if record.size > state.apps[record.app].rules.cellularConfirmationBytes
+                && !state.apps[record.app].cellularConfirmed
+            {
+                return (.waitingForWifi, false)
+            }
         }
         let waiting = highestWaitingPriority(record.downloadSlot)
         // A system download runs on its own, at normal priority unless an urgent request awaits it.
@@ -192,7 +204,8 @@ extension ODRDevice {
         // the top; the common case, a current top, reads and writes nothing.
         while let top = state.downloadWaiters[slot].top {
             if let request = liveSlot(top.request), !state.requests[request].paused,
-               state.requests[request].priority == top.priority {
+                state.requests[request].priority == top.priority
+            {
                 return top.priority
             }
             state.downloadWaiters[slot].dropTop()
@@ -239,8 +252,10 @@ extension ODRDevice {
     public func recordOutstanding(at time: Double) {
         advance(to: time)
         for p in state.downloadOrder {
-            emit(.downloadOutstanding(p, state.packs[p].app,
-                                      bytes: state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]))
+            emit(
+                .downloadOutstanding(
+                    p, state.packs[p].app,
+                    bytes: state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]))
         }
         for slot in state.requests.indices where state.requests[slot].live && !state.requests[slot].granted {
             emit(.requestOutstanding(id(of: slot), state.requests[slot].app))
@@ -260,7 +275,8 @@ extension ODRDevice {
         var apps: [AppID] = []
         for p in state.downloadOrder {
             let app = state.packs[p].app
-            let large = cellular && state.packs[p].size > state.apps[app].rules.cellularConfirmationBytes
+            let large =
+                cellular && state.packs[p].size > state.apps[app].rules.cellularConfirmationBytes
                 && state.apps[app].allowsCellular && !state.apps[app].cellularConfirmed
             if large || (state.someAppsAwaitConfirmation && awaitsConfirmation(p)), !apps.contains(app) {
                 apps.append(app)

@@ -38,7 +38,9 @@ extension ODRDevice {
     }
 
     /// Counts a request, then begins it, or fails it if its tags did not resolve.
-    private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
+    private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool)
+        -> RequestOutcome
+    {
         state.ledger.requests += 1
         if state.tracksApps { state.appLedgers[Int(app.rawValue)].requests += 1 }
         state.requestOrdinal += 1
@@ -145,7 +147,9 @@ extension ODRDevice {
         for tag in tags {
             for p in packs(ofTag: tag, app: a) {
                 let local = Int(p.rawValue - state.apps[a].firstPack.rawValue)
-                let preservation = state.apps[a].tagsArePacks ? value
+                let preservation =
+                    state.apps[a].tagsArePacks
+                    ? value
                     : catalog.packs[local].tags.map { state.appContents[a].tagPreservation[Int($0)] }.max() ?? 0
                 guard preservation != state.packDetails[p].preservation else { continue }
                 state.packDetails[p].preservation = preservation
@@ -192,7 +196,8 @@ extension ODRDevice {
     func liveSlot(_ id: RequestID) -> Int? {
         let slot = id.index
         guard slot >= 0, slot < state.requests.count, state.requests[slot].live,
-              state.requests[slot].generation == id.generation else { return nil }
+            state.requests[slot].generation == id.generation
+        else { return nil }
         return slot
     }
 
@@ -213,14 +218,17 @@ extension ODRDevice {
     /// The packs of one tag, or nil for an unknown tag or absent app.
     func resolve(_ app: AppID, tag: TagID) -> PackList? {
         let a = app
-        guard a.index >= 0, a.index < state.apps.count, state.apps[a].installed, tag.rawValue >= 0, tag.rawValue < state.apps[a].tagCount else { return nil }
+        guard a.index >= 0, a.index < state.apps.count, state.apps[a].installed, tag.rawValue >= 0,
+            tag.rawValue < state.apps[a].tagCount
+        else { return nil }
         let single = singlePack(of: tag, app: a)
         return single.isNone ? PackList(state.appContents[a].tagPacks[tag.index]) : PackList(single: single)
     }
 
     /// The global packs of a valid `tag` of app `a`.
     func packs(ofTag tag: TagID, app a: AppID) -> PackList {
-        state.apps[a].tagsArePacks ? PackList(single: state.apps[a].pack(tag.rawValue)) : PackList(state.appContents[a].tagPacks[tag.index])
+        state.apps[a].tagsArePacks
+            ? PackList(single: state.apps[a].pack(tag.rawValue)) : PackList(state.appContents[a].tagPacks[tag.index])
     }
 
     /// The only pack of a valid `tag` of app `a`, or ``PackID/none`` if the tag has several.
@@ -366,7 +374,11 @@ extension ODRDevice {
         for i in packList(of: slot) {
             unpin(i)
             // Every pack of a waiting request it does not hold yet is downloading for it.
-            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(), !state.packDetails[i].systemDownload { abandon(i) }
+            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(),
+                !state.packDetails[i].systemDownload
+            {
+                abandon(i)
+            }
             refresh(i)
         }
         release(slot: slot, .cancel)

@@ -35,7 +35,9 @@ extension ODRDevice {
     public func updatePack(_ p: PackID, at time: Double) -> UpdateOutcome {
         advance(to: time)
         let a = state.packs[p].app
-        if state.appContents[a.index].profile.keepsOutdatedVersions, state.apps[a].isPresent, state.packs[p].phase == .resident {
+        if state.appContents[a.index].profile.keepsOutdatedVersions, state.apps[a].isPresent,
+            state.packs[p].phase == .resident
+        {
             if !isUnused(p) || state.packs[p].size > freeBytes + state.packs[p].bytesOnDisk {
                 state.packDetails[p].outdated = true
                 emit(.packOutdated(p, a))

@@ -1,4 +1,5 @@
 import CPrefetch
+
 /// One device running the On-Demand Resources machinery: a sans-I/O state machine.
 ///
 /// The device never reads a clock, a disk or a network. Every call carries the time it
@@ -28,7 +29,8 @@ import CPrefetch
 /// As quinn-proto's `Connection`, the device is driven from outside; every input carries its
 /// time, and outputs are read, not pushed.
 ///
-/// - **Setup**: ``init(capacity:otherData:policy:settings:)``, ``addApp(name:catalog:allowsCellular:lowDiskResponse:)``,
+/// - **Setup**: ``init(capacity:otherData:policy:settings:)``,
+///   ``addApp(name:catalog:allowsCellular:lowDiskResponse:)``,
 ///   ``recordsEvents``, ``recordsOnlyGrants``.
 /// - **Apps** (the user's actions): ``install(_:at:)``, ``launch(_:at:)``, ``terminate(_:at:)``,
 ///   ``uninstall(_:at:)``, ``updateApp(_:at:)``; the app's own choices where a platform gives
@@ -86,7 +88,9 @@ public final class ODRDevice {
 
     /// App `app`'s share of the ledger: the counts that belong to one app (see
     /// `DeviceState.appLedgers`); summed over the apps they give the device's.
-    public func ledger(of app: AppID) -> Ledger { state.tracksApps ? closingBudgets(state.appLedgers[Int(app.rawValue)], app: app) : ledger }
+    public func ledger(of app: AppID) -> Ledger {
+        state.tracksApps ? closingBudgets(state.appLedgers[Int(app.rawValue)], app: app) : ledger
+    }
 
     /// Starts the ledger over: every count from zero, the peak from the disk use now. What
     /// happened before (packs purged, so a later download of them is a re-download) stays
@@ -174,9 +178,10 @@ public final class ODRDevice {
                 state.packDetails.append(PackDetail(category: pack.category, preservation: preservation))
             }
         }
-        state.apps.append(AppRecord(
-            firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
-            lowDiskResponse: lowDiskResponse, rules: rules))
+        state.apps.append(
+            AppRecord(
+                firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
+                lowDiskResponse: lowDiskResponse, rules: rules))
         state.groupsPresent.insert(PurgeGroups(rules.group))
         if rules.appEvicts { state.someAppsEvict = true }
         if rules.cellularConfirmationBytes != .max { state.someAppsConfirmCellular = true }
@@ -187,14 +192,16 @@ public final class ODRDevice {
             state.tracksApps = true
             state.appLedgers[0] = state.ledger
         }
-        state.appContents.append(AppContent(
-            name: name, catalog: catalog, profile: profile,
-            // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
-            // with no table. The first app's global pack indices equal its catalog's: share those arrays.
-            tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
-            singlePackOfTag: numbered ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
-            tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget,
-            kept: Set(keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
+        state.appContents.append(
+            AppContent(
+                name: name, catalog: catalog, profile: profile,
+                // A numbered catalog's tag `i` is pack `i`: ``AppRecord/tagsArePacks`` finds it
+                // with no table. The first app's global pack indices equal its catalog's: share those arrays.
+                tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
+                singlePackOfTag: numbered
+                    ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
+                tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget,
+                kept: Set(keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
         return id
     }
 
@@ -306,7 +313,8 @@ public final class ODRDevice {
     func refresh(_ p: PackID) {
         // Performance: the tables' storage read once (a store to a record cannot move it),
         // and fields read where they are, not the whole record copied.
-        let packs = state.packs, apps = state.apps
+        let packs = state.packs
+        let apps = state.apps
         let a = packs[p].app
         let settled = packs[p].pins == 0 && !packs[p].downloading
         let phase = packs[p].phase
@@ -353,16 +361,21 @@ public final class ODRDevice {
         // A device whose apps have different platforms: its few apps summed.
         var total: (bytes: Int64, count: Int) = (0, 0)
         let running = tier == .runningApps
-        for a in state.apps.indices.map(AppID.init) where groups.contains(state.apps[a].rules.group) && state.apps[a].running == running {
+        for a in state.apps.indices.map(AppID.init)
+        where groups.contains(state.apps[a].rules.group) && state.apps[a].running == running {
             total.bytes += state.apps[a].purgeableBytes
             total.count += state.apps[a].purgeableCount
         }
         return total
     }
 
-    func purgeableBytes(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int64 { purgeable(in: tier, groups: groups).bytes }
+    func purgeableBytes(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int64 {
+        purgeable(in: tier, groups: groups).bytes
+    }
 
-    func candidateCount(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int { purgeable(in: tier, groups: groups).count }
+    func candidateCount(in tier: PurgeTier, groups: PurgeGroups = .all) -> Int {
+        purgeable(in: tier, groups: groups).count
+    }
 
     /// Everything the device could free by purging the packs of apps in `groups`.
     func reclaimableBytes(in groups: PurgeGroups) -> Int64 {
@@ -374,7 +387,8 @@ public final class ODRDevice {
         for p in state.leftoverPacks where groups.contains(state.apps[state.packs[p].app].rules.group) {
             bytes += state.packs[p].bytesOnDisk
         }
-        return bytes + purgeableBytes(in: .appsNotRunning, groups: groups) + purgeableBytes(in: .runningApps, groups: groups)
+        return bytes + purgeableBytes(in: .appsNotRunning, groups: groups)
+            + purgeableBytes(in: .runningApps, groups: groups)
     }
 
     /// Moves app `a` to its next phase on `event` (``AppPhase``); false if the event does
@@ -391,7 +405,8 @@ public final class ODRDevice {
             } else {
                 state.appContents[a.index].foregroundSeconds += state.now - state.appContents[a.index].runningSince
             }
-            let bytes = state.apps[a].purgeableBytes, count = state.apps[a].purgeableCount
+            let bytes = state.apps[a].purgeableBytes
+            let count = state.apps[a].purgeableCount
             addToTier(ofRunning: wasRunning, bytes: -bytes, count: -count)
             addToTier(ofRunning: next.isRunning, bytes: bytes, count: count)
         }
@@ -401,7 +416,8 @@ public final class ODRDevice {
     /// Sets pack `p`'s purgeable flag, and its app's and tier's totals with it.
     @inline(__always)
     func setPurgeable(_ p: PackID, _ purgeable: Bool) {
-        let packs = state.packs, apps = state.apps
+        let packs = state.packs
+        let apps = state.apps
         guard purgeable != packs[p].purgeable else { return }
         packs[p].purgeable = purgeable
         let a = packs[p].app

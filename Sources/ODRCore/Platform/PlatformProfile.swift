@@ -167,7 +167,8 @@ public struct PlatformProfile: Hashable, Sendable {
     /// is Play's own, ``cellularConfirmationBytes``). Install-time packs "can't be modified or
     /// deleted" short of uninstalling (developer.android.com, "Play Asset Delivery").
     public static let playAssetDelivery: PlatformProfile = {
-        var profile = PlatformProfile(name: "play-asset-delivery", maxPackSize: 1_500 * mb, maxInitialInstallSize: 4 * gb)
+        var profile = PlatformProfile(
+            name: "play-asset-delivery", maxPackSize: 1_500 * mb, maxInitialInstallSize: 4 * gb)
         profile.maxPrefetchAndOnDemandSize = 4 * gb
         profile.family = .playAssetDelivery
         profile.evictor = .app

@@ -27,8 +27,10 @@ public struct PolicyOption: Sendable {
     /// Why a value is refused (shown after the value in the error), or nil if it is fine.
     public let check: @Sendable (Double) -> String?
 
-    public init(_ key: String, _ kind: Kind, scope: Scope = .policy, summary: String,
-                check: @escaping @Sendable (Double) -> String? = { _ in nil }) {
+    public init(
+        _ key: String, _ kind: Kind, scope: Scope = .policy, summary: String,
+        check: @escaping @Sendable (Double) -> String? = { _ in nil }
+    ) {
         self.key = key
         self.kind = kind
         self.scope = scope

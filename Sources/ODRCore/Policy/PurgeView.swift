@@ -75,7 +75,9 @@ public struct PurgeView {
 
     /// Whether pack `p` is purgeable and of an app whose running state is `running`.
     @inline(__always)
-    static func isCandidate(_ p: PackID, running: Bool, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>) -> Bool {
+    static func isCandidate(_ p: PackID, running: Bool, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>)
+        -> Bool
+    {
         guard p.index >= 0, p.index < packs.count, packs[p].purgeable else { return false }
         return apps[packs[p].app].running == running
     }
@@ -83,7 +85,8 @@ public struct PurgeView {
     /// Whether `app`'s packs may be among this step's: apps of the tier, or the evicting app.
     public func isInScope(_ app: AppID) -> Bool {
         switch scope {
-        case .tier: device.state.apps[app].running == running && (groups?.contains(device.state.apps[app].rules.group) ?? true)
+        case .tier:
+            device.state.apps[app].running == running && (groups?.contains(device.state.apps[app].rules.group) ?? true)
         case .app(let evictor): app == evictor
         }
     }

@@ -1,14 +1,19 @@
 /// Where a pack is in its life on an ``ODRDevice``, and what moves it.
 ///
-/// | life ↓ event → | `startDownload` | `finishDownload` | `abandon(keptBytes: true)` | `abandon(keptBytes: false)` | `storeAtOnce` | `purge` | `uninstall` |
-/// |---|---|---|---|---|---|---|---|
-/// | `notDownloaded` | downloading(notDownloaded) | — | — | — | resident | — | notDownloaded |
-/// | `partial` | downloading(partial) | — | — | — | resident | purged | notDownloaded |
-/// | `resident` | — | — | — | — | — | purged | notDownloaded |
-/// | `purged` | downloading(purged) | — | — | — | resident | — | notDownloaded |
-/// | `downloading(p)` | — | resident | partial | p | — | — | — |
+/// Each life, with the events that move it and the life they lead to (the table of
+/// ``after(_:)``, row by row):
 ///
-/// "—": the event cannot happen in that life; ``after(_:)`` returns nil and the device traps
+/// - `notDownloaded`: `startDownload` → downloading(notDownloaded); `storeAtOnce` → resident;
+///   `uninstall` → notDownloaded.
+/// - `partial`: `startDownload` → downloading(partial); `storeAtOnce` → resident; `purge` →
+///   purged; `uninstall` → notDownloaded.
+/// - `resident`: `purge` → purged; `uninstall` → notDownloaded.
+/// - `purged`: `startDownload` → downloading(purged); `storeAtOnce` → resident; `uninstall` →
+///   notDownloaded.
+/// - `downloading(p)`: `finishDownload` → resident; `abandon(keptBytes: true)` → partial;
+///   `abandon(keptBytes: false)` → p.
+///
+/// Any other event cannot happen in that life; ``after(_:)`` returns nil and the device traps
 /// in debug builds. A download that stops before its last byte leaves the pack `partial` if
 /// it kept bytes, else in the life it rested in (`p`). `storeAtOnce` is a trace replay's
 /// whole download at one instant. `purge` applies to a resident pack or a partial leftover;
@@ -51,7 +56,8 @@ enum PackLife: Hashable {
         case (.downloading(let rest), .abandon(keptBytes: false)): PackLife(resting: rest)
         case (.notDownloaded, .storeAtOnce), (.partial, .storeAtOnce), (.purged, .storeAtOnce): .resident
         case (.partial, .purge), (.resident, .purge): .purged
-        case (.notDownloaded, .uninstall), (.partial, .uninstall), (.resident, .uninstall), (.purged, .uninstall): .notDownloaded
+        case (.notDownloaded, .uninstall), (.partial, .uninstall), (.resident, .uninstall), (.purged, .uninstall):
+            .notDownloaded
         default: nil
         }
     }
@@ -87,17 +93,22 @@ enum PackLife: Hashable {
 /// the one-step ``access(_:tag:at:)`` of trace replay are made of these steps, so that the
 /// paths cannot drift apart.
 ///
-/// | step | the pack | totals kept | the policy hears |
-/// |---|---|---|---|
-/// | `move` | its life after an event (``PackLife``): phase and download slot | — | — |
-/// | `pin` | a request awaits it: not purgeable, not a leftover | app's committed bytes | — |
-/// | `unpin` | one request fewer awaits it | committed bytes, purgeable, leftover | — |
-/// | `shield`, `unshield` | a prefetch's own app keeps it while making room (a pin no total sees) | purgeable, leftover | — |
-/// | `use` | found on the device by a request: a use | — | `packRequested` |
-/// | `store` | its last byte arrived: resident, a use, admitted | downloads finished | `packStored` |
-/// | `hold` | granted to one more request (an awaiting one gives up its pin): a use | in-use and committed bytes, purgeable | — |
-/// | `release` | one holder fewer: a use; with none left, purgeable again | in-use and committed bytes, purgeable | `packReleased` (last holder) |
-/// | `holdMomentarily` | `hold` and `release` at one instant (a cache access): two uses, a pin given up | committed bytes, purgeable (pin only) | `packReleased` (no other holder) |
+/// Each step: what it does to the pack; the totals it keeps; what the policy hears.
+///
+/// - `move`: its life after an event (``PackLife``): phase and download slot.
+/// - `pin`: a request awaits it: not purgeable, not a leftover; the app's committed bytes.
+/// - `unpin`: one request fewer awaits it; committed bytes, purgeable, leftover.
+/// - `shield`, `unshield`: a prefetch's own app keeps it while making room (a pin no total
+///   sees); purgeable, leftover.
+/// - `use`: found on the device by a request: a use; the policy hears `packRequested`.
+/// - `store`: its last byte arrived: resident, a use, admitted; downloads finished;
+///   `packStored`.
+/// - `hold`: granted to one more request (an awaiting one gives up its pin): a use; in-use and
+///   committed bytes, purgeable.
+/// - `release`: one holder fewer: a use; with none left, purgeable again; in-use and committed
+///   bytes, purgeable; `packReleased` (last holder).
+/// - `holdMomentarily`: `hold` and `release` at one instant (a cache access): two uses, a pin
+///   given up; committed bytes, purgeable (pin only); `packReleased` (no other holder).
 ///
 /// `holdMomentarily` is `hold` then `release` with what cancels out left out: the retain
 /// count, in-use bytes and purgeable flag they change and change back. Trace replay takes it

@@ -31,14 +31,18 @@ extension ODRDevice {
         }
         state.appContents[app.index].overBudget = excess
         state.ledger.budgetExceededBytes = max(state.ledger.budgetExceededBytes, excess)
-        if state.tracksApps { state.appLedgers[app.index].budgetExceededBytes = max(state.appLedgers[app.index].budgetExceededBytes, excess) }
+        if state.tracksApps {
+            state.appLedgers[app.index].budgetExceededBytes = max(
+                state.appLedgers[app.index].budgetExceededBytes, excess)
+        }
     }
 
     /// `ledger` with the time apps are above their budgets now counted up to now.
     func closingBudgets(_ ledger: Ledger, app: AppID? = nil) -> Ledger {
         guard state.someAppsEvict else { return ledger }
         var ledger = ledger
-        for (k, content) in state.appContents.enumerated() where content.overBudget > 0 && (app == nil || app!.index == k) {
+        for (k, content) in state.appContents.enumerated()
+        where content.overBudget > 0 && (app == nil || app!.index == k) {
             ledger.budgetExceededSeconds += state.now - content.overBudgetSince
         }
         return ledger
@@ -49,7 +53,9 @@ extension ODRDevice {
     /// packs), and not one the app keeps (`apps[].keep`).
     func isRemovable(_ p: PackID, by app: AppID) -> Bool {
         guard state.packs[p].app == app, state.packs[p].purgeable else { return false }
-        guard state.apps[app].rules.initialPacksRemovable || state.packDetails[p].category != .initialInstall else { return false }
+        guard state.apps[app].rules.initialPacksRemovable || state.packDetails[p].category != .initialInstall else {
+            return false
+        }
         return state.appContents[app.index].kept.isEmpty || !state.appContents[app.index].kept.contains(p)
     }
 

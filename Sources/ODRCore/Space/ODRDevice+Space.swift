@@ -44,8 +44,12 @@ extension ODRDevice {
         if !state.leftoverPacks.isEmpty {
             // In pack order first, as a scan of the records would list them, so that the sort
             // by last use breaks ties (packs never used) as it always has.
-            var leftovers = state.leftoverPacks.sorted().sorted { state.packs[$0].lastUseTick < state.packs[$1].lastUseTick }
-            if !coversAllApps(groups) { leftovers.removeAll { !groups.contains(state.apps[state.packs[$0].app].rules.group) } }
+            var leftovers = state.leftoverPacks.sorted().sorted {
+                state.packs[$0].lastUseTick < state.packs[$1].lastUseTick
+            }
+            if !coversAllApps(groups) {
+                leftovers.removeAll { !groups.contains(state.apps[state.packs[$0].app].rules.group) }
+            }
             for p in leftovers where purged < deficit { purged += purgePack(p) }
         }
         // Performance: a static list, not an array literal allocated on every purge.
@@ -71,7 +75,12 @@ extension ODRDevice {
         var freed: Int64 = 0
         for (k, victim) in victims.enumerated() {
             guard let size = view.candidateSize(victim) else {
-                fatalError("purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
+                fatalError(
+                    """
+                    purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent \
+                    or of the other tier)
+                    """
+                )
             }
             let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
             guard !repeated else {
@@ -81,7 +90,8 @@ extension ODRDevice {
             freed += size
         }
         if freed < bytes && victims.count != view.candidateCount {
-            fatalError("purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
+            fatalError(
+                "purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
     }
 
@@ -121,11 +131,13 @@ extension ODRDevice {
     func postLowDiskWarning(needed: Int64) {
         state.ledger.lowDiskWarnings += 1
         emit(.lowDiskWarning(needed: needed))
-        for a in state.apps.indices.map(AppID.init) where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
+        for a in state.apps.indices.map(AppID.init)
+        where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
             let all = state.apps[a].lowDiskResponse == .releaseAll
             for slot in state.requests.indices
             where state.requests[slot].live && state.requests[slot].app == a && state.requests[slot].granted
-                && (all || state.requests[slot].optional) {
+                && (all || state.requests[slot].optional)
+            {
                 end(slot, cause: .lowDisk)
             }
         }

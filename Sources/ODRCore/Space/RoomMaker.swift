@@ -67,7 +67,8 @@ enum RoomMaker {
             }
             var ownEviction = false
             if case .request = demand { ownEviction = rules.evictsWhenFull }
-            return AppEviction.makeRoom(bytes, for: app, ownEviction: ownEviction, systemFirst: rules.systemFirst, on: device)
+            return AppEviction.makeRoom(
+                bytes, for: app, ownEviction: ownEviction, systemFirst: rules.systemFirst, on: device)
         }
     }
 
@@ -81,12 +82,13 @@ extension AppRules {
     /// The rules of an app of platform `profile`; who removes its packs is read here, in
     /// the room maker's file.
     init(_ profile: PlatformProfile) {
-        self.init(group: RoomMaker.group(of: profile), evictsWhenFull: profile.appEvictsWhenFull,
-                  systemFirst: profile.systemPurgesBeforeAppEvicts,
-                  initialPacksRemovable: profile.initialPacksRemovable,
-                  installFailsWithoutInitialSpace: profile.installFailsWithoutInitialSpace,
-                  maxInUseBytes: profile.maxInUseSize ?? .max,
-                  cellularConfirmationBytes: profile.cellularConfirmationBytes ?? .max)
+        self.init(
+            group: RoomMaker.group(of: profile), evictsWhenFull: profile.appEvictsWhenFull,
+            systemFirst: profile.systemPurgesBeforeAppEvicts,
+            initialPacksRemovable: profile.initialPacksRemovable,
+            installFailsWithoutInitialSpace: profile.installFailsWithoutInitialSpace,
+            maxInUseBytes: profile.maxInUseSize ?? .max,
+            cellularConfirmationBytes: profile.cellularConfirmationBytes ?? .max)
     }
 }
 
@@ -154,7 +156,9 @@ enum SystemPurge {
 /// lets it (``PlatformProfile/appEvictsWhenFull``), after the system has purged what it
 /// purges for any demand (the packs of ODR apps beside it).
 enum AppEviction {
-    static func makeRoom(_ bytes: Int64, for app: AppID, ownEviction: Bool, systemFirst: Bool, on device: ODRDevice) -> Bool {
+    static func makeRoom(_ bytes: Int64, for app: AppID, ownEviction: Bool, systemFirst: Bool, on device: ODRDevice)
+        -> Bool
+    {
         let deficit = bytes - device.freeBytes
         if deficit <= 0 { return true }
         let system = device.reclaimableBytes(in: .system)

@@ -15,7 +15,11 @@ import TextInput
 struct AdviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advise",
-        abstract: "Search the layout of one app's content (which resources share a pack, which packs are prefetched) that does best on the scenario.",
+        abstract:
+            """
+            Search the layout of one app's content (which resources share a pack, which packs are prefetched) that \
+            does best on the scenario.
+            """,
         discussion: """
             The app's resources are the material; the scenario's workload says which are needed
             together and when. Every candidate layout is the same scenario with the app's tags
@@ -45,10 +49,23 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app whose layout is searched (its id in the scenario).", valueName: "id"))
     var app: String
 
-    @Option(help: ArgumentHelp("Advise for this platform instead of the scenario's: an ODR preset, or background-assets / play-asset-delivery (the scenario migrated first, as `odr-sim migrate` does, the app evicting with --policy, default lru). See `odr-sim platforms`.", valueName: "platform"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Advise for this platform instead of the scenario's: an ODR preset, or background-assets / \
+            play-asset-delivery (the scenario migrated first, as `odr-sim migrate` does, the app evicting with \
+            --policy, default lru). See `odr-sim platforms`.
+            """,
+            valueName: "platform"))
     var platform: String?
 
-    @Option(help: ArgumentHelp("The policy the runs use: the system's on ODR, the app's strategy where the app evicts. Default: the scenario's first.", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            The policy the runs use: the system's on ODR, the app's strategy where the app evicts. Default: the \
+            scenario's first.
+            """,
+            valueName: "policy"))
     var policy: String?
 
     @Option(help: "Replications per layout (common seeds). Default: 5.")
@@ -57,27 +74,66 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Most layouts tried, the three starting ones included.")
     var maxEvaluations: Int = 60
 
-    @Option(help: "Replications on fresh seeds (after the search's) that check the advice against the winner's curse: the advised layout, the one as written and the next best run again, the advantage measured there reported. 0 skips.")
+    @Option(
+        help:
+            """
+            Replications on fresh seeds (after the search's) that check the advice against the winner's curse: the \
+            advised layout, the one as written and the next best run again, the advantage measured there \
+            reported. 0 skips.
+            """
+    )
     var confirm: Int = 20
 
-    @Option(help: ArgumentHelp("Double --confirm's fresh seeds, on the same seeds, until the advantage's 95 % half-width is within P: 5% of the objective as written, or a size (50MB); at most --max-replications seeds.", valueName: "p"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Double --confirm's fresh seeds, on the same seeds, until the advantage's 95 % half-width is within P: 5% \
+            of the objective as written, or a size (50MB); at most --max-replications seeds.
+            """,
+            valueName: "p"))
     var precision: String?
 
     @Option(help: "With --precision or --indifference: the most fresh seeds.") var maxReplications = 1000
 
-    @Option(help: ArgumentHelp("Compare the finalists on fresh seeds by Kim and Nelson's KN (10 seeds each, then one per survivor at a time, up to --max-replications) instead of --confirm's fixed count: the objective difference not worth telling apart, a size (50MB).", valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Compare the finalists on fresh seeds by Kim and Nelson's KN (10 seeds each, then one per survivor at a \
+            time, up to --max-replications) instead of --confirm's fixed count: the objective difference not \
+            worth telling apart, a size (50MB).
+            """,
+            valueName: "size"))
     var indifference: String?
 
-    @Flag(help: "Also rerun the advised layout and the one as written under each alternative of each undocumented assumption that applies (odr-sim assumptions): does the advice hold?")
+    @Flag(
+        help:
+            """
+            Also rerun the advised layout and the one as written under each alternative of each undocumented \
+            assumption that applies (odr-sim assumptions): does the advice hold?
+            """
+    )
     var robustness = false
 
-    @Flag(help: "Evaluate every layout (every grouping of the resources into packs, each pack promoted or not) instead of searching, for an app of at most 5 resources (454 layouts), and say whether the search's pick is within the noise of the best.")
+    @Flag(
+        help:
+            """
+            Evaluate every layout (every grouping of the resources into packs, each pack promoted or not) instead of \
+            searching, for an app of at most 5 resources (454 layouts), and say whether the search's pick is \
+            within the noise of the best.
+            """
+    )
     var exhaustive = false
 
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
-    @Option(help: ArgumentHelp("What one byte of initial-install content costs, in bytes (0 to \(Int(AdviseCommand.maximumInstallPrice))).", valueName: "number"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            What one byte of initial-install content costs, in bytes (0 to \
+            \(Int(AdviseCommand.maximumInstallPrice))).
+            """,
+            valueName: "number"))
     var installPrice: Double = 0.1
 
     /// The largest `--install-price`: a million bytes per byte keeps every objective (at most
@@ -90,19 +146,47 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes one download is worth beyond its size (its fixed cost).", valueName: "size"))
     var downloadPrice: String = "1MB"
 
-    @Option(help: ArgumentHelp("A population of devices: each layout runs on the scenario with each of these used spaces (comma-separated, e.g. 56GB,60GB,62GB), the same seeds on each, and is judged over all of them. Default: the scenario's device alone.", valueName: "size,…"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            A population of devices: each layout runs on the scenario with each of these used spaces \
+            (comma-separated, e.g. 56GB,60GB,62GB), the same seeds on each, and is judged over all of them. \
+            Default: the scenario's device alone.
+            """,
+            valueName: "size,…"))
     var used: String?
 
-    @Option(help: ArgumentHelp("A population of devices from a study's axes: each layout runs on the scenario as each of the study's points sets it (its axes must vary device.* or network.*: free space, bandwidth, offline spells), the same seeds on each. The study's base scenario is not read for anything else.", valueName: "study"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            A population of devices from a study's axes: each layout runs on the scenario as each of the study's \
+            points sets it (its axes must vary device.* or network.*: free space, bandwidth, offline spells), \
+            the same seeds on each. The study's base scenario is not read for anything else.
+            """,
+            valueName: "study"))
     var population: String?
 
-    @Option(help: ArgumentHelp("On a cluster: run shard K of N of every round's runs; the N shards run at once (one job of N tasks) and share results through --exchange; shard 1 writes the answer, the same bytes as one machine's.", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            On a cluster: run shard K of N of every round's runs; the N shards run at once (one job of N tasks) and \
+            share results through --exchange; shard 1 writes the answer, the same bytes as one machine's.
+            """,
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("With --shard: the folder the shards share (on a file system every shard sees); files odr-sim did not write are never touched.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            With --shard: the folder the shards share (on a file system every shard sees); files odr-sim did not \
+            write are never touched.
+            """,
+            valueName: "dir"))
     var exchange: String?
 
-    @Option(help: ArgumentHelp("With --shard: how long a shard waits for the others at the end of a round.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "With --shard: how long a shard waits for the others at the end of a round.", valueName: "duration"))
     var shardTimeout: String = "1h"
 
     @OptionGroup var jobs: JobOptions
@@ -120,24 +204,51 @@ struct AdviseCommand: ParsableCommand {
         try validateReplications(replications)
         if confirm != 0 { try validateReplications(confirm) }
         try validateReplications(maxReplications)
-        if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations { throw ValidationError("--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)") }
-        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) { throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))") }
+        if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations {
+            throw ValidationError(
+                "--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
+        }
+        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) {
+            throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))")
+        }
         if let shard {
-            guard ShardPosition(shard) != nil else { throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'") }
-            guard exchange != nil else { throw ValidationError("--shard needs --exchange DIR, the folder the shards share") }
-        } else if exchange != nil { throw ValidationError("--exchange is for --shard K/N (the folder the shards share)") }
-        if used != nil && population != nil { throw ValidationError("--used and --population both give the devices; put the used spaces on an axis of the study (path: device.used)") }
+            guard ShardPosition(shard) != nil else {
+                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
+            }
+            guard exchange != nil else {
+                throw ValidationError("--shard needs --exchange DIR, the folder the shards share")
+            }
+        } else if exchange != nil {
+            throw ValidationError("--exchange is for --shard K/N (the folder the shards share)")
+        }
+        if used != nil && population != nil {
+            throw ValidationError(
+                """
+                --used and --population both give the devices; put the used spaces on an axis of the study (path: \
+                device.used)
+                """
+            )
+        }
     }
 
     func run() throws {
         var document = try loadScenario(file)
         var text = try readInput(file)
         if let platform, platform != document.scenario.platform.name {
-            guard let target = PlatformProfile.named(platform) else { throw CommandFailure.usage("--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))") }
+            guard let target = PlatformProfile.named(platform) else {
+                throw CommandFailure.usage(
+                    "--platform: unknown platform '\(platform)' "
+                        + "(\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))"
+                )
+            }
             do {
-                text = target.evictor == .app
-                    ? try ScenarioMigration(target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names)
-                        .migrate(text, fileName: file)
+                text =
+                    target.evictor == .app
+                    ? try ScenarioMigration(
+                        target: target, budget: nil, strategies: [self.policy ?? "lru"],
+                        knownPolicies: PolicyRegistry.names
+                    )
+                    .migrate(text, fileName: file)
                     : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
                 document = try scenarioParser().parse(text, fileName: file)
             } catch { throw CommandFailure("\(error)", located: true) }
@@ -145,13 +256,19 @@ struct AdviseCommand: ParsableCommand {
         let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
         let policy = descriptor.name
-        let weights = Advisor.Weights(waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
-                                      failurePrice: Double(try size(failurePrice, "--failure-price")),
-                                      downloadPrice: Double(try size(downloadPrice, "--download-price")))
-        let timeout = try shard.map { _ throws(CommandFailure) in do { return try DurationSyntax.parse(shardTimeout) } catch { throw CommandFailure.usage("--shard-timeout: \(error)") } }
-        var advisor = Advisor(scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
-                              policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
-                              replications: replications, weights: weights)
+        let weights = Advisor.Weights(
+            waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
+            failurePrice: Double(try size(failurePrice, "--failure-price")),
+            downloadPrice: Double(try size(downloadPrice, "--download-price")))
+        let timeout = try shard.map { _ throws(CommandFailure) in
+            do { return try DurationSyntax.parse(shardTimeout) } catch {
+                throw CommandFailure.usage("--shard-timeout: \(error)")
+            }
+        }
+        var advisor = Advisor(
+            scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
+            policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
+            replications: replications, weights: weights)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations
         advisor.population = try population(text: text)
@@ -162,80 +279,176 @@ struct AdviseCommand: ParsableCommand {
         // The first round runs the three starting layouts on every device: the most runs any
         // round shares, so the bound on N.
         let devices = max(1, advisor.population.count)
-        let position = try checkedShard(shard, runs: 3 * replications * devices,
-                                        what: "runs in the search's largest round (3 starting layouts × \(replications) replications × \(devices) device\(devices == 1 ? "" : "s"))")
+        let position = try checkedShard(
+            shard, runs: 3 * replications * devices,
+            what:
+                "runs in the search's largest round (3 starting layouts × \(replications) replications × \(devices) "
+                + "device\(devices == 1 ? "" : "s"))"
+        )
         // Outputs are claimed before any work. Shard 1 writes the answer; the others only
         // share their runs.
         let reportPath = output.folder ?? OutputSafety.defaultReport(document.name, suffix: "-advice")
         let inputs = [file] + [population].compactMap { $0 }
         if let exchange { try OutputSafety.claimExchange(exchange, report: reportPath, inputs: inputs) }
-        let report = (position?.index ?? 1) == 1
-            ? try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: inputs) : nil
+        let report =
+            (position?.index ?? 1) == 1
+            ? try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: inputs)
+            : nil
         if let position, let exchange, let timeout {
             // Every option that changes a result is in the key, and the version, so two
             // different advises sharing a folder never read each other's runs.
             let version = ToolVersion.current
-            let key = SourceDigest.of([text, app, policy, String(replications), String(maxEvaluations), String(confirm), String(robustness), String(exhaustive), precision ?? "", indifference ?? "", String(maxReplications), waitPrice, "\(installPrice)",
-                                       failurePrice, downloadPrice,
-                                       advisor.population.map(\.label).joined(separator: "; "), String(position.count), version].joined(separator: "\u{0}"))
-            advisor.exchange = AdviceExchange(shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
-                                              key: key, timeout: timeout, version: version)
+            let key = SourceDigest.of(
+                [
+                    text, app, policy, String(replications), String(maxEvaluations), String(confirm),
+                    String(robustness), String(exhaustive), precision ?? "", indifference ?? "",
+                    String(maxReplications), waitPrice, "\(installPrice)",
+                    failurePrice, downloadPrice,
+                    advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
+                ].joined(separator: "\u{0}"))
+            advisor.exchange = AdviceExchange(
+                shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
+                key: key, timeout: timeout, version: version)
         }
         let started = Date()
         let result: Advisor.Result
-        let confirmation: Advisor.Confirmation?, reached: Bool?
-        let freshPrecision = try precision.map { text in guard confirm > 0, let p = Advisor.FreshPrecision.parse(text, size: { try SizeSyntax.parse($0) }) else { throw CommandFailure.usage("--precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs --confirm above 0)") }; return p }
-        let knDelta = try indifference.map { t in guard let b = try? SizeSyntax.parse(t), b > 0, precision == nil else { throw CommandFailure.usage(precision == nil ? "--indifference: '\(t)' is not a size above 0 such as 50MB" : "--indifference replaces --precision: give one of them") }; return Double(b) }
+        let confirmation: Advisor.Confirmation?
+        let reached: Bool?
+        let freshPrecision = try precision.map { text in
+            guard confirm > 0, let p = Advisor.FreshPrecision.parse(text, size: { try SizeSyntax.parse($0) }) else {
+                throw CommandFailure.usage(
+                    """
+                    --precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs \
+                    --confirm above 0)
+                    """
+                )
+            }
+            return p
+        }
+        let knDelta = try indifference.map { t in
+            guard let b = try? SizeSyntax.parse(t), b > 0, precision == nil else {
+                throw CommandFailure.usage(
+                    precision == nil
+                        ? "--indifference: '\(t)' is not a size above 0 such as 50MB"
+                        : "--indifference replaces --precision: give one of them")
+            }
+            return Double(b)
+        }
         let robust: Advisor.AdviceRobustness?
-        if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) { throw CommandFailure.usage(refusal) }
+        if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) {
+            throw CommandFailure.usage(refusal)
+        }
         let searched: Layout?
-        do { searched = exhaustive ? try advisor.searchedPick() : nil; advisor.exhaustive = exhaustive; result = try advisor.run(); (confirmation, reached) = try knDelta.map { (try advisor.select(result, indifference: $0, maximum: maxReplications), nil) } ?? (confirm == 0 ? (nil, nil) : try advisor.confirm(result, replications: confirm, precision: freshPrecision, maximum: maxReplications)); robust = robustness ? try advisor.robustness(result) : nil } catch { throw CommandFailure("\(error)") }
+        do {
+            searched = exhaustive ? try advisor.searchedPick() : nil
+            advisor.exhaustive = exhaustive
+            result = try advisor.run()
+            (confirmation, reached) =
+                try knDelta.map { (try advisor.select(result, indifference: $0, maximum: maxReplications), nil) }
+                ?? (confirm == 0
+                    ? (nil, nil)
+                    : try advisor.confirm(
+                        result, replications: confirm, precision: freshPrecision, maximum: maxReplications))
+            robust = robustness ? try advisor.robustness(result) : nil
+        } catch { throw CommandFailure("\(error)") }
         let elapsed = Date().timeIntervalSince(started)
         guard let report else {
             // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
-            return say(printing.json ? JSONSummary.object([("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)), ("layouts", String(result.evaluations.count))])
-                : String(format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer", shard!, result.evaluations.count, elapsed))
+            return say(
+                printing.json
+                    ? JSONSummary.object([
+                        ("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
+                        ("layouts", String(result.evaluations.count)),
+                    ])
+                    : String(
+                        format:
+                            """
+                            advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the \
+                            answer
+                            """,
+                        shard!, result.evaluations.count, elapsed))
         }
         let best = result.evaluations[result.best]
         let original = result.evaluations[result.original]
         let difference = result.difference
-        let header = [
-            "odr-sim advise \(InputText.oneLine(file)) --app \(InputText.oneLine(app)): \(best.layout.summary) (\(best.move))",
-            "objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired difference "
-                + "\(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high))), "
-                + "\(replications) replications under \(policy)",
-            "re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \(Units.bytes(best.redownloadBytes)) advised; "
-                + "no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \(Units.bytes(result.bounds[1])) (the offline bound)",
-        ] + (confirmation.map { [$0.sentence(result) { Units.bytes($0) }] } ?? []) + (advisor.population.isEmpty ? [] : [
-            "judged over \(advisor.population.count) devices, the same seeds on each: \(advisor.population.map(\.label).joined(separator: "; "))"])
+        let header =
+            [
+                """
+                odr-sim advise \(InputText.oneLine(file)) --app \(InputText.oneLine(app)): \(best.layout.summary) \
+                (\(best.move))
+                """,
+                """
+                objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired \
+                difference \
+                \(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \
+                \(Units.bytes(difference.high))), \
+                \(replications) replications under \(policy)
+                """,
+                """
+                re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \
+                \(Units.bytes(best.redownloadBytes)) advised; \
+                no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \
+                \(Units.bytes(result.bounds[1])) (the offline bound)
+                """,
+            ] + (confirmation.map { [$0.sentence(result) { Units.bytes($0) }] } ?? [])
+            + (advisor.population.isEmpty
+                ? []
+                : [
+                    "judged over \(advisor.population.count) devices, the same seeds on each: "
+                        + "\(advisor.population.map(\.label).joined(separator: "; "))"
+                ])
         let advised: String
         do {
             // The advised layout written over the file's own text; a telemetry file keeps
             // resolving from the report folder.
             let (laid, newTags) = best.layout.resources(from: document.resources[appIndex])
-            let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(app, resources: laid, newTags: newTags,
-                                                                                     budget: best.layout.budget, strategy: best.layout.strategy)
-            advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
+            let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(
+                app, resources: laid, newTags: newTags,
+                budget: best.layout.budget, strategy: best.layout.strategy)
+            advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(
+                to: report.path + "/advised.scn")
         } catch { throw CommandFailure("\(error)", located: true) }
         var files = [
             ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
             ("layout.csv", best.layout.csv(document.resources[appIndex])),
-            ("layouts.csv", result.layoutsCSV)]
+            ("layouts.csv", result.layoutsCSV),
+        ]
         if !output.noReport {
-            files.append(("report.html", page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html))
+            files.append(
+                (
+                    "report.html",
+                    page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html
+                ))
         }
         try report.commit(files)
         if printing.json {
-            say(JSONSummary.object([
-                ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)), ("app", JSONSummary.string(app)),
-                ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)), ("replications", String(replications)),
-                ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                ("objective_as_written", JSONSummary.number(original.mean)), ("objective_advised", JSONSummary.number(best.mean)), ("budget", best.layout.budget.map { String($0) } ?? "null"), ("strategy", best.layout.strategy.map(JSONSummary.string) ?? "null"), ("fresh_seeds", confirmation?.json(result) ?? "null"), ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"), ("robustness", robust?.json ?? "null"),
-                ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])), ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
-                ("difference", JSONSummary.object([("mean", JSONSummary.number(difference.mean)), ("ci_low", JSONSummary.number(difference.low)),
-                                                   ("ci_high", JSONSummary.number(difference.high))])),
-                ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),
-                ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? ""))]))
+            say(
+                JSONSummary.object([
+                    ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)),
+                    ("app", JSONSummary.string(app)),
+                    ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)),
+                    ("replications", String(replications)),
+                    ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
+                    ("objective_as_written", JSONSummary.number(original.mean)),
+                    ("objective_advised", JSONSummary.number(best.mean)),
+                    ("budget", best.layout.budget.map { String($0) } ?? "null"),
+                    ("strategy", best.layout.strategy.map(JSONSummary.string) ?? "null"),
+                    ("fresh_seeds", confirmation?.json(result) ?? "null"),
+                    ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"),
+                    ("robustness", robust?.json ?? "null"),
+                    ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])),
+                    ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
+                    (
+                        "difference",
+                        JSONSummary.object([
+                            ("mean", JSONSummary.number(difference.mean)),
+                            ("ci_low", JSONSummary.number(difference.low)),
+                            ("ci_high", JSONSummary.number(difference.high)),
+                        ])
+                    ),
+                    ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),
+                    ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? "")),
+                ]))
             return
         }
         say("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
@@ -243,21 +456,63 @@ struct AdviseCommand: ParsableCommand {
         for move in result.path(to: result.best).reversed() { say("  \(move)") }
         let rows: [(String, Double, Double)] = [
             ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
-            ("over-purged", original.overPurgeBytes, best.overPurgeBytes)]
+            ("over-purged", original.overPurgeBytes, best.overPurgeBytes),
+        ]
         for (name, before, after) in rows { say("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
-        say(String(format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
-                     original.failedRequests, best.failedRequests))
-        say("  re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \(Units.bytes(result.bounds[1]))")
-        say("  initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \(Units.bytes(Double(best.initialInstallBytes)))")
-        say("  objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \(Units.bytes(difference.mean)) "
-              + "(95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))"
-              + (difference.excludesZero && difference.high < 0 ? ", significant" : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        if let confirmation { say("  " + confirmation.sentence(result) { Units.bytes($0) } + (reached.map { $0 ? " (--precision reached)" : " (--precision not reached at --max-replications)" } ?? "")) }
+        say(
+            String(
+                format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
+                original.failedRequests, best.failedRequests))
+        say(
+            """
+              re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \
+            \(Units.bytes(result.bounds[1]))
+            """
+        )
+        say(
+            """
+              initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \
+            \(Units.bytes(Double(best.initialInstallBytes)))
+            """
+        )
+        say(
+            """
+              objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \
+            \(Units.bytes(difference.mean)) \
+            (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))
+            """
+                + (difference.excludesZero && difference.high < 0
+                    ? ", significant"
+                    : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
+        if let confirmation {
+            say(
+                "  " + confirmation.sentence(result) { Units.bytes($0) }
+                    + (reached.map {
+                        $0 ? " (--precision reached)" : " (--precision not reached at --max-replications)"
+                    } ?? ""))
+        }
         if let robust { say("  " + robust.headline { Units.bytes($0) }) }
-        if let searched { say("  " + result.exhaustiveSentence(searched: searched, resources: document.resources[appIndex]) { Units.bytes($0) }) }
-        let population = advisor.population.isEmpty ? "" : "\(advisor.population.count) devices (\(advisor.population.map(\.label).joined(separator: "; "))) × "
-        say(String(format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn in %@/",
-                     result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population, replications, elapsed, report.path))
+        if let searched {
+            say(
+                "  "
+                    + result.exhaustiveSentence(searched: searched, resources: document.resources[appIndex]) {
+                        Units.bytes($0)
+                    })
+        }
+        let population =
+            advisor.population.isEmpty
+            ? ""
+            : "\(advisor.population.count) devices "
+                + "(\(advisor.population.map(\.label).joined(separator: "; "))) × "
+        say(
+            String(
+                format:
+                    """
+                    \n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn \
+                    in %@/
+                    """,
+                result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population,
+                replications, elapsed, report.path))
     }
 
     /// The devices of `--used` or `--population`, each checked to make a valid scenario of
@@ -265,32 +520,51 @@ struct AdviseCommand: ParsableCommand {
     private func population(text: String) throws -> [Advisor.Device] {
         let devices: [(name: String, settings: [PathValue], names: [String]?)]
         if let used {
-            let values = used.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            let values = used.split(separator: ",", omittingEmptySubsequences: false).map {
+                String($0).trimmingCharacters(in: .whitespaces)
+            }
             for value in values {
                 do {
                     _ = try SizeSyntax.parse(value)
                 } catch {
-                    throw CommandFailure.usage(value.isEmpty ? "--used: an empty entry in '\(used)'; give sizes separated by commas, such as 56GB,60GB" : "--used: \(error)")
+                    throw CommandFailure.usage(
+                        value.isEmpty
+                            ? "--used: an empty entry in '\(used)'; give sizes separated by commas, such as 56GB,60GB"
+                            : "--used: \(error)")
                 }
             }
-            guard Set(values).count == values.count else { throw CommandFailure.usage("--used lists a size twice: \(used)") }
+            guard Set(values).count == values.count else {
+                throw CommandFailure.usage("--used lists a size twice: \(used)")
+            }
             devices = values.map { ("--used \($0)", [PathValue(path: "device.used", value: $0)], nil) }
         } else if let population {
             let study: Study
-            do { study = try studyParser().parseFile(atPath: population) } catch { throw CommandFailure("\(error)", located: true) }
+            do { study = try studyParser().parseFile(atPath: population) } catch {
+                throw CommandFailure("\(error)", located: true)
+            }
             // The layout is what advise varies; a population varies only the device and its network.
-            if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) }) {
+            if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) })
+            {
                 let place = axis.valueLocations.first ?? "\(InputText.oneLine(population)):1:1"
-                throw CommandFailure("\(place): axis '\(axis.name)' varies \(axis.path); a population (--population) varies only device.* and network.* (free space, bandwidth), as the layout is what advise searches", located: true)
+                throw CommandFailure(
+                    """
+                    \(place): axis '\(axis.name)' varies \(axis.path); a population (--population) varies only \
+                    device.* and network.* (free space, bandwidth), as the layout is what advise searches
+                    """,
+                    located: true)
             }
             devices = study.points.map { point in
                 let settings = study.settings(of: point)
-                let label = Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: study.axes.map(\.name))
+                let label = Advisor.Device.label(
+                    of: settings.map { ($0.path, $0.value) }, names: study.axes.map(\.name))
                 // A point the scenario refuses is the study's problem, at its first axis's value.
                 let axis = study.axes[0]
-                let where_ = axis.values.firstIndex(of: point.values[0]).flatMap { axis.valueLocations.indices.contains($0) ? axis.valueLocations[$0] : nil }
+                let location =
+                    axis.values.firstIndex(of: point.values[0]).flatMap {
+                        axis.valueLocations.indices.contains($0) ? axis.valueLocations[$0] : nil
+                    }
                     ?? "\(InputText.oneLine(population)):1:1"
-                return ("\(where_): point \(label) on \(InputText.oneLine(file))", settings, study.axes.map(\.name))
+                return ("\(location): point \(label) on \(InputText.oneLine(file))", settings, study.axes.map(\.name))
             }
         } else {
             return []
@@ -300,7 +574,9 @@ struct AdviseCommand: ParsableCommand {
             do throws(ScenarioError) {
                 let text = try ScenarioRewrite(text: text, fileName: file).setting(settings)
                 let device = try scenarioParser().parse(text, fileName: file)
-                return Advisor.Device(label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: names), scenario: device.scenario)
+                return Advisor.Device(
+                    label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: names),
+                    scenario: device.scenario)
             } catch {
                 // --used is a flag (64); a study's point is input, at its own line (1).
                 if self.used != nil { throw CommandFailure.usage("\(name): \(error.message)") }
@@ -317,18 +593,24 @@ struct AdviseCommand: ParsableCommand {
     private func page(_ result: Advisor.Result, resources: [Resource], lede: String) -> AdviceReport {
         let layouts = result.evaluations.map { e in
             let interval = Interval(e.objectives)
-            return AdviceReport.Layout(id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
-                                       redownloadBytes: e.redownloadBytes, waitP95: e.waitP95, initialInstallBytes: Double(e.initialInstallBytes),
-                                       objective: (interval.mean, interval.low, interval.high))
+            return AdviceReport.Layout(
+                id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
+                redownloadBytes: e.redownloadBytes, waitP95: e.waitP95,
+                initialInstallBytes: Double(e.initialInstallBytes),
+                objective: (interval.mean, interval.low, interval.high))
         }
         let best = result.evaluations[result.best].layout
         let (laid, _) = best.resources(from: resources)
         let promoted = Set(best.groups.indices.filter { best.promoted[$0] }.flatMap { best.groups[$0] })
         let rows = resources.indices.map { r in
-            (name: resources[r].name, size: resources[r].size, written: resources[r].tags.sorted().joined(separator: "+"),
-             advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r))
+            (
+                name: resources[r].name, size: resources[r].size,
+                written: resources[r].tags.sorted().joined(separator: "+"),
+                advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r)
+            )
         }
-        return AdviceReport(title: "\(app): the layout to ship", lede: lede, layouts: layouts, starts: result.starts,
-                            advised: result.best, resources: rows)
+        return AdviceReport(
+            title: "\(app): the layout to ship", lede: lede, layouts: layouts, starts: result.starts,
+            advised: result.best, resources: rows)
     }
 }

@@ -6,7 +6,8 @@ import SafeOutput
 struct AssumptionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assumptions",
-        abstract: "List every modelling choice that no platform source documents: its key, default, alternatives and why.",
+        abstract:
+            "List every modelling choice that no platform source documents: its key, default, alternatives and why.",
         discussion: """
             Each line: name, the scenario key that sets it, default, alternatives, and why the
             default. `compare --robustness` reruns a comparison under each alternative that applies.

@@ -42,7 +42,9 @@ struct BoundCommand: ParsableCommand {
     @OptionGroup(title: "Trace format")
     var traceFormat: TraceFormatOptions
 
-    @Option(help: ArgumentHelp("Capacities: sizes or percentages of the unique bytes, comma-separated.", valueName: "size[,size…]"))
+    @Option(
+        help: ArgumentHelp(
+            "Capacities: sizes or percentages of the unique bytes, comma-separated.", valueName: "size[,size…]"))
     var capacity: String
 
     @Flag(help: "PFOO-L only (no min-cost flow).")
@@ -56,21 +58,33 @@ struct BoundCommand: ParsableCommand {
     func run() throws {
         let capacities = try parseCapacities(capacity)
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try output.claim(default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
+        let report = try output.claim(
+            default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent),
+            inputs: [trace])
         let out = report.path
         let bounds: [TraceBound]
-        do { bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests) } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
+        do {
+            bounds = try TraceBound.compute(
+                trace: trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests)
+        } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
         try report.commit([(name: "bounds.csv", contents: TraceBound.csv(bounds))])
         if traceFormat.json {
-            say(JSONSummary.object([
-                ("command", JSONSummary.string("bound")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
-                ("bounds", JSONSummary.records(TraceBound.csv(bounds)))]))
+            say(
+                JSONSummary.object([
+                    ("command", JSONSummary.string("bound")), ("trace", JSONSummary.string(trace)),
+                    ("out", JSONSummary.string(out)),
+                    ("bounds", JSONSummary.records(TraceBound.csv(bounds))),
+                ]))
             return
         }
         var table = Table(["capacity", "PFOO-L objects", "FOO-L objects", "FOO-U objects", "PFOO-L bytes"])
         for b in bounds {
-            table.add([String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio), b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",
-                       b.foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "-", CSV.decimal(b.pfoo.counts.byteMissRatio)])
+            table.add([
+                String(b.capacity), CSV.decimal(b.pfoo.counts.objectMissRatio),
+                b.foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "-",
+                b.foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "-",
+                CSV.decimal(b.pfoo.counts.byteMissRatio),
+            ])
         }
         say("Miss ratios no policy can go below (lower bounds) and the optimum's upper bound:")
         say(table.rendered)
@@ -87,8 +101,10 @@ struct TraceBound {
     /// Why FOO is missing (too long a trace), for the terminal.
     var fooNote: String?
 
-    static func compute(trace: String, format: TraceFormat, capacities: [TraceReplayer.Capacity], foo: Bool,
-                        fooMaxRequests: Int) throws -> [TraceBound] {
+    static func compute(
+        trace: String, format: TraceFormat, capacities: [TraceReplayer.Capacity], foo: Bool,
+        fooMaxRequests: Int
+    ) throws -> [TraceBound] {
         let (objects, sizes, unique) = try TraceReplayer(path: trace, format: format).requestSequence()
         let sequence = RequestSequence(objects: objects, sizes: sizes)
         let pfool = PFOOL(sequence)
@@ -97,23 +113,31 @@ struct TraceBound {
         for capacity in capacities.map({ $0.bytes(uniqueBytes: unique) }) {
             var flow: FOO.Bound?
             if foo && note == nil {
-                do { flow = try FOO.bound(sequence, capacity: capacity, maximumRequests: fooMaxRequests) } catch { note = "\(error)" }
+                do { flow = try FOO.bound(sequence, capacity: capacity, maximumRequests: fooMaxRequests) } catch {
+                    note = "\(error)"
+                }
             }
-            result.append(TraceBound(capacity: capacity, pfoo: pfool.bound(capacity: capacity), foo: flow, fooNote: note))
+            result.append(
+                TraceBound(capacity: capacity, pfoo: pfool.bound(capacity: capacity), foo: flow, fooNote: note))
         }
         return result
     }
 
-    static let columns = ["capacity_bytes", "requests", "pfoo_l_object_miss_ratio", "pfoo_l_byte_miss_ratio",
-                          "pfoo_l_reference_byte_miss_ratio", "foo_l_object_miss_ratio", "foo_u_object_miss_ratio", "foo_l_misses", "foo_u_misses"]
+    static let columns = [
+        "capacity_bytes", "requests", "pfoo_l_object_miss_ratio", "pfoo_l_byte_miss_ratio",
+        "pfoo_l_reference_byte_miss_ratio", "foo_l_object_miss_ratio", "foo_u_object_miss_ratio", "foo_l_misses",
+        "foo_u_misses",
+    ]
 
     var fields: [String] {
         let c = pfoo.counts
-        return [String(capacity), String(c.requests), CSV.decimal(c.objectMissRatio), CSV.decimal(c.byteMissRatio),
-                CSV.decimal(c.bytesRequested == 0 ? 0 : Double(pfoo.referenceByteMisses) / Double(c.bytesRequested)),
-                foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "",
-                foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "",
-                foo.map { String(format: "%.3f", $0.lowerMisses) } ?? "", foo.map { String($0.upperMisses) } ?? ""]
+        return [
+            String(capacity), String(c.requests), CSV.decimal(c.objectMissRatio), CSV.decimal(c.byteMissRatio),
+            CSV.decimal(c.bytesRequested == 0 ? 0 : Double(pfoo.referenceByteMisses) / Double(c.bytesRequested)),
+            foo.map { CSV.decimal($0.lowerMisses / Double($0.requests)) } ?? "",
+            foo.map { CSV.decimal(Double($0.upperMisses) / Double($0.requests)) } ?? "",
+            foo.map { String(format: "%.3f", $0.lowerMisses) } ?? "", foo.map { String($0.upperMisses) } ?? "",
+        ]
     }
 
     static func csv(_ bounds: [TraceBound]) -> String { CSV.row(columns) + bounds.map { CSV.row($0.fields) }.joined() }
@@ -121,8 +145,11 @@ struct TraceBound {
 
 /// Each replayed policy next to the bounds at its capacity (`replay --bound`).
 enum BoundGaps {
-    static let columns = ["policy", "capacity_bytes", "object_miss_ratio", "byte_miss_ratio",
-                          "object_miss_lower_bound", "object_miss_upper_bound_of_optimum", "byte_miss_lower_bound", "object_gap", "byte_gap"]
+    static let columns = [
+        "policy", "capacity_bytes", "object_miss_ratio", "byte_miss_ratio",
+        "object_miss_lower_bound", "object_miss_upper_bound_of_optimum", "byte_miss_lower_bound", "object_gap",
+        "byte_gap",
+    ]
 
     /// The tightest lower bound on object misses: FOO-L where it was computed, else PFOO-L.
     static func objectLower(_ b: TraceBound) -> Double { b.foo?.lowerMisses ?? b.pfoo.counts.misses }
@@ -130,12 +157,16 @@ enum BoundGaps {
     static func rows(_ results: [ReplayResult], _ bounds: [TraceBound]) -> [[String]] {
         results.compactMap { r in
             guard let b = bounds.first(where: { $0.capacity == r.capacityBytes }) else { return nil }
-            let lower = objectLower(b), byteLower = b.pfoo.counts.bytesMissed
+            let lower = objectLower(b)
+            let byteLower = b.pfoo.counts.bytesMissed
             let gap = { (value: Double, bound: Double) in bound > 0 ? CSV.decimal(value / bound - 1, places: 4) : "" }
-            return [r.policy, String(r.capacityBytes), CSV.decimal(r.objectMissRatio), CSV.decimal(r.byteMissRatio),
-                    CSV.decimal(lower / Double(max(1, r.requests))),
-                    b.foo.map { CSV.decimal(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
-                    CSV.decimal(byteLower / Double(max(1, r.bytesRequested))), gap(Double(r.misses), lower), gap(Double(r.bytesMissed), byteLower)]
+            return [
+                r.policy, String(r.capacityBytes), CSV.decimal(r.objectMissRatio), CSV.decimal(r.byteMissRatio),
+                CSV.decimal(lower / Double(max(1, r.requests))),
+                b.foo.map { CSV.decimal(Double($0.upperMisses) / Double(max(1, r.requests))) } ?? "",
+                CSV.decimal(byteLower / Double(max(1, r.bytesRequested))), gap(Double(r.misses), lower),
+                gap(Double(r.bytesMissed), byteLower),
+            ]
         }
     }
 
@@ -146,7 +177,10 @@ enum BoundGaps {
     static func table(_ results: [ReplayResult], _ bounds: [TraceBound]) -> String {
         var table = Table(["policy", "capacity", "objects", "lower", "optimum ≤", "gap", "bytes", "lower", "gap"])
         for row in rows(results, bounds) {
-            table.add([row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percentGap(row[7]), row[3], row[6], percentGap(row[8])])
+            table.add([
+                row[0], row[1], row[2], row[4], row[5].isEmpty ? "-" : row[5], percentGap(row[7]), row[3], row[6],
+                percentGap(row[8]),
+            ])
         }
         return table.rendered
     }
@@ -156,18 +190,26 @@ enum BoundGaps {
 enum RedownloadGaps {
     static let columns = ["policy", "replication", "redownload_bytes", "redownload_bound_bytes", "gap"]
 
-    static func gap(_ bytes: Double, _ bound: Double) -> String { bound > 0 ? CSV.decimal(bytes / bound - 1, places: 4) : "" }
+    static func gap(_ bytes: Double, _ bound: Double) -> String {
+        bound > 0 ? CSV.decimal(bytes / bound - 1, places: 4) : ""
+    }
 
     static func csv(_ results: [ExperimentRunner.RunResult]) -> String {
-        CSV.row(columns) + results.map { r in
-            let bound = r.redownloadBound ?? 0
-            return CSV.row([r.summary.policy, String(r.summary.replication), String(Int64(r.summary[.redownloadBytes])), String(bound),
-                            gap(Double(Int64(r.summary[.redownloadBytes])), Double(bound))])
-        }.joined()
+        CSV.row(columns)
+            + results.map { r in
+                let bound = r.redownloadBound ?? 0
+                return CSV.row([
+                    r.summary.policy, String(r.summary.replication), String(Int64(r.summary[.redownloadBytes])),
+                    String(bound),
+                    gap(Double(Int64(r.summary[.redownloadBytes])), Double(bound)),
+                ])
+            }.joined()
     }
 
     /// Per policy run, its mean re-downloaded bytes and mean bound (the reports' section).
-    static func means(_ results: [ExperimentRunner.RunResult], policies: [String]) -> [(policy: String, redownloaded: Double, bound: Double)] {
+    static func means(_ results: [ExperimentRunner.RunResult], policies: [String]) -> [(
+        policy: String, redownloaded: Double, bound: Double
+    )] {
         policies.compactMap { policy in
             let runs = results.filter { $0.summary.policy == policy }
             guard !runs.isEmpty else { return nil }

@@ -12,25 +12,26 @@ import TextInput
 /// `odr-sim check`: a regression gate against a committed baseline.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
+        commandName: "check",
+        abstract: "Re-run a scenario and fail when a metric moved beyond tolerance from a baseline.",
         discussion: """
-        The baseline is a summary.csv (as `run` writes it). The scenario is re-run with its \
-        policies, replications and seeds, and each replication is compared with its own row: \
-        a metric fails when it moved by more than the tolerance (--statistical: means against \
-        the baseline's 95 % intervals). --max-increase makes it a CI gate instead: only a rise \
-        beyond a limit fails, improvements pass, and the scenario may have changed.
+            The baseline is a summary.csv (as `run` writes it). The scenario is re-run with its \
+            policies, replications and seeds, and each replication is compared with its own row: \
+            a metric fails when it moved by more than the tolerance (--statistical: means against \
+            the baseline's 95 % intervals). --max-increase makes it a CI gate instead: only a rise \
+            beyond a limit fails, improvements pass, and the scenario may have changed.
 
-        It fails, whatever the values, when not everything can be compared (a baseline \
-        without rows, a policy, replication, seed or metric on one side only, a value that \
-        is not a number, another scenario's baseline), and says what it compared on \
-        success. Exit status 1 on any failure. --update rewrites the baseline instead.
+            It fails, whatever the values, when not everything can be compared (a baseline \
+            without rows, a policy, replication, seed or metric on one side only, a value that \
+            is not a number, another scenario's baseline), and says what it compared on \
+            success. Exit status 1 on any failure. --update rewrites the baseline instead.
 
-        Examples:
-          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv
-          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --max-increase redownload_bytes=5%
-          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --junit check.xml
-          odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --update
-        """)
+            Examples:
+              odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv
+              odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --max-increase redownload_bytes=5%
+              odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --junit check.xml
+              odr-sim check scenarios/game.scn --baseline Reports/baselines/game.csv --update
+            """)
 
     @Argument(help: "The scenario file (.scn).")
     var file: String
@@ -44,16 +45,31 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Compare means against the baseline's 95 % intervals instead of each replication against its own.")
     var statistical = false
 
-    @Option(help: ArgumentHelp("Also write the result as a JUnit XML report (a test case per policy and metric).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the result as a JUnit XML report (a test case per policy and metric).", valueName: "file"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("A CI gate instead of the exact check (repeatable): fail only when METRIC's mean rises by more than LIMIT (5% of the baseline, or 20MB, 2s, 1) on the baseline's seeds, one-sided on its 95 % interval; the scenario may have changed.", valueName: "metric=limit"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            A CI gate instead of the exact check (repeatable): fail only when METRIC's mean rises by more than LIMIT \
+            (5% of the baseline, or 20MB, 2s, 1) on the baseline's seeds, one-sided on its 95 % interval; the \
+            scenario may have changed.
+            """,
+            valueName: "metric=limit"))
     var maxIncrease: [String] = []
 
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
 
-    @Option(help: ArgumentHelp("One app's own numbers (its apps.csv rows, the device's metrics nan): the baseline --update writes, the check and the gate.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            One app's own numbers (its apps.csv rows, the device's metrics nan): the baseline --update writes, the \
+            check and the gate.
+            """,
+            valueName: "id"))
     var app: String?
 
     @OptionGroup var jobs: JobOptions
@@ -73,9 +89,15 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let document = try loadScenario(file)
         if let app { _ = try appIndex(app, in: document) }
-        guard let relative = RegressionCheck.tolerance(from: tolerance) else { throw CommandFailure.usage("--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02") }
+        guard let relative = RegressionCheck.tolerance(from: tolerance) else {
+            throw CommandFailure.usage(
+                "--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
+        }
         let gateLimits = try maxIncrease.map { text in
-            do { return try RegressionGate.Limit.parse(text, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--max-increase: \(error)") }
+            do {
+                return try RegressionGate.Limit.parse(
+                    text, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) })
+            } catch { throw CommandFailure.usage("--max-increase: \(error)") }
         }
         // Outputs are claimed before any work: each may replace only a file odr-sim wrote.
         if update {
@@ -90,12 +112,16 @@ struct CheckCommand: ParsableCommand {
         }
         if update {
             let descriptors = try resolvePolicies(policies, scenario: document)
-            var runner = experimentRunner(document, policies: descriptors, replications: replications,
-                                          sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
+            var runner = experimentRunner(
+                document, policies: descriptors, replications: replications,
+                sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
-            let rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(app: app, scenarioHash: document.sourceDigest)
+            let rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(
+                app: app, scenarioHash: document.sourceDigest)
             let platform = Metric.hasPlatformMetrics(document.scenario)
-            try writeAtomically(SummaryRow.header(platformMetrics: platform) + rows.map { $0.csvLine(platformMetrics: platform) }.joined(), to: baseline)
+            try writeAtomically(
+                SummaryRow.header(platformMetrics: platform)
+                    + rows.map { $0.csvLine(platformMetrics: platform) }.joined(), to: baseline)
             say("\(baseline): baseline written (\(rows.count) rows)")
             return
         }
@@ -105,23 +131,48 @@ struct CheckCommand: ParsableCommand {
         var rows: [SummaryRow] = []
         if !plan.policies.isEmpty {
             let descriptors: [PolicyDescriptor]
-            do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch { throw CommandFailure("\(baseline): \(error)", located: true) }
-            guard plan.replications <= maximumReplications else { throw CommandFailure("\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs", located: true) }
-            var runner = experimentRunner(document, policies: descriptors, replications: plan.replications,
-                                          sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
+            do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
+                throw CommandFailure("\(baseline): \(error)", located: true)
+            }
+            guard plan.replications <= maximumReplications else {
+                throw CommandFailure(
+                    """
+                    \(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim \
+                    runs
+                    """,
+                    located: true)
+            }
+            var runner = experimentRunner(
+                document, policies: descriptors, replications: plan.replications,
+                sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
             runner.maxEvents = limits.maxEvents
-            rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(app: app, scenarioHash: document.sourceDigest)
+            rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(
+                app: app, scenarioHash: document.sourceDigest)
         }
         if !gateLimits.isEmpty {
             let gate = RegressionGate(baseline: old.rows, current: rows, limits: gateLimits)
-            if printing.json { say(CheckJSON.gate(gate, file: file, baseline: baseline, app: app, scenarioChanged: old.scenarioHash != document.sourceDigest)) } else {
+            if printing.json {
+                say(
+                    CheckJSON.gate(
+                        gate, file: file, baseline: baseline, app: app,
+                        scenarioChanged: old.scenarioHash != document.sourceDigest))
+            } else {
                 for line in gate.lines { say(line.text(humanValue)) }
-                if old.scenarioHash != document.sourceDigest { say("(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → \(document.sourceDigest))") }
+                if old.scenarioHash != document.sourceDigest {
+                    say(
+                        "(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → "
+                            + "\(document.sourceDigest))"
+                    )
+                }
             }
-            guard gate.passed else { throw CommandFailure("\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)") }
+            guard gate.passed else {
+                throw CommandFailure(
+                    "\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)")
+            }
             return
         }
-        let check = RegressionCheck(baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
+        let check = RegressionCheck(
+            baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
         if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
         for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
         let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
@@ -130,8 +181,14 @@ struct CheckCommand: ParsableCommand {
             if !printing.json { say("\(file): ok against \(baseline) (\(how))") }
             return
         }
-        if !printing.json { check.failures.forEach { say("\($0)") }; check.mismatches.forEach { say("\(baseline): \($0)") } }
-        if !check.mismatches.isEmpty { throw CommandFailure("\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)") }
+        if !printing.json {
+            for failure in check.failures { say("\(failure)") }
+            for mismatch in check.mismatches { say("\(baseline): \(mismatch)") }
+        }
+        if !check.mismatches.isEmpty {
+            throw CommandFailure(
+                "\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
+        }
         throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
     }
 }

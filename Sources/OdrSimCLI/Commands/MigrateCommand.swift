@@ -11,7 +11,11 @@ import ScenarioFile
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Rewrite an ODR scenario for Background Assets or Play Asset Delivery: same content and workload, the app evicting.",
+        abstract:
+            """
+            Rewrite an ODR scenario for Background Assets or Play Asset Delivery: same content and workload, the app \
+            evicting.
+            """,
         discussion: """
             Content and workload stay; each tag's category takes the target's name (essential,
             install-time, fast-follow …), each app gets --budget, and the run's policies become
@@ -22,45 +26,77 @@ struct MigrateCommand: ParsableCommand {
             Examples:
               odr-sim migrate Scenarios/game.scn --to background-assets
               odr-sim migrate Scenarios/game.scn --app odyssey --to background-assets --budget 1GB --out game-ba.scn
-              odr-sim migrate Scenarios/game.scn --to play-asset-delivery --budget 2GB --strategy lru --strategy gdsf --out game-pad.scn
+              odr-sim migrate Scenarios/game.scn --to play-asset-delivery --budget 2GB --strategy lru --strategy gdsf \
+            --out game-pad.scn
             """)
 
     @Argument(help: "The ODR scenario file (.scn).")
     var file: String
 
-    @Option(help: ArgumentHelp("The target platform: \(MigrateCommand.targets.joined(separator: ", ")).", valueName: "platform"))
+    @Option(
+        help: ArgumentHelp(
+            "The target platform: \(MigrateCommand.targets.joined(separator: ", ")).", valueName: "platform"))
     var to: String
 
-    @Option(help: ArgumentHelp("Each app's storage budget: a size (2GB) or a share of free space at the start (25%). Default: none (the app removes packs only when the disk is full).", valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Each app's storage budget: a size (2GB) or a share of free space at the start (25%). Default: none (the \
+            app removes packs only when the disk is full).
+            """,
+            valueName: "size"))
     var budget: String?
 
-    @Option(name: .customLong("strategy"), help: ArgumentHelp("The app's eviction strategy, a policy name (repeatable; see `odr-sim policies`). Default: lru.", valueName: "policy"))
+    @Option(
+        name: .customLong("strategy"),
+        help: ArgumentHelp(
+            "The app's eviction strategy, a policy name (repeatable; see `odr-sim policies`). Default: lru.",
+            valueName: "policy"))
     var strategies: [String] = []
 
-    @Option(help: ArgumentHelp("Move only this app (an id of the scenario); the device and the other apps stay.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "Move only this app (an id of the scenario); the device and the other apps stay.", valueName: "id"))
     var app: String?
 
-    @Option(help: ArgumentHelp("Write the scenario here instead of to standard output (never over a file odr-sim did not write).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the scenario here instead of to standard output (never over a file odr-sim did not write).",
+            valueName: "file"))
     var out: String?
 
     static var targets: [String] { PlatformProfile.presets.filter { $0.evictor == .app }.map(\.name) }
 
     func run() throws {
-        guard let target = PlatformProfile.named(to), target.evictor == .app else { throw CommandFailure.usage("--to: '\(to)' is not a platform where the app evicts; choose \(Self.targets.joined(separator: " or "))") }
-        if let budget {
-            do { _ = try BudgetSyntax.parse(budget) } catch { throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))") }
+        guard let target = PlatformProfile.named(to), target.evictor == .app else {
+            throw CommandFailure.usage(
+                "--to: '\(to)' is not a platform where the app evicts; choose "
+                    + "\(Self.targets.joined(separator: " or "))"
+            )
         }
-        let strategies = try resolvePolicyFlags(self.strategies.isEmpty ? ["lru"] : self.strategies, option: "--strategy").map(\.name)
+        if let budget {
+            do { _ = try BudgetSyntax.parse(budget) } catch {
+                throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))")
+            }
+        }
+        let strategies = try resolvePolicyFlags(
+            self.strategies.isEmpty ? ["lru"] : self.strategies, option: "--strategy"
+        ).map(\.name)
         if let app { _ = try appIndex(app, in: try loadScenario(file)) }
         if let out {
-            try OutputSafety.checkFile(out, label: "--out \(out)", inputs: [file], signed: true) { $0.hasPrefix("# " + ScenarioMigration.marker) }
+            try OutputSafety.checkFile(out, label: "--out \(out)", inputs: [file], signed: true) {
+                $0.hasPrefix("# " + ScenarioMigration.marker)
+            }
         }
-        let migration = ScenarioMigration(target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names, offlinePolicies: offlinePolicies, app: app)
+        let migration = ScenarioMigration(
+            target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names,
+            offlinePolicies: offlinePolicies, app: app)
         let migrated: String
         do {
             // A telemetry file keeps resolving from where the result is written.
-            migrated = SignedText.sign(try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
-                .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-"))
+            migrated = SignedText.sign(
+                try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
+                    .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-"))
         } catch { throw CommandFailure("\(error)", located: true) }
         guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)

@@ -9,7 +9,8 @@ import Simulation
 /// `odr-sim platforms`: what each platform does, and its limits.
 struct PlatformsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "platforms", abstract: "List the platforms a scenario may run on: who removes packs, what each category does, the limits.",
+        commandName: "platforms",
+        abstract: "List the platforms a scenario may run on: who removes packs, what each category does, the limits.",
         discussion: """
             A scenario picks one with `platform:` (a name below, or {base: NAME, max_pack_size: …}
             for a what-if). On On-Demand Resources the system purges under the run's policy; on

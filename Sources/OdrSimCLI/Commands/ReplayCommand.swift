@@ -12,7 +12,11 @@ import TraceReplay
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a cache trace (CSV, other delimited text, oracleGeneral) through the ODR device, once per purge policy.",
+        abstract:
+            """
+            Replay a cache trace (CSV, other delimited text, oracleGeneral) through the ODR device, once per purge \
+            policy.
+            """,
         discussion: """
             Every object of the trace becomes a single-resource tag (one asset pack); an
             optional 'app' column assigns objects to apps. Each line requests its object
@@ -36,16 +40,34 @@ struct ReplayCommand: ParsableCommand {
               odr-sim replay apps.csv --capacity 1.5GB --policy android-quota
             """)
 
-    @Argument(help: "The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited text (--columns), or libCacheSim's oracleGeneral (.zst).")
+    @Argument(
+        help:
+            """
+            The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited \
+            text (--columns), or libCacheSim's oracleGeneral (.zst).
+            """
+    )
     var trace: String
 
     @OptionGroup(title: "Trace format")
     var traceFormat: TraceFormatOptions
 
-    @Option(help: ArgumentHelp("Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several comma-separated: 1%,5%,10%,25%.", valueName: "size[,size…]"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Disk capacity, e.g. 202976972, 512MB, 64MiB, 1.5GB, 10% (of the trace's unique bytes); several \
+            comma-separated: 1%,5%,10%,25%.
+            """,
+            valueName: "size[,size…]"))
     var capacity: String
 
-    @Flag(help: "Also compute the offline bounds (PFOO-L, FOO-L, FOO-U; see 'odr-sim bound') and each policy's gap to them, into DIR/bounds.csv.")
+    @Flag(
+        help:
+            """
+            Also compute the offline bounds (PFOO-L, FOO-L, FOO-U; see 'odr-sim bound') and each policy's gap to \
+            them, into DIR/bounds.csv.
+            """
+    )
     var bound = false
 
     @Option(help: "With --bound: the longest trace FOO takes (PFOO-L has no limit).")
@@ -53,10 +75,18 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
-    @Option(name: .customLong("policy"), help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
+    @Option(
+        name: .customLong("policy"),
+        help: ArgumentHelp("A purge policy, repeatable (default: lru; see 'odr-sim policies').", valueName: "name"))
     var policies: [String] = []
 
-    @Option(help: ArgumentHelp("Leave the first N requests out of every count (the cache fills as usual); libCacheSim's --warmup-sec, counted in requests.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Leave the first N requests out of every count (the cache fills as usual); libCacheSim's --warmup-sec, \
+            counted in requests.
+            """,
+            valueName: "n"))
     var warmup: Int?
 
     @Option(help: "Seed for stochastic policies such as 'random'.")
@@ -69,11 +99,17 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let capacities = try parseCapacities(capacity)
         if let warmup {
-            guard warmup >= 0 else { throw CommandFailure.usage("--warmup must be a number of requests, 0 or more, not \(warmup)") }
-            guard !bound || warmup == 0 else { throw CommandFailure.usage("--warmup and --bound do not combine: the bounds are of the whole trace") }
+            guard warmup >= 0 else {
+                throw CommandFailure.usage("--warmup must be a number of requests, 0 or more, not \(warmup)")
+            }
+            guard !bound || warmup == 0 else {
+                throw CommandFailure.usage("--warmup and --bound do not combine: the bounds are of the whole trace")
+            }
         }
         let format = try traceFormat.traceFormat(path: trace)
-        let report = try output.claim(default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace])
+        let report = try output.claim(
+            default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
+            inputs: [trace])
         let out = report.path
         let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies, option: "--policy")
         let results: [ReplayResult]
@@ -98,7 +134,8 @@ struct ReplayCommand: ParsableCommand {
         var bounds: [TraceBound] = []
         if bound {
             do {
-                bounds = try TraceBound.compute(trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
+                bounds = try TraceBound.compute(
+                    trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
             } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
         }
         do {
@@ -107,17 +144,25 @@ struct ReplayCommand: ParsableCommand {
             if !output.noReport {
                 let page = MissRatioReport(
                     title: "Replay of \(URL(fileURLWithPath: trace).lastPathComponent)",
-                    lede: "\(results.first?.requests ?? 0) requests under \(chosen.count) polic\(chosen.count == 1 ? "y" : "ies") at \(capacities.count) capacit\(capacities.count == 1 ? "y" : "ies").",
-                    points: results.map { .init(policy: $0.policy, capacity: $0.capacityBytes, objectMissRatio: $0.objectMissRatio,
-                                                byteMissRatio: $0.byteMissRatio, misses: $0.misses, bytesMissed: $0.bytesMissed) },
+                    lede:
+                        "\(results.first?.requests ?? 0) requests under \(chosen.count) "
+                        + "polic\(chosen.count == 1 ? "y" : "ies") at \(capacities.count) "
+                        + "capacit\(capacities.count == 1 ? "y" : "ies").",
+                    points: results.map {
+                        .init(
+                            policy: $0.policy, capacity: $0.capacityBytes, objectMissRatio: $0.objectMissRatio,
+                            byteMissRatio: $0.byteMissRatio, misses: $0.misses, bytesMissed: $0.bytesMissed)
+                    },
                     palette: reportPalette)
                 files.append((name: "report.html", contents: page.html))
             }
             try report.commit(files)
             if traceFormat.json {
                 var pairs: [(String, String)] = [
-                    ("command", JSONSummary.string("replay")), ("trace", JSONSummary.string(trace)), ("out", JSONSummary.string(out)),
-                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents))]
+                    ("command", JSONSummary.string("replay")), ("trace", JSONSummary.string(trace)),
+                    ("out", JSONSummary.string(out)),
+                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents)),
+                ]
                 if bound { pairs.append(("bounds", JSONSummary.records(files[1].contents))) }
                 say(JSONSummary.object(pairs))
                 return
@@ -125,7 +170,12 @@ struct ReplayCommand: ParsableCommand {
         }
         say(ReplayReport.table(results), terminator: "")
         if bound {
-            say("\nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses than the lower bound):")
+            say(
+                """
+                \nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses \
+                than the lower bound):
+                """
+            )
             say(BoundGaps.table(results, bounds))
             if let note = bounds.first?.fooNote { say(note + "; gaps are to PFOO-L") }
         }
@@ -137,14 +187,22 @@ struct ReplayCommand: ParsableCommand {
 /// comma-separated, each once.
 func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
     var capacities: [TraceReplayer.Capacity] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+    for item in text.split(separator: ",", omittingEmptySubsequences: false).map({
+        $0.trimmingCharacters(in: .whitespaces)
+    }) {
         if item.hasSuffix("%") {
-            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else { throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%") }
+            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
+                throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%")
+            }
             capacities.append(.percent(percent))
             continue
         }
-        do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch { throw CommandFailure.usage("--capacity: \(error)") }
+        do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch {
+            throw CommandFailure.usage("--capacity: \(error)")
+        }
     }
-    guard Set(capacities).count == capacities.count else { throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice") }
+    guard Set(capacities).count == capacities.count else {
+        throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice")
+    }
     return capacities
 }

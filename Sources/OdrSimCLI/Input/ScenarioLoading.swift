@@ -14,19 +14,44 @@ struct ScenarioRunOptions: ParsableArguments {
     @Argument(help: "The scenario file (.scn).")
     var file: String
 
-    @Option(name: .customLong("policy"), help: "A purge policy to run (repeatable). Default: the scenario's `policies` (for compare: every registered policy). See `odr-sim policies`.")
+    @Option(
+        name: .customLong("policy"),
+        help:
+            """
+            A purge policy to run (repeatable). Default: the scenario's `policies` (for compare: every registered \
+            policy). See `odr-sim policies`.
+            """
+    )
     var policies: [String] = []
 
     @Option(help: "Replications: independent seeded workloads per policy. Default: the scenario's `replications`.")
     var replications: Int?
 
-    @Option(help: ArgumentHelp("The policy paired differences are taken against (comparison.csv, the report). Default: apple when it runs, else the first policy.", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            The policy paired differences are taken against (comparison.csv, the report). Default: apple when it \
+            runs, else the first policy.
+            """,
+            valueName: "policy"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Show this app's own numbers (its rows of apps.csv) in the table, the verdict and the report's headline; the files keep every app.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Show this app's own numbers (its rows of apps.csv) in the table, the verdict and the report's headline; \
+            the files keep every app.
+            """,
+            valueName: "id"))
     var app: String?
 
-    @Option(help: ArgumentHelp("Add replications, doubling on the same seeds, until every main metric's 95 % half-width is within P for every policy: 5% of its mean, or METRIC=VALUE such as redownload_bytes=20MB (repeatable).", valueName: "p"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Add replications, doubling on the same seeds, until every main metric's 95 % half-width is within P for \
+            every policy: 5% of its mean, or METRIC=VALUE such as redownload_bytes=20MB (repeatable).
+            """,
+            valueName: "p"))
     var precision: [String] = []
 
     @Option(help: "With --precision: the most replications to run.")
@@ -36,12 +61,18 @@ struct ScenarioRunOptions: ParsableArguments {
 
     @OptionGroup var limits: RunLimits
 
-    func validate() throws { try validateReplications(replications); try validateReplications(maxReplications) }
+    func validate() throws {
+        try validateReplications(replications)
+        try validateReplications(maxReplications)
+    }
 
     /// `--precision`, read; nil without it.
     func targetPrecision() throws -> Precision? {
         guard !precision.isEmpty else { return nil }
-        do { return try Precision.parse(precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--precision: \(error)") }
+        do {
+            return try Precision.parse(
+                precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) })
+        } catch { throw CommandFailure.usage("--precision: \(error)") }
     }
 
     /// The rows the table and the verdict show: `--app`'s own (``AppRow``), else the runs'.
@@ -52,7 +83,9 @@ struct ScenarioRunOptions: ParsableArguments {
 
 /// The bounds of --replications, for every command that takes it.
 func validateReplications(_ replications: Int?) throws {
-    if let replications, !(1...maximumReplications).contains(replications) { throw ValidationError("--replications must be between 1 and \(maximumReplications)") }
+    if let replications, !(1...maximumReplications).contains(replications) {
+        throw ValidationError("--replications must be between 1 and \(maximumReplications)")
+    }
 }
 
 /// Loads a scenario file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
@@ -70,12 +103,14 @@ func loadScenario(_ path: String) throws -> ScenarioDocument {
 /// The scenario parser with the policy registry's names, options and offline policies: the
 /// one set of rules for a scenario, whichever command or study point it comes from.
 func scenarioParser() -> ScenarioParser {
-    ScenarioParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
+    ScenarioParser(
+        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
 }
 
 /// The study parser with the same rules as ``scenarioParser()`` at every point.
 func studyParser() -> StudyParser {
-    StudyParser(knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
+    StudyParser(
+        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
 }
 
 /// The registry's policies that read the future.
@@ -90,20 +125,25 @@ func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -
 /// The experiment a command runs on a scenario file, built once from its options: the
 /// policies (resolved), `--replications` or the file's, `--sample` or the file's `sample`
 /// (0 takes none; nil lets the runner choose).
-func experimentRunner(_ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?,
-                      sampleInterval: Double?, recordsEvents: Bool, jobs: Int) -> ExperimentRunner {
-    let plan = ExperimentPlan(points: [ExperimentPlan.Point(document)], policies: policies,
-                              replications: max(1, replications ?? document.replications))
-    return ExperimentRunner(plan: plan, sampleInterval: sampleInterval ?? document.sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
+func experimentRunner(
+    _ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?,
+    sampleInterval: Double?, recordsEvents: Bool, jobs: Int
+) -> ExperimentRunner {
+    let plan = ExperimentPlan(
+        points: [ExperimentPlan.Point(document)], policies: policies,
+        replications: max(1, replications ?? document.replications))
+    return ExperimentRunner(
+        plan: plan, sampleInterval: sampleInterval ?? document.sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
 }
 
 extension ExperimentPlan.Point {
     /// A scenario file as a point of a plan: its scenario, policy options and digest, and its
     /// apps' strategies resolved (the parser accepted only registered, online ones).
     init(_ document: ScenarioDocument) {
-        self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
-                  appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) },
-                  systemPolicy: document.systemPolicy.flatMap { PolicyRegistry.descriptor(named: $0) })
+        self.init(
+            document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
+            appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) },
+            systemPolicy: document.systemPolicy.flatMap { PolicyRegistry.descriptor(named: $0) })
     }
 }
 
@@ -121,23 +161,35 @@ func resolvePolicyFlags(_ names: [String], option: String) throws -> [PolicyDesc
 func readInput(_ path: String) throws(CommandFailure) -> String {
     do {
         return try InputText.read(path)
-    } catch { throw CommandFailure("\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true) }
+    } catch {
+        throw CommandFailure(
+            "\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true)
+    }
 }
 
 /// The index of the app `--app` names; a usage error naming the apps there are.
 func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
-    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else { throw CommandFailure.usage("--app: the scenario has no app '\(InputText.oneLine(app))' (it has \(document.scenario.apps.map(\.id).joined(separator: ", ")))") }
+    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
+        throw CommandFailure.usage(
+            "--app: the scenario has no app '\(InputText.oneLine(app))' (it has "
+                + "\(document.scenario.apps.map(\.id).joined(separator: ", ")))"
+        )
+    }
     return index
 }
 
 /// The runs `run` and `compare` make of a scenario and their shared options, built in one
 /// place: the plan (policies × replications on common seeds), `--max-events`, `--bound` and
 /// `--warmup`, and the workload checked against the event limit before anything starts.
-func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption, bound: Bool,
-             sampleInterval: Double?, recordsEvents: Bool) throws -> ExperimentRunner {
+func runPlan(
+    _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption,
+    bound: Bool,
+    sampleInterval: Double?, recordsEvents: Bool
+) throws -> ExperimentRunner {
     if let app = options.app { _ = try appIndex(app, in: document) }
-    var runner = experimentRunner(document, policies: policies, replications: options.replications,
-                                  sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
+    var runner = experimentRunner(
+        document, policies: policies, replications: options.replications,
+        sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
     runner.maxEvents = options.limits.maxEvents
     runner.computesRedownloadBound = bound
     runner.warmup = try warmup.seconds(shortestRun: document.scenario.duration, bound: bound)
@@ -148,16 +200,23 @@ func runPlan(_ document: ScenarioDocument, _ options: ScenarioRunOptions, polici
 /// `--precision`: the runs again with twice the replications (the same seeds first) until
 /// every main metric's interval is narrow enough for every policy, or `--max-replications`;
 /// returns what still misses it.
-func replicate(to precision: Precision?, _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor],
-               warmup: WarmupOption, bound: Bool, reference: String, runner: inout ExperimentRunner, results: inout [ExperimentRunner.RunResult]) throws -> [Precision.Miss] {
+func replicate(
+    to precision: Precision?, _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor],
+    warmup: WarmupOption, bound: Bool, reference: String, runner: inout ExperimentRunner,
+    results: inout [ExperimentRunner.RunResult]
+) throws -> [Precision.Miss] {
     guard let precision else { return [] }
     func misses() -> [Precision.Miss] {
-        precision.misses(Comparison(rows: results.summaryRows(app: options.app), reference: reference, platformMetrics: Metric.hasPlatformMetrics(document.scenario)))
+        precision.misses(
+            Comparison(
+                rows: results.summaryRows(app: options.app), reference: reference,
+                platformMetrics: Metric.hasPlatformMetrics(document.scenario)))
     }
     var more = options
     while !misses().isEmpty && runner.replications < options.maxReplications {
         more.replications = Precision.next(after: runner.replications, maximum: options.maxReplications)
-        runner = try runPlan(document, more, policies: policies, warmup: warmup, bound: bound, sampleInterval: 0, recordsEvents: false)
+        runner = try runPlan(
+            document, more, policies: policies, warmup: warmup, bound: bound, sampleInterval: 0, recordsEvents: false)
         results = try runWithProgress(runner, locations: document.eventLocations)
     }
     return misses()
@@ -165,18 +224,28 @@ func replicate(to precision: Precision?, _ document: ScenarioDocument, _ options
 
 /// The policy paired differences are taken against: `--baseline` (one of `policies`), or the
 /// usual one (``Metrics/BaselineChoice``), with a sentence saying which when it is not `apple`.
-func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool = false) throws -> (name: String, note: String?) {
+func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool = false) throws -> (
+    name: String, note: String?
+) {
     guard let requested else { return BaselineChoice.usual(among: policies, strategies: strategies) }
     _ = try resolvePolicyFlags([requested], option: "--baseline")
-    guard policies.contains(requested) else { throw CommandFailure.usage("--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))") }
-    return (requested, requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline).")
+    guard policies.contains(requested) else {
+        throw CommandFailure.usage(
+            "--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
+    }
+    return (
+        requested,
+        requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline)."
+    )
 }
 
 /// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
 /// the reports show it; offline policies (`belady`) are bounds, never best.
 /// A study's verdict: per main metric, the policy best at the most points.
 func studyVerdict(_ comparisons: [Comparison], app: String? = nil) -> [String] {
-    Verdict.study(comparisons, offline: offlinePolicies, metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp })
+    Verdict.study(
+        comparisons, offline: offlinePolicies, metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp }
+    )
 }
 
 func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
@@ -186,30 +255,59 @@ func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
 /// The headline verdict of a comparison, offline policies as bounds; an app's (`--app`)
 /// speaks only of what belongs to it, not the device's over-purge.
 func verdict(_ comparison: Comparison, app: String? = nil) -> Verdict {
-    Verdict(comparison, offline: offlinePolicies, metrics: Verdict.metrics(of: comparison).filter { app == nil || $0.belongsToApp })
+    Verdict(
+        comparison, offline: offlinePolicies,
+        metrics: Verdict.metrics(of: comparison).filter { app == nil || $0.belongsToApp })
 }
 
 /// `--objective` and `--limit`: what a team wants, so that compare's and sweep's verdict ends
 /// in one recommendation (``Objective``).
 struct ObjectiveOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("End the verdict in one recommendation: the policy with the lowest mean of this weighted sum (bytes), among those within every --limit. Terms are METRIC or WEIGHT*METRIC, WEIGHT bytes per unit (1MB*wait_p95_s). Default with a --limit: advise's, \(Objective.adviseDefault).", valueName: "sum"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            End the verdict in one recommendation: the policy with the lowest mean of this weighted sum (bytes), \
+            among those within every --limit. Terms are METRIC or WEIGHT*METRIC, WEIGHT bytes per unit \
+            (1MB*wait_p95_s). Default with a --limit: advise's, \(Objective.adviseDefault).
+            """,
+            valueName: "sum"))
     var objective: String?
 
-    @Option(name: .customLong("limit"), help: ArgumentHelp("A hard limit for the recommendation (repeatable): METRIC<=VALUE on its mean (wait_p95_s<=60s), or METRIC<=baseline, not significantly more than the baseline (paired).", valueName: "limit"))
+    @Option(
+        name: .customLong("limit"),
+        help: ArgumentHelp(
+            """
+            A hard limit for the recommendation (repeatable): METRIC<=VALUE on its mean (wait_p95_s<=60s), or \
+            METRIC<=baseline, not significantly more than the baseline (paired).
+            """,
+            valueName: "limit"))
     var limits: [String] = []
 
     /// The command line's objective, else the study's (`objective:`, `limits:`; a bad one named at its place).
     func parsed(_ study: Study) throws -> Objective? {
-        guard objective == nil && limits.isEmpty, study.objective != nil || !study.limits.isEmpty else { return try parsed() }
+        guard objective == nil && limits.isEmpty, study.objective != nil || !study.limits.isEmpty else {
+            return try parsed()
+        }
         func parse(_ text: String?, _ limits: [String], at location: String) throws -> Objective {
-            do { return try Objective.parse(text, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure("\(location): \(error)", located: true) }
+            do {
+                return try Objective.parse(
+                    text, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }
+                )
+            } catch { throw CommandFailure("\(location): \(error)", located: true) }
         }
         for limit in study.limits { _ = try parse(nil, [limit.text], at: limit.location) }
-        return try parse(study.objective?.text, study.limits.map(\.text), at: study.objective?.location ?? study.limits[0].location)
+        return try parse(
+            study.objective?.text, study.limits.map(\.text), at: study.objective?.location ?? study.limits[0].location)
     }
 
     /// The objective given, or nil without --objective and --limit.
     func parsed() throws -> Objective? {
-        do { return try objective == nil && limits.isEmpty ? nil : Objective.parse(objective, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }) } catch { throw CommandFailure.usage("--objective: \(error)") }
+        do {
+            return try objective == nil && limits.isEmpty
+                ? nil
+                : Objective.parse(
+                    objective, limits: limits, size: { try SizeSyntax.parse($0) },
+                    duration: { try DurationSyntax.parse($0) })
+        } catch { throw CommandFailure.usage("--objective: \(error)") }
     }
 }

@@ -11,9 +11,13 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// `--format text|json`, declared once for every command that prints a summary.
 struct FormatOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "What stdout gets: text (tables, for people) or json (one object for scripts: the summary's rows with typed values, the verdict, where the files went; warnings and progress stay on stderr).",
-        valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            What stdout gets: text (tables, for people) or json (one object for scripts: the summary's rows with \
+            typed values, the verdict, where the files went; warnings and progress stay on stderr).
+            """,
+            valueName: "format"))
     var format: OutputFormat = .text
 
     var json: Bool { format == .json }
@@ -29,10 +33,15 @@ typealias JSONSummary = JSONText
 extension JSONText {
     /// The keys `run` and `compare` begin with: the command, its inputs and folder, the
     /// policies, replications, baseline and warm-up.
-    static func head(_ command: String, _ document: ScenarioDocument, file: String, out: String, policies: [String],
-                     runner: ExperimentRunner, baseline: String) -> [(String, String)] {
-        [("command", string(command)), ("scenario", string(document.name)), ("file", string(file)), ("out", string(out)),
-         ("policies", array(policies.map(string))), ("replications", String(runner.replications)),
-         ("baseline", string(baseline)), ("warmup_s", number(runner.warmup))]
+    static func head(
+        _ command: String, _ document: ScenarioDocument, file: String, out: String, policies: [String],
+        runner: ExperimentRunner, baseline: String
+    ) -> [(String, String)] {
+        [
+            ("command", string(command)), ("scenario", string(document.name)), ("file", string(file)),
+            ("out", string(out)),
+            ("policies", array(policies.map(string))), ("replications", String(runner.replications)),
+            ("baseline", string(baseline)), ("warmup_s", number(runner.warmup)),
+        ]
     }
 }

@@ -7,8 +7,14 @@ import ScenarioFile
 
 /// `--out`: the folder a command writes, declared once for every command that writes one.
 struct FolderOption: ParsableArguments {
-    @Option(name: .customLong("out"), help: ArgumentHelp(
-        "Output folder: a new or empty one, or one odr-sim wrote. Default: the command's, under Reports/ (see its description).", valueName: "dir"))
+    @Option(
+        name: .customLong("out"),
+        help: ArgumentHelp(
+            """
+            Output folder: a new or empty one, or one odr-sim wrote. Default: the command's, under Reports/ (see its \
+            description).
+            """,
+            valueName: "dir"))
     var folder: String?
 
     /// The report folder, `--out` or `fallback` (`Reports/…`), claimed before any work starts
@@ -39,7 +45,15 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Runs in parallel. Default: all cores. Results are identical for any value.")
     var jobs: Int?
 
-    @Option(name: .customLong("policy-plugin"), help: ArgumentHelp("Load a purge policy from a plug-in (repeatable): a C shared library (odrsim_policy.h; scripts/build-plugin) or a Python class (lru.py:LRU); its name then works with --policy and as an app's strategy. docs/plugins.md.", valueName: "path[:name[:options]]"))
+    @Option(
+        name: .customLong("policy-plugin"),
+        help: ArgumentHelp(
+            """
+            Load a purge policy from a plug-in (repeatable): a C shared library (odrsim_policy.h; \
+            scripts/build-plugin) or a Python class (lru.py:LRU); its name then works with --policy and as an \
+            app's strategy. docs/plugins.md.
+            """,
+            valueName: "path[:name[:options]]"))
     var policyPlugins: [String] = []
 
     func validate() throws { if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") } }
@@ -51,9 +65,14 @@ struct JobOptions: ParsableArguments {
 /// `--warmup`: the start of every run left out of every metric, declared once for `run`,
 /// `compare` and `sweep`.
 struct WarmupOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Leave the first DURATION of every run out of every metric (e.g. 1d): counts, bytes, waits and the peak start at its end, with the device as the warm-up left it; events.csv and the time series keep everything. compare takes `auto`: MSER-5 on a first pass's re-downloads chooses it.",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Leave the first DURATION of every run out of every metric (e.g. 1d): counts, bytes, waits and the peak \
+            start at its end, with the device as the warm-up left it; events.csv and the time series keep \
+            everything. compare takes `auto`: MSER-5 on a first pass's re-downloads chooses it.
+            """,
+            valueName: "duration"))
     var warmup: String?
 
     /// The warm-up in seconds (0 without one); it must end before the shortest run does,
@@ -61,13 +80,26 @@ struct WarmupOption: ParsableArguments {
     func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {
         guard let warmup else { return 0 }
         // `auto`: compare's first pass chooses it (and a bound is of the whole run, as below).
-        if isAuto { if bound { throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run") } else { return 0 } }
+        if isAuto {
+            if bound {
+                throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
+            } else {
+                return 0
+            }
+        }
         let seconds: Double
         do { seconds = try DurationSyntax.parse(warmup) } catch { throw CommandFailure.usage("--warmup: \(error)") }
         guard seconds < duration else {
-            throw CommandFailure.usage("--warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be measured")
+            throw CommandFailure.usage(
+                """
+                --warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be \
+                measured
+                """
+            )
         }
-        guard !bound || seconds == 0 else { throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run") }
+        guard !bound || seconds == 0 else {
+            throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
+        }
         return seconds
     }
 

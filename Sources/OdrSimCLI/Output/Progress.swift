@@ -7,9 +7,13 @@ import Simulation
 
 /// The guard against runaway work shared by the commands that simulate.
 struct RunLimits: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Most kernel events one run may process; a run that reaches it stops the command with an error and no report. "
-            + "Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Most kernel events one run may process; a run that reaches it stops the command with an error and no \
+            report.
+            """
+                + " Default: 1000000000 (minutes of work; a 50-app simulated year is 6 million).", valueName: "n"))
     var maxEvents: Int = ExperimentRunner.defaultMaxEvents
 
     func validate() throws { if maxEvents < 1 { throw ValidationError("--max-events must be at least 1") } }
@@ -22,15 +26,19 @@ let maximumReplications = ModelLimits.replications
 /// calls `cleanUp` and throws its one-line reason.
 /// `locations` are where the scripted events were written (``ScenarioDocument/eventLocations``)
 /// and `points` names a study's points (`used=61.5GB`), for the warnings.
-func runWithProgress(_ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, points: [String] = [],
-                     cleanUp: () -> Void = {}) throws -> [ExperimentRunner.RunResult] {
+func runWithProgress(
+    _ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, points: [String] = [],
+    cleanUp: () -> Void = {}
+) throws -> [ExperimentRunner.RunResult] {
     let bar = ProgressBar(unit: "runs")
     defer { bar.finish() }
     do {
         // No bar to draw (not a terminal): no progress calls at all.
         var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
         if bar.enabled {
-            progress = { (p: ExperimentRunner.Progress) in bar.update(fraction: p.fraction, done: p.finished, total: p.total) }
+            progress = { (p: ExperimentRunner.Progress) in
+                bar.update(fraction: p.fraction, done: p.finished, total: p.total)
+            }
         }
         let results = try runner.run(indices: indices, progress: progress)
         bar.finish()
@@ -65,7 +73,11 @@ func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String], p
         var line = "\(location): warning: \(notice.message)"
         if runs < results.count {
             let point = points.indices.contains(firstPoint[event] ?? -1) ? " at \(points[firstPoint[event]!])" : ""
-            line += " (in \(runs) of \(results.count) runs, first \(run.policy) replication \(run.replication)\(point))"
+            line +=
+                """
+                 (in \(runs) of \(results.count) runs, first \(run.policy) replication \
+                \(run.replication)\(point))
+                """
         }
         return line
     }

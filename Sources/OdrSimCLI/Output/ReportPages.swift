@@ -17,15 +17,17 @@ func runReport(_ document: ScenarioDocument, file: String, _ results: [Experimen
             runs[i].redownloads.append(result.samples.map(\.redownloaded))
             continue
         }
-        var run = RunReport.PolicyRun(policy: result.summary.policy, replication: result.summary.replication,
-                                      samples: result.samples, purgeEpisodes: result.purgeEpisodes,
-                                      lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution)
+        var run = RunReport.PolicyRun(
+            policy: result.summary.policy, replication: result.summary.replication,
+            samples: result.samples, purgeEpisodes: result.purgeEpisodes,
+            lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution)
         run.redownloads = [result.samples.map(\.redownloaded)]
         runs.append(run)
     }
     let scenario = document.scenario
     let lede = document.description.isEmpty ? "odr-sim run of \(file)" : document.description
-    return RunReport(title: "\(document.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")", lede: lede,
-                     facts: ScenarioStory.facts(scenario), rows: results.map(\.summary), runs: runs,
-                     capacity: scenario.device.capacity, palette: reportPalette)
+    return RunReport(
+        title: "\(document.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")", lede: lede,
+        facts: ScenarioStory.facts(scenario), rows: results.map(\.summary), runs: runs,
+        capacity: scenario.device.capacity, palette: reportPalette)
 }
