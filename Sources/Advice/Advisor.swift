@@ -135,9 +135,8 @@ public struct Advisor {
     /// The policy every layout runs under (the system's purge, or where the app evicts the
     /// strategy of apps without one of their own).
     public let policy: PolicyDescriptor
-    /// The scenario's policy options and app strategies, as its runs take them.
+    /// The scenario's policy options, as its runs take them (its apps' strategies are in it).
     public let policyOptions: [String: PolicyOptions]
-    public let appStrategies: [Int: PolicyDescriptor]
     public let replications: Int
     public let weights: Weights
     public var jobs = 1
@@ -155,7 +154,7 @@ public struct Advisor {
 
     public init(
         scenario: Scenario, resources: [Resource], app: AppIndex, policy: PolicyDescriptor,
-        policyOptions: [String: PolicyOptions] = [:], appStrategies: [Int: PolicyDescriptor] = [:],
+        policyOptions: [String: PolicyOptions] = [:],
         replications: Int, weights: Weights = Weights()
     ) {
         self.scenario = scenario
@@ -163,18 +162,15 @@ public struct Advisor {
         self.app = app
         self.policy = policy
         self.policyOptions = policyOptions
-        self.appStrategies = appStrategies
         self.replications = replications
         self.weights = weights
     }
 
     /// One run's point: `scenario` with the layout's strategy for the app where it sets one.
     func point(_ scenario: Scenario, _ layout: Layout) -> ExperimentPlan.Point {
-        var strategies = appStrategies
-        if let name = layout.strategy, let strategy = self.strategies.first(where: { $0.name == name }) {
-            strategies[app] = strategy
-        }
-        return ExperimentPlan.Point(scenario, policyOptions: policyOptions, appStrategies: strategies)
+        var scenario = scenario
+        if let strategy = layout.strategy { scenario.apps[app].eviction.strategy = strategy }
+        return ExperimentPlan.Point(scenario, policyOptions: policyOptions)
     }
 
     public func run(progress: ((Int) -> Void)? = nil) throws -> Result {
@@ -345,7 +341,7 @@ public struct Advisor {
         guard scenario.platform(of: app).evictor == .app else { return [] }
         var moves: [(layout: Layout, move: String)] = []
         let content = resources.reduce(Int64(0)) { $0 + $1.size }
-        let current = layout.budget ?? scenario.apps[app].budget ?? content
+        let current = layout.budget ?? scenario.apps[app].eviction.budget ?? content
         for factor in [0.5, 2.0] {
             let bytes = Int64((Double(current) * factor).rounded())
             guard bytes > 0, bytes <= ModelLimits.bytes else { continue }
@@ -353,7 +349,7 @@ public struct Advisor {
             moved.budget = bytes
             moves.append((moved, "budget \(ByteFormatting.scenarioSize(bytes))"))
         }
-        let running = layout.strategy ?? appStrategies[app]?.name ?? policy.name
+        let running = layout.strategy ?? scenario.apps[app].eviction.strategy ?? policy.name
         for strategy in strategies.map(\.name) where strategy != running {
             var moved = layout
             moved.strategy = strategy

@@ -21,7 +21,7 @@ extension Layout {
         }
         var result = scenario
         result.apps[app].catalog = catalog
-        if let budget { result.apps[app].budget = budget }
+        if let budget { result.apps[app].eviction.budget = budget }
         for i in result.events.indices {
             guard case .update(let a, let pack) = result.events[i].action, a == app,
                 let moved = packOfResource[written.packs[Int(pack)].resources[0]]

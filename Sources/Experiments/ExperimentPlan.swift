@@ -33,35 +33,41 @@ public struct ExperimentPlan: Sendable {
         /// The digest of the file the scenario came from, carried into each summary row
         /// (`scenario_hash`); empty for a scenario built in code.
         public var sourceDigest: String
-        /// Where the app evicts: the apps (by index) with an eviction strategy of their own, an
-        /// online policy each; the others follow the run's policy (``ODRPolicies/AppStrategies``).
-        public var appStrategies: [Int: PolicyDescriptor]
-        /// Where the apps mix platforms: the policy the system purges under (`system_policy`),
-        /// the run's policy then being the strategy of each app that evicts; nil: the run's
-        /// policy does both.
-        public var systemPolicy: PolicyDescriptor?
-
-        public init(
-            _ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "",
-            appStrategies: [Int: PolicyDescriptor] = [:], systemPolicy: PolicyDescriptor? = nil
-        ) {
-            precondition(appStrategies.values.allSatisfy { !$0.needsFuture }, "an app's code cannot see the future")
-            precondition(systemPolicy.map { !$0.needsFuture } ?? true, "the system cannot see the future")
+        public init(_ scenario: Scenario, policyOptions: [String: PolicyOptions] = [:], sourceDigest: String = "") {
             self.scenario = scenario
             self.policyOptions = policyOptions
             self.sourceDigest = sourceDigest
-            self.appStrategies = appStrategies
-            self.systemPolicy = systemPolicy
+        }
+
+        /// The policies of one run of `descriptor` at this point (``Simulation/RunPolicies``:
+        /// who runs which is the scenario's), each made afresh with the run's seed, the future
+        /// (for a policy that reads it) and its options. The run's policy is `descriptor`
+        /// itself; the others, which the parser checked, come from the registry.
+        public func policies(for descriptor: PolicyDescriptor, seed: UInt64, future: FutureRequests?) -> RunPolicies {
+            RunPolicies(for: scenario, run: descriptor.name) { name in
+                guard let policy = name == descriptor.name ? descriptor : PolicyRegistry.descriptor(named: name) else {
+                    preconditionFailure("policy '\(name)' is not registered (a scenario's names are checked when read)")
+                }
+                return policy.make(
+                    PolicyContext(seed: seed, future: future, options: policyOptions[name] ?? PolicyOptions()))
+            }
+        }
+
+        /// The apps (by index) with an eviction strategy of their own (`apps[].strategy`).
+        var ownStrategies: [(app: AppIndex, strategy: String)] {
+            scenario.apps.indices.compactMap { i in scenario.apps[i].eviction.strategy.map { (i, $0) } }
         }
 
         /// Where apps fix their own strategy (`apps[].strategy`): a sentence saying what the
         /// run's policies then vary (the other apps, or nothing); nil where no app does.
         public var fixedStrategiesNote: String? {
-            guard !appStrategies.isEmpty else { return nil }
+            let own = ownStrategies
+            guard !own.isEmpty else { return nil }
             let apps = scenario.apps
-            let fixed = appStrategies.keys.sorted().map { "\(apps[$0].id) (\(appStrategies[$0]!.name))" }
+            let fixed = own.map { "\(apps[$0.app].id) (\($0.strategy))" }
             let varied = apps.indices.filter {
-                appStrategies[$0] == nil && (systemPolicy == nil || scenario.platform(of: $0).appRemovesPacks)
+                apps[$0].eviction.strategy == nil
+                    && (scenario.systemPolicy == nil || scenario.platform(of: $0).appRemovesPacks)
             }.map { apps[$0].id }
             let what =
                 varied.isEmpty ? "nothing: every app's eviction is fixed" : "only \(varied.joined(separator: ", "))"
@@ -71,7 +77,7 @@ public struct ExperimentPlan: Sendable {
 
         /// Whether the run's policy is only the strategy of the apps that evict (the system's
         /// purge order being ``systemPolicy``).
-        public var policiesAreStrategies: Bool { systemPolicy != nil || !scenario.systemPurges }
+        public var policiesAreStrategies: Bool { scenario.systemPolicy != nil || !scenario.systemPurges }
     }
 
     public let points: [Point]

@@ -197,33 +197,8 @@ public struct ExperimentRunner {
         eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
         warmup: Double = 0, progress: ((Double) -> Bool)? = nil
     ) -> RunResult? {
-        let options = point.policyOptions[descriptor.name] ?? PolicyOptions()
-        var policy = descriptor.make(PolicyContext(seed: seed, future: future, options: options))
-        if let system = point.systemPolicy {
-            // A device mixing platforms with the system's order fixed: each app that evicts
-            // runs its own strategy or an instance of the run's policy (it sees only its own
-            // packs); the system purges the other apps' under its policy.
-            var own: [AppID: any PurgePolicy] = [:]
-            for app in point.scenario.apps.indices where point.scenario.platform(of: app).appRemovesPacks {
-                let strategy = point.appStrategies[app] ?? descriptor
-                own[AppID(rawValue: Int32(app))] = strategy.make(
-                    PolicyContext(
-                        seed: seed, future: future, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
-            }
-            let purge = system.make(
-                PolicyContext(seed: seed, options: point.policyOptions[system.name] ?? PolicyOptions()))
-            policy = AppStrategies(fallback: purge, strategies: own)
-        } else if !point.appStrategies.isEmpty {
-            // Apps with a strategy of their own run it; the rest the run's policy. Apps are
-            // added to the device in scenario order, so app i is AppID i.
-            var own: [AppID: any PurgePolicy] = [:]
-            for (app, strategy) in point.appStrategies {
-                own[AppID(rawValue: Int32(app))] = strategy.make(
-                    PolicyContext(seed: seed, options: point.policyOptions[strategy.name] ?? PolicyOptions()))
-            }
-            policy = AppStrategies(fallback: policy, strategies: own)
-        }
-        let simulator = Simulator(scenario: point.scenario, policy: policy, seed: seed)
+        let policies = point.policies(for: descriptor, seed: seed, future: future)
+        let simulator = Simulator(scenario: point.scenario, policies: policies, seed: seed)
         var file: FileHandle?
         var openError: String?
         if let eventsPart {

@@ -25,6 +25,10 @@ struct AppReader {
     static let categories = ["initial-install", "prefetch", "on-demand"]
     /// Free space on the device at the start, for a budget given as a share of it (`25%`).
     var freeSpace: Int64 = 0
+    /// The policies an app's `strategy` may name, and those of them that read the future
+    /// (which an app's own code cannot).
+    var knownPolicies: [String] = []
+    var offlinePolicies: Set<String> = []
 
     /// The category names a tag may take on this platform: ODR's, which every platform
     /// accepts (so one scenario runs on all), and the platform's own (`essential`, `fast-follow`).
@@ -78,41 +82,8 @@ struct AppReader {
                 preservationNodes: preservationNodes, fallback: fields.keyNode("resources") ?? node)
             throw reader.error(at: locator.node(for: error), error.description)
         }
-        var budget: Int64?
-        if let node = fields.value("budget") {
-            guard profile.evictor == .app else {
-                throw reader.error(
-                    at: node,
-                    """
-                    budget applies where the app removes its own packs (background-assets, play-asset-delivery); on \
-                    \(profile.name) the system purges under the run's policy
-                    """
-                )
-            }
-            budget = try readBudget(node)
-        }
-        var app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk, budget: budget)
-        if let node = fields.value("keep") {
-            guard profile.evictor == .app else {
-                throw reader.error(
-                    at: node,
-                    """
-                    keep applies where the app removes its own packs (background-assets, play-asset-delivery); on \
-                    \(profile.name) the system purges under the run's policy
-                    """
-                )
-            }
-            for tagNode in try reader.sequence(node, "keep", of: "tag names such as [level-1]") {
-                let name = try reader.name(tagNode, "each tag")
-                guard let tag = catalog.tagID(named: name) else {
-                    throw reader.error(
-                        at: tagNode,
-                        "app '\(id)' has no tag '\(name)' to keep"
-                            + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
-                }
-                app.keep.append(tag)
-            }
-        }
+        var app = AppSpec(id: id, catalog: catalog, cellular: cellular, onLowDisk: onLowDisk)
+        app.eviction = try readEviction(fields, catalog: catalog, app: id)
         if let node = fields.value("cellular_confirmation") {
             guard profile.cellularConfirmationBytes != nil else {
                 throw reader.error(
@@ -218,6 +189,62 @@ struct AppReader {
     }
 
     /// A size (`2GB`) or a share of the device's free space at the start (`25%`).
+    /// `budget`, `keep` and `strategy` together: what the app's own code does where its
+    /// platform makes eviction the app's (each a located error on a platform where the
+    /// system purges).
+    private func readEviction(_ fields: MappingFields, catalog: Catalog, app id: String) throws(ScenarioError)
+        -> AppEvictionSpec
+    {
+        var eviction = AppEvictionSpec()
+        for key in ["budget", "keep", "strategy"] {
+            guard let node = fields.value(key), profile.evictor != .app else { continue }
+            let evicting = PlatformProfile.presetNames(where: \.appRemovesPacks)
+            throw reader.error(
+                at: node,
+                """
+                \(key) applies where the app removes its own packs (\(evicting)); on \(profile.name) the system \
+                purges under the run's policy
+                """
+            )
+        }
+        if let node = fields.value("budget") { eviction.budget = try readBudget(node) }
+        if let node = fields.value("keep") {
+            for tagNode in try reader.sequence(node, "keep", of: "tag names such as [level-1]") {
+                let name = try reader.name(tagNode, "each tag")
+                guard let tag = catalog.tagID(named: name) else {
+                    throw reader.error(
+                        at: tagNode,
+                        "app '\(id)' has no tag '\(name)' to keep"
+                            + NameSuggestion.hint(for: name, among: catalog.tags.map(\.name)))
+                }
+                eviction.keep.append(tag)
+            }
+        }
+        if let node = fields.value("strategy") { eviction.strategy = try readStrategy(node) }
+        return eviction
+    }
+
+    /// An app's own strategy: a registered policy that does not read the future.
+    private func readStrategy(_ node: Node) throws(ScenarioError) -> String {
+        let name = try reader.name(node, "strategy")
+        guard knownPolicies.contains(name) else {
+            throw reader.error(
+                at: node,
+                "unknown strategy '\(name)'"
+                    + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+        }
+        guard !offlinePolicies.contains(name) else {
+            throw reader.error(
+                at: node,
+                """
+                strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a \
+                bound)
+                """
+            )
+        }
+        return name
+    }
+
     private func readBudget(_ node: Node) throws(ScenarioError) -> Int64 {
         let text = try reader.scalar(node, "budget")
         do {

@@ -28,11 +28,4 @@ public struct ScenarioDocument: Sendable {
     /// Each app's resources as the file lists them (generated ones included), by app index:
     /// the material of a layout (`odr-sim advise`).
     public var resources: [[Resource]] = []
-    /// Where the app evicts: an app's own eviction strategy (a policy name) by app index, for
-    /// the apps that name one (`apps[].strategy`); the others follow the run's policy.
-    public var appStrategies: [Int: String] = [:]
-    /// On a device whose apps mix platforms (`apps[].platform`): the policy the system purges
-    /// its apps' packs under (`system_policy`), so that the run's policies are only the
-    /// evicting apps' strategies; nil: the run's policy does both.
-    public var systemPolicy: String? = nil
 }

@@ -98,10 +98,10 @@ public struct ScenarioParser: Sendable {
         let network =
             try top.value("network").map { node throws(ScenarioError) in try NetworkReader(reader: reader).read(node) }
             ?? [NetworkPhase(at: 0, bandwidth: 40e6, kind: .wifi)]
-        let (apps, cacheQuotas, resources, strategies) =
+        let (apps, cacheQuotas, resources) =
             try top.value("apps").map { node throws(ScenarioError) in
                 try readApps(node, platform, seed, reader, freeSpace: device.capacity - device.used)
-            } ?? ([], [], [], [:])
+            } ?? ([], [], [])
         let optionsReader = PolicyOptionsReader(
             reader: reader, declarations: policyOptions, knownPolicies: knownPolicies,
             appIDs: apps.map(\.id))
@@ -162,42 +162,49 @@ public struct ScenarioParser: Sendable {
             }
         }
 
-        let scenario = Scenario(
+        var scenario = Scenario(
             seed: seed, duration: duration, platform: platform, device: device, network: network, apps: apps,
             events: events, requestLabels: eventReader.labels, generators: generators)
-        var document = ScenarioDocument(
+        if let node = top.value("system_policy") {
+            scenario.systemPolicy = try readSystemPolicy(node, scenario, reader)
+        }
+        return ScenarioDocument(
             scenario: scenario, name: name, description: description, policies: policies,
             policyOptions: options, replications: replications, sampleInterval: sample,
             sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
-        document.appStrategies = strategies
-        if let node = top.value("system_policy") {
-            guard scenario.someAppEvicts && scenario.systemPurges else {
-                let here =
-                    scenario.someAppEvicts
-                    ? "every app removes its own packs" : "the system purges every app's packs under the run's policy"
-                throw reader.error(
-                    at: node,
-                    """
-                    system_policy applies where some apps' packs are purged by the system and others are removed by \
-                    the apps (an app with its own `platform`); here \(here)
-                    """
-                )
-            }
-            let name = try reader.name(node, "system_policy")
-            guard knownPolicies.contains(name) else {
-                throw reader.error(
-                    at: node,
-                    "unknown system_policy '\(name)'"
-                        + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
-            }
-            guard !offlinePolicies.contains(name) else {
-                throw reader.error(
-                    at: node,
-                    "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
-            }
-            document.systemPolicy = name
+    }
+
+
+    /// `system_policy`: where apps mix platforms, the registered, online policy the system
+    /// purges the other apps' packs under.
+    private func readSystemPolicy(_ node: Node, _ scenario: Scenario, _ reader: NodeReader) throws(ScenarioError)
+        -> String
+    {
+        guard scenario.someAppEvicts && scenario.systemPurges else {
+            let here =
+                scenario.someAppEvicts
+                ? "every app removes its own packs" : "the system purges every app's packs under the run's policy"
+            throw reader.error(
+                at: node,
+                """
+                system_policy applies where some apps' packs are purged by the system and others are removed by \
+                the apps (an app with its own `platform`); here \(here)
+                """
+            )
         }
-        return document
+        let name = try reader.name(node, "system_policy")
+        guard knownPolicies.contains(name) else {
+            throw reader.error(
+                at: node,
+                "unknown system_policy '\(name)'"
+                    + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
+        }
+        guard !offlinePolicies.contains(name) else {
+            throw reader.error(
+                at: node,
+                "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
+        }
+        return name
     }
 
     /// `game` for `Scenarios/game.scn`.
@@ -296,9 +303,8 @@ public struct ScenarioParser: Sendable {
     private func readApps(
         _ node: Node, _ platform: PlatformProfile, _ seed: UInt64, _ reader: NodeReader, freeSpace: Int64
     )
-        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]], [Int: String])
+        throws(ScenarioError) -> ([AppSpec], [(app: String, node: Node)], [[Resource]])
     {
-        var strategies: [Int: String] = [:]
         var apps: [AppSpec] = []
         var cacheQuotas: [(app: String, node: Node)] = []
         var resources: [[Resource]] = []
@@ -315,6 +321,8 @@ public struct ScenarioParser: Sendable {
             let profile = own ?? platform
             var appReader = AppReader(reader: reader, profile: profile, seed: seed)
             appReader.freeSpace = freeSpace
+            appReader.knownPolicies = knownPolicies
+            appReader.offlinePolicies = offlinePolicies
             var (app, idNode, cacheQuota, list) = try appReader.read(item)
             app.platform = own
             resources.append(list)
@@ -324,37 +332,8 @@ public struct ScenarioParser: Sendable {
                 throw reader.error(at: idNode, "app id '\(app.id)' is already used by another app\(line)")
             }
             idNodes[app.id] = idNode
-            if let strategy = item.mapping?["strategy"] {
-                guard profile.evictor == .app else {
-                    throw reader.error(
-                        at: strategy,
-                        """
-                        strategy applies where the app removes its own packs (background-assets, \
-                        play-asset-delivery); on \(profile.name) the system purges under the run's policy
-                        """
-                    )
-                }
-                let name = try reader.name(strategy, "strategy")
-                guard knownPolicies.contains(name) else {
-                    throw reader.error(
-                        at: strategy,
-                        "unknown strategy '\(name)'"
-                            + NameSuggestion.hint(
-                                for: name, among: knownPolicies, noneText: "no policies are registered"))
-                }
-                guard !offlinePolicies.contains(name) else {
-                    throw reader.error(
-                        at: strategy,
-                        """
-                        strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a \
-                        bound)
-                        """
-                    )
-                }
-                strategies[apps.count] = name
-            }
             apps.append(app)
         }
-        return (apps, cacheQuotas, resources, strategies)
+        return (apps, cacheQuotas, resources)
     }
 }

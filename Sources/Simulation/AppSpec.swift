@@ -7,10 +7,8 @@ public struct AppSpec: Sendable {
     /// May it download over cellular?
     public var cellular: Bool
     public var onLowDisk: LowDiskResponse
-    /// Where the app owns eviction: the most bytes its own code lets its packs take.
-    public var budget: Int64?
-    /// Where the app owns eviction: tags whose packs its own code never removes.
-    public var keep: [TagID] = []
+    /// Where the app owns eviction: its budget, the tags it keeps and its own strategy.
+    public var eviction = AppEvictionSpec()
     /// The app's own delivery platform (`apps[].platform`); nil: the device's
     /// (``Scenario/platform``). See ``Scenario/platform(of:)``.
     public var platform: PlatformProfile? = nil
@@ -36,7 +34,26 @@ public struct AppSpec: Sendable {
         self.catalog = catalog
         self.cellular = cellular
         self.onLowDisk = onLowDisk
+        self.eviction.budget = budget
+    }
+}
+
+/// How an app's own code removes its packs where its platform makes that the app's
+/// business (Background Assets, Play Asset Delivery): `apps[].budget`, `keep` and
+/// `strategy` as one value. The kernel hands it to the device with the strategy made into a
+/// policy by the caller (``RunPolicies``); on a platform where the system purges it is not read.
+public struct AppEvictionSpec: Sendable, Hashable {
+    /// The most bytes the app's own code lets its packs take; nil: no budget.
+    public var budget: Int64?
+    /// Tags whose packs its own code never removes.
+    public var keep: [TagID] = []
+    /// The name of the app's own eviction strategy (an online policy); nil: the run's policy.
+    public var strategy: String?
+
+    public init(budget: Int64? = nil, keep: [TagID] = [], strategy: String? = nil) {
         self.budget = budget
+        self.keep = keep
+        self.strategy = strategy
     }
 }
 

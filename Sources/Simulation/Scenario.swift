@@ -23,6 +23,10 @@ public struct Scenario: Sendable {
     public var requestLabels: [String]
     /// Generators that add events, disk growth and network spells (stochastic workloads).
     public var generators: [any WorkloadGenerator]
+    /// Where the apps mix platforms: the name of the policy the system purges under
+    /// (`system_policy`), the run's policy then being the strategy of each app that evicts;
+    /// nil: the run's policy does both (see ``RunPolicies``).
+    public var systemPolicy: String? = nil
 
     public init(
         seed: UInt64 = 0, duration: Double, platform: PlatformProfile = .ios17,

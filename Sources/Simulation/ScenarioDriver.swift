@@ -39,7 +39,7 @@ final class ScenarioDriver {
     weak var observer: (any SimulationObserver)?
     unowned(unsafe) var simulator: Simulator!
 
-    init(scenario: Scenario, policy: any PurgePolicy) {
+    init(scenario: Scenario, policies: RunPolicies) {
         self.scenario = scenario
         // Wi-Fi only (the user's setting): every download on cellular waits, none is confirmed.
         func asSet(_ platform: PlatformProfile) -> PlatformProfile {
@@ -55,11 +55,15 @@ final class ScenarioDriver {
         let settings = DeviceSettings(
             profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(
-            capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policy, settings: settings)
-        appIDs = scenario.apps.map {
-            device.addApp(
-                name: $0.id, catalog: $0.catalog, allowsCellular: $0.cellular, lowDiskResponse: $0.onLowDisk,
-                budget: $0.budget, keep: $0.keep, profile: $0.platform.map(asSet))
+            capacity: scenario.device.capacity, otherData: scenario.device.used, policy: policies.system,
+            settings: settings)
+        // Each app's eviction goes to the device with the app: its budget, kept tags and strategy.
+        appIDs = scenario.apps.enumerated().map { index, app in
+            let eviction = EvictionRules(
+                budget: app.eviction.budget, keep: app.eviction.keep, strategy: policies.strategies[index])
+            return device.addApp(
+                name: app.id, catalog: app.catalog, allowsCellular: app.cellular, lowDiskResponse: app.onLowDisk,
+                eviction: eviction, profile: app.platform.map(asSet))
         }
         for (app, spec) in zip(appIDs, scenario.apps) {
             if spec.automaticFilter != nil { device.setAutomaticDownloadFilter(of: app, spec.automaticFilter) }

@@ -68,11 +68,17 @@ public final class Simulator {
     private var started = false
     private weak var observer: (any SimulationObserver)?
 
-    /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default).
-    public init(scenario: Scenario, policy: any PurgePolicy, seed: UInt64? = nil) {
+    /// Prepares a run of `scenario` with `policy` and `seed` (the scenario's seed by default):
+    /// every app's packs are `policy`'s business.
+    public convenience init(scenario: Scenario, policy: any PurgePolicy, seed: UInt64? = nil) {
+        self.init(scenario: scenario, policies: RunPolicies(system: policy), seed: seed)
+    }
+
+    /// Prepares a run of `scenario` with the system's policy and the apps' own strategies.
+    public init(scenario: Scenario, policies: RunPolicies, seed: UInt64? = nil) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
-        driver = ScenarioDriver(scenario: scenario, policy: policy)
+        driver = ScenarioDriver(scenario: scenario, policies: policies)
         events = ScenarioStreams.merger(scenario, seed: seed ?? scenario.seed)
         driver.simulator = self
     }

@@ -24,7 +24,6 @@ struct AdvisorTests {
         var advisor = Advisor(
             scenario: document.scenario, resources: document.resources[index], app: index,
             policy: try PolicyRegistry.resolve(policy), policyOptions: document.policyOptions,
-            appStrategies: document.appStrategies.mapValues { PolicyRegistry.descriptor(named: $0)! },
             replications: replications, weights: weights)
         advisor.jobs = jobs
         // Each device read as the command line reads it: the scenario with its settings.

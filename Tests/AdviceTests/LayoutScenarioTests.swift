@@ -47,7 +47,7 @@ struct LayoutScenarioTests {
             to: document.scenario, app: 0, resources: document.resources[0])
         #expect(applied.apps[0].catalog.packs.map(\.name) == document.scenario.apps[0].catalog.packs.map(\.name))
         #expect(applied.apps[0].catalog.tags.map(\.name) == document.scenario.apps[0].catalog.tags.map(\.name))
-        #expect(applied.apps[0].budget == 1_000_000_000)
+        #expect(applied.apps[0].eviction.budget == 1_000_000_000)
     }
 
     @Test("a merge keeps the tags' numbers, moves the update to the pack now holding c, and leaves the other app alone")
@@ -60,7 +60,7 @@ struct LayoutScenarioTests {
         let catalog = applied.apps[0].catalog
         #expect(catalog.tags.map(\.name) == ["A", "B", "C"])
         #expect(catalog.packs.map(\.name) == ["A+C", "B"])
-        #expect(applied.apps[0].budget == 500_000_000)
+        #expect(applied.apps[0].eviction.budget == 500_000_000)
         let updates = applied.events.compactMap { event -> [Int]? in
             if case .update(let app, let pack) = event.action { return [app, Int(pack)] }
             return nil

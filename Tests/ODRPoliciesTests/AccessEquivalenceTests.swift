@@ -31,7 +31,6 @@ struct AccessEquivalenceTests {
     }
 
     // The unit's own symbol, as the spec writes sizes (1 MB).
-
     // swift-format-ignore: AlwaysUseLowerCamelCase
 
     static let MB: Int64 = 1_000_000

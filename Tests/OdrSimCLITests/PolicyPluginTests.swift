@@ -75,7 +75,7 @@ struct PolicyPluginTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         func purged(_ strategy: String) throws -> [String] {
-            try Data(AppStrategiesTests.scenario(strategy: strategy).utf8).write(
+            try Data(OwnStrategyTests.scenario(strategy: strategy).utf8).write(
                 to: dir.appendingPathComponent("\(strategy).scn"))
             let result = try CLI.run(
                 ["run", "\(strategy).scn", "--policy-plugin", fifo, "--no-report", "--out", strategy], in: dir)

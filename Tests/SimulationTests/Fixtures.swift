@@ -5,9 +5,7 @@ import ODRPolicies
 @testable import Simulation
 
 // The unit's own symbol, as the spec writes sizes (1 MB).
-
 // swift-format-ignore: AlwaysUseLowerCamelCase
-
 let MB: Int64 = 1_000_000
 
 /// A one-app scenario: tags named by the keys, each one resource of the given size.

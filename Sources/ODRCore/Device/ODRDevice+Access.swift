@@ -53,7 +53,6 @@ extension ODRDevice {
         let pinned = record.bytesOnDisk > 0
         if pinned { pin(p) }
         let needed = record.size - record.bytesOnDisk
-        RoomMaker.beforeDownload(of: app, adding: needed, on: self)
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
             if pinned { unpin(p) }
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }

@@ -153,7 +153,7 @@ extension ODRDevice {
                     : catalog.packs[local].tags.map { state.appContents[a].tagPreservation[Int($0)] }.max() ?? 0
                 guard preservation != state.packDetails[p].preservation else { continue }
                 state.packDetails[p].preservation = preservation
-                if state.packs[p].phase == .resident { policy.packPreservationChanged(candidate(at: p)) }
+                if state.packs[p].phase == .resident { policy(of: state.packs[p].app).packPreservationChanged(candidate(at: p)) }
             }
         }
     }
@@ -308,7 +308,6 @@ extension ODRDevice {
                 needed += state.packs[i].size - state.packs[i].bytesOnDisk
             }
         }
-        RoomMaker.beforeDownload(of: app, adding: needed, on: self)
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
             for p in packList { unpin(p) }
             release(slot: slot, .cancel)

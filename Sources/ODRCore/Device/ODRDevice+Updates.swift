@@ -89,7 +89,7 @@ extension ODRDevice {
         state.packs[p].purgedBefore = true
         state.packDetails[p].outdated = false
         refresh(p)
-        if phase == .resident { policy.packRemoved(candidate(at: p)) }
+        if phase == .resident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
         return bytes
     }
 

@@ -61,7 +61,8 @@ public final class ODRDevice {
     /// Total disk bytes.
     public let capacity: Int64
     public let settings: DeviceSettings
-    public let policy: any PurgePolicy
+    /// The policy the system purges under; an app's own strategy is in its ``EvictionRules``.
+    public var policy: any PurgePolicy { state.policies.system }
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -113,7 +114,7 @@ public final class ODRDevice {
     public var downloadsRevision: UInt64 { state.revision }
 
     /// Everything that changes (see ``DeviceState``).
-    @exclusivity(unchecked) var state = DeviceState()
+    @exclusivity(unchecked) var state: DeviceState
 
     /// A device with `capacity` bytes, `otherData` of them taken by non-ODR data.
     public init(
@@ -122,8 +123,8 @@ public final class ODRDevice {
     ) {
         precondition(capacity >= 0 && otherData >= 0, "capacity and other data must not be negative")
         self.capacity = capacity
+        state = DeviceState(policies: PolicyTable(system: policy))
         state.otherBytes = min(otherData, capacity)
-        self.policy = policy
         self.settings = settings
         state.ledger.peakUsedBytes = usedBytes
     }
@@ -145,13 +146,12 @@ public final class ODRDevice {
 
     /// Registers an app and its catalog; it is not installed yet.
     ///
-    /// `budget` is where the app owns eviction (``Evictor/app``): the most bytes its own code
-    /// lets its packs take before it removes some (nil: it removes none to stay within one).
-    /// `keep` are tags whose packs the app's own code never removes (the system's rules are
-    /// unchanged).
+    /// `eviction` is read where the app owns eviction (``Evictor/app``): its budget, the tags
+    /// it keeps and its own strategy (``EvictionRules``). `profile` is the app's own platform,
+    /// where it differs from the device's.
     public func addApp(
         name: String, catalog: Catalog, allowsCellular: Bool = true,
-        lowDiskResponse: LowDiskResponse = .ignore, budget: Int64? = nil, keep: [TagID] = [],
+        lowDiskResponse: LowDiskResponse = .ignore, eviction: EvictionRules = EvictionRules(),
         profile: PlatformProfile? = nil
     ) -> AppID {
         let profile = profile ?? settings.profile
@@ -182,6 +182,7 @@ public final class ODRDevice {
             AppRecord(
                 firstPack: first, catalog: catalog, allowsCellular: allowsCellular,
                 lowDiskResponse: lowDiskResponse, rules: rules))
+        state.policies.add(eviction.strategy)
         state.groupsPresent.insert(PurgeGroups(rules.group))
         if rules.appEvicts { state.someAppsEvict = true }
         if rules.cellularConfirmationBytes != .max { state.someAppsConfirmCellular = true }
@@ -200,8 +201,8 @@ public final class ODRDevice {
                 tagPacks: numbered ? [] : catalog.tags.map { $0.packs.map(first.advanced(by:)) },
                 singlePackOfTag: numbered
                     ? [] : catalog.tags.map { $0.packs.count == 1 ? first.advanced(by: $0.packs[0]) : .none },
-                tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: budget,
-                kept: Set(keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
+                tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: eviction.budget,
+                kept: Set(eviction.keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
         return id
     }
 
@@ -240,7 +241,13 @@ public final class ODRDevice {
         // A miss admits the pack and writes its detail (admission order): on traces where
         // most requests miss, that line is otherwise a trip to memory of its own.
         odr_prefetch(state.packDetails.base + pack.index)
-        policy.prefetch(pack)
+        // The hint reads no record: only a device whose apps run strategies of their own (never
+        // a trace replay's) looks up the pack's app to find its policy.
+        if state.policies.routes {
+            policy(of: state.packs[pack].app).prefetch(pack)
+        } else {
+            state.policies.system.prefetch(pack)
+        }
     }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
@@ -271,6 +278,10 @@ public final class ODRDevice {
     public func candidate(_ pack: PackID) -> PurgeCandidate { candidate(at: pack) }
 
     // MARK: Internal helpers shared by the extensions
+
+    /// The policy that hears of, and chooses among, the packs of `app` (``PolicyTable``).
+    @inline(__always)
+    func policy(of app: AppID) -> any PurgePolicy { state.policies.policy(of: app) }
 
     func emit(_ kind: ODREvent.Kind) {
         guard state.recordsEvents else { return }

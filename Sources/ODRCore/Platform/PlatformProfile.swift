@@ -217,6 +217,13 @@ public struct PlatformProfile: Hashable, Sendable {
         .ios17, .ios18, .tvos18, .unlimited, .backgroundAssets, .playAssetDelivery, .playAssetDelivery2021,
     ]
 
+    /// The names of the presets that follow `rule`, for messages that say where a key applies
+    /// (`background-assets, play-asset-delivery, play-asset-delivery-2021`): derived, so that
+    /// a new preset is named everywhere at once.
+    public static func presetNames(where rule: (PlatformProfile) -> Bool) -> String {
+        presets.filter(rule).map(\.name).joined(separator: ", ")
+    }
+
     /// The preset called `name`, if any.
     public static func named(_ name: String) -> PlatformProfile? {
         presets.first { $0.name == name }

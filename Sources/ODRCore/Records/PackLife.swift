@@ -179,7 +179,7 @@ extension ODRDevice {
     @inline(__always)
     func use(_ i: PackID) {
         touch(i)
-        policy.packRequested(candidate(at: i))
+        policy(of: state.packs[i].app).packRequested(candidate(at: i))
     }
 
     /// Pack `i`'s last byte arrived (`event`: its download finished, or every byte came at one
@@ -193,7 +193,7 @@ extension ODRDevice {
         state.ledger.downloadsFinished += 1
         if state.tracksApps { state.appLedgers[Int(state.packs[i].app.rawValue)].downloadsFinished += 1 }
         state.revision &+= 1
-        policy.packStored(candidate(at: i))
+        policy(of: state.packs[i].app).packStored(candidate(at: i))
     }
 
     /// A request of `app` is granted pack `i`; `pinned` if it awaited it.
@@ -221,7 +221,7 @@ extension ODRDevice {
         if packs[i].retain == 0 {
             state.apps[app].inUseBytes -= packs[i].size
             refresh(i)
-            policy.packReleased(candidate(at: i))
+            policy(of: state.packs[i].app).packReleased(candidate(at: i))
         }
     }
 
@@ -230,7 +230,7 @@ extension ODRDevice {
     func holdMomentarily(_ i: PackID, pinned: Bool) {
         if pinned { unpin(i) }
         touch(i, uses: 2)
-        if state.packs[i].retain == 0 { policy.packReleased(candidate(at: i)) }
+        if state.packs[i].retain == 0 { policy(of: state.packs[i].app).packReleased(candidate(at: i)) }
     }
 
     /// Whether a request holds or awaits pack `i`.

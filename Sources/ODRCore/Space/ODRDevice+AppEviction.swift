@@ -87,7 +87,7 @@ extension ODRDevice {
     func evict(_ bytes: Int64, of app: AppID) {
         state.episode += 1
         let view = PurgeView(device: self, scope: .app(app), groups: .all, time: state.now)
-        let victims = policy.selectVictims(toFree: bytes, from: view)
+        let victims = policy(of: app).selectVictims(toFree: bytes, from: view)
         verify(victims, toFree: bytes, view: view)
         var removed: Int64 = 0
         for victim in victims { removed += purgePack(victim) }

@@ -57,7 +57,7 @@ extension ODRDevice {
             guard purgeableBytes(in: tier, groups: groups) > 0 else { continue }
             let remaining = deficit - purged
             let view = PurgeView(device: self, scope: .tier(tier), groups: groups, time: state.now)
-            let victims = policy.selectVictims(toFree: remaining, from: view)
+            let victims = state.policies.selectVictims(toFree: remaining, from: view)
             verify(victims, toFree: remaining, view: view)
             for victim in victims { purged += purgePack(victim) }
         }
@@ -77,21 +77,21 @@ extension ODRDevice {
             guard let size = view.candidateSize(victim) else {
                 fatalError(
                     """
-                    purge policy '\(policy.name)' chose \(victim), which is not a candidate (held, awaited, absent \
+                    purge policy '\(state.policies.name(for: view))' chose \(victim), which is not a candidate (held, awaited, absent \
                     or of the other tier)
                     """
                 )
             }
             let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
             guard !repeated else {
-                fatalError("purge policy '\(policy.name)' chose \(victim) twice")
+                fatalError("purge policy '\(state.policies.name(for: view))' chose \(victim) twice")
             }
             if !few { state.packDetails[victim].mark = state.markEpoch }
             freed += size
         }
         if freed < bytes && victims.count != view.candidateCount {
             fatalError(
-                "purge policy '\(policy.name)' freed \(freed) of \(bytes) bytes needed while other candidates remain")
+                "purge policy '\(state.policies.name(for: view))' freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
     }
 
@@ -122,7 +122,7 @@ extension ODRDevice {
         let owner = Int(record.app.rawValue)
         if state.tracksApps { state.appLedgers[owner].purges += 1 }
         if state.tracksApps { state.appLedgers[owner].purgedBytes += bytes }
-        if wasResident { policy.packRemoved(candidate(at: p)) }
+        if wasResident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
         emit(.packPurged(p, state.packs[p].app, bytes: bytes, episode: state.episode))
         return bytes
     }

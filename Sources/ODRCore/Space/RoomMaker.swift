@@ -1,8 +1,9 @@
 /// Who makes room for a demand on the device: the one place a platform's ``Evictor`` is
 /// read (a source test holds it). The device asks it, whatever the platforms of its apps,
-/// before an app downloads (``beforeDownload(of:adding:on:)``), when a demand needs free
-/// space (``makeRoom(_:mayWarn:for:on:)``) and when other data grows
-/// (``reclaimableForOtherData(on:)``).
+/// when a demand needs free space (``makeRoom(_:mayWarn:for:on:)``, an app's request kept
+/// within the app's budget first) and when other data grows (``reclaimableForOtherData(on:)``).
+/// For an app's demand it calls the app's ``Reclaimer``, chosen by its ``AppRules``: the
+/// system purging (``SystemPurge``) or the app's own code evicting (``AppEviction``).
 ///
 /// Each app has its own platform (an ODR game beside a Background Assets game on one
 /// iPhone), and so a ``PurgeGroup``: whether the system purges its packs (On-Demand
@@ -37,16 +38,9 @@ enum RoomMaker {
         }
     }
 
-    /// Before `app` downloads `bytes` more: where the app evicts, its code keeps within its
-    /// budget.
-    @inline(__always)
-    static func beforeDownload(of app: AppID, adding bytes: Int64, on device: ODRDevice) {
-        // Performance: a device where no app evicts (every trace replay) asks nothing more.
-        guard device.state.someAppsEvict, device.state.apps[app].rules.appEvicts else { return }
-        device.enforceBudget(of: app, adding: bytes)
-    }
-
     /// Makes `bytes` free for `demand`; false, having removed nothing, when that cannot be done.
+    /// An app's request first keeps the app within its budget where its code evicts (its
+    /// strategy removing its own unused packs before it downloads `bytes` more).
     @inline(__always)
     static func makeRoom(_ bytes: Int64, mayWarn: Bool, for demand: Demand, on device: ODRDevice) -> Bool {
         switch demand {
@@ -61,14 +55,8 @@ enum RoomMaker {
             guard device.state.someAppsEvict else {
                 return SystemPurge.makeRoom(bytes, mayWarn: mayWarn, groups: .all, on: device)
             }
-            let rules = device.state.apps[app].rules
-            guard rules.appEvicts else {
-                return SystemPurge.makeRoom(bytes, mayWarn: mayWarn, groups: .system, on: device)
-            }
-            var ownEviction = false
-            if case .request = demand { ownEviction = rules.evictsWhenFull }
-            return AppEviction.makeRoom(
-                bytes, for: app, ownEviction: ownEviction, systemFirst: rules.systemFirst, on: device)
+            return device.state.apps[app].rules.reclaimer.makeRoom(
+                bytes, mayWarn: mayWarn, for: demand, of: app, on: device)
         }
     }
 
@@ -78,7 +66,20 @@ enum RoomMaker {
     }
 }
 
+/// Who reclaims space for one app's demand, the system or the app's own code: one answer to
+/// "make `bytes` free", whatever the platform.
+protocol Reclaimer {
+    /// Makes `bytes` free for `demand` of `app`; false, having removed nothing, when that
+    /// cannot be done.
+    static func makeRoom(
+        _ bytes: Int64, mayWarn: Bool, for demand: RoomMaker.Demand, of app: AppID, on device: ODRDevice
+    ) -> Bool
+}
+
 extension AppRules {
+    /// Who reclaims space for the app: its own code where it evicts, else the system.
+    var reclaimer: any Reclaimer.Type { appEvicts ? AppEviction.self : SystemPurge.self }
+
     /// The rules of an app of platform `profile`; who removes its packs is read here, in
     /// the room maker's file.
     init(_ profile: PlatformProfile) {
@@ -126,54 +127,3 @@ struct PurgeGroups: OptionSet, BitwiseCopyable {
     func contains(_ group: PurgeGroup) -> Bool { rawValue & (1 << group.rawValue) != 0 }
 }
 
-/// The system makes room: one purge episode under the device's policy among the packs of
-/// `groups`, and if even purging every candidate would not do, a low-disk warning to the
-/// apps first (ODR-SPEC).
-enum SystemPurge {
-    /// Makes `bytes` free, purging if needed. Returns false, having purged nothing, when even
-    /// purging everything purgeable (after a low-disk warning, if allowed) would not do.
-    static func makeRoom(_ bytes: Int64, mayWarn: Bool, groups: PurgeGroups, on device: ODRDevice) -> Bool {
-        var deficit = bytes - device.freeBytes
-        if deficit <= 0 { return true }
-        if device.reclaimableBytes(in: groups) >= deficit {
-            device.purge(deficit, groups: groups)
-            return true
-        }
-        guard mayWarn else { return false }
-        device.postLowDiskWarning(needed: deficit)
-        deficit = bytes - device.freeBytes
-        if deficit <= 0 { return true }
-        if device.reclaimableBytes(in: groups) >= deficit {
-            device.purge(deficit, groups: groups)
-            return true
-        }
-        return false
-    }
-}
-
-/// The app's own code makes room: it keeps within its budget before it downloads, and, when
-/// a download finds the disk full, removes enough of its own unused packs if the platform
-/// lets it (``PlatformProfile/appEvictsWhenFull``), after the system has purged what it
-/// purges for any demand (the packs of ODR apps beside it).
-enum AppEviction {
-    static func makeRoom(_ bytes: Int64, for app: AppID, ownEviction: Bool, systemFirst: Bool, on device: ODRDevice)
-        -> Bool
-    {
-        let deficit = bytes - device.freeBytes
-        if deficit <= 0 { return true }
-        let system = device.reclaimableBytes(in: .system)
-        let own = ownEviction ? device.removableBytes(of: app).bytes : 0
-        guard system + own >= deficit else { return false }
-        if systemFirst || own == 0 {
-            if system > 0 { device.purge(min(deficit, system), groups: .system) }
-            let rest = bytes - device.freeBytes
-            if rest > 0 { device.evict(rest, of: app) }
-        } else {
-            // The alternative order: the app's own packs first, the system's for the rest.
-            device.evict(min(deficit, own), of: app)
-            let rest = bytes - device.freeBytes
-            if rest > 0 { device.purge(rest, groups: .system) }
-        }
-        return true
-    }
-}

@@ -267,7 +267,7 @@ struct AdviseCommand: ParsableCommand {
         }
         var advisor = Advisor(
             scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
-            policyOptions: document.policyOptions, appStrategies: ExperimentPlan.Point(document).appStrategies,
+            policyOptions: document.policyOptions,
             replications: replications, weights: weights)
         advisor.jobs = jobs.count
         advisor.maxEvaluations = maxEvaluations

@@ -137,13 +137,10 @@ func experimentRunner(
 }
 
 extension ExperimentPlan.Point {
-    /// A scenario file as a point of a plan: its scenario, policy options and digest, and its
-    /// apps' strategies resolved (the parser accepted only registered, online ones).
+    /// A scenario file as a point of a plan: its scenario (its apps' strategies and system
+    /// policy in it, resolved by the registry at each run), policy options and digest.
     init(_ document: ScenarioDocument) {
-        self.init(
-            document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest,
-            appStrategies: document.appStrategies.compactMapValues { PolicyRegistry.descriptor(named: $0) },
-            systemPolicy: document.systemPolicy.flatMap { PolicyRegistry.descriptor(named: $0) })
+        self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest)
     }
 }
 

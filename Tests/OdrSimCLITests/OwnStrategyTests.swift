@@ -4,7 +4,7 @@ import Testing
 /// Issue 25: where the app removes its packs, an app may run an eviction strategy of its own
 /// (`apps[].strategy`); the other apps follow the run's policy.
 @Suite("Each app's own strategy")
-struct AppStrategiesTests {
+struct OwnStrategyTests {
     /// A 200 MB budget and three 100 MB packs, asked for a1, a2, a1 again, then a3: the third
     /// pack needs one of the others out. LRU removes a2 (used at 3 min; a1 again at 5 min);
     /// FIFO removes a1 (stored first, at 1 min).
