@@ -174,7 +174,6 @@ public struct ScenarioParser: Sendable {
             sourceDigest: SourceDigest.of(digestText), eventLocations: eventLocations, resources: resources)
     }
 
-
     /// `system_policy`: where apps mix platforms, the registered, online policy the system
     /// purges the other apps' packs under.
     private func readSystemPolicy(_ node: Node, _ scenario: Scenario, _ reader: NodeReader) throws(ScenarioError)

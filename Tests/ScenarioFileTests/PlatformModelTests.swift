@@ -812,7 +812,8 @@ struct PlatformModelTests {
         let scenario = try ScenarioParser(knownPolicies: ["lru"]).parse(
             Self.mixedScenario(extra: "\n    budget: 500MB"), fileName: "p.scn"
         ).scenario
-        #expect(scenario.apps[1].eviction.budget == 500 * Self.MB && scenario.apps[1].platform?.name == "background-assets")
+        #expect(
+            scenario.apps[1].eviction.budget == 500 * Self.MB && scenario.apps[1].platform?.name == "background-assets")
         #expect(scenario.apps[0].platform == nil && scenario.platform(of: 0).name == "ios17")
         #expect(scenario.mixesPlatforms && scenario.someAppEvicts && scenario.systemPurges)
     }

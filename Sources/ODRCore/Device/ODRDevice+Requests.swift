@@ -153,7 +153,9 @@ extension ODRDevice {
                     : catalog.packs[local].tags.map { state.appContents[a].tagPreservation[Int($0)] }.max() ?? 0
                 guard preservation != state.packDetails[p].preservation else { continue }
                 state.packDetails[p].preservation = preservation
-                if state.packs[p].phase == .resident { policy(of: state.packs[p].app).packPreservationChanged(candidate(at: p)) }
+                if state.packs[p].phase == .resident {
+                    policy(of: state.packs[p].app).packPreservationChanged(candidate(at: p))
+                }
             }
         }
     }

@@ -47,7 +47,8 @@ struct PolicyTable {
         var freed = victims.reduce(Int64(0)) { $0 + view.info($1).size }
         for case let strategy? in own where freed < bytes {
             // A policy that picks from the view's candidates may name a pack already chosen.
-            for victim in strategy.selectVictims(toFree: bytes - freed, from: view) where chosen.insert(victim).inserted {
+            for victim in strategy.selectVictims(toFree: bytes - freed, from: view) where chosen.insert(victim).inserted
+            {
                 victims.append(victim)
                 freed += view.info(victim).size
             }

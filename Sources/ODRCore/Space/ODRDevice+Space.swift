@@ -73,25 +73,22 @@ extension ODRDevice {
         let few = victims.count <= Self.victimsComparedPairwise
         if !few { state.markEpoch &+= 1 }
         var freed: Int64 = 0
+        // Built only when an answer is wrong: verify runs on every purge.
+        func policy() -> String { "purge policy '\(state.policies.name(for: view))'" }
         for (k, victim) in victims.enumerated() {
             guard let size = view.candidateSize(victim) else {
                 fatalError(
-                    """
-                    purge policy '\(state.policies.name(for: view))' chose \(victim), which is not a candidate (held, awaited, absent \
-                    or of the other tier)
-                    """
-                )
+                    "\(policy()) chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
             }
             let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
             guard !repeated else {
-                fatalError("purge policy '\(state.policies.name(for: view))' chose \(victim) twice")
+                fatalError("\(policy()) chose \(victim) twice")
             }
             if !few { state.packDetails[victim].mark = state.markEpoch }
             freed += size
         }
         if freed < bytes && victims.count != view.candidateCount {
-            fatalError(
-                "purge policy '\(state.policies.name(for: view))' freed \(freed) of \(bytes) bytes needed while other candidates remain")
+            fatalError("\(policy()) freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
     }
 

@@ -126,4 +126,3 @@ struct PurgeGroups: OptionSet, BitwiseCopyable {
     @inline(__always)
     func contains(_ group: PurgeGroup) -> Bool { rawValue & (1 << group.rawValue) != 0 }
 }
-
