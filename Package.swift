@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "TextInput", targets: ["TextInput"]),
         .library(name: "SafeOutput", targets: ["SafeOutput"]),
         .library(name: "PolicyPlugins", targets: ["PolicyPlugins"]),
+        .library(name: "Quantities", targets: ["Quantities"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +52,9 @@ let package = Package(
         .target(name: "Bounds", dependencies: ["CFlow"]),
         // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
         .target(name: "CPrefetch"),
+        // The grammars of quantities (sizes, durations, bandwidths, budgets, exact decimals) and
+        // the largest value of each (ModelLimits): one floor below every reader of numbers.
+        .target(name: "Quantities"),
         // The one reader of text inputs (scenarios, studies, telemetry, baselines, shard and
         // exchange files): CRLF, byte-order marks, NUL and non-files handled alike.
         .target(name: "TextInput"),
@@ -63,7 +67,11 @@ let package = Package(
         .target(name: "Stochastic", dependencies: ["CGSL"]),
         // Purge strategies, one file each, behind ODRCore's PurgePolicy.
         // swift-collections' Heap for the apple policy.
-        .target(name: "ODRPolicies", dependencies: ["ODRCore", "Stochastic", "CPrefetch", .product(name: "HeapModule", package: "swift-collections")]),
+        .target(
+            name: "ODRPolicies",
+            dependencies: [
+                "ODRCore", "Stochastic", "CPrefetch", .product(name: "HeapModule", package: "swift-collections"),
+            ]),
         // Discrete-event kernel and the models that drive the core (network, disk, apps).
         .target(
             name: "Simulation",
@@ -72,24 +80,37 @@ let package = Package(
         // Stochastic workload generators expanding a scenario's `workload:` section.
         .target(
             name: "Workload",
-            dependencies: ["Simulation", "Stochastic", .product(name: "Collections", package: "swift-collections")]
+            dependencies: [
+                "Simulation", "Stochastic", "Quantities", .product(name: "Collections", package: "swift-collections"),
+            ]
         ),
         // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
-        .target(name: "ScenarioFile", dependencies: ["Simulation", "ODRCore", "Workload", "TextInput", "Yams"]),
+        .target(
+            name: "ScenarioFile",
+            dependencies: ["Simulation", "ODRCore", "Workload", "TextInput", "Quantities", "Yams"]),
         // Runs into numbers: events and ledgers into CSV rows, statistics, regression checks.
         .target(
             name: "Metrics",
-            dependencies: ["ODRCore", "Simulation", "Stochastic", "TextInput", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: [
+                "ODRCore", "Simulation", "Stochastic", "TextInput", "Quantities",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
         // Plans of runs (points × policies × replications), their scheduling on cores and on
         // shards, and the merge of shards: run, compare, check and sweep all go through it.
-        .target(name: "Experiments", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds", "TextInput"]),
+        .target(
+            name: "Experiments",
+            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Bounds", "TextInput", "Quantities"]),
         // The layout an app team should ship (`odr-sim advise`): layouts of one app's
         // resources, each written as a scenario and simulated through Experiments.
-        .target(name: "Advice", dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput"]),
+        .target(
+            name: "Advice",
+            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput", "Quantities"]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
-        .target(name: "Reports", dependencies: ["Metrics", "Simulation", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(
+            name: "Reports",
+            dependencies: ["Metrics", "Simulation", .product(name: "Mustache", package: "swift-mustache")]),
         // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
         // host, implements; a plug-in is built against this header alone.
         .target(name: "COdrSimPolicy"),
@@ -100,8 +121,10 @@ let package = Package(
         .target(
             name: "OdrSimCLI",
             dependencies: [
-                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports", "TraceReplay", "Bounds",
-                "Advice", "TextInput", "SafeOutput", "PolicyPlugins", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports",
+                "TraceReplay", "Bounds", "Quantities",
+                "Advice", "TextInput", "SafeOutput", "PolicyPlugins",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
@@ -112,31 +135,49 @@ let package = Package(
         ),
         .testTarget(
             name: "ODRPoliciesTests",
-            dependencies: ["ODRCore", "ODRPolicies", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ODRCore", "ODRPolicies", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
-        .testTarget(name: "TraceReplayTests", dependencies: ["TraceReplay", "ODRCore", "ODRPolicies", "CZstd", "TestSupport"]),
+        .testTarget(
+            name: "TraceReplayTests", dependencies: ["TraceReplay", "ODRCore", "ODRPolicies", "CZstd", "TestSupport"]),
         .testTarget(name: "BoundsTests", dependencies: ["Bounds", "TraceReplay", "ODRPolicies", "TestSupport"]),
         // What several test targets share: a seeded generator and the trace fixtures.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ODRCore", "ODRPolicies", "Simulation", "Workload", "Metrics", "Experiments",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
-        .testTarget(name: "MetricsTests", dependencies: ["Metrics", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore", "ODRPolicies"]),
+        .testTarget(
+            name: "MetricsTests",
+            dependencies: ["Metrics", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore", "ODRPolicies"]),
         .testTarget(
             name: "WorkloadTests",
-            dependencies: ["Workload", "Stochastic", "Simulation", "ODRCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "Workload", "Stochastic", "Simulation", "ODRCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
-        .testTarget(name: "AdviceTests", dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Metrics", "TextInput"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AdviceTests",
+            dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Metrics", "TextInput"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput"]),
-        .testTarget(name: "ScenarioFileTests", dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies"]),
+        .testTarget(
+            name: "ScenarioFileTests",
+            dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies", "Quantities"]),
         .testTarget(
             name: "OdrSimCLITests",
             dependencies: [
-                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Reports", "SafeOutput",
+                "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies",
+                "Reports", "SafeOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,6 +2,7 @@ import Experiments
 import Metrics
 import ODRCore
 import ODRPolicies
+import Quantities
 import Simulation
 
 /// `odr-sim advise`: searches one app's layout (``Layout``) for the lowest objective on the

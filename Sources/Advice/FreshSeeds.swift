@@ -1,6 +1,7 @@
 import Experiments
 import Metrics
 import ODRCore
+import Quantities
 import Simulation
 
 extension Advisor {
@@ -273,12 +274,12 @@ extension Advisor {
         case bytes(Double)
 
         /// `5%` or a size (`50MB`); nil with a reason.
-        public static func parse(_ text: String, size: (String) throws -> Int64) -> FreshPrecision? {
+        public static func parse(_ text: String) -> FreshPrecision? {
             if text.hasSuffix("%") {
                 guard let percent = Double(text.dropLast()), percent > 0, percent < 100 else { return nil }
                 return .relative(percent / 100)
             }
-            guard let bytes = try? size(text), bytes > 0 else { return nil }
+            guard let bytes = try? SizeSyntax.parse(text), bytes > 0 else { return nil }
             return .bytes(Double(bytes))
         }
 

@@ -1,4 +1,5 @@
 import Metrics
+import Quantities
 
 /// A target precision for a comparison's main metrics (`--precision`): replications are
 /// added until every main metric's 95 % half-width is within it for every policy, or the
@@ -34,7 +35,7 @@ public struct Precision: Sendable, Equatable {
     }
 
     /// `5%`, or `METRIC=VALUE` (a size, duration or count as the metric's unit reads it).
-    public static func parse(_ texts: [String], size: (String) throws -> Int64, duration: (String) throws -> Double)
+    public static func parse(_ texts: [String])
         throws(ParseError) -> Precision
     {
         var precision = Precision()
@@ -50,8 +51,8 @@ public struct Precision: Sendable, Equatable {
                 }
                 let target: Double?
                 switch metric.unit {
-                case .bytes: target = (try? size(value)).map(Double.init)
-                case .seconds: target = try? duration(value)
+                case .bytes: target = (try? SizeSyntax.parse(value)).map(Double.init)
+                case .seconds: target = try? DurationSyntax.parse(value)
                 default: target = Double(value)
                 }
                 guard let target, target > 0, target.isFinite else {

@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Quantities
 
 /// Selection of the best policy by Kim and Nelson's fully sequential indifference-zone
 /// procedure, KN (Kim and Nelson, "A fully sequential procedure for indifference-zone
@@ -88,8 +89,7 @@ public struct SelectBest: Sendable {
     /// `--select-best METRIC --indifference DELTA` read: the metric and δ in its unit (a size,
     /// a duration, a count).
     public static func target(
-        metric name: String, indifference text: String?, size: (String) throws -> Int64,
-        duration: (String) throws -> Double
+        metric name: String, indifference text: String?
     ) throws(Failure) -> (metric: Metric, delta: Double) {
         guard let metric = Metric(rawValue: name) else {
             throw Failure(
@@ -109,8 +109,8 @@ public struct SelectBest: Sendable {
         }
         let delta: Double? =
             switch metric.unit {
-            case .bytes: (try? size(text)).map(Double.init)
-            case .seconds: try? duration(text)
+            case .bytes: (try? SizeSyntax.parse(text)).map(Double.init)
+            case .seconds: try? DurationSyntax.parse(text)
             default: Double(text)
             }
         guard let delta, delta > 0, delta.isFinite else {

@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Quantities
 import Simulation
 import TextInput
 

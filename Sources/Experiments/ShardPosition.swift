@@ -1,3 +1,4 @@
+import Quantities
 import Simulation
 
 /// Which share of a plan's runs one task of a cluster job runs: shard `k` of `n` (`K/N` on the

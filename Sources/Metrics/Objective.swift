@@ -1,3 +1,5 @@
+import Quantities
+
 /// What a team wants, as one number and some hard limits: a weighted sum of metrics (lower is
 /// better, in bytes as `advise` counts it) and limits a recommended policy must respect. With
 /// one, a comparison's verdict ends in one recommendation instead of a best per metric.
@@ -40,9 +42,7 @@ public struct Objective: Sendable, Equatable {
 
     /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
     /// scenario writes them.
-    public static func parse(
-        _ text: String?, limits: [String], size: (String) throws -> Int64, duration: (String) throws -> Double
-    ) throws(ParseError) -> Objective {
+    public static func parse(_ text: String?, limits: [String]) throws(ParseError) -> Objective {
         func metric(_ name: Substring) throws(ParseError) -> Metric {
             let name = name.trimmingCharacters(in: .whitespaces)
             guard let metric = Metric(rawValue: name), Metric.allCases.contains(metric) else {
@@ -67,7 +67,8 @@ public struct Objective: Sendable, Equatable {
                 continue
             }
             let weightText = factors[0].trimmingCharacters(in: .whitespaces)
-            guard let weight = Double(weightText) ?? (try? size(weightText)).map(Double.init), weight.isFinite,
+            guard let weight = Double(weightText) ?? (try? SizeSyntax.parse(weightText)).map(Double.init),
+                weight.isFinite,
                 weight >= 0
             else {
                 throw ParseError(
@@ -89,8 +90,8 @@ public struct Objective: Sendable, Equatable {
             }
             let most: Double?
             switch which.unit {
-            case .bytes: most = (try? size(value)).map(Double.init)
-            case .seconds: most = try? duration(value)
+            case .bytes: most = (try? SizeSyntax.parse(value)).map(Double.init)
+            case .seconds: most = try? DurationSyntax.parse(value)
             case .count: most = Double(value)
             }
             guard let most, most.isFinite, most >= 0 else {

@@ -1,3 +1,5 @@
+import Quantities
+
 /// An app team's CI gate (`odr-sim check --max-increase METRIC=LIMIT`): fails only when a
 /// metric's mean rises beyond its limit against the baseline, and passes improvements.
 ///
@@ -23,10 +25,8 @@ public struct RegressionGate: Sendable {
         }
 
         /// `redownload_bytes=5%`, `redownload_bytes=20MB`, `wait_p95_s=2s`, `failed_requests=1`:
-        /// sizes and durations through the scenario's own readers (`size`, `duration`).
-        public static func parse(_ text: String, size: (String) throws -> Int64, duration: (String) throws -> Double)
-            throws -> Limit
-        {
+        /// sizes and durations read as a scenario reads them (``SizeSyntax``, ``DurationSyntax``).
+        public static func parse(_ text: String) throws -> Limit {
             guard let equals = text.firstIndex(of: "=") else {
                 throw GateError("'\(text)' is not METRIC=LIMIT, such as redownload_bytes=5%")
             }
@@ -40,8 +40,8 @@ public struct RegressionGate: Sendable {
             }
             let value: Double
             switch metric.unit {
-            case .bytes: value = Double(try size(limit))
-            case .seconds: value = try duration(limit)
+            case .bytes: value = Double(try SizeSyntax.parse(limit))
+            case .seconds: value = try DurationSyntax.parse(limit)
             case .count:
                 guard let count = Double(limit), count.isFinite, count >= 0 else {
                     throw GateError("'\(limit)' is not a count or a share such as 5%")

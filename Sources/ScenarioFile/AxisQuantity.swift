@@ -1,3 +1,5 @@
+import Quantities
+
 /// The number behind a study axis's labels, for a numeric column beside them, so that a
 /// script sorts and plots an axis without parsing `15MB` itself.
 ///

@@ -1,4 +1,5 @@
 import ODRCore
+import Quantities
 import Yams
 
 /// Reads typed values out of YAML nodes; every problem becomes a ``ScenarioError`` at the node.

@@ -1,4 +1,5 @@
 import ODRCore
+import Quantities
 
 /// Priorities: a number in 0…1 (preservation and loading priorities); a loading priority may
 /// also be `urgent` (ODR-SPEC §3).

@@ -1,3 +1,4 @@
+import Quantities
 import Simulation
 
 /// A time-series sampling interval, checked once for both places it comes from: a

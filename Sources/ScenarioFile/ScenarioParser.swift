@@ -1,5 +1,6 @@
 import Foundation
 import ODRCore
+import Quantities
 import Simulation
 import Yams
 

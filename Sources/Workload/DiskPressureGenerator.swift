@@ -1,3 +1,4 @@
+import Quantities
 import Simulation
 import Stochastic
 

@@ -1,4 +1,5 @@
 import ODRCore
+import Quantities
 import Simulation
 import Stochastic
 

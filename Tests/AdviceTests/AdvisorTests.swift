@@ -143,8 +143,8 @@ struct AdvisorTests {
             #expect(Array(confirmation.objectives[0].prefix(n / 2)) == before.objectives[0])
         }
         #expect(
-            Advisor.FreshPrecision.parse("5%", size: { _ in 0 }) == .relative(0.05)
-                && Advisor.FreshPrecision.parse("0%", size: { _ in 0 }) == nil)
+            Advisor.FreshPrecision.parse("5%") == .relative(0.05)
+                && Advisor.FreshPrecision.parse("0%") == nil)
     }
 
     @Test(

@@ -16,21 +16,14 @@ struct PrecisionTests {
 
     @Test("parse: a percentage, METRIC=VALUE in the metric's unit; anything else a clear error")
     func parse() throws {
-        let size: (String) throws -> Int64 = { text in
-            guard text.hasSuffix("MB"), let n = Int64(text.dropLast(2)) else {
-                throw Precision.ParseError(description: "size")
-            }
-            return n * 1_000_000
-        }
-        let p = try Precision.parse(
-            ["5%", "redownload_bytes=20MB"], size: size, duration: { Double($0.dropLast()) ?? .nan })
-        #expect(p.relative == 0.05 && p.absolute[.redownloadBytes] == 20_000_000)
-        #expect(throws: Precision.ParseError.self) { try Precision.parse(["5x"], size: size, duration: { _ in 1 }) }
+        let p = try Precision.parse(["5%", "redownload_bytes=20MB", "wait_p95_s=2m"])
+        #expect(p.relative == 0.05 && p.absolute[.redownloadBytes] == 20_000_000 && p.absolute[.waitP95] == 120)
+        #expect(throws: Precision.ParseError.self) { try Precision.parse(["5x"]) }
         #expect(throws: Precision.ParseError.self) {
-            try Precision.parse(["requests=5"], size: size, duration: { _ in 1 })
+            try Precision.parse(["requests=5"])
         }
         #expect(throws: Precision.ParseError.self) {
-            try Precision.parse(["redownload_bytes=0MB"], size: size, duration: { _ in 1 })
+            try Precision.parse(["redownload_bytes=0MB"])
         }
     }
 

@@ -13,19 +13,8 @@ struct ObjectiveTests {
         return SummaryRow(policy: policy, replication: r, seed: UInt64(r), values: values)
     }
 
-    struct Bad: Error {}
-
     static func parse(_ objective: String?, _ limits: [String] = []) throws -> Objective {
-        try Objective.parse(
-            objective, limits: limits,
-            size: { text in
-                guard text.hasSuffix("MB"), let n = Int64(text.dropLast(2)) else { throw Bad() }
-                return n * 1_000_000
-            },
-            duration: { text in
-                guard text.hasSuffix("s"), let n = Double(text.dropLast()) else { throw Bad() }
-                return n
-            })
+        try Objective.parse(objective, limits: limits)
     }
 
     /// Three replications each (MB, failures, s):

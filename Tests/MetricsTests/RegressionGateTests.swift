@@ -44,26 +44,21 @@ struct RegressionGateTests {
 
     @Test("METRIC=LIMIT is read with the scenario's units; an unknown metric or a bad count is an error")
     func parsing() throws {
-        let size: (String) throws -> Int64 = { text in
-            guard text == "20MB" else { throw GateError("not a size") }
-            return 20_000_000
-        }
-        let duration: (String) throws -> Double = { _ in 2 }
         #expect(
-            try RegressionGate.Limit.parse("redownload_bytes=5%", size: size, duration: duration) == Self.fivePercent)
+            try RegressionGate.Limit.parse("redownload_bytes=5%") == Self.fivePercent)
         #expect(
-            try RegressionGate.Limit.parse("redownload_bytes=20MB", size: size, duration: duration)
+            try RegressionGate.Limit.parse("redownload_bytes=20MB")
                 == RegressionGate.Limit(metric: .redownloadBytes, value: 20_000_000, relative: false))
-        #expect(try RegressionGate.Limit.parse("wait_p95_s=2s", size: size, duration: duration).value == 2)
-        #expect(try RegressionGate.Limit.parse("failed_requests=1", size: size, duration: duration).value == 1)
+        #expect(try RegressionGate.Limit.parse("wait_p95_s=2s").value == 2)
+        #expect(try RegressionGate.Limit.parse("failed_requests=1").value == 1)
         #expect(throws: GateError.self) {
-            try RegressionGate.Limit.parse("redownload=5%", size: size, duration: duration)
+            try RegressionGate.Limit.parse("redownload=5%")
         }
         #expect(throws: GateError.self) {
-            try RegressionGate.Limit.parse("failed_requests=many", size: size, duration: duration)
+            try RegressionGate.Limit.parse("failed_requests=many")
         }
         #expect(throws: GateError.self) {
-            try RegressionGate.Limit.parse("redownload_bytes", size: size, duration: duration)
+            try RegressionGate.Limit.parse("redownload_bytes")
         }
     }
 }

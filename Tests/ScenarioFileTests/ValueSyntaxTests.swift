@@ -1,6 +1,7 @@
 import ODRCore
 import Testing
 
+@testable import Quantities
 @testable import ScenarioFile
 
 @Suite("Sizes")

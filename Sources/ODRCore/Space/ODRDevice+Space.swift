@@ -78,7 +78,8 @@ extension ODRDevice {
         for (k, victim) in victims.enumerated() {
             guard let size = view.candidateSize(victim) else {
                 fatalError(
-                    "\(policy()) chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)")
+                    "\(policy()) chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)"
+                )
             }
             let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
             guard !repeated else {

@@ -5,6 +5,7 @@ import Foundation
 import Metrics
 import ODRCore
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -315,7 +316,7 @@ struct AdviseCommand: ParsableCommand {
         let confirmation: Advisor.Confirmation?
         let reached: Bool?
         let freshPrecision = try precision.map { text in
-            guard confirm > 0, let p = Advisor.FreshPrecision.parse(text, size: { try SizeSyntax.parse($0) }) else {
+            guard confirm > 0, let p = Advisor.FreshPrecision.parse(text) else {
                 throw CommandFailure.usage(
                     """
                     --precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs \

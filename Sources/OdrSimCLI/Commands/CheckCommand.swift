@@ -3,6 +3,7 @@ import Experiments
 import Foundation
 import Metrics
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -96,7 +97,7 @@ struct CheckCommand: ParsableCommand {
         let gateLimits = try maxIncrease.map { text in
             do {
                 return try RegressionGate.Limit.parse(
-                    text, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) })
+                    text)
             } catch { throw CommandFailure.usage("--max-increase: \(error)") }
         }
         // Outputs are claimed before any work: each may replace only a file odr-sim wrote.

@@ -3,6 +3,7 @@ import Experiments
 import Foundation
 import Metrics
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -101,8 +102,7 @@ struct CompareCommand: ParsableCommand {
         let target = try selectBest.map { name in
             do {
                 return try SelectBest.target(
-                    metric: name, indifference: indifference, size: { try SizeSyntax.parse($0) },
-                    duration: { try DurationSyntax.parse($0) })
+                    metric: name, indifference: indifference)
             } catch { throw CommandFailure.usage("\(error)") }
         }
         var runner = try runPlan(

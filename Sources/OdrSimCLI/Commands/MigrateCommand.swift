@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import ODRCore
 import ODRPolicies
+import Quantities
 import SafeOutput
 import ScenarioFile
 

@@ -3,6 +3,7 @@ import Bounds
 import Foundation
 import Metrics
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile

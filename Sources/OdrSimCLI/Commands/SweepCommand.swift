@@ -3,6 +3,7 @@ import Experiments
 import Foundation
 import Metrics
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -164,7 +165,7 @@ struct SweepRunCommand: ParsableCommand {
                 try self.precision.isEmpty
                 ? nil
                 : Precision.parse(
-                    self.precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) })
+                    self.precision)
         } catch { throw CommandFailure.usage("--precision: \(error)") }
         if precision != nil || robustness, shard != nil || missing != nil {
             throw CommandFailure.usage(

@@ -3,6 +3,7 @@ import Experiments
 import Foundation
 import Metrics
 import ODRPolicies
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -71,7 +72,7 @@ struct ScenarioRunOptions: ParsableArguments {
         guard !precision.isEmpty else { return nil }
         do {
             return try Precision.parse(
-                precision, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) })
+                precision)
         } catch { throw CommandFailure.usage("--precision: \(error)") }
     }
 
@@ -288,7 +289,7 @@ struct ObjectiveOptions: ParsableArguments {
         func parse(_ text: String?, _ limits: [String], at location: String) throws -> Objective {
             do {
                 return try Objective.parse(
-                    text, limits: limits, size: { try SizeSyntax.parse($0) }, duration: { try DurationSyntax.parse($0) }
+                    text, limits: limits
                 )
             } catch { throw CommandFailure("\(location): \(error)", located: true) }
         }
@@ -303,8 +304,7 @@ struct ObjectiveOptions: ParsableArguments {
             return try objective == nil && limits.isEmpty
                 ? nil
                 : Objective.parse(
-                    objective, limits: limits, size: { try SizeSyntax.parse($0) },
-                    duration: { try DurationSyntax.parse($0) })
+                    objective, limits: limits)
         } catch { throw CommandFailure.usage("--objective: \(error)") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Metrics
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile

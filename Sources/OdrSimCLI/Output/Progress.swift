@@ -2,6 +2,7 @@ import ArgumentParser
 import Experiments
 import Foundation
 import Metrics
+import Quantities
 import SafeOutput
 import Simulation
 

@@ -1,5 +1,3 @@
-import Simulation
-
 /// Byte sizes as scenario files write them: `512MB`, `1.5GB`, `64MiB`, `700KB`, `123B`, or a
 /// bare integer (bytes).
 ///

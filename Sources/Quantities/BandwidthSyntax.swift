@@ -1,5 +1,3 @@
-import Simulation
-
 /// Link bandwidths: `300Mbps`, `40Kbps`, `1Gbps`, `0` (offline), or a bare number, in bits
 /// per second with decimal prefixes (1 Mbps = 10^6 bit/s, ODR-SPEC §5).
 ///

@@ -1,5 +1,3 @@
-import Simulation
-
 /// Virtual times and durations: `0`, `90s`, `1.5s`, `250ms`, `2m`, `3h`, `14d`, or a bare
 /// number (seconds). The result is in seconds. As an odr-sim extension, units may be
 /// chained from largest to smallest: `1d8h`, `2h30m`, `5d16h30m` (so a two-week script can

@@ -3,16 +3,16 @@
 ///
 /// Only plain decimal notation is accepted: no exponents, hex, `inf` or `nan`, which
 /// `Double(_:)` would otherwise let through.
-struct DecimalNumber: Hashable, Sendable {
-    var isNegative: Bool
+public struct DecimalNumber: Hashable, Sendable {
+    public var isNegative: Bool
     /// The digits with the decimal point removed and trailing fraction zeros dropped.
-    var significand: UInt64
+    public var significand: UInt64
     /// How many of those digits are after the point: the value is `significand / 10^scale`.
-    var scale: Int
+    public var scale: Int
 
     /// The longest prefix of `text` that looks like a number, and the rest (the unit),
     /// with blanks around the unit trimmed: `"1.5 GB"` → (`"1.5"`, `"GB"`).
-    static func split(_ text: Substring) -> (number: Substring, unit: Substring) {
+    public static func split(_ text: Substring) -> (number: Substring, unit: Substring) {
         var end = text.startIndex
         if end < text.endIndex, text[end] == "+" || text[end] == "-" { end = text.index(after: end) }
         while end < text.endIndex, text[end].isASCII, text[end].isNumber || text[end] == "." {
@@ -23,7 +23,7 @@ struct DecimalNumber: Hashable, Sendable {
     }
 
     /// Why text is not a ``DecimalNumber``.
-    enum Failure: Error {
+    public enum Failure: Error {
         /// Not `[+-]digits[.digits]` or `[+-].digits`.
         case malformed
         /// Well formed, but with more significant digits than 64 bits hold.
@@ -31,7 +31,7 @@ struct DecimalNumber: Hashable, Sendable {
     }
 
     /// Reads `[+-]digits[.digits]` or `[+-].digits`.
-    init(_ text: Substring) throws(Failure) {
+    public init(_ text: Substring) throws(Failure) {
         var rest = text
         isNegative = rest.first == "-"
         if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
@@ -54,15 +54,15 @@ struct DecimalNumber: Hashable, Sendable {
         scale = fraction.count
     }
 
-    var isZero: Bool { significand == 0 }
+    public var isZero: Bool { significand == 0 }
 
-    var doubleValue: Double {
+    public var doubleValue: Double {
         let magnitude = Double(significand) / Self.powerOfTen(scale)
         return isNegative && !isZero ? -magnitude : magnitude  // no -0 in the model
     }
 
     /// `|self| × multiplier`, rounded to the nearest integer (halves up); nil past `Int64.max`.
-    func magnitude(times multiplier: UInt64) -> Int64? {
+    public func magnitude(times multiplier: UInt64) -> Int64? {
         let product = significand.multipliedFullWidth(by: multiplier)
         let divisor = UInt64(Self.powerOfTen(scale))
         guard product.high < divisor else { return nil }
