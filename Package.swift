@@ -105,7 +105,9 @@ let package = Package(
         // resources, each written as a scenario and simulated through Experiments.
         .target(
             name: "Advice",
-            dependencies: ["ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput", "Quantities"]),
+            dependencies: [
+                "ODRCore", "ODRPolicies", "Simulation", "Metrics", "Experiments", "TextInput", "Quantities",
+            ]),
         // Reports a person looks at: SVG charts and self-contained HTML pages (Mustache
         // templates), from the same rows the CSV writers take.
         .target(
