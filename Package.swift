@@ -112,14 +112,17 @@ let package = Package(
         // templates), from the same rows the CSV writers take.
         .target(
             name: "Reports",
-            dependencies: ["Metrics", "Simulation", .product(name: "Mustache", package: "swift-mustache")]),
+            dependencies: [
+                "Metrics", "Simulation", "Experiments", "ODRPolicies", "TraceReplay", "Bounds", "Quantities",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
         // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
         // host, implements; a plug-in is built against this header alone.
         .target(name: "COdrSimPolicy"),
         // Purge policies loaded at run time (`--policy-plugin`), checked against the contract.
         .target(name: "PolicyPlugins", dependencies: ["COdrSimPolicy", "ODRCore", "ODRPolicies", "SafeOutput"]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
-        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch"]),
+        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch", "Quantities"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [

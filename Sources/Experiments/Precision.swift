@@ -147,3 +147,22 @@ extension Precision {
         }
     }
 }
+
+extension Precision {
+    /// Runs again with twice the replications (the same seeds first) until every main
+    /// metric's interval is narrow enough for every policy at every point, or `maximum`:
+    /// `rerun(n)` makes and runs the plan of `n` replications. Returns what still misses.
+    public func replicate(
+        _ runner: inout ExperimentRunner, _ results: inout [ExperimentRunner.RunResult], maximum: Int,
+        reference: String, platformMetrics: Bool, app: String?,
+        rerun: (Int) throws -> (ExperimentRunner, [ExperimentRunner.RunResult])
+    ) rethrows -> [Miss] {
+        func missed() -> [Miss] {
+            misses(results, plan: runner.plan, reference: reference, platformMetrics: platformMetrics, app: app)
+        }
+        while !missed().isEmpty && runner.replications < maximum {
+            (runner, results) = try rerun(Self.next(after: runner.replications, maximum: maximum))
+        }
+        return missed()
+    }
+}

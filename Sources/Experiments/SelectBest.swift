@@ -141,3 +141,23 @@ public struct SelectBest: Sendable {
             + "remain within \(format(indifference)) of each other \(how)"
     }
 }
+
+extension SelectBest {
+    /// KN on `metric` over the runs of `all`, a plan of the most replications it may take:
+    /// one replication of each survivor at a time, among the deployable policies (those that
+    /// do not read the future); `execute` runs the plan's runs at the indices given. `app`:
+    /// whose numbers are compared.
+    public static func run(
+        on all: ExperimentRunner, metric: Metric, indifference delta: Double, confidence: Double, app: String?,
+        execute: ([Int]) throws -> [ExperimentRunner.RunResult]
+    ) throws -> SelectBest {
+        let policies = all.plan.policyNames
+        return try run(
+            policies: all.plan.policies.filter { !$0.needsFuture }.map(\.name), lowerIsBetter: metric.lowerIsBetter,
+            indifference: delta, confidence: confidence, maximum: all.replications
+        ) { r, names in
+            let rows = try execute(names.map { policies.firstIndex(of: $0)! * all.replications + r - 1 })
+            return Dictionary(uniqueKeysWithValues: zip(names, rows.summaryRows(app: app).map { $0[metric] }))
+        }
+    }
+}

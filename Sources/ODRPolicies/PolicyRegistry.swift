@@ -68,6 +68,10 @@ public enum PolicyRegistry {
     /// All names, in registry order.
     public static var names: [String] { all.map(\.name) }
 
+    /// The policies that read the future (bounds, never deployable): never an app's or the
+    /// system's, never a verdict's best.
+    public static var offline: Set<String> { Set(all.filter(\.needsFuture).map(\.name)) }
+
     /// The options each policy declares, by name: what a scenario parser checks
     /// `policy_options:` against.
     public static var options: [String: [PolicyOption]] {

@@ -62,6 +62,14 @@ public struct Study: Sendable {
         public let location: String
     }
 
+    /// Each point's label, its axes' values as `name=value` (an axis a point leaves out is not
+    /// named): `budget=1GB, platform=background-assets`.
+    public var pointLabels: [String] {
+        points.map {
+            zip(axes, $0.values).filter { !$1.isEmpty }.map { "\($0.name)=\($1)" }.joined(separator: ", ")
+        }
+    }
+
     /// What `point` sets: each axis's path with the point's value there.
     public func settings(of point: Point) -> [PathValue] {
         zip(axes, point.values).map { PathValue(path: $0.path, value: $1) }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ODRCore
 import ODRPolicies
+import Quantities
 
 /// Replays a cache trace (any ``TraceFormat``) through the real ``ODRDevice``, one run
 /// per purge policy, and counts hits and misses the way libCacheSim does.
@@ -287,5 +288,36 @@ private final class SharedReplay: @unchecked Sendable {
             error = failure as? TraceError ?? TraceError(file: objects.fileName, line: nil, message: "\(failure)")
         }
         lock.unlock()
+    }
+}
+
+extension TraceReplayer.Capacity {
+    /// Why a `--capacity` list is refused.
+    public struct ListError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `--capacity` of replay, mrc and bound: sizes and percentages of the trace's unique
+    /// bytes, comma-separated, each once.
+    public static func list(_ text: String) throws(ListError) -> [Self] {
+        var capacities: [Self] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false).map({
+            $0.trimmingCharacters(in: .whitespaces)
+        }) {
+            if item.hasSuffix("%") {
+                guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
+                    throw ListError(description: "'\(item)' is not a positive percentage such as 10%")
+                }
+                capacities.append(.percent(percent))
+                continue
+            }
+            do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch {
+                throw ListError(description: "\(error)")
+            }
+        }
+        guard Set(capacities).count == capacities.count else {
+            throw ListError(description: "'\(text)' lists a capacity twice")
+        }
+        return capacities
     }
 }

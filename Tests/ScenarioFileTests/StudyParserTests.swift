@@ -1,4 +1,5 @@
 import Foundation
+import Quantities
 import ScenarioFile
 import Testing
 

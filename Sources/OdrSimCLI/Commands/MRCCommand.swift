@@ -69,101 +69,34 @@ struct MRCCommand: ParsableCommand {
     }
 
     func run() throws {
-        let capacities: [TraceReplayer.Capacity]
-        if let capacity {
-            capacities = try parseCapacities(capacity)
-        } else {
-            let n = points ?? 20
-            // 0.1 % … 100 %: three decades.
-            capacities = (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
-        }
+        // 0.1 % … 100 %: three decades.
+        let n = points ?? 20
+        let capacities =
+            try capacity.map(parseCapacities) ?? (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
         let format = try traceFormat.traceFormat(path: trace)
         let report = try output.claim(
             default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace]
         )
-        let out = report.path
         let bar = ProgressBar(unit: "requests")
-        let curve: (points: [LRUCurve.Point], uniqueBytes: Int64)
-        var sampled: SampledLRUCurve?
+        defer { bar.finish() }
+        let files: CurveFiles
         do {
             let lru = LRUCurve(path: trace, format: format)
+            let progress = { (f: Double) in bar.update(fraction: f, done: 0, total: 0) }
             if let sample {
-                let estimate = try lru.computeSampled(capacities, rate: sample) { f in
-                    bar.update(fraction: f, done: 0, total: 0)
-                }
-                sampled = estimate
-                curve = (estimate.points, estimate.estimatedUniqueBytes)
+                let estimate = try lru.computeSampled(capacities, rate: sample, progress: progress)
+                files = CurveFiles(
+                    trace: trace, points: estimate.points, uniqueBytes: estimate.estimatedUniqueBytes,
+                    sampled: estimate, report: !output.noReport)
             } else {
-                curve = try lru.compute(capacities) { f in bar.update(fraction: f, done: 0, total: 0) }
+                let curve = try lru.compute(capacities, progress: progress)
+                files = CurveFiles(
+                    trace: trace, points: curve.points, uniqueBytes: curve.uniqueBytes, sampled: nil,
+                    report: !output.noReport)
             }
-            bar.finish()
-        } catch {
-            bar.finish()
-            throw CommandFailure(error.description, located: true)
-        }
-        let header = [
-            "capacity_bytes", "capacity_fraction", "requests", "misses", "bytes_requested", "bytes_missed",
-            "object_miss_ratio", "byte_miss_ratio", "sample_rate", "object_miss_ratio_stderr", "byte_miss_ratio_stderr",
-        ]
-        let rows = curve.points.enumerated().map { j, p in
-            [
-                String(p.capacity),
-                String(format: "%.6f", curve.uniqueBytes == 0 ? 0 : Double(p.capacity) / Double(curve.uniqueBytes)),
-                String(p.requests), String(p.misses), String(p.bytesRequested), String(p.bytesMissed),
-                String(format: "%.6f", p.objectMissRatio), String(format: "%.6f", p.byteMissRatio),
-                sampled.map { String(format: "%.8f", $0.rate) } ?? "1",
-                String(format: "%.6f", sampled?.objectMissRatioErrors[j] ?? 0),
-                String(format: "%.6f", sampled?.byteMissRatioErrors[j] ?? 0),
-            ]
-        }
-        var files = [(name: "mrc.csv", contents: CSV.row(header) + rows.map(CSV.row).joined())]
-        if !output.noReport {
-            let page = MissRatioReport(
-                title: "LRU miss-ratio curve of \(URL(fileURLWithPath: trace).lastPathComponent)",
-                lede: sampled.map {
-                    "\($0.requests) requests, about \(Units.bytes(Double($0.estimatedUniqueBytes))) of unique "
-                        + "objects; estimated from \(String(format: "%.3g", 100 * $0.rate)) % of the objects (SHARDS)."
-                }
-                    ?? """
-                    \(curve.points.first?.requests ?? 0) requests, \(Units.bytes(Double(curve.uniqueBytes))) of \
-                    unique objects; exact, from one pass.
-                    """,
-                points: curve.points.map {
-                    .init(
-                        policy: "lru", capacity: $0.capacity, objectMissRatio: $0.objectMissRatio,
-                        byteMissRatio: $0.byteMissRatio, misses: $0.misses, bytesMissed: $0.bytesMissed)
-                },
-                palette: reportPalette)
-            files.append((name: "report.html", contents: page.html))
-        }
-        try report.commit(files)
-        if traceFormat.json {
-            say(
-                JSONSummary.object([
-                    ("command", JSONSummary.string("mrc")), ("trace", JSONSummary.string(trace)),
-                    ("out", JSONSummary.string(out)),
-                    ("curve", JSONSummary.records(files[0].contents)),
-                ]))
-            return
-        }
-        var table = Table(["capacity", "of unique", "misses", "object miss ratio", "byte miss ratio"])
-        for (p, row) in zip(curve.points, rows) {
-            let plusMinus = { (r: String, e: String) in sampled == nil ? r : "\(r) ± \(e)" }
-            table.add([
-                row[0], String(format: "%.3g %%", 100 * Double(p.capacity) / Double(max(1, curve.uniqueBytes))),
-                row[3], plusMinus(row[6], row[9]), plusMinus(row[7], row[10]),
-            ])
-        }
-        say(table.rendered)
-        if let sampled {
-            say(
-                "Estimated from \(sampled.sampledObjects) objects (\(String(format: "%.4g", 100 * sampled.rate)) % of "
-                    + """
-                    them by hash) and their \(sampled.sampledRequests) of \(sampled.requests) requests; ± is one \
-                    standard error, from 8 sub-samples.
-                    """
-            )
-        }
-        say("wrote \(out)/mrc.csv" + (output.noReport ? "" : " and report.html"))
+        } catch { throw CommandFailure(error.description, located: true) }
+        bar.finish()
+        try report.commit(files.files)
+        say(traceFormat.json ? files.json(out: report.path) : files.text(out: report.path))
     }
 }

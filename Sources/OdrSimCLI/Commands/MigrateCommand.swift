@@ -91,7 +91,7 @@ struct MigrateCommand: ParsableCommand {
         }
         let migration = ScenarioMigration(
             target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names,
-            offlinePolicies: offlinePolicies, app: app)
+            offlinePolicies: PolicyRegistry.offline, app: app)
         let migrated: String
         do {
             // A telemetry file keeps resolving from where the result is written.

@@ -111,99 +111,45 @@ struct ReplayCommand: ParsableCommand {
         let report = try output.claim(
             default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
             inputs: [trace])
-        let out = report.path
         let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies, option: "--policy")
-        let results: [ReplayResult]
+        let results = try replay(format: format, capacities: capacities, policies: chosen)
+        let bounds =
+            try bound
+            ? traceBounds(trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
+            : nil
+        let files = ReplayFiles(
+            trace: trace, results: results, bounds: bounds, policies: chosen.count, capacities: capacities.count,
+            warmupRequests: warmup ?? 0, report: !output.noReport)
+        try report.commit(files.files)
+        say(traceFormat.json ? files.json(out: report.path) : files.text(out: report.path))
+    }
+
+    /// Every policy at every capacity, with a progress bar; a trace that cannot be read is one
+    /// located line.
+    private func replay(format: TraceFormat, capacities: [TraceReplayer.Capacity], policies: [PolicyDescriptor])
+        throws -> [ReplayResult]
+    {
         let bar = ProgressBar(unit: "policies")
+        defer { bar.finish() }
+        var progress: ((Double) -> Void)?
+        if bar.enabled {
+            let count = policies.count
+            progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
+        }
+        var replayer = TraceReplayer(path: trace, format: format)
+        replayer.warmupRequests = warmup ?? 0
         do {
-            var progress: ((Double) -> Void)?
-            if bar.enabled {
-                let count = chosen.count
-                progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
-            }
-            var replayer = TraceReplayer(path: trace, format: format)
-            replayer.warmupRequests = warmup ?? 0
-            results = try replayer.replay(
-                capacities: capacities, policies: chosen, context: PolicyContext(seed: seed), jobs: jobs.count,
+            return try replayer.replay(
+                capacities: capacities, policies: policies, context: PolicyContext(seed: seed), jobs: jobs.count,
                 warning: { note("odr-sim: warning: \($0)") }, progress: progress)
-            bar.finish()
         } catch {
-            bar.finish()
             // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
             throw CommandFailure(error.description, located: true)
         }
-        var bounds: [TraceBound] = []
-        if bound {
-            do {
-                bounds = try TraceBound.compute(
-                    trace: trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
-            } catch let error as TraceError { throw CommandFailure(error.description, located: true) }
-        }
-        do {
-            var files = [(name: "summary.csv", contents: ReplayReport.csv(results))]
-            if bound { files.append((name: "bounds.csv", contents: BoundGaps.csv(results, bounds))) }
-            if !output.noReport {
-                let page = MissRatioReport(
-                    title: "Replay of \(URL(fileURLWithPath: trace).lastPathComponent)",
-                    lede:
-                        "\(results.first?.requests ?? 0) requests under \(chosen.count) "
-                        + "polic\(chosen.count == 1 ? "y" : "ies") at \(capacities.count) "
-                        + "capacit\(capacities.count == 1 ? "y" : "ies").",
-                    points: results.map {
-                        .init(
-                            policy: $0.policy, capacity: $0.capacityBytes, objectMissRatio: $0.objectMissRatio,
-                            byteMissRatio: $0.byteMissRatio, misses: $0.misses, bytesMissed: $0.bytesMissed)
-                    },
-                    palette: reportPalette)
-                files.append((name: "report.html", contents: page.html))
-            }
-            try report.commit(files)
-            if traceFormat.json {
-                var pairs: [(String, String)] = [
-                    ("command", JSONSummary.string("replay")), ("trace", JSONSummary.string(trace)),
-                    ("out", JSONSummary.string(out)),
-                    ("warmup_requests", String(warmup ?? 0)), ("summary", JSONSummary.records(files[0].contents)),
-                ]
-                if bound { pairs.append(("bounds", JSONSummary.records(files[1].contents))) }
-                say(JSONSummary.object(pairs))
-                return
-            }
-        }
-        say(ReplayReport.table(results), terminator: "")
-        if bound {
-            say(
-                """
-                \nAgainst the offline bounds (the optimum lies between FOO-L and FOO-U; gap: how many more misses \
-                than the lower bound):
-                """
-            )
-            say(BoundGaps.table(results, bounds))
-            if let note = bounds.first?.fooNote { say(note + "; gaps are to PFOO-L") }
-        }
-        say("wrote \(out)/summary.csv" + (bound ? ", bounds.csv" : "") + (output.noReport ? "" : " and report.html"))
     }
 }
 
-/// `--capacity` of replay and mrc: sizes and percentages of the trace's unique bytes,
-/// comma-separated, each once.
+/// `--capacity` of replay, mrc and bound (``TraceReplay/TraceReplayer/Capacity/list(_:)``).
 func parseCapacities(_ text: String) throws -> [TraceReplayer.Capacity] {
-    var capacities: [TraceReplayer.Capacity] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false).map({
-        $0.trimmingCharacters(in: .whitespaces)
-    }) {
-        if item.hasSuffix("%") {
-            guard let percent = Double(item.dropLast()), percent.isFinite, percent > 0 else {
-                throw CommandFailure.usage("--capacity: '\(item)' is not a positive percentage such as 10%")
-            }
-            capacities.append(.percent(percent))
-            continue
-        }
-        do { capacities.append(.bytes(try SizeSyntax.parse(item))) } catch {
-            throw CommandFailure.usage("--capacity: \(error)")
-        }
-    }
-    guard Set(capacities).count == capacities.count else {
-        throw CommandFailure.usage("--capacity: '\(text)' lists a capacity twice")
-    }
-    return capacities
+    do { return try TraceReplayer.Capacity.list(text) } catch { throw CommandFailure.usage("--capacity: \(error)") }
 }

@@ -71,102 +71,82 @@ struct RunCommand: ParsableCommand {
     var bound = false
 
     func run() throws {
-        if warmup.isAuto {
-            throw CommandFailure.usage(
-                "--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d")
-        }
+        try warmup.refuseAuto()
         let document = try loadScenario(options.file)
-        let scenario = document.scenario
-        // Background Assets and Play add their columns (blocked launches); ODR's keep their shape.
-        let platformMetrics = Metric.hasPlatformMetrics(scenario)
         let descriptors = try resolvePolicies(options.policies, scenario: document)
-        let policies = descriptors.map(\.name)
         let baseline = try resolveBaseline(
-            options.baseline, policies: policies, strategies: ExperimentPlan.Point(document).policiesAreStrategies)
-        var interval: Double?
-        if let sample {
-            do throws(SampleInterval.Problem) {
-                interval = try SampleInterval.parse(sample, duration: scenario.duration)
-            } catch .notPositive {
-                throw CommandFailure.usage("--sample: '\(sample)' is not a positive duration (try 30s, 1m, 1h)")
-            } catch .tooMany(let samples) {
-                throw CommandFailure.usage(
-                    """
-                    --sample: '\(sample)' takes \(SampleInterval.describe(samples)) samples over \
-                    \(humanDuration(scenario.duration)); at most \(ModelLimits.samples) per run
-                    """
-                )
-            }
+            options.baseline, policies: descriptors.map(\.name),
+            strategies: ExperimentPlan.Point(document).policiesAreStrategies)
+        let interval = try sample.map { try sampleInterval($0, duration: document.scenario.duration) }
+        var runs = try ScenarioRuns(document, options, policies: descriptors, warmup: warmup)
+        var missed: [Precision.Miss]?
+        if try options.targetPrecision() != nil {
+            // --precision: replications doubled on the same seeds, without events, until the
+            // intervals are tight; then the run itself at that count.
+            var pass = try runs.runner()
+            var passResults = try runs.run(pass)
+            missed = try runs.replicate(&pass, &passResults, reference: baseline.name)
+            runs.options.replications = pass.replications
         }
-        // --precision: replications doubled on the same seeds, without events, until the intervals are tight; then the
-        // run itself at that count.
-        var options = options
-        var missed: [Precision.Miss] = []
-        if let precision = try options.targetPrecision() {
-            var pass = try runPlan(
-                document, options, policies: descriptors, warmup: warmup, bound: false, sampleInterval: 0,
-                recordsEvents: false)
-            var passResults = try runWithProgress(pass, locations: document.eventLocations)
-            missed = try replicate(
-                to: precision, document, options, policies: descriptors, warmup: warmup, bound: false,
-                reference: baseline.name, runner: &pass, results: &passResults)
-            options.replications = pass.replications
+        var runner = try runs.runner(bound: bound, sampleInterval: interval, recordsEvents: !noEvents)
+        try checkEventRows(document.scenario, policies: descriptors.count, replications: runner.replications)
+        let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
+        // events.csv can outgrow memory on long runs: each run streams its rows into a part
+        // file in the report's temporary directory, joined in plan order at the end.
+        if !noEvents { runner.eventsDirectory = try prepareEvents(report) }
+        let started = Date()
+        let results = try runs.run(runner, cleanUp: report.abandon)
+        let elapsed = Date().timeIntervalSince(started)
+        let files = RunFiles(
+            runs.source, results: results, policies: descriptors.map(\.name), baseline: baseline.name,
+            app: options.app, replications: runner.replications, warmup: runner.warmup, bound: bound,
+            report: !output.noReport)
+        try commit(files, events: results, to: report)
+        say(
+            printing.json
+                ? files.json(out: report.path, precisionMet: missed.map(\.isEmpty))
+                : files.text(missed: missed, elapsed: elapsed, out: report.path))
+    }
+
+    /// `--sample`, read against the scenario's duration.
+    private func sampleInterval(_ text: String, duration: Double) throws -> Double {
+        do throws(SampleInterval.Problem) {
+            return try SampleInterval.parse(text, duration: duration)
+        } catch .notPositive {
+            throw CommandFailure.usage("--sample: '\(text)' is not a positive duration (try 30s, 1m, 1h)")
+        } catch .tooMany(let samples) {
+            throw CommandFailure.usage(
+                "--sample: '\(text)' takes \(SampleInterval.describe(samples)) samples over "
+                    + "\(humanDuration(duration)); at most \(ModelLimits.samples) per run")
         }
-        var runner = try runPlan(
-            document, options, policies: descriptors, warmup: warmup, bound: bound,
-            sampleInterval: interval, recordsEvents: !noEvents)
-        // events.csv gets about a row per kernel event of every run.
-        let eventRows = scenario.expectedEvents * Double(policies.count * runner.replications)
-        if !noEvents && eventRows > Double(maxEventRows) {
+    }
+
+    /// events.csv gets about a row per kernel event of every run: refused up front beyond
+    /// `--max-event-rows`.
+    private func checkEventRows(_ scenario: Scenario, policies: Int, replications: Int) throws {
+        let eventRows = scenario.expectedEvents * Double(policies * replications)
+        guard noEvents || eventRows <= Double(maxEventRows) else {
             throw CommandFailure(
                 """
                 \(options.file): events.csv would get about \(scientific(eventRows)) rows (about \
-                \(humanBytes(eventRows * 170))), beyond --max-event-rows \(maxEventRows); run with \
-                --no-events, or raise --max-event-rows
+                \(humanBytes(eventRows * 170))), beyond --max-event-rows \(maxEventRows); run with --no-events, or \
+                raise --max-event-rows
                 """
             )
         }
-        let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
-        let destination = report.path
-        // events.csv can outgrow memory on long runs: each run streams its rows into a part
-        // file in the report's temporary directory, joined in plan order at the end.
-        if !noEvents {
-            do { runner.eventsDirectory = try report.prepare() } catch {
-                throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
-            }
-        }
-        let started = Date()
-        let results = try runWithProgress(runner, locations: document.eventLocations, cleanUp: report.abandon)
-        let elapsed = Date().timeIntervalSince(started)
+    }
 
-        var files: [(name: String, contents: String)] = [
-            (
-                "summary.csv",
-                SummaryRow.header(platformMetrics: platformMetrics)
-                    + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()
-            ),
-            ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
-            ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
-        ]
-        let comparison = Comparison(
-            rows: results.map(\.summary), reference: baseline.name, platformMetrics: platformMetrics)
-        if runner.replications > 1 {
-            files.append(("comparison.csv", comparison.csv))
-            files.append(("comparison-long.csv", comparison.longCSV))
+    /// The report's temporary directory, where each run streams its events.
+    private func prepareEvents(_ report: ReportDirectory) throws -> URL {
+        do { return try report.prepare() } catch {
+            throw CommandFailure("cannot write reports to \(report.path): \(error.localizedDescription)")
         }
-        let headline = verdictLines(
-            options.app == nil
-                ? comparison
-                : Comparison(
-                    rows: options.shownRows(results), reference: baseline.name, platformMetrics: platformMetrics),
-            app: options.app)
-        if !output.noReport {
-            var page = runReport(document, file: options.file, results)
-            page.headline = headline
-            if bound { page.bounds = RedownloadGaps.means(results, policies: policies) }
-            files.append(("report.html", page.html))
-        }
-        if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
+    }
+
+    /// Joins the runs' events in plan order beside the files, and swaps the folder in.
+    private func commit(_ files: RunFiles, events results: [ExperimentRunner.RunResult], to report: ReportDirectory)
+        throws
+    {
         do {
             if let problem = results.lazy.compactMap(\.writeError).first {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem])
@@ -177,49 +157,8 @@ struct RunCommand: ParsableCommand {
             }
         } catch {
             report.abandon()
-            throw CommandFailure("cannot write reports to \(destination): \(error.localizedDescription)")
+            throw CommandFailure("cannot write reports to \(report.path): \(error.localizedDescription)")
         }
-        try report.commit(files, staged: !noEvents)
-
-        if printing.json {
-            func csv(_ name: String) -> String { JSONSummary.records(files.first { $0.name == name }?.contents ?? "") }
-            var pairs = JSONSummary.head(
-                "run", document, file: options.file, out: destination, policies: policies,
-                runner: runner, baseline: baseline.name)
-            pairs += [
-                ("verdict", policies.count > 1 ? JSONSummary.array(headline.map(JSONSummary.string)) : "null"),
-                ("precision_met", options.precision.isEmpty ? "null" : missed.isEmpty ? "true" : "false"),
-                ("summary", csv("summary.csv")), ("apps", csv("apps.csv")),
-            ]
-            if runner.replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
-            if bound { pairs.append(("bounds", csv("bounds.csv"))) }
-            say(JSONSummary.object(pairs))
-            return
-        }
-
-        if policies.count > 1 {
-            say(
-                "Verdict against \(baseline.name)\(options.app.map { " for app \($0)" } ?? "") "
-                    + "(\(runner.replications) replication\(runner.replications == 1 ? "" : "s"), paired):"
-            )
-            for line in headline { say("  " + line) }
-            say("")
-        }
-        say(
-            summaryTable(
-                options.shownRows(results), replicated: runner.replications > 1, platformMetrics: platformMetrics))
-        if runner.warmup > 0 { say("(metrics from \(humanDuration(runner.warmup)) on: --warmup left the start out)") }
-        if !options.precision.isEmpty {
-            say(Precision.sentence(missed, replications: runner.replications) { humanValue($1, $0) })
-        }
-        if bound {
-            say("\nRe-downloaded bytes against the fewest any purge order could have (means over replications):")
-            say(RedownloadGaps.table(results, policies: policies))
-        }
-        let events = results.reduce(0) { $0 + $1.kernelEvents }
-        say(
-            String(
-                format: "\n%@: %d run(s), %d kernel events in %.2f s; reports in %@/", document.name, results.count,
-                events, elapsed, destination))
+        try report.commit(files.files, staged: !noEvents)
     }
 }

@@ -133,188 +133,158 @@ struct SweepRunCommand: ParsableCommand {
     }
 
     func run() throws {
-        if warmup.isAuto {
-            throw CommandFailure.usage(
-                "--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d")
-        }
-        let study: Study
-        do { study = try studyParser().parseFile(atPath: file) } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
+        try warmup.refuseAuto()
+        let study = try readStudy()
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline =
             try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         if let app { _ = try appIndex(app, in: study.points[0].document) }
         let objective = try self.objective.parsed(study)
-        // The study's policies, resolved once here (its parser accepted only registered names).
-        func makeRunner(_ replications: Int) throws -> ExperimentRunner {
-            var runner = ExperimentRunner(
-                plan: ExperimentPlan(
-                    points: study.points.map { ExperimentPlan.Point($0.document) },
-                    policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications),
-                jobs: jobs.count)
-            runner.maxEvents = limits.maxEvents
-            runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
-            return runner
+        var runner = try makeRunner(study, replications: study.replications)
+        let precision = try targetPrecision()
+        let position = try checkedShard(
+            shard ?? missing.map { "1/\($0)" }, runs: runner.plan.runs.count, what: "runs in the study")
+        if let missing, let out { return census(missing, of: study, plan: runner.plan, in: out) }
+        let labels = study.pointLabels
+        try checkLargestWorkload(study, labels: labels)
+        let report = try claimOutputs(study, shard: position)
+        var indices = position.map { runner.plan.shard($0.index, of: $0.count) } ?? Array(runner.plan.runs.indices)
+        let started = Date()
+        var results = try runStudy(runner, study, indices: indices, labels: labels)
+        let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
+        let missed = try precision?.replicate(  // --precision: more on the same seeds
+            &runner, &results, maximum: maxReplications, reference: baseline, platformMetrics: platformMetrics, app: app
+        ) { replications in
+            let more = try makeRunner(study, replications: replications)
+            indices = Array(more.plan.runs.indices)
+            return (more, try runStudy(more, study, indices: indices, labels: labels))
         }
-        var runner = try makeRunner(study.replications)
-        var plan = runner.plan
+        let elapsed = Date().timeIntervalSince(started)
+        let (lines, appLines) = SweepResults.lines(
+            results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
+            platformMetrics: platformMetrics)
+        if let position, let out {
+            return try writeShard(
+                position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, lines)),
+                appRuns: appLines, platformMetrics: platformMetrics, to: out, elapsed: elapsed)
+        }
+        let sweep = SweepResults(
+            axisNames: study.axes.map(\.name), baseline: baseline, lines: lines, platformMetrics: platformMetrics,
+            baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
+        let robust =
+            try robustness
+            ? StudyRobustness.check(like: runner, results: results, baseline: baseline, labels: labels) : nil
+        let files = try write(
+            sweep, name: study.name, to: report!, report: !output.noReport,
+            extra: robust.map { [("robustness.csv", $0.csv)] })
+        let answer = try StudyAnswer(
+            StudyAnswer.Study(
+                name: study.name, file: file, points: study.points.count, policies: study.policies, labels: labels,
+                baselinePoint: study.baselinePoint),
+            results: sweep, runs: results, plan: runner.plan, warmup: runner.warmup, app: app, objective: objective,
+            robustness: robust)
+        say(
+            printing.json
+                ? answer.json(
+                    out: report!.path, precisionMet: missed.map(\.isEmpty), comparisonCSV: files["comparison.csv"] ?? ""
+                )
+                : answer.text(missed: missed, elapsed: elapsed, out: report!.path))
+    }
+
+    private func readStudy() throws -> Study {
+        do { return try studyParser().parseFile(atPath: file) } catch {
+            throw CommandFailure("\(error)", located: true)
+        }
+    }
+
+    /// The study's plan at `replications` (its policies resolved once here: its parser
+    /// accepted only registered names).
+    private func makeRunner(_ study: Study, replications: Int) throws -> ExperimentRunner {
+        var runner = ExperimentRunner(
+            plan: ExperimentPlan(
+                points: study.points.map { ExperimentPlan.Point($0.document) },
+                policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications),
+            jobs: jobs.count)
+        runner.maxEvents = limits.maxEvents
+        runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
+        return runner
+    }
+
+    /// `--precision`, read; a sharded study runs a fixed plan, so neither it nor
+    /// `--robustness` goes with `--shard` or `--missing`.
+    private func targetPrecision() throws -> Precision? {
         let precision: Precision?
-        do {
-            precision =
-                try self.precision.isEmpty
-                ? nil
-                : Precision.parse(
-                    self.precision)
-        } catch { throw CommandFailure.usage("--precision: \(error)") }
+        do { precision = try self.precision.isEmpty ? nil : Precision.parse(self.precision) } catch {
+            throw CommandFailure.usage("--precision: \(error)")
+        }
         if precision != nil || robustness, shard != nil || missing != nil {
             throw CommandFailure.usage(
                 "--\(robustness ? "robustness" : "precision"): a sharded study runs a fixed plan; run it whole")
         }
-        let shardPosition = try checkedShard(
-            shard ?? missing.map { "1/\($0)" }, runs: plan.runs.count, what: "runs in the study")
-        if let missing, let out {  // a census of the shards, run nothing
-            let shards = ShardCensus.missing(count: missing, in: out, studyDigest: study.digest) {
-                plan.shard($0, of: missing)
-            }
-            for shard in shards { say("\(shard.shard)\t\(shard.why)") }
-            return
+        return precision
+    }
+
+    /// `--missing N`: a census of the shards, one line each; nothing runs.
+    private func census(_ count: Int, of study: Study, plan: ExperimentPlan, in out: String) {
+        let shards = ShardCensus.missing(count: count, in: out, studyDigest: study.digest) {
+            plan.shard($0, of: count)
         }
-        let pointLabels = study.points.map {
-            zip(study.axes, $0.values).filter { !$1.isEmpty }.map { "\($0.name)=\($1)" }.joined(separator: ", ")
-        }
-        // The largest point's workload speaks for the study: refused beyond --max-events, a
-        // warning (once) when large.
-        if let largest = study.points.indices.max(by: {
-            study.points[$0].scenario.expectedEvents < study.points[$1].scenario.expectedEvents
-        }) {
-            try checkWorkload(
-                study.points[largest].scenario, file: file, maxEvents: limits.maxEvents, point: pointLabels[largest])
-        }
-        // Outputs are claimed before any work: a shard file may replace only an earlier one.
-        var report: ReportDirectory?
-        if let position = shardPosition {
-            let target = URL(fileURLWithPath: out!).appendingPathComponent(
-                ShardFile.fileName(shard: position.index, of: position.count)
-            ).path
-            try OutputSafety.checkFile(target, label: "--out \(out!)", inputs: [file]) {
-                $0.hasPrefix("# odr-sim shard ")
-            }
-        } else {
-            report = try output.claim(
+        for shard in shards { say("\(shard.shard)\t\(shard.why)") }
+    }
+
+    /// The largest point's workload speaks for the study: refused beyond --max-events, a
+    /// warning (once) when large.
+    private func checkLargestWorkload(_ study: Study, labels: [String]) throws {
+        guard
+            let largest = study.points.indices.max(by: {
+                study.points[$0].scenario.expectedEvents < study.points[$1].scenario.expectedEvents
+            })
+        else { return }
+        try checkWorkload(
+            study.points[largest].scenario, file: file, maxEvents: limits.maxEvents, point: labels[largest])
+    }
+
+    /// Outputs are claimed before any work: a shard file may replace only an earlier one; the
+    /// report folder, as every command's. Nil for a shard.
+    private func claimOutputs(_ study: Study, shard position: ShardPosition?) throws -> ReportDirectory? {
+        guard let position, let out else {
+            return try output.claim(
                 default: OutputSafety.defaultReport(study.name, suffix: "-sweep"), inputs: [file, study.baseFile])
         }
-        var indices = shardPosition.map { plan.shard($0.index, of: $0.count) } ?? Array(plan.runs.indices)
-        let started = Date()
-        var results = try runWithProgress(
-            runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
-        let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
-        func misses() -> [Precision.Miss] {
-            precision?.misses(results, plan: plan, reference: baseline, platformMetrics: platformMetrics, app: app)
-                ?? []
-        }
-        while !misses().isEmpty && plan.replications < maxReplications {  // --precision: more on the same seeds
-            runner = try makeRunner(Precision.next(after: plan.replications, maximum: maxReplications))
-            (plan, indices) = (runner.plan, Array(runner.plan.runs.indices))
-            results = try runWithProgress(
-                runner, locations: study.points[0].document.eventLocations, indices: indices, points: pointLabels)
-        }
-        let elapsed = Date().timeIntervalSince(started)
-        let (lines, appLines) = SweepResults.lines(
-            results, indices: indices, plan: plan, values: study.points.map(\.values), platformMetrics: platformMetrics)
-        let axisNames = study.axes.map(\.name)
-        let what =
-            """
-            \(study.points.count) points × \(study.policies.count) policies × \(plan.replications) \
-            replications
-            """
-        if let position = shardPosition {
-            let (k, n) = (position.index, position.count)
-            var file = ShardFile(
-                shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count,
-                baseline: baseline, name: study.name, axisNames: axisNames,
-                runs: Array(zip(indices, lines)).map { (index: $0, line: $1) })
-            file.platformMetrics = platformMetrics
-            file.baselinePoint = study.baselinePoint
-            file.appRuns = appLines.map { (index: $0.0, line: $0.1) }
-            let target = URL(fileURLWithPath: out!).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
-            try writeAtomically(file.text, to: target.path)
-            say(
-                String(
-                    format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@",
-                    study.name, k, n, indices.count, plan.runs.count, what, elapsed, target.path))
-            return
-        }
-        let sweepResults = SweepResults(
-            axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
-            baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
-        let robust =
-            try robustness
-            ? StudyRobustness.check(like: runner, results: results, baseline: baseline, labels: pointLabels) : nil
-        let written = try write(
-            sweepResults, name: study.name, to: report!, report: !output.noReport,
-            extra: robust.map { [("robustness.csv", $0.csv)] } ?? [])
-        let comparisons: [Comparison] =
-            ((try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? []).map(\.comparison)
-        let overall = objective?.recommendOverStudy(
-            results, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0,
-            labels: pointLabels, offline: offlinePolicies)
-        let effects = AxisEffects.effects(
-            (try? app.map(sweepResults.comparisons(app:)) ?? sweepResults.comparisons()) ?? [], axisNames: axisNames,
-            policy: baseline, metrics: Verdict.headlineMetrics)
-        let verdict =
-            studyVerdict(comparisons, app: app)
-            + (try sweepResults.baselinePairs(app: app)?.verdict(axisNames: axisNames, offline: offlinePolicies) {
-                humanValue($1, $0)
-            } ?? [])
-            + (objective.map {
-                Recommendation.study(
-                    $0.recommendEachPoint(results, plan: plan, app: app, baseline: baseline, offline: offlinePolicies),
-                    points: pointLabels)
-            } ?? [])
-            + (overall?.lines(humanValue, leftOut: false).enumerated().map {
-                $0.offset == 0 ? "Over the study: " + $0.element : $0.element
-            } ?? [])
-            + (robust.map { [$0.headline] } ?? []) + effects.compactMap { $0.sentence { humanValue($0, $1) } }
-        if printing.json {
-            say(
-                JSONSummary.object([
-                    ("command", JSONSummary.string("sweep")), ("study", JSONSummary.string(study.name)),
-                    ("file", JSONSummary.string(file)),
-                    ("out", JSONSummary.string(report!.path)), ("points", String(study.points.count)),
-                    ("policies", JSONSummary.array(study.policies.map(JSONSummary.string))),
-                    ("replications", String(plan.replications)),
-                    ("precision_met", precision == nil ? "null" : misses().isEmpty ? "true" : "false"),
-                    ("recommendation", overall?.json ?? "null"),
-                    ("baseline", JSONSummary.string(baseline)), ("runs", String(plan.runs.count)),
-                    ("warmup_s", JSONSummary.number(runner.warmup)),
-                    ("axis_effects", JSONSummary.array(effects.map(\.json))),
-                    ("verdict", JSONSummary.array(verdict.map(JSONSummary.string))),
-                    (
-                        "verdict_lines",
-                        JSONSummary.array(
-                            zip(pointLabels, comparisons).map {
-                                JSONSummary.object([
-                                    ("point", JSONSummary.string($0)), ("lines", OdrSimCLI.verdict($1, app: app).json),
-                                ])
-                            })
-                    ),
-                    ("comparison", JSONSummary.records(written.first { $0.0 == "comparison.csv" }?.1 ?? "")),
-                ]))
-            return
-        }
-        say(
-            "Verdict over \(study.points.count) points against \(baseline)\(app.map { " for app \($0)" } ?? "") "
-                + "(\(plan.replications) replications each, paired):"
-        )
-        for line in verdict { say("  " + line) }
-        if precision != nil {
-            say(Precision.sentence(misses(), replications: plan.replications) { humanValue($1, $0) })
-        }
+        let target = URL(fileURLWithPath: out).appendingPathComponent(
+            ShardFile.fileName(shard: position.index, of: position.count)
+        ).path
+        try OutputSafety.checkFile(target, label: "--out \(out)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
+        return nil
+    }
+
+    private func runStudy(_ runner: ExperimentRunner, _ study: Study, indices: [Int], labels: [String]) throws
+        -> [ExperimentRunner.RunResult]
+    {
+        try runWithProgress(
+            runner, locations: study.points[0].document.eventLocations, indices: indices, points: labels)
+    }
+
+    /// `--shard K/N`: this shard's runs as DIR/shard-K-of-N.csv, and a line saying so.
+    private func writeShard(
+        _ position: ShardPosition, of study: Study, plan: ExperimentPlan, baseline: String,
+        runs: [(index: Int, line: String)], appRuns: [(Int, String)], platformMetrics: Bool, to out: String,
+        elapsed: Double
+    ) throws {
+        let (k, n) = (position.index, position.count)
+        var file = ShardFile(
+            shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count, baseline: baseline,
+            name: study.name, axisNames: study.axes.map(\.name), runs: runs)
+        file.platformMetrics = platformMetrics
+        file.baselinePoint = study.baselinePoint
+        file.appRuns = appRuns.map { (index: $0.0, line: $0.1) }
+        let target = URL(fileURLWithPath: out).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
+        try writeAtomically(file.text, to: target.path)
+        let what = "\(study.points.count) points × \(study.policies.count) policies × \(plan.replications) replications"
         say(
             String(
-                format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed,
-                report!.path))
+                format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@", study.name, k, n, runs.count,
+                plan.runs.count, what, elapsed, target.path))
     }
 }
 
@@ -354,7 +324,7 @@ struct SweepMergeCommand: ParsableCommand {
         }
         let destination = try output.claim(
             default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"), inputs: paths)
-        try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
+        _ = try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
         say(
             """
             \(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \
@@ -377,56 +347,15 @@ func checkedShard(_ text: String?, runs: Int, what: String) throws(CommandFailur
     }
 }
 
-/// results.csv, comparison.csv and report.html, swapped in together. Everything comes from
-/// the result lines, so a merge writes the same bytes as one machine.
-@discardableResult
+/// The sweep's files (``SweepFiles``), swapped in together.
 private func write(
-    _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool, extra: [(String, String)] = []
-) throws -> [(String, String)] {
-    let files: [(String, String)]
-    do {
-        let comparisons = try results.comparisons()
-        // Each axis's values in the order the points first show them.
-        let axes = results.axisNames.indices.map { a in
-            var values: [String] = []
-            for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
-            return SweepReport.Axis(name: results.axisNames[a], values: values)
-        }
-        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
-        // same); an axis an explicit point leaves out ("") has none there.
-        var results = results
-        results.axisNumbers = axes.map { axis in
-            AxisQuantity.numbers(of: axis.values.filter { !$0.isEmpty }).map { quantity in
-                SweepResults.AxisNumbers(
-                    column: axis.name + quantity.suffix,
-                    values: Dictionary(
-                        zip(axis.values.filter { !$0.isEmpty }, quantity.values), uniquingKeysWith: { a, _ in a }))
-            }
-        }
-        var written = [
-            ("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
-            ("comparison-long.csv", results.comparisonLongCSV(comparisons)),
-        ]
-        if let pairs = try results.baselinePairs() {
-            written.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs)))
-        }
-        if !results.appLines.isEmpty {
-            written += [("apps.csv", try results.appsFile()), ("comparison-apps.csv", try results.comparisonAppsCSV())]
-        }
-        if report {
-            let policies = comparisons.first?.comparison.policies ?? []
-            let lede =
-                """
-                \(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
-                replications; paired differences against \(results.baseline).
-                """
-            var page = SweepReport(
-                title: "\(name): study", lede: lede, axes: axes, points: comparisons, palette: reportPalette)
-            page.headline = studyVerdict(comparisons.map(\.comparison))
-            written.append(("report.html", page.html))
-        }
-        files = written + extra
-    } catch { throw CommandFailure("cannot write reports to \(destination.path): \(error)") }
-    try destination.commit(files)
+    _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool = true,
+    extra: [(String, String)]? = nil
+) throws -> SweepFiles {
+    let files: SweepFiles
+    do { files = try SweepFiles(results, name: name, report: report, extra: extra ?? []) } catch {
+        throw CommandFailure("cannot write reports to \(destination.path): \(error)")
+    }
+    try destination.commit(files.files)
     return files
 }

@@ -105,17 +105,16 @@ func loadScenario(_ path: String) throws -> ScenarioDocument {
 /// one set of rules for a scenario, whichever command or study point it comes from.
 func scenarioParser() -> ScenarioParser {
     ScenarioParser(
-        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
+        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options,
+        offlinePolicies: PolicyRegistry.offline)
 }
 
 /// The study parser with the same rules as ``scenarioParser()`` at every point.
 func studyParser() -> StudyParser {
     StudyParser(
-        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options, offlinePolicies: offlinePolicies)
+        knownPolicies: PolicyRegistry.names, policyOptions: PolicyRegistry.options,
+        offlinePolicies: PolicyRegistry.offline)
 }
-
-/// The registry's policies that read the future.
-var offlinePolicies: Set<String> { Set(PolicyRegistry.all.filter(\.needsFuture).map(\.name)) }
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
@@ -176,48 +175,67 @@ func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
     return index
 }
 
-/// The runs `run` and `compare` make of a scenario and their shared options, built in one
-/// place: the plan (policies × replications on common seeds), `--max-events`, `--bound` and
-/// `--warmup`, and the workload checked against the event limit before anything starts.
-func runPlan(
-    _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption,
-    bound: Bool,
-    sampleInterval: Double?, recordsEvents: Bool
-) throws -> ExperimentRunner {
-    if let app = options.app { _ = try appIndex(app, in: document) }
-    var runner = experimentRunner(
-        document, policies: policies, replications: options.replications,
-        sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
-    runner.maxEvents = options.limits.maxEvents
-    runner.computesRedownloadBound = bound
-    runner.warmup = try warmup.seconds(shortestRun: document.scenario.duration, bound: bound)
-    try checkWorkload(document.scenario, file: options.file, maxEvents: runner.maxEvents)
-    return runner
-}
+/// The runs `run` and `compare` make of a scenario file, from their shared options: the plan
+/// (policies × replications on common seeds), `--max-events`, `--bound` and `--warmup`, the
+/// workload checked against the event limit before anything starts, and `--precision`.
+struct ScenarioRuns {
+    let document: ScenarioDocument
+    var options: ScenarioRunOptions
+    let policies: [PolicyDescriptor]
+    let warmup: WarmupOption
 
-/// `--precision`: the runs again with twice the replications (the same seeds first) until
-/// every main metric's interval is narrow enough for every policy, or `--max-replications`;
-/// returns what still misses it.
-func replicate(
-    to precision: Precision?, _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor],
-    warmup: WarmupOption, bound: Bool, reference: String, runner: inout ExperimentRunner,
-    results: inout [ExperimentRunner.RunResult]
-) throws -> [Precision.Miss] {
-    guard let precision else { return [] }
-    func misses() -> [Precision.Miss] {
-        precision.misses(
-            Comparison(
-                rows: results.summaryRows(app: options.app), reference: reference,
-                platformMetrics: Metric.hasPlatformMetrics(document.scenario)))
+    init(
+        _ document: ScenarioDocument, _ options: ScenarioRunOptions, policies: [PolicyDescriptor], warmup: WarmupOption
+    )
+        throws
+    {
+        if let app = options.app { _ = try appIndex(app, in: document) }
+        (self.document, self.options, self.policies, self.warmup) = (document, options, policies, warmup)
     }
-    var more = options
-    while !misses().isEmpty && runner.replications < options.maxReplications {
-        more.replications = Precision.next(after: runner.replications, maximum: options.maxReplications)
-        runner = try runPlan(
-            document, more, policies: policies, warmup: warmup, bound: bound, sampleInterval: 0, recordsEvents: false)
-        results = try runWithProgress(runner, locations: document.eventLocations)
+
+    /// What the reports say of the scenario.
+    var source: ScenarioSource {
+        ScenarioSource(
+            name: document.name, description: document.description, file: options.file, scenario: document.scenario)
     }
-    return misses()
+
+    /// The runner of `replications` (the options' by default).
+    func runner(
+        replications: Int? = nil, bound: Bool = false, sampleInterval: Double? = 0, recordsEvents: Bool = false
+    ) throws -> ExperimentRunner {
+        var runner = experimentRunner(
+            document, policies: policies, replications: replications ?? options.replications,
+            sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: options.jobCount)
+        runner.maxEvents = options.limits.maxEvents
+        runner.computesRedownloadBound = bound
+        runner.warmup = try warmup.seconds(shortestRun: document.scenario.duration, bound: bound)
+        try checkWorkload(document.scenario, file: options.file, maxEvents: runner.maxEvents)
+        return runner
+    }
+
+    /// Runs `runner`'s plan (all of it, or `indices`), with progress and notices.
+    func run(_ runner: ExperimentRunner, indices: [Int]? = nil, cleanUp: () -> Void = {}) throws
+        -> [ExperimentRunner.RunResult]
+    {
+        try runWithProgress(runner, locations: document.eventLocations, indices: indices, cleanUp: cleanUp)
+    }
+
+    /// `--precision`: the runs again with twice the replications (the same seeds first) until
+    /// every main metric's interval is narrow enough for every policy, or `--max-replications`;
+    /// what still misses it, nil without `--precision`.
+    func replicate(
+        _ runner: inout ExperimentRunner, _ results: inout [ExperimentRunner.RunResult], reference: String,
+        bound: Bool = false
+    ) throws -> [Precision.Miss]? {
+        guard let precision = try options.targetPrecision() else { return nil }
+        return try precision.replicate(
+            &runner, &results, maximum: options.maxReplications, reference: reference,
+            platformMetrics: Metric.hasPlatformMetrics(document.scenario), app: options.app
+        ) { replications in
+            let more = try self.runner(replications: replications, bound: bound)
+            return (more, try run(more))
+        }
+    }
 }
 
 /// The policy paired differences are taken against: `--baseline` (one of `policies`), or the
@@ -235,27 +253,6 @@ func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool 
         requested,
         requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline)."
     )
-}
-
-/// The verdict of a comparison against its baseline, one line per main metric, as the terminal and
-/// the reports show it; offline policies (`belady`) are bounds, never best.
-/// A study's verdict: per main metric, the policy best at the most points.
-func studyVerdict(_ comparisons: [Comparison], app: String? = nil) -> [String] {
-    Verdict.study(
-        comparisons, offline: offlinePolicies, metrics: Verdict.headlineMetrics.filter { app == nil || $0.belongsToApp }
-    )
-}
-
-func verdictLines(_ comparison: Comparison, app: String? = nil) -> [String] {
-    verdict(comparison, app: app).text { metric, value in humanValue(value, metric) }
-}
-
-/// The headline verdict of a comparison, offline policies as bounds; an app's (`--app`)
-/// speaks only of what belongs to it, not the device's over-purge.
-func verdict(_ comparison: Comparison, app: String? = nil) -> Verdict {
-    Verdict(
-        comparison, offline: offlinePolicies,
-        metrics: Verdict.metrics(of: comparison).filter { app == nil || $0.belongsToApp })
 }
 
 /// `--objective` and `--limit`: what a team wants, so that compare's and sweep's verdict ends

@@ -27,21 +27,5 @@ struct FormatOption: ParsableArguments {
 /// the CSV files the command wrote, each value typed as `docs/data-dictionary.md` says (a
 /// number as the CSV writes it, so the two agree to the digit; an empty field is `null`).
 /// Nothing in it depends on the machine or the clock: the same run prints the same bytes.
-/// JSON for standard output: ``JSONText``'s encoders, and the keys `run` and `compare` share.
+/// The objects are built beside the files (``Reports/RunFiles``, …) with ``JSONText``.
 typealias JSONSummary = JSONText
-
-extension JSONText {
-    /// The keys `run` and `compare` begin with: the command, its inputs and folder, the
-    /// policies, replications, baseline and warm-up.
-    static func head(
-        _ command: String, _ document: ScenarioDocument, file: String, out: String, policies: [String],
-        runner: ExperimentRunner, baseline: String
-    ) -> [(String, String)] {
-        [
-            ("command", string(command)), ("scenario", string(document.name)), ("file", string(file)),
-            ("out", string(out)),
-            ("policies", array(policies.map(string))), ("replications", String(runner.replications)),
-            ("baseline", string(baseline)), ("warmup_s", number(runner.warmup)),
-        ]
-    }
-}

@@ -76,6 +76,13 @@ struct WarmupOption: ParsableArguments {
             valueName: "duration"))
     var warmup: String?
 
+    /// `--warmup auto` is compare's alone (it needs a first pass to choose one).
+    func refuseAuto() throws {
+        guard isAuto else { return }
+        throw CommandFailure.usage(
+            "--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d")
+    }
+
     /// The warm-up in seconds (0 without one); it must end before the shortest run does,
     /// and cannot go with `--bound` (the bound is of the whole run).
     func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {

@@ -1,5 +1,3 @@
-import Quantities
-
 /// The number behind a study axis's labels, for a numeric column beside them, so that a
 /// script sorts and plots an axis without parsing `15MB` itself.
 ///

@@ -1,0 +1,168 @@
+import Experiments
+import Foundation
+import Metrics
+import ODRPolicies
+import Quantities
+
+/// What a study's sweep writes: `results.csv`, `comparison.csv`, `comparison-long.csv`, with
+/// a reference point `baseline-pairs.csv`, per app `apps.csv` and `comparison-apps.csv`, and
+/// `report.html`. Everything comes from the result lines, so a merge of shards writes the same
+/// bytes as one machine.
+public struct SweepFiles {
+    /// The results, with beside each axis of quantities its numbers.
+    public let results: SweepResults
+    public let comparisons: [(values: [String], comparison: Comparison)]
+    public private(set) var files: [(name: String, contents: String)] = []
+
+    /// The files of `results` (`extra` after them), the report's unless `report` is false.
+    public init(_ results: SweepResults, name: String, report: Bool, extra: [(String, String)] = []) throws {
+        let comparisons = try results.comparisons()
+        // Each axis's values in the order the points first show them.
+        let axes = results.axisNames.indices.map { a in
+            var values: [String] = []
+            for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
+            return SweepReport.Axis(name: results.axisNames[a], values: values)
+        }
+        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
+        // same); an axis an explicit point leaves out ("") has none there.
+        var results = results
+        results.axisNumbers = axes.map { axis in
+            AxisQuantity.numbers(of: axis.values.filter { !$0.isEmpty }).map { quantity in
+                SweepResults.AxisNumbers(
+                    column: axis.name + quantity.suffix,
+                    values: Dictionary(
+                        zip(axis.values.filter { !$0.isEmpty }, quantity.values), uniquingKeysWith: { a, _ in a }))
+            }
+        }
+        files = [
+            ("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
+            ("comparison-long.csv", results.comparisonLongCSV(comparisons)),
+        ]
+        if let pairs = try results.baselinePairs() {
+            files.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs)))
+        }
+        if !results.appLines.isEmpty {
+            files += [("apps.csv", try results.appsFile()), ("comparison-apps.csv", try results.comparisonAppsCSV())]
+        }
+        if report {
+            let policies = comparisons.first?.comparison.policies ?? []
+            let lede = """
+                \(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
+                replications; paired differences against \(results.baseline).
+                """
+            var page = SweepReport(
+                title: "\(name): study", lede: lede, axes: axes, points: comparisons, palette: reportPalette)
+            page.headline = studyVerdict(comparisons.map(\.comparison))
+            files.append(("report.html", page.html))
+        }
+        files += extra
+        (self.results, self.comparisons) = (results, comparisons)
+    }
+
+    /// The contents of the file called `name`, if written.
+    public subscript(name: String) -> String? { files.first { $0.name == name }?.contents }
+}
+
+/// A sweep's answer, from its runs: per main metric the policy best at the most points, the
+/// paired changes against a reference point, the recommendation of an objective at each point
+/// and over the study, robustness, and what each axis does; as the terminal and the JSON say it.
+public struct StudyAnswer {
+    /// What the sweep was.
+    public struct Study {
+        public var name: String, file: String
+        public var points: Int, policies: [String]
+        /// Each point's label (`budget=1GB, platform=background-assets`).
+        public var labels: [String]
+        public var baselinePoint: Int?
+
+        public init(name: String, file: String, points: Int, policies: [String], labels: [String], baselinePoint: Int?)
+        {
+            (self.name, self.file, self.points, self.policies) = (name, file, points, policies)
+            (self.labels, self.baselinePoint) = (labels, baselinePoint)
+        }
+    }
+
+    public let study: Study
+    public let app: String?
+    public let baseline: String
+    public let plan: ExperimentPlan
+    public let warmup: Double
+    /// Each point's comparison (the app's under `--app`).
+    public let comparisons: [Comparison]
+    public let overall: Recommendation?
+    public let effects: [AxisEffects.Effect]
+    public let lines: [String]
+
+    public init(
+        _ study: Study, results: SweepResults, runs: [ExperimentRunner.RunResult], plan: ExperimentPlan,
+        warmup: Double, app: String?, objective: Objective?, robustness: StudyRobustness?
+    ) throws {
+        (self.study, self.app, self.baseline, self.plan, self.warmup) = (study, app, results.baseline, plan, warmup)
+        let baseline = results.baseline
+        let points = (try? app.map(results.comparisons(app:)) ?? results.comparisons()) ?? []
+        comparisons = points.map(\.comparison)
+        let offline = PolicyRegistry.offline
+        overall = objective?.recommendOverStudy(
+            runs, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0,
+            labels: study.labels, offline: offline)
+        effects = AxisEffects.effects(
+            points, axisNames: results.axisNames, policy: baseline, metrics: Verdict.headlineMetrics)
+        var lines = studyVerdict(comparisons, app: app)
+        lines +=
+            try results.baselinePairs(app: app)?.verdict(axisNames: results.axisNames, offline: offline) {
+                humanValue($1, $0)
+            } ?? []
+        if let objective {
+            let each = objective.recommendEachPoint(runs, plan: plan, app: app, baseline: baseline, offline: offline)
+            lines += Recommendation.study(each, points: study.labels)
+        }
+        for (k, line) in (overall?.lines(humanValue, leftOut: false) ?? []).enumerated() {
+            lines.append(k == 0 ? "Over the study: " + line : line)
+        }
+        lines += (robustness.map { [$0.headline] } ?? []) + effects.compactMap { $0.sentence { humanValue($0, $1) } }
+        self.lines = lines
+    }
+
+    /// `--format json`: one object; `comparisonCSV` is the written comparison.csv.
+    public func json(out: String, precisionMet: Bool?, comparisonCSV: String) -> String {
+        let perPoint = zip(study.labels, comparisons).map {
+            JSONText.object([("point", JSONText.string($0)), ("lines", verdict($1, app: app).json)])
+        }
+        return JSONText.object([
+            ("command", JSONText.string("sweep")), ("study", JSONText.string(study.name)),
+            ("file", JSONText.string(study.file)),
+            ("out", JSONText.string(out)), ("points", String(study.points)),
+            ("policies", JSONText.array(study.policies.map(JSONText.string))),
+            ("replications", String(plan.replications)),
+            ("precision_met", precisionMet.map { $0 ? "true" : "false" } ?? "null"),
+            ("recommendation", overall?.json ?? "null"),
+            ("baseline", JSONText.string(baseline)), ("runs", String(plan.runs.count)),
+            ("warmup_s", JSONText.number(warmup)),
+            ("axis_effects", JSONText.array(effects.map(\.json))),
+            ("verdict", JSONText.array(lines.map(JSONText.string))),
+            ("verdict_lines", JSONText.array(perPoint)),
+            ("comparison", JSONText.records(comparisonCSV)),
+        ])
+    }
+
+    /// The terminal's text. `missed` is nil without `--precision`.
+    public func text(missed: [Precision.Miss]?, elapsed: Double, out: String) -> String {
+        var text = [
+            "Verdict over \(study.points) points against \(baseline)\(app.map { " for app \($0)" } ?? "") "
+                + "(\(plan.replications) replications each, paired):"
+        ]
+        text += lines.map { "  " + $0 }
+        if let missed {
+            text.append(Precision.sentence(missed, replications: plan.replications) { humanValue($1, $0) })
+        }
+        text.append(
+            String(
+                format: "%@: %d runs (%@) in %.2f s; results in %@/", study.name, plan.runs.count, what, elapsed, out))
+        return text.joined(separator: "\n")
+    }
+
+    /// `3 points × 5 policies × 10 replications`.
+    public var what: String {
+        "\(study.points) points × \(study.policies.count) policies × \(plan.replications) replications"
+    }
+}
