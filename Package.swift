@@ -113,8 +113,8 @@ let package = Package(
         .target(
             name: "Reports",
             dependencies: [
-                "Metrics", "Simulation", "Experiments", "ODRPolicies", "TraceReplay", "Bounds", "Quantities",
-                .product(name: "Mustache", package: "swift-mustache"),
+                "Metrics", "Simulation", "Experiments", "Advice", "ODRCore", "ODRPolicies", "TraceReplay", "Bounds",
+                "Quantities", "TextInput", .product(name: "Mustache", package: "swift-mustache"),
             ]),
         // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
         // host, implements; a plug-in is built against this header alone.

@@ -233,96 +233,83 @@ struct AdviseCommand: ParsableCommand {
     }
 
     func run() throws {
-        var document = try loadScenario(file)
-        var text = try readInput(file)
-        if let platform, platform != document.scenario.platform.name {
-            guard let target = PlatformProfile.named(platform) else {
-                throw CommandFailure.usage(
-                    "--platform: unknown platform '\(platform)' "
-                        + "(\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))"
-                )
-            }
-            do {
-                text =
-                    target.evictor == .app
-                    ? try ScenarioMigration(
-                        target: target, budget: nil, strategies: [self.policy ?? "lru"],
-                        knownPolicies: PolicyRegistry.names
-                    )
-                    .migrate(text, fileName: file)
-                    : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
-                document = try scenarioParser().parse(text, fileName: file)
-            } catch { throw CommandFailure("\(error)", located: true) }
-        }
+        let (document, text) = try scenarioOnPlatform()
         let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
-        let policy = descriptor.name
         let weights = Advisor.Weights(
             waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
             failurePrice: Double(try size(failurePrice, "--failure-price")),
             downloadPrice: Double(try size(downloadPrice, "--download-price")))
-        let timeout = try shard.map { _ throws(CommandFailure) in
-            do { return try DurationSyntax.parse(shardTimeout) } catch {
-                throw CommandFailure.usage("--shard-timeout: \(error)")
-            }
-        }
         var advisor = Advisor(
             scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
-            policyOptions: document.policyOptions,
-            replications: replications, weights: weights)
-        advisor.jobs = jobs.count
-        advisor.maxEvaluations = maxEvaluations
+            policyOptions: document.policyOptions, replications: replications, weights: weights)
+        (advisor.jobs, advisor.maxEvaluations, advisor.maxEvents) = (jobs.count, maxEvaluations, limits.maxEvents)
         advisor.population = try population(text: text)
         // Every layout runs the scenario's workload: refused up front beyond --max-events, as
         // `run` refuses it (each device of the population is the same workload).
         try checkWorkload(document.scenario, file: file, maxEvents: limits.maxEvents)
-        advisor.maxEvents = limits.maxEvents
-        // The first round runs the three starting layouts on every device: the most runs any
-        // round shares, so the bound on N.
-        let devices = max(1, advisor.population.count)
-        let position = try checkedShard(
-            shard, runs: 3 * replications * devices,
-            what:
-                "runs in the search's largest round (3 starting layouts × \(replications) replications × \(devices) "
-                + "device\(devices == 1 ? "" : "s"))"
-        )
-        // Outputs are claimed before any work. Shard 1 writes the answer; the others only
-        // share their runs.
-        let reportPath = output.folder ?? OutputSafety.defaultReport(document.name, suffix: "-advice")
-        let inputs = [file] + [population].compactMap { $0 }
-        if let exchange { try OutputSafety.claimExchange(exchange, report: reportPath, inputs: inputs) }
-        let report =
-            (position?.index ?? 1) == 1
-            ? try output.claim(default: OutputSafety.defaultReport(document.name, suffix: "-advice"), inputs: inputs)
-            : nil
-        if let position, let exchange, let timeout {
-            // Every option that changes a result is in the key, and the version, so two
-            // different advises sharing a folder never read each other's runs.
-            let version = ToolVersion.current
-            let key = SourceDigest.of(
-                [
-                    text, app, policy, String(replications), String(maxEvaluations), String(confirm),
-                    String(robustness), String(exhaustive), precision ?? "", indifference ?? "",
-                    String(maxReplications), waitPrice, "\(installPrice)",
-                    failurePrice, downloadPrice,
-                    advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
-                ].joined(separator: "\u{0}"))
-            advisor.exchange = AdviceExchange(
-                shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange),
-                key: key, timeout: timeout, version: version)
+        let (freshPrecision, knDelta) = try freshSeedOptions()
+        let report = try claimOutputs(document, text: text, advisor: &advisor)
+        if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) {
+            throw CommandFailure.usage(refusal)
         }
+        let question = AdviceAnswer.Question(
+            file: file, app: app, scenario: document.name, policy: descriptor.name, replications: replications,
+            resources: document.resources[appIndex], population: advisor.population.map(\.label))
         let started = Date()
-        let result: Advisor.Result
-        let confirmation: Advisor.Confirmation?
-        let reached: Bool?
+        var answer: AdviceAnswer
+        do {
+            let searched = exhaustive ? try advisor.searchedPick() : nil
+            advisor.exhaustive = exhaustive
+            answer = AdviceAnswer(question, result: try advisor.run())
+            answer.searched = searched
+            if let knDelta {
+                answer.confirmation = try advisor.select(answer.result, indifference: knDelta, maximum: maxReplications)
+            } else if confirm > 0 {
+                (answer.confirmation, answer.reached) = try advisor.confirm(
+                    answer.result, replications: confirm, precision: freshPrecision, maximum: maxReplications)
+            }
+            answer.robustness = robustness ? try advisor.robustness(answer.result) : nil
+        } catch { throw CommandFailure("\(error)") }
+        let elapsed = Date().timeIntervalSince(started)
+        // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
+        guard let report else { return sayShardDone(layouts: answer.result.evaluations.count, elapsed: elapsed) }
+        let advised = try advisedScenario(text, layout: answer.result.evaluations[answer.result.best].layout,
+            resources: document.resources[appIndex], in: report)
+        try report.commit(answer.files(advised: advised, report: !output.noReport))
+        say(printing.json ? answer.json(out: report.path) : answer.text(elapsed: elapsed, out: report.path))
+    }
+
+    /// The scenario as read, or with `--platform`, migrated there first as `odr-sim migrate`
+    /// does (the app evicting with `--policy`, lru by default); with its text.
+    private func scenarioOnPlatform() throws -> (ScenarioDocument, String) {
+        let document = try loadScenario(file)
+        let text = try readInput(file)
+        guard let platform, platform != document.scenario.platform.name else { return (document, text) }
+        guard let target = PlatformProfile.named(platform) else {
+            throw CommandFailure.usage(
+                "--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))")
+        }
+        do {
+            let migrated =
+                target.evictor == .app
+                ? try ScenarioMigration(
+                    target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names
+                ).migrate(text, fileName: file)
+                : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
+            return (try scenarioParser().parse(migrated, fileName: file), migrated)
+        } catch { throw CommandFailure("\(error)", located: true) }
+    }
+
+    /// `--precision` (a share or a size) and `--indifference` (a size), which replace each other.
+    private func freshSeedOptions() throws -> (Advisor.FreshPrecision?, Double?) {
         let freshPrecision = try precision.map { text in
             guard confirm > 0, let p = Advisor.FreshPrecision.parse(text) else {
                 throw CommandFailure.usage(
                     """
                     --precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs \
                     --confirm above 0)
-                    """
-                )
+                    """)
             }
             return p
         }
@@ -335,185 +322,71 @@ struct AdviseCommand: ParsableCommand {
             }
             return Double(b)
         }
-        let robust: Advisor.AdviceRobustness?
-        if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) {
-            throw CommandFailure.usage(refusal)
+        return (freshPrecision, knDelta)
+    }
+
+    /// Outputs are claimed before any work: shard 1 (or a single machine) writes the answer
+    /// (nil for the other shards), and `--shard` shares runs through `--exchange`, keyed by
+    /// every option that changes a result and the version, so that two different advises
+    /// sharing a folder never read each other's runs.
+    private func claimOutputs(_ document: ScenarioDocument, text: String, advisor: inout Advisor) throws
+        -> ReportDirectory?
+    {
+        // The first round runs the three starting layouts on every device: the most runs any
+        // round shares, so the bound on N.
+        let devices = max(1, advisor.population.count)
+        let position = try checkedShard(
+            shard, runs: 3 * replications * devices,
+            what: "runs in the search's largest round (3 starting layouts × \(replications) replications × "
+                + "\(devices) device\(devices == 1 ? "" : "s"))")
+        let inputs = [file] + [population].compactMap { $0 }
+        let fallback = OutputSafety.defaultReport(document.name, suffix: "-advice")
+        if let exchange { try OutputSafety.claimExchange(exchange, report: output.folder ?? fallback, inputs: inputs) }
+        let report = (position?.index ?? 1) == 1 ? try output.claim(default: fallback, inputs: inputs) : nil
+        if let position, let exchange {
+            let timeout: Double
+            do { timeout = try DurationSyntax.parse(shardTimeout) } catch {
+                throw CommandFailure.usage("--shard-timeout: \(error)")
+            }
+            let version = ToolVersion.current
+            let key = SourceDigest.of(
+                [
+                    text, app, advisor.policy.name, String(replications), String(maxEvaluations), String(confirm),
+                    String(robustness), String(exhaustive), precision ?? "", indifference ?? "",
+                    String(maxReplications), waitPrice, "\(installPrice)", failurePrice, downloadPrice,
+                    advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
+                ].joined(separator: "\u{0}"))
+            advisor.exchange = AdviceExchange(
+                shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange), key: key,
+                timeout: timeout, version: version)
         }
-        let searched: Layout?
-        do {
-            searched = exhaustive ? try advisor.searchedPick() : nil
-            advisor.exhaustive = exhaustive
-            result = try advisor.run()
-            (confirmation, reached) =
-                try knDelta.map { (try advisor.select(result, indifference: $0, maximum: maxReplications), nil) }
-                ?? (confirm == 0
-                    ? (nil, nil)
-                    : try advisor.confirm(
-                        result, replications: confirm, precision: freshPrecision, maximum: maxReplications))
-            robust = robustness ? try advisor.robustness(result) : nil
-        } catch { throw CommandFailure("\(error)") }
-        let elapsed = Date().timeIntervalSince(started)
-        guard let report else {
-            // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
-            return say(
-                printing.json
-                    ? JSONSummary.object([
-                        ("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
-                        ("layouts", String(result.evaluations.count)),
-                    ])
-                    : String(
-                        format:
-                            """
-                            advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the \
-                            answer
-                            """,
-                        shard!, result.evaluations.count, elapsed))
-        }
-        let best = result.evaluations[result.best]
-        let original = result.evaluations[result.original]
-        let difference = result.difference
-        let header =
-            [
-                """
-                odr-sim advise \(InputText.oneLine(file)) --app \(InputText.oneLine(app)): \(best.layout.summary) \
-                (\(best.move))
-                """,
-                """
-                objective \(Units.bytes(best.mean)) against \(Units.bytes(original.mean)) as written; paired \
-                difference \
-                \(Units.bytes(difference.mean)) (95 % interval \(Units.bytes(difference.low)) to \
-                \(Units.bytes(difference.high))), \
-                \(replications) replications under \(policy)
-                """,
-                """
-                re-downloaded \(Units.bytes(original.redownloadBytes)) as written, \
-                \(Units.bytes(best.redownloadBytes)) advised; \
-                no purge order could re-download less than \(Units.bytes(result.bounds[0])) and \
-                \(Units.bytes(result.bounds[1])) (the offline bound)
-                """,
-            ] + (confirmation.map { [$0.sentence(result) { Units.bytes($0) }] } ?? [])
-            + (advisor.population.isEmpty
-                ? []
-                : [
-                    "judged over \(advisor.population.count) devices, the same seeds on each: "
-                        + "\(advisor.population.map(\.label).joined(separator: "; "))"
+        return report
+    }
+
+    /// A shard other than 1: one line (or object) saying its share is done.
+    private func sayShardDone(layouts: Int, elapsed: Double) {
+        say(
+            printing.json
+                ? JSONSummary.object([
+                    ("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
+                    ("layouts", String(layouts)),
                 ])
-        let advised: String
+                : String(
+                    format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the "
+                        + "answer", shard!, layouts, elapsed))
+    }
+
+    /// The advised layout written over the file's own text; a telemetry file keeps resolving
+    /// from the report folder.
+    private func advisedScenario(_ text: String, layout: Layout, resources: [Resource], in report: ReportDirectory)
+        throws -> String
+    {
         do {
-            // The advised layout written over the file's own text; a telemetry file keeps
-            // resolving from the report folder.
-            let (laid, newTags) = best.layout.resources(from: document.resources[appIndex])
+            let (laid, newTags) = layout.resources(from: resources)
             let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(
-                app, resources: laid, newTags: newTags,
-                budget: best.layout.budget, strategy: best.layout.strategy)
-            advised = try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(
-                to: report.path + "/advised.scn")
+                app, resources: laid, newTags: newTags, budget: layout.budget, strategy: layout.strategy)
+            return try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
         } catch { throw CommandFailure("\(error)", located: true) }
-        var files = [
-            ("advised.scn", header.map { "# " + InputText.oneLine($0) }.joined(separator: "\n") + "\n" + advised),
-            ("layout.csv", best.layout.csv(document.resources[appIndex])),
-            ("layouts.csv", result.layoutsCSV),
-        ]
-        if !output.noReport {
-            files.append(
-                (
-                    "report.html",
-                    page(result, resources: document.resources[appIndex], lede: header.joined(separator: "; ")).html
-                ))
-        }
-        try report.commit(files)
-        if printing.json {
-            say(
-                JSONSummary.object([
-                    ("command", JSONSummary.string("advise")), ("scenario", JSONSummary.string(document.name)),
-                    ("app", JSONSummary.string(app)),
-                    ("out", JSONSummary.string(report.path)), ("policy", JSONSummary.string(policy)),
-                    ("replications", String(replications)),
-                    ("population", JSONSummary.array(advisor.population.map { JSONSummary.string($0.label) })),
-                    ("objective_as_written", JSONSummary.number(original.mean)),
-                    ("objective_advised", JSONSummary.number(best.mean)),
-                    ("budget", best.layout.budget.map { String($0) } ?? "null"),
-                    ("strategy", best.layout.strategy.map(JSONSummary.string) ?? "null"),
-                    ("fresh_seeds", confirmation?.json(result) ?? "null"),
-                    ("precision_met", reached.map { $0 ? "true" : "false" } ?? "null"),
-                    ("robustness", robust?.json ?? "null"),
-                    ("redownload_bound_as_written", JSONSummary.number(result.bounds[0])),
-                    ("redownload_bound_advised", JSONSummary.number(result.bounds[1])),
-                    (
-                        "difference",
-                        JSONSummary.object([
-                            ("mean", JSONSummary.number(difference.mean)),
-                            ("ci_low", JSONSummary.number(difference.low)),
-                            ("ci_high", JSONSummary.number(difference.high)),
-                        ])
-                    ),
-                    ("layout", JSONSummary.records(files.first { $0.0 == "layout.csv" }?.1 ?? "")),
-                    ("layouts", JSONSummary.records(files.first { $0.0 == "layouts.csv" }?.1 ?? "")),
-                ]))
-            return
-        }
-        say("\(app): \(original.layout.summary) as written → \(best.layout.summary)")
-        // The moves from the starting layout to the advised one.
-        for move in result.path(to: result.best).reversed() { say("  \(move)") }
-        let rows: [(String, Double, Double)] = [
-            ("re-downloaded", original.redownloadBytes, best.redownloadBytes),
-            ("over-purged", original.overPurgeBytes, best.overPurgeBytes),
-        ]
-        for (name, before, after) in rows { say("  \(name): \(Units.bytes(before)) → \(Units.bytes(after))") }
-        say(
-            String(
-                format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
-                original.failedRequests, best.failedRequests))
-        say(
-            """
-              re-downloads no purge order could avoid: \(Units.bytes(result.bounds[0])) → \
-            \(Units.bytes(result.bounds[1]))
-            """
-        )
-        say(
-            """
-              initial install: \(Units.bytes(Double(original.initialInstallBytes))) → \
-            \(Units.bytes(Double(best.initialInstallBytes)))
-            """
-        )
-        say(
-            """
-              objective: \(Units.bytes(original.mean)) → \(Units.bytes(best.mean)), difference \
-            \(Units.bytes(difference.mean)) \
-            (95 % interval \(Units.bytes(difference.low)) to \(Units.bytes(difference.high)))
-            """
-                + (difference.excludesZero && difference.high < 0
-                    ? ", significant"
-                    : result.best == result.original ? "; the layout as written is kept" : ", within the noise"))
-        if let confirmation {
-            say(
-                "  " + confirmation.sentence(result) { Units.bytes($0) }
-                    + (reached.map {
-                        $0 ? " (--precision reached)" : " (--precision not reached at --max-replications)"
-                    } ?? ""))
-        }
-        if let robust { say("  " + robust.headline { Units.bytes($0) }) }
-        if let searched {
-            say(
-                "  "
-                    + result.exhaustiveSentence(searched: searched, resources: document.resources[appIndex]) {
-                        Units.bytes($0)
-                    })
-        }
-        let population =
-            advisor.population.isEmpty
-            ? ""
-            : "\(advisor.population.count) devices "
-                + "(\(advisor.population.map(\.label).joined(separator: "; "))) × "
-        say(
-            String(
-                format:
-                    """
-                    \n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn \
-                    in %@/
-                    """,
-                result.evaluations.count, result.evaluations.filter { $0.rejected != nil }.count, population,
-                replications, elapsed, report.path))
     }
 
     /// The devices of `--used` or `--population`, each checked to make a valid scenario of
@@ -589,29 +462,5 @@ struct AdviseCommand: ParsableCommand {
     /// A price in bytes, read as a scenario reads a size (at most 1 PiB, ModelLimits).
     private func size(_ text: String, _ option: String) throws -> Int64 {
         do { return try SizeSyntax.parse(text) } catch { throw CommandFailure.usage("\(option): \(error)") }
-    }
-
-    private func page(_ result: Advisor.Result, resources: [Resource], lede: String) -> AdviceReport {
-        let layouts = result.evaluations.map { e in
-            let interval = Interval(e.objectives)
-            return AdviceReport.Layout(
-                id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
-                redownloadBytes: e.redownloadBytes, waitP95: e.waitP95,
-                initialInstallBytes: Double(e.initialInstallBytes),
-                objective: (interval.mean, interval.low, interval.high))
-        }
-        let best = result.evaluations[result.best].layout
-        let (laid, _) = best.resources(from: resources)
-        let promoted = Set(best.groups.indices.filter { best.promoted[$0] }.flatMap { best.groups[$0] })
-        let rows = resources.indices.map { r in
-            (
-                name: resources[r].name, size: resources[r].size,
-                written: resources[r].tags.sorted().joined(separator: "+"),
-                advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r)
-            )
-        }
-        return AdviceReport(
-            title: "\(app): the layout to ship", lede: lede, layouts: layouts, starts: result.starts,
-            advised: result.best, resources: rows)
     }
 }
