@@ -146,7 +146,8 @@ public struct AdviceAnswer {
         let rejected = result.evaluations.filter { $0.rejected != nil }.count
         lines.append(
             String(
-                format: "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn "
+                format:
+                    "\n%d layouts (%d rejected by the platform's limits) × %@%d replications in %.2f s; advised.scn "
                     + "in %@/",
                 result.evaluations.count, rejected, population, question.replications, elapsed, out))
         return lines.joined(separator: "\n")
@@ -158,15 +159,18 @@ public struct AdviceAnswer {
             let interval = Interval(e.objectives)
             return AdviceReport.Layout(
                 id: e.id, move: e.move, packs: e.layout.groups.count, rejected: e.rejected,
-                redownloadBytes: e.redownloadBytes, waitP95: e.waitP95, initialInstallBytes: Double(e.initialInstallBytes),
+                redownloadBytes: e.redownloadBytes, waitP95: e.waitP95,
+                initialInstallBytes: Double(e.initialInstallBytes),
                 objective: (interval.mean, interval.low, interval.high))
         }
         let resources = question.resources
         let (laid, _) = best.layout.resources(from: resources)
-        let promoted = Set(best.layout.groups.indices.filter { best.layout.promoted[$0] }.flatMap { best.layout.groups[$0] })
+        let promoted = Set(
+            best.layout.groups.indices.filter { best.layout.promoted[$0] }.flatMap { best.layout.groups[$0] })
         let rows = resources.indices.map { r in
             (
-                name: resources[r].name, size: resources[r].size, written: resources[r].tags.sorted().joined(separator: "+"),
+                name: resources[r].name, size: resources[r].size,
+                written: resources[r].tags.sorted().joined(separator: "+"),
                 advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r)
             )
         }

@@ -257,27 +257,38 @@ struct AdviseCommand: ParsableCommand {
             file: file, app: app, scenario: document.name, policy: descriptor.name, replications: replications,
             resources: document.resources[appIndex], population: advisor.population.map(\.label))
         let started = Date()
-        var answer: AdviceAnswer
-        do {
-            let searched = exhaustive ? try advisor.searchedPick() : nil
-            advisor.exhaustive = exhaustive
-            answer = AdviceAnswer(question, result: try advisor.run())
-            answer.searched = searched
-            if let knDelta {
-                answer.confirmation = try advisor.select(answer.result, indifference: knDelta, maximum: maxReplications)
-            } else if confirm > 0 {
-                (answer.confirmation, answer.reached) = try advisor.confirm(
-                    answer.result, replications: confirm, precision: freshPrecision, maximum: maxReplications)
-            }
-            answer.robustness = robustness ? try advisor.robustness(answer.result) : nil
-        } catch { throw CommandFailure("\(error)") }
+        let answer = try search(&advisor, question, precision: freshPrecision, indifference: knDelta)
         let elapsed = Date().timeIntervalSince(started)
         // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
         guard let report else { return sayShardDone(layouts: answer.result.evaluations.count, elapsed: elapsed) }
-        let advised = try advisedScenario(text, layout: answer.result.evaluations[answer.result.best].layout,
+        let advised = try advisedScenario(
+            text, layout: answer.result.evaluations[answer.result.best].layout,
             resources: document.resources[appIndex], in: report)
         try report.commit(answer.files(advised: advised, report: !output.noReport))
         say(printing.json ? answer.json(out: report.path) : answer.text(elapsed: elapsed, out: report.path))
+    }
+
+    /// The search, then the fresh seeds' check of its answer (KN with `--indifference`, else
+    /// `--confirm`'s seeds, doubled to `--precision`), and `--robustness`.
+    private func search(
+        _ advisor: inout Advisor, _ question: AdviceAnswer.Question, precision: Advisor.FreshPrecision?,
+        indifference: Double?
+    ) throws -> AdviceAnswer {
+        do {
+            let searched = exhaustive ? try advisor.searchedPick() : nil
+            advisor.exhaustive = exhaustive
+            var answer = AdviceAnswer(question, result: try advisor.run())
+            answer.searched = searched
+            if let indifference {
+                answer.confirmation = try advisor.select(
+                    answer.result, indifference: indifference, maximum: maxReplications)
+            } else if confirm > 0 {
+                (answer.confirmation, answer.reached) = try advisor.confirm(
+                    answer.result, replications: confirm, precision: precision, maximum: maxReplications)
+            }
+            answer.robustness = robustness ? try advisor.robustness(answer.result) : nil
+            return answer
+        } catch { throw CommandFailure("\(error)") }
     }
 
     /// The scenario as read, or with `--platform`, migrated there first as `odr-sim migrate`
@@ -288,7 +299,8 @@ struct AdviseCommand: ParsableCommand {
         guard let platform, platform != document.scenario.platform.name else { return (document, text) }
         guard let target = PlatformProfile.named(platform) else {
             throw CommandFailure.usage(
-                "--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))")
+                "--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))"
+            )
         }
         do {
             let migrated =
@@ -385,7 +397,8 @@ struct AdviseCommand: ParsableCommand {
             let (laid, newTags) = layout.resources(from: resources)
             let rewritten = try ScenarioRewrite(text: text, fileName: file).advising(
                 app, resources: laid, newTags: newTags, budget: layout.budget, strategy: layout.strategy)
-            return try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(to: report.path + "/advised.scn")
+            return try ScenarioRewrite(text: rewritten, fileName: file).relocatingFiles(
+                to: report.path + "/advised.scn")
         } catch { throw CommandFailure("\(error)", located: true) }
     }
 

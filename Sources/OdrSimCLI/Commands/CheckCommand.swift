@@ -95,12 +95,60 @@ struct CheckCommand: ParsableCommand {
                 "--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
         }
         let gateLimits = try maxIncrease.map { text in
-            do {
-                return try RegressionGate.Limit.parse(
-                    text)
-            } catch { throw CommandFailure.usage("--max-increase: \(error)") }
+            do { return try RegressionGate.Limit.parse(text) } catch {
+                throw CommandFailure.usage("--max-increase: \(error)")
+            }
         }
-        // Outputs are claimed before any work: each may replace only a file odr-sim wrote.
+        try claimOutputs()
+        if update { return try writeBaseline(document) }
+        let old: BaselineFile
+        do { old = try BaselineFile.read(baseline) } catch { throw CommandFailure("\(error)", located: true) }
+        let rows = try rerun(document, like: old)
+        if !gateLimits.isEmpty {
+            let changed =
+                old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
+            return try judge(RegressionGate(baseline: old.rows, current: rows, limits: gateLimits), changed: changed)
+        }
+        let check = RegressionCheck(
+            baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
+        if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
+        try judge(check)
+    }
+
+    /// `--max-increase`: the gate's lines (or JSON); it fails when a metric rose beyond its limit.
+    private func judge(_ gate: RegressionGate, changed hashes: (String, String)?) throws {
+        let text =
+            printing.json
+            ? CheckJSON.gate(gate, file: file, baseline: baseline, app: app, scenarioChanged: hashes != nil)
+            : gateText(gate, changed: hashes)
+        if !text.isEmpty { say(text) }
+        guard gate.passed else {
+            throw CommandFailure(
+                "\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)")
+        }
+    }
+
+    /// The check: ok, or the values that moved (or what keeps the baseline from being compared).
+    private func judge(_ check: RegressionCheck) throws {
+        for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
+        let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
+        if printing.json { say(CheckJSON.check(check, file: file, baseline: baseline, tolerance: tolerance, app: app)) }
+        if check.passed {
+            if !printing.json { say("\(file): ok against \(baseline) (\(how))") }
+            return
+        }
+        if !printing.json {
+            for line in check.failures.map({ "\($0)" }) + check.mismatches.map({ "\(baseline): \($0)" }) { say(line) }
+        }
+        if !check.mismatches.isEmpty {
+            throw CommandFailure(
+                "\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
+        }
+        throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
+    }
+
+    /// Outputs are claimed before any work: each may replace only a file odr-sim wrote.
+    private func claimOutputs() throws {
         if update {
             try OutputSafety.checkFile(baseline, label: "--baseline \(baseline)", inputs: [file]) { head in
                 head.hasPrefix(SummaryRow.header.prefix { $0 != "\n" })
@@ -111,85 +159,50 @@ struct CheckCommand: ParsableCommand {
                 head.hasPrefix("<?xml") && head.contains("<testsuites name=\"odr-sim check\"")
             }
         }
-        if update {
-            let descriptors = try resolvePolicies(policies, scenario: document)
-            var runner = experimentRunner(
-                document, policies: descriptors, replications: replications,
-                sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
-            runner.maxEvents = limits.maxEvents
-            let rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(
-                app: app, scenarioHash: document.sourceDigest)
-            let platform = Metric.hasPlatformMetrics(document.scenario)
-            try writeAtomically(
-                SummaryRow.header(platformMetrics: platform)
-                    + rows.map { $0.csvLine(platformMetrics: platform) }.joined(), to: baseline)
-            say("\(baseline): baseline written (\(rows.count) rows)")
-            return
-        }
-        let old: BaselineFile
-        do { old = try BaselineFile.read(baseline) } catch { throw CommandFailure("\(error)", located: true) }
+    }
+
+    /// `--update`: the scenario's policies and replications (or the flags'), written as the baseline.
+    private func writeBaseline(_ document: ScenarioDocument) throws {
+        let rows = try rerun(
+            document, policies: try resolvePolicies(policies, scenario: document), replications: replications)
+        let platform = Metric.hasPlatformMetrics(document.scenario)
+        try writeAtomically(
+            SummaryRow.header(platformMetrics: platform) + rows.map { $0.csvLine(platformMetrics: platform) }.joined(),
+            to: baseline)
+        say("\(baseline): baseline written (\(rows.count) rows)")
+    }
+
+    /// The baseline's policies and replications run again on its seeds.
+    private func rerun(_ document: ScenarioDocument, like old: BaselineFile) throws -> [SummaryRow] {
         let plan = RegressionCheck.plan(of: old)
-        var rows: [SummaryRow] = []
-        if !plan.policies.isEmpty {
-            let descriptors: [PolicyDescriptor]
-            do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
-                throw CommandFailure("\(baseline): \(error)", located: true)
-            }
-            guard plan.replications <= maximumReplications else {
-                throw CommandFailure(
-                    """
-                    \(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim \
-                    runs
-                    """,
-                    located: true)
-            }
-            var runner = experimentRunner(
-                document, policies: descriptors, replications: plan.replications,
-                sampleInterval: 0, recordsEvents: false, jobs: jobs.count)
-            runner.maxEvents = limits.maxEvents
-            rows = try runWithProgress(runner, locations: document.eventLocations).summaryRows(
-                app: app, scenarioHash: document.sourceDigest)
+        guard !plan.policies.isEmpty else { return [] }
+        let descriptors: [PolicyDescriptor]
+        do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
+            throw CommandFailure("\(baseline): \(error)", located: true)
         }
-        if !gateLimits.isEmpty {
-            let gate = RegressionGate(baseline: old.rows, current: rows, limits: gateLimits)
-            if printing.json {
-                say(
-                    CheckJSON.gate(
-                        gate, file: file, baseline: baseline, app: app,
-                        scenarioChanged: old.scenarioHash != document.sourceDigest))
-            } else {
-                for line in gate.lines { say(line.text(humanValue)) }
-                if old.scenarioHash != document.sourceDigest {
-                    say(
-                        "(the scenario changed since the baseline: \(old.scenarioHash ?? "none") → "
-                            + "\(document.sourceDigest))"
-                    )
-                }
-            }
-            guard gate.passed else {
-                throw CommandFailure(
-                    "\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)")
-            }
-            return
-        }
-        let check = RegressionCheck(
-            baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
-        if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
-        for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
-        let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
-        if printing.json { say(CheckJSON.check(check, file: file, baseline: baseline, tolerance: tolerance, app: app)) }
-        if check.passed {
-            if !printing.json { say("\(file): ok against \(baseline) (\(how))") }
-            return
-        }
-        if !printing.json {
-            for failure in check.failures { say("\(failure)") }
-            for mismatch in check.mismatches { say("\(baseline): \(mismatch)") }
-        }
-        if !check.mismatches.isEmpty {
+        guard plan.replications <= maximumReplications else {
             throw CommandFailure(
-                "\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
+                "\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs",
+                located: true)
         }
-        throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
+        return try rerun(document, policies: descriptors, replications: plan.replications)
+    }
+
+    private func rerun(_ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?) throws
+        -> [SummaryRow]
+    {
+        var runner = experimentRunner(
+            document, policies: policies, replications: replications, sampleInterval: 0, recordsEvents: false,
+            jobs: jobs.count)
+        runner.maxEvents = limits.maxEvents
+        return try runWithProgress(runner, locations: document.eventLocations).summaryRows(
+            app: app, scenarioHash: document.sourceDigest)
+    }
+
+    /// The gate's lines, and a line saying so where the scenario changed since the baseline.
+    private func gateText(_ gate: RegressionGate, changed hashes: (String, String)?) -> String {
+        let lines = gate.lines.map { $0.text(humanValue) }
+        guard let (old, new) = hashes else { return lines.joined(separator: "\n") }
+        return (lines + ["(the scenario changed since the baseline: \(old) → \(new))"]).joined(separator: "\n")
     }
 }

@@ -109,12 +109,8 @@ struct CompareCommand: ParsableCommand {
             default: OutputSafety.defaultReport(document.name, suffix: "-compare"), inputs: [options.file])
         let started = Date()
         request.selection = try target.map { try (select($0, runs), $0.metric) }
-        // --warmup auto: a first pass with samples, MSER-5 on it, then the runs from its warm-up.
-        if warmup.isAuto {
-            let pass = try runs.run(runs.runner(bound: bound, sampleInterval: nil))
-            request.autoWarmup = MSER.warmup(sampleRows: pass.map(\.sampleRows))
-            if let seconds = request.autoWarmup?.seconds, seconds > 0 { runner.warmup = seconds }
-        }
+        request.autoWarmup = try autoWarmup(runs)
+        if let seconds = request.autoWarmup?.seconds, seconds > 0 { runner.warmup = seconds }
         var results = try runs.run(runner)
         request.missed = try runs.replicate(&runner, &results, reference: request.baseline.name, bound: bound)
         let elapsed = Date().timeIntervalSince(started)
@@ -127,6 +123,12 @@ struct CompareCommand: ParsableCommand {
         try report.commit(files.files)
         if let line = files.identicalNote, !printing.json { note("odr-sim: note: \(line)") }
         say(printing.json ? files.json(out: report.path) : files.text(elapsed: elapsed, out: report.path))
+    }
+
+    /// `--warmup auto`: a first pass with samples, MSER-5 on it; nil without it.
+    private func autoWarmup(_ runs: ScenarioRuns) throws -> (seconds: Double, runs: Int, unsettled: Int)? {
+        guard warmup.isAuto else { return nil }
+        return MSER.warmup(sampleRows: try runs.run(runs.runner(bound: bound, sampleInterval: nil)).map(\.sampleRows))
     }
 
     /// `--select-best`: KN over every replication index of one plan of `--max-replications`.

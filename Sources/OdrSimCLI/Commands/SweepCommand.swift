@@ -150,19 +150,15 @@ struct SweepRunCommand: ParsableCommand {
         let report = try claimOutputs(study, shard: position)
         var indices = position.map { runner.plan.shard($0.index, of: $0.count) } ?? Array(runner.plan.runs.indices)
         let started = Date()
-        var results = try runStudy(runner, study, indices: indices, labels: labels)
         let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
+        var results = try runStudy(runner, study, indices: indices, labels: labels)
         let missed = try precision?.replicate(  // --precision: more on the same seeds
             &runner, &results, maximum: maxReplications, reference: baseline, platformMetrics: platformMetrics, app: app
-        ) { replications in
-            let more = try makeRunner(study, replications: replications)
-            indices = Array(more.plan.runs.indices)
-            return (more, try runStudy(more, study, indices: indices, labels: labels))
-        }
+        ) { try rerun(study, replications: $0, indices: &indices, labels: labels) }
         let elapsed = Date().timeIntervalSince(started)
+        let values = study.points.map(\.values)
         let (lines, appLines) = SweepResults.lines(
-            results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
-            platformMetrics: platformMetrics)
+            results, indices: indices, plan: runner.plan, values: values, platformMetrics: platformMetrics)
         if let position, let out {
             return try writeShard(
                 position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, lines)),
@@ -171,11 +167,22 @@ struct SweepRunCommand: ParsableCommand {
         let sweep = SweepResults(
             axisNames: study.axes.map(\.name), baseline: baseline, lines: lines, platformMetrics: platformMetrics,
             baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
+        try answer(
+            study, sweep, runs: results, runner: runner, objective: objective, to: report!, missed: missed,
+            elapsed: elapsed)
+    }
+
+    /// The sweep's files, then its answer (``Reports/StudyAnswer``) on the terminal or as JSON.
+    private func answer(
+        _ study: Study, _ sweep: SweepResults, runs results: [ExperimentRunner.RunResult], runner: ExperimentRunner,
+        objective: Objective?, to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double
+    ) throws {
+        let labels = study.pointLabels
         let robust =
             try robustness
-            ? StudyRobustness.check(like: runner, results: results, baseline: baseline, labels: labels) : nil
+            ? StudyRobustness.check(like: runner, results: results, baseline: sweep.baseline, labels: labels) : nil
         let files = try write(
-            sweep, name: study.name, to: report!, report: !output.noReport,
+            sweep, name: study.name, to: report, report: !output.noReport,
             extra: robust.map { [("robustness.csv", $0.csv)] })
         let answer = try StudyAnswer(
             StudyAnswer.Study(
@@ -186,9 +193,8 @@ struct SweepRunCommand: ParsableCommand {
         say(
             printing.json
                 ? answer.json(
-                    out: report!.path, precisionMet: missed.map(\.isEmpty), comparisonCSV: files["comparison.csv"] ?? ""
-                )
-                : answer.text(missed: missed, elapsed: elapsed, out: report!.path))
+                    out: report.path, precisionMet: missed.map(\.isEmpty), comparisonCSV: files["comparison.csv"] ?? "")
+                : answer.text(missed: missed, elapsed: elapsed, out: report.path))
     }
 
     private func readStudy() throws -> Study {
@@ -256,6 +262,15 @@ struct SweepRunCommand: ParsableCommand {
         ).path
         try OutputSafety.checkFile(target, label: "--out \(out)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
         return nil
+    }
+
+    /// The study again at `replications` (all its runs, now `indices`).
+    private func rerun(_ study: Study, replications: Int, indices: inout [Int], labels: [String]) throws -> (
+        ExperimentRunner, [ExperimentRunner.RunResult]
+    ) {
+        let more = try makeRunner(study, replications: replications)
+        indices = Array(more.plan.runs.indices)
+        return (more, try runStudy(more, study, indices: indices, labels: labels))
     }
 
     private func runStudy(_ runner: ExperimentRunner, _ study: Study, indices: [Int], labels: [String]) throws
