@@ -36,13 +36,6 @@ public struct Advisor {
             self.label = label
             self.scenario = scenario
         }
-
-        /// A label of settings (`device.used` = `56GB`): each named by `names` (a study's axis
-        /// names), by default by its path's last step.
-        public static func label(of settings: [(path: String, value: String)], names: [String]? = nil) -> String {
-            let names = names ?? settings.map { String($0.path.split(separator: ".").last ?? "") }
-            return zip(names, settings).map { "\($0)=\($1.value)" }.joined(separator: ", ")
-        }
     }
 
     /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each

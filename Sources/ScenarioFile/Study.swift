@@ -86,4 +86,11 @@ public struct PathValue: Sendable, Hashable {
         self.path = path
         self.value = value
     }
+
+    /// How reports name what settings set (`used=56GB, wifi=8Mbps`): each named by `names`
+    /// (a study's axis names), by default by its path's last step.
+    public static func label(of settings: [PathValue], names: [String]? = nil) -> String {
+        let names = names ?? settings.map { String($0.path.split(separator: ".").last ?? "") }
+        return zip(names, settings).map { "\($0)=\($1.value)" }.joined(separator: ", ")
+    }
 }

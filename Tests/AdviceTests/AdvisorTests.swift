@@ -30,8 +30,7 @@ struct AdvisorTests {
         advisor.population = try population.map { settings in
             let device = try parser.parse(
                 try ScenarioRewrite(text: text, fileName: "a.scn").setting(settings), fileName: "a.scn")
-            return Advisor.Device(
-                label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }), scenario: device.scenario)
+            return Advisor.Device(label: PathValue.label(of: settings), scenario: device.scenario)
         }
         advisor.maxEvaluations = maxEvaluations
         return (try advisor.run(), document.resources[index])
@@ -460,7 +459,7 @@ struct AdvisorTests {
             """, fileName: scenarios + "population.study")
         let devices = study.points.map { study.settings(of: $0) }
         #expect(
-            devices.map { Advisor.Device.label(of: $0.map { ($0.path, $0.value) }) } == [
+            devices.map { PathValue.label(of: $0) } == [
                 "bandwidth=4Mbps", "bandwidth=40Mbps",
             ])
         var weights = Advisor.Weights()

@@ -402,73 +402,21 @@ struct AdviseCommand: ParsableCommand {
         } catch { throw CommandFailure("\(error)", located: true) }
     }
 
-    /// The devices of `--used` or `--population`, each checked to make a valid scenario of
-    /// `text` as written, so that no layout is blamed for a device.
+    /// The devices of `--used` or `--population` (``ScenarioFile/DevicePopulation``).
     private func population(text: String) throws -> [Advisor.Device] {
-        let devices: [(name: String, settings: [PathValue], names: [String]?)]
-        if let used {
-            let values = used.split(separator: ",", omittingEmptySubsequences: false).map {
-                String($0).trimmingCharacters(in: .whitespaces)
+        do {
+            if let used {
+                return try DevicePopulation.used(used, text: text, file: file, parser: scenarioParser()).map(
+                    Advisor.Device.init)
             }
-            for value in values {
-                do {
-                    _ = try SizeSyntax.parse(value)
-                } catch {
-                    throw CommandFailure.usage(
-                        value.isEmpty
-                            ? "--used: an empty entry in '\(used)'; give sizes separated by commas, such as 56GB,60GB"
-                            : "--used: \(error)")
-                }
-            }
-            guard Set(values).count == values.count else {
-                throw CommandFailure.usage("--used lists a size twice: \(used)")
-            }
-            devices = values.map { ("--used \($0)", [PathValue(path: "device.used", value: $0)], nil) }
-        } else if let population {
-            let study: Study
-            do { study = try studyParser().parseFile(atPath: population) } catch {
-                throw CommandFailure("\(error)", located: true)
-            }
-            // The layout is what advise varies; a population varies only the device and its network.
-            if let axis = study.axes.first(where: { !($0.path.hasPrefix("device.") || $0.path.hasPrefix("network.")) })
-            {
-                let place = axis.valueLocations.first ?? "\(InputText.oneLine(population)):1:1"
-                throw CommandFailure(
-                    """
-                    \(place): axis '\(axis.name)' varies \(axis.path); a population (--population) varies only \
-                    device.* and network.* (free space, bandwidth), as the layout is what advise searches
-                    """,
-                    located: true)
-            }
-            devices = study.points.map { point in
-                let settings = study.settings(of: point)
-                let label = Advisor.Device.label(
-                    of: settings.map { ($0.path, $0.value) }, names: study.axes.map(\.name))
-                // A point the scenario refuses is the study's problem, at its first axis's value.
-                let axis = study.axes[0]
-                let location =
-                    axis.values.firstIndex(of: point.values[0]).flatMap {
-                        axis.valueLocations.indices.contains($0) ? axis.valueLocations[$0] : nil
-                    }
-                    ?? "\(InputText.oneLine(population)):1:1"
-                return ("\(location): point \(label) on \(InputText.oneLine(file))", settings, study.axes.map(\.name))
-            }
-        } else {
-            return []
-        }
-        // Each device is read once, here at the door: the search regroups its typed scenario.
-        return try devices.map { name, settings, names in
-            do throws(ScenarioError) {
-                let text = try ScenarioRewrite(text: text, fileName: file).setting(settings)
-                let device = try scenarioParser().parse(text, fileName: file)
-                return Advisor.Device(
-                    label: Advisor.Device.label(of: settings.map { ($0.path, $0.value) }, names: names),
-                    scenario: device.scenario)
-            } catch {
-                // --used is a flag (64); a study's point is input, at its own line (1).
-                if self.used != nil { throw CommandFailure.usage("\(name): \(error.message)") }
-                throw CommandFailure("\(name): \(error.message)", located: true)
-            }
+            guard let population else { return [] }
+            let study = try readStudy(population)
+            return try DevicePopulation.study(study, path: population, text: text, file: file, parser: scenarioParser())
+                .map(Advisor.Device.init)
+        } catch let failure as DevicePopulation.Failure {
+            // --used is a flag (64); a study's point is input, at its own line (1).
+            throw failure.isFlag
+                ? CommandFailure.usage(failure.description) : CommandFailure(failure.description, located: true)
         }
     }
 

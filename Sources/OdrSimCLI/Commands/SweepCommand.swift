@@ -134,7 +134,7 @@ struct SweepRunCommand: ParsableCommand {
 
     func run() throws {
         try warmup.refuseAuto()
-        let study = try readStudy()
+        let study = try readStudy(file)
         // --baseline over the study's own (which is apple or the first policy when it names none).
         let baseline =
             try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
@@ -195,12 +195,6 @@ struct SweepRunCommand: ParsableCommand {
                 ? answer.json(
                     out: report.path, precisionMet: missed.map(\.isEmpty), comparisonCSV: files["comparison.csv"] ?? "")
                 : answer.text(missed: missed, elapsed: elapsed, out: report.path))
-    }
-
-    private func readStudy() throws -> Study {
-        do { return try studyParser().parseFile(atPath: file) } catch {
-            throw CommandFailure("\(error)", located: true)
-        }
     }
 
     /// The study's plan at `replications` (its policies resolved once here: its parser

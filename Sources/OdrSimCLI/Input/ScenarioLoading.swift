@@ -109,6 +109,11 @@ func scenarioParser() -> ScenarioParser {
         offlinePolicies: PolicyRegistry.offline)
 }
 
+/// Loads a study file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
+func readStudy(_ path: String) throws -> Study {
+    do { return try studyParser().parseFile(atPath: path) } catch { throw CommandFailure("\(error)", located: true) }
+}
+
 /// The study parser with the same rules as ``scenarioParser()`` at every point.
 func studyParser() -> StudyParser {
     StudyParser(

@@ -58,90 +58,11 @@ struct TraceFormatOptions: ParsableArguments {
 
     /// The format these options give for `path`; errors name the option.
     func traceFormat(path: String) throws -> TraceFormat {
-        let textOptions = columns != nil || delimiter != nil || header != nil
-        var chosen = TraceFormat.detect(path: path)
-        if json && traceFormatName == nil {
-            // The layout by the name alone.
-        } else if let format = traceFormatName ?? format {
-            switch format.lowercased() {
-            case "csv", "text", "txt": chosen = .text(TextLayout())
-            case "oraclegeneral", "oraclegeneral.bin", "bin": chosen = .oracleGeneral(compressed: false)
-            case "oraclegeneral.zst", "zst": chosen = .oracleGeneral(compressed: true)
-            case "lcs", "lcs.zst": chosen = .lcs(compressed: format.lowercased() == "lcs.zst")
-            default:
-                throw CommandFailure.usage(
-                    """
-                    --format: '\(format)' is not a trace format; use csv, oracleGeneral, oracleGeneral.zst, lcs or \
-                    lcs.zst
-                    """
-                )
-            }
-        }
-        guard case .text = chosen else {
-            if textOptions {
-                let named = format == nil ? "; its name makes it binary (give --format csv if it is text)" : ""
-                throw CommandFailure.usage(
-                    "--columns, --delimiter and --header describe text traces, not \(path)\(named)")
-            }
-            return chosen
-        }
-        let mapping = try columns.map(Self.parseColumns)
-        if header == false && mapping == nil {
-            throw CommandFailure.usage(
-                "--no-header needs --columns (time=1,id=2,size=3): without a header nothing names the columns")
-        }
-        let header: TextLayout.Header =
-            switch header {
-            case true?: .present
-            case false?: .absent
-            case nil: mapping == nil ? .present : .detect
-            }
-        return .text(TextLayout(delimiter: try Self.parseDelimiter(delimiter), header: header, columns: mapping))
-    }
-
-    static func parseDelimiter(_ text: String?) throws -> UInt8 {
-        guard let text else { return UInt8(ascii: ",") }
-        switch text.lowercased() {
-        case "tab", "\\t", "\t": return 0x09
-        case "space", " ": return 0x20
-        case "comma": return UInt8(ascii: ",")
-        default:
-            guard text.utf8.count == 1, let byte = text.utf8.first, byte != 0x0A, byte != 0x0D, byte != 0x22,
-                !(0x30...0x39).contains(byte)
-            else {
-                throw CommandFailure.usage(
-                    """
-                    --delimiter: '\(text)' is not one character other than a digit, a quote or a line end (or tab, \
-                    space)
-                    """
-                )
-            }
-            return byte
-        }
-    }
-
-    /// `time=1,id=2,size=3[,app=4]`, columns counted from 1.
-    static func parseColumns(_ text: String) throws -> TextLayout.Columns {
-        var found: [String: Int] = [:]
-        let names = ["time": "time", "id": "id", "obj_id": "id", "size": "size", "obj_size": "size", "app": "app"]
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let name = names[parts[0].lowercased()] else {
-                throw CommandFailure.usage(
-                    "--columns: '\(item)' is not NAME=N with NAME one of time, id, size, app (e.g. time=1,id=2,size=3)")
-            }
-            guard let column = Int(parts[1]), column >= 1, column <= 1_000 else {
-                throw CommandFailure.usage("--columns: '\(item)': columns are counted from 1")
-            }
-            guard found[name] == nil else { throw CommandFailure.usage("--columns: '\(name)' is given twice") }
-            if let other = found.first(where: { $0.value == column - 1 }) {
-                throw CommandFailure.usage("--columns: \(other.key) and \(name) are both column \(column)")
-            }
-            found[name] = column - 1
-        }
-        guard let id = found["id"], let size = found["size"] else {
-            throw CommandFailure.usage("--columns: '\(text)' must give id and size (time and app are optional)")
-        }
-        return TextLayout.Columns(time: found["time"], object: id, size: size, app: found["app"])
+        // With --format json, the layout by the name alone or --trace-format.
+        let named = json ? traceFormatName : traceFormatName ?? format
+        do {
+            return try TraceFormat.described(
+                path: path, named: named, columns: columns, delimiter: delimiter, header: header)
+        } catch { throw CommandFailure.usage(error.description) }
     }
 }

@@ -3,6 +3,7 @@ import Experiments
 import Foundation
 import Metrics
 import Quantities
+import Reports
 import SafeOutput
 import Simulation
 
@@ -43,44 +44,12 @@ func runWithProgress(
         }
         let results = try runner.run(indices: indices, progress: progress)
         bar.finish()
-        for line in noticeLines(results, locations: locations, points: points) { note(line) }
+        for line in results.noticeLines(locations: locations, points: points) { note(line) }
         return results
     } catch {
         bar.finish()
         cleanUp()
         throw CommandFailure("\(error)")
-    }
-}
-
-/// The runs' notices as `FILE:LINE:COLUMN: warning: message` lines, one per scripted event
-/// in file order; an event that only some runs (policies, replications) trip says how many
-/// and the first of them (and, in a study, its point).
-func noticeLines(_ results: [ExperimentRunner.RunResult], locations: [String], points: [String] = []) -> [String] {
-    var byEvent: [Int: (first: RunNotice, run: SummaryRow, runs: Int)] = [:]
-    var firstPoint: [Int: Int] = [:]
-    for result in results {
-        for notice in result.notices {
-            if let seen = byEvent[notice.event] {
-                byEvent[notice.event]!.runs = seen.runs + 1
-            } else {
-                byEvent[notice.event] = (notice, result.summary, 1)
-                firstPoint[notice.event] = result.point
-            }
-        }
-    }
-    return byEvent.keys.sorted().map { event in
-        let (notice, run, runs) = byEvent[event]!
-        let location = event < locations.count ? locations[event] : "event \(event + 1)"
-        var line = "\(location): warning: \(notice.message)"
-        if runs < results.count {
-            let point = points.indices.contains(firstPoint[event] ?? -1) ? " at \(points[firstPoint[event]!])" : ""
-            line +=
-                """
-                 (in \(runs) of \(results.count) runs, first \(run.policy) replication \
-                \(run.replication)\(point))
-                """
-        }
-        return line
     }
 }
 
@@ -101,50 +70,4 @@ func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: St
     guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
     guard scenario.expectedEvents <= Double(maxEvents) else { throw CommandFailure("\(at): \(text)") }
     note("odr-sim: warning: \(at): \(text)")
-}
-
-/// A progress bar with an estimate of the time left, on stderr, shown only on a terminal
-/// and only once the work passes one second; redrawn at most ten times a second.
-/// `ODR_SIM_PROGRESS=always` shows it on any stderr from the first update (a long job's log).
-final class ProgressBar: @unchecked Sendable {
-    private let unit: String
-    private let started = Date()
-    private let lock = NSLock()
-    private var shown = false
-    private var lastDrawn = Date.distantPast
-    /// Whether anything will be drawn (a terminal, or `ODR_SIM_PROGRESS=always`).
-    let enabled: Bool
-    private let delay: Double
-
-    init(unit: String) {
-        self.unit = unit
-        let always = ProcessInfo.processInfo.environment["ODR_SIM_PROGRESS"] == "always"
-        enabled = always || isatty(STDERR_FILENO) == 1
-        delay = always ? 0 : 1
-    }
-
-    func update(fraction: Double, done: Int, total: Int) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        let elapsed = now.timeIntervalSince(started)
-        guard elapsed >= delay, now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
-        shown = true
-        lastDrawn = now
-        let f = min(1, max(0, fraction))
-        let width = 30
-        let filled = Int(Double(width) * f)
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let left = f > 0 ? humanDuration(elapsed * (1 - f) / f) + " left" : "estimating"
-        let line = String(format: "[%@] %3.0f%% · %d/%d %@ · %@", bar, f * 100, done, total, unit, left)
-        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        shown = false
-    }
 }
