@@ -36,11 +36,7 @@ struct BoundCommand: ParsableCommand {
               odr-sim bound big.oracleGeneral.zst --capacity 10% --no-foo
             """)
 
-    @Argument(help: "The trace (CSV, other delimited text with --columns, or oracleGeneral[.zst]).")
-    var trace: String
-
-    @OptionGroup(title: "Trace format")
-    var traceFormat: TraceFormatOptions
+    @OptionGroup var input: TraceInputOptions
 
     @Option(
         help: ArgumentHelp(
@@ -57,16 +53,16 @@ struct BoundCommand: ParsableCommand {
 
     func run() throws {
         let capacities = try parseCapacities(capacity)
-        let format = try traceFormat.traceFormat(path: trace)
+        let format = try input.traceFormat()
         let report = try output.claim(
-            default: OutputSafety.defaultReport("bound-" + URL(fileURLWithPath: trace).lastPathComponent),
-            inputs: [trace])
+            default: input.defaultReport("bound"),
+            inputs: [input.trace])
         let files = BoundFiles(
-            trace: trace,
+            trace: input.trace,
             bounds: try traceBounds(
-                trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests))
+                input.trace, format: format, capacities: capacities, foo: !noFoo, fooMaxRequests: fooMaxRequests))
         try report.commit(files.files)
-        say(traceFormat.json ? files.json(out: report.path) : files.text(out: report.path))
+        say(input.json ? files.json(out: report.path) : files.text(out: report.path))
     }
 }
 

@@ -29,17 +29,7 @@ struct MRCCommand: ParsableCommand {
               odr-sim mrc big.oracleGeneral.zst --sample 0.01 --points 100
             """)
 
-    @Argument(
-        help:
-            """
-            The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited \
-            text (--columns), or libCacheSim's oracleGeneral (.zst).
-            """
-    )
-    var trace: String
-
-    @OptionGroup(title: "Trace format")
-    var traceFormat: TraceFormatOptions
+    @OptionGroup var input: TraceInputOptions
 
     @Option(help: "Capacities log-spaced from 0.1 % to 100 % of the unique bytes (2…1000). Default: 20.")
     var points: Int?
@@ -73,30 +63,30 @@ struct MRCCommand: ParsableCommand {
         let n = points ?? 20
         let capacities =
             try capacity.map(parseCapacities) ?? (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
-        let format = try traceFormat.traceFormat(path: trace)
+        let format = try input.traceFormat()
         let report = try output.claim(
-            default: OutputSafety.defaultReport("mrc-" + URL(fileURLWithPath: trace).lastPathComponent), inputs: [trace]
+            default: input.defaultReport("mrc"), inputs: [input.trace]
         )
         let bar = ProgressBar(unit: "requests")
         defer { bar.finish() }
         let files: CurveFiles
         do {
-            let lru = LRUCurve(path: trace, format: format)
+            let lru = LRUCurve(path: input.trace, format: format)
             let progress = { (f: Double) in bar.update(fraction: f, done: 0, total: 0) }
             if let sample {
                 let estimate = try lru.computeSampled(capacities, rate: sample, progress: progress)
                 files = CurveFiles(
-                    trace: trace, points: estimate.points, uniqueBytes: estimate.estimatedUniqueBytes,
+                    trace: input.trace, points: estimate.points, uniqueBytes: estimate.estimatedUniqueBytes,
                     sampled: estimate, report: !output.noReport)
             } else {
                 let curve = try lru.compute(capacities, progress: progress)
                 files = CurveFiles(
-                    trace: trace, points: curve.points, uniqueBytes: curve.uniqueBytes, sampled: nil,
+                    trace: input.trace, points: curve.points, uniqueBytes: curve.uniqueBytes, sampled: nil,
                     report: !output.noReport)
             }
         } catch { throw CommandFailure(error.description, located: true) }
         bar.finish()
         try report.commit(files.files)
-        say(traceFormat.json ? files.json(out: report.path) : files.text(out: report.path))
+        say(input.json ? files.json(out: report.path) : files.text(out: report.path))
     }
 }

@@ -41,17 +41,7 @@ struct ReplayCommand: ParsableCommand {
               odr-sim replay apps.csv --capacity 1.5GB --policy android-quota
             """)
 
-    @Argument(
-        help:
-            """
-            The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited \
-            text (--columns), or libCacheSim's oracleGeneral (.zst).
-            """
-    )
-    var trace: String
-
-    @OptionGroup(title: "Trace format")
-    var traceFormat: TraceFormatOptions
+    @OptionGroup var input: TraceInputOptions
 
     @Option(
         help: ArgumentHelp(
@@ -107,21 +97,22 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure.usage("--warmup and --bound do not combine: the bounds are of the whole trace")
             }
         }
-        let format = try traceFormat.traceFormat(path: trace)
+        let format = try input.traceFormat()
         let report = try output.claim(
-            default: OutputSafety.defaultReport("replay-" + URL(fileURLWithPath: trace).lastPathComponent),
-            inputs: [trace])
+            default: input.defaultReport("replay"),
+            inputs: [input.trace])
         let chosen = try resolvePolicyFlags(policies.isEmpty ? ["lru"] : policies, option: "--policy")
         let results = try replay(format: format, capacities: capacities, policies: chosen)
         let bounds =
             try bound
-            ? traceBounds(trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
+            ? traceBounds(
+                input.trace, format: format, capacities: capacities, foo: true, fooMaxRequests: fooMaxRequests)
             : nil
         let files = ReplayFiles(
-            trace: trace, results: results, bounds: bounds, policies: chosen.count, capacities: capacities.count,
+            trace: input.trace, results: results, bounds: bounds, policies: chosen.count, capacities: capacities.count,
             warmupRequests: warmup ?? 0, report: !output.noReport)
         try report.commit(files.files)
-        say(traceFormat.json ? files.json(out: report.path) : files.text(out: report.path))
+        say(input.json ? files.json(out: report.path) : files.text(out: report.path))
     }
 
     /// Every policy at every capacity, with a progress bar; a trace that cannot be read is one
@@ -136,7 +127,7 @@ struct ReplayCommand: ParsableCommand {
             let count = policies.count
             progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
         }
-        var replayer = TraceReplayer(path: trace, format: format)
+        var replayer = TraceReplayer(path: input.trace, format: format)
         replayer.warmupRequests = warmup ?? 0
         do {
             return try replayer.replay(

@@ -4,6 +4,32 @@ import Metrics
 import SafeOutput
 import TraceReplay
 
+/// The trace a command reads and how it is laid out: `replay`'s, `mrc`'s and `bound`'s.
+struct TraceInputOptions: ParsableArguments {
+    @Argument(
+        help:
+            """
+            The trace: a CSV with a header row naming time, obj_id, size (and optionally app), another delimited \
+            text (--columns), or libCacheSim's oracleGeneral (.zst).
+            """
+    )
+    var trace: String
+
+    @OptionGroup(title: "Trace format")
+    var format: TraceFormatOptions
+
+    /// The trace's layout (``TraceFormatOptions/traceFormat(path:)``).
+    func traceFormat() throws -> TraceFormat { try format.traceFormat(path: trace) }
+
+    /// Whether stdout gets the JSON summary (`--format json`).
+    var json: Bool { format.json }
+
+    /// The report folder's default name: `PREFIX-<trace file name>`.
+    func defaultReport(_ prefix: String) -> String {
+        OutputSafety.defaultReport(prefix + "-" + URL(fileURLWithPath: trace).lastPathComponent)
+    }
+}
+
 /// The options that say how a trace file is laid out, shared by `replay`, `mrc` and `bound`.
 ///
 /// `--format` names the trace's layout, as it always has; `--format json` instead asks for

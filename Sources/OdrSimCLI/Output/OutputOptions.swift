@@ -1,4 +1,5 @@
 import ArgumentParser
+import Experiments
 import Foundation
 import Metrics
 import Quantities
@@ -83,32 +84,12 @@ struct WarmupOption: ParsableArguments {
             "--warmup auto: compare chooses a warm-up (MSER-5); give this command a duration such as 1d")
     }
 
-    /// The warm-up in seconds (0 without one); it must end before the shortest run does,
-    /// and cannot go with `--bound` (the bound is of the whole run).
+    /// The warm-up in seconds (0 without one; ``Experiments/Warmup``).
     func seconds(shortestRun duration: Double, bound: Bool = false) throws -> Double {
         guard let warmup else { return 0 }
-        // `auto`: compare's first pass chooses it (and a bound is of the whole run, as below).
-        if isAuto {
-            if bound {
-                throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
-            } else {
-                return 0
-            }
+        do { return try Warmup.seconds(warmup, shortestRun: duration, bound: bound) } catch {
+            throw CommandFailure.usage(error.description)
         }
-        let seconds: Double
-        do { seconds = try DurationSyntax.parse(warmup) } catch { throw CommandFailure.usage("--warmup: \(error)") }
-        guard seconds < duration else {
-            throw CommandFailure.usage(
-                """
-                --warmup \(warmup) is not shorter than the run (\(humanDuration(duration))); nothing would be \
-                measured
-                """
-            )
-        }
-        guard !bound || seconds == 0 else {
-            throw CommandFailure.usage("--warmup and --bound do not combine: the bound is of the whole run")
-        }
-        return seconds
     }
 
     /// `--warmup auto` (MSER-5 on a first pass).
