@@ -42,6 +42,11 @@ public struct AdviceExchange: Sendable {
     /// The version written into, and required of, every file (odr-sim's).
     public var version: String
 
+    /// The key of an advise: a digest of everything that changes a result (the scenario's
+    /// text, every option, the shard count and the version), so that two different advises
+    /// sharing a folder never read each other's runs.
+    public static func key(of parts: [String]) -> String { TextDigest.of(parts.joined(separator: "\u{0}")) }
+
     public init(shard: Int, count: Int, folder: URL, key: String, timeout: Double = 3600, version: String = "") {
         precondition(count >= 1 && (1...count).contains(shard), "shard \(shard) of \(count)")
         self.shard = shard

@@ -97,6 +97,20 @@ public struct UnknownPolicy: Error, Equatable, CustomStringConvertible {
 }
 
 extension PolicyRegistry {
+    /// Every registered policy, one line each (name, what it purges first, offline or not),
+    /// each option of it on a line below: `odr-sim policies`.
+    public static func listing() -> [String] {
+        let width = names.map(\.count).max() ?? 0
+        return all.flatMap { policy in
+            let pad = String(repeating: " ", count: width - policy.name.count)
+            return ["\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")"]
+                + policy.options.map { option in
+                    let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
+                    return "\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)"
+                }
+        }
+    }
+
     /// Every registered policy as a Markdown table: name, rule, options.
     public static func markdownTable() -> String {
         var lines = ["| name | rule | options |", "|---|---|---|"]

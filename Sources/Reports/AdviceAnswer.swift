@@ -75,6 +75,19 @@ public struct AdviceAnswer {
         return files
     }
 
+    /// A shard other than 1 (`K/N`): its share is done, and shard 1 writes the answer.
+    public func shardDone(_ shard: String, json: Bool, elapsed: Double) -> String {
+        let layouts = result.evaluations.count
+        guard !json else {
+            return JSONText.object([
+                ("command", JSONText.string("advise")), ("shard", JSONText.string(shard)), ("layouts", String(layouts)),
+            ])
+        }
+        return String(
+            format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the answer",
+            shard, layouts, elapsed)
+    }
+
     /// `--format json`: one object.
     public func json(out: String) -> String {
         let difference = result.difference

@@ -1,3 +1,4 @@
+import Metrics
 import Simulation
 
 /// Where a scenario's reports say it came from: its name, description and file, with the
@@ -14,6 +15,19 @@ public struct ScenarioSource {
         self.description = description
         self.file = file
         self.scenario = scenario
+    }
+
+    /// `odr-sim validate`'s line: what the scenario holds and how much a run does.
+    public func validated(policies: [String]) -> String {
+        let s = scenario
+        let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
+        let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
+        return """
+            \(file): ok — '\(name)' on \(s.platformNames): \(s.apps.count) app(s), \(tags) tags in \(packs) packs, \
+            \(s.events.count) scripted events, \(s.generators.count) workload generator(s), \
+            \(humanDuration(s.duration)), about \(scientific(s.expectedEvents)) workload events per run, \
+            policies \(policies.joined(separator: ", "))
+            """
     }
 
     /// The report's lede: the description, else what produced it.

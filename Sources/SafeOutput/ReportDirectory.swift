@@ -105,6 +105,31 @@ public struct ReportDirectory {
         try out.close()
     }
 
+    /// ``prepare()``, a failure saying where it could not write.
+    public func prepared() throws(CommandFailure) -> URL {
+        do { return try prepare() } catch {
+            throw CommandFailure("cannot write reports to \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Joins `parts` (files runs streamed into the prepared directory) as the file `name` under
+    /// `header`, then commits `files` beside it; `problem`, a run's failure to write its part,
+    /// abandons the report instead. Without parts, the files alone.
+    public func commit(
+        _ files: [(name: String, contents: String)], joining parts: [URL]?, into name: String, header: String,
+        problem: String?
+    ) throws(CommandFailure) {
+        guard let parts else { return try commit(files) }
+        do {
+            if let problem { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem]) }
+            try concatenate(into: name, header: header, parts: parts)
+        } catch {
+            abandon()
+            throw CommandFailure("cannot write reports to \(path): \(error.localizedDescription)")
+        }
+        try commit(files, staged: true)
+    }
+
     /// Writes `files` (name → contents) and swaps them in as the destination directory.
     /// `staged`: the directory was made by ``prepare()`` and may already hold files.
     public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws(CommandFailure) {

@@ -97,6 +97,15 @@ public enum PlatformDescription {
     }
 
     /// Every preset as a Markdown table: what `odr-sim platforms --markdown` prints and the docs show.
+    /// Every preset, a few lines each: who evicts, categories, install, cellular, updates, limits.
+    public static func listing() -> [String] {
+        PlatformProfile.presets.flatMap { profile in
+            ["\(profile.name): \(evictor(profile))", "  categories: \(categories(profile))", "  install: \(install(profile))"]
+                + (cellular(profile).map { ["  cellular: \($0)"] } ?? [])
+                + ["  updates: \(updates(profile))", "  limits: \(limits(profile))"]
+        }
+    }
+
     public static func markdownTable() -> String {
         var lines = [
             "| platform | who removes packs | categories | install | cellular | updates | limits |",

@@ -260,7 +260,7 @@ struct AdviseCommand: ParsableCommand {
         let answer = try search(&advisor, question, precision: freshPrecision, indifference: knDelta)
         let elapsed = Date().timeIntervalSince(started)
         // A shard other than 1: its runs are in the exchange, and shard 1 writes the answer.
-        guard let report else { return sayShardDone(layouts: answer.result.evaluations.count, elapsed: elapsed) }
+        guard let report else { return say(answer.shardDone(shard!, json: printing.json, elapsed: elapsed)) }
         let advised = try advisedScenario(
             text, layout: answer.result.evaluations[answer.result.best].layout,
             resources: document.resources[appIndex], in: report)
@@ -361,31 +361,17 @@ struct AdviseCommand: ParsableCommand {
                 throw CommandFailure.usage("--shard-timeout: \(error)")
             }
             let version = ToolVersion.current
-            let key = SourceDigest.of(
-                [
-                    text, app, advisor.policy.name, String(replications), String(maxEvaluations), String(confirm),
-                    String(robustness), String(exhaustive), precision ?? "", indifference ?? "",
-                    String(maxReplications), waitPrice, "\(installPrice)", failurePrice, downloadPrice,
-                    advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
-                ].joined(separator: "\u{0}"))
+            let key = AdviceExchange.key(of: [
+                text, app, advisor.policy.name, String(replications), String(maxEvaluations), String(confirm),
+                String(robustness), String(exhaustive), precision ?? "", indifference ?? "", String(maxReplications),
+                waitPrice, "\(installPrice)", failurePrice, downloadPrice,
+                advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
+            ])
             advisor.exchange = AdviceExchange(
                 shard: position.index, count: position.count, folder: URL(fileURLWithPath: exchange), key: key,
                 timeout: timeout, version: version)
         }
         return report
-    }
-
-    /// A shard other than 1: one line (or object) saying its share is done.
-    private func sayShardDone(layouts: Int, elapsed: Double) {
-        say(
-            printing.json
-                ? JSONSummary.object([
-                    ("command", JSONSummary.string("advise")), ("shard", JSONSummary.string(shard!)),
-                    ("layouts", String(layouts)),
-                ])
-                : String(
-                    format: "advise shard %@: %d layouts searched with the other shards in %.2f s; shard 1 writes the "
-                        + "answer", shard!, layouts, elapsed))
     }
 
     /// The advised layout written over the file's own text; a telemetry file keeps resolving

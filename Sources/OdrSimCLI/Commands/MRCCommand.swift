@@ -73,18 +73,13 @@ struct MRCCommand: ParsableCommand {
         do {
             let lru = LRUCurve(path: input.trace, format: format)
             let progress = { (f: Double) in bar.update(fraction: f, done: 0, total: 0) }
-            if let sample {
-                let estimate = try lru.computeSampled(capacities, rate: sample, progress: progress)
-                files = CurveFiles(
-                    trace: input.trace, points: estimate.points, uniqueBytes: estimate.estimatedUniqueBytes,
-                    sampled: estimate, report: !output.noReport)
-            } else {
-                let curve = try lru.compute(capacities, progress: progress)
-                files = CurveFiles(
-                    trace: input.trace, points: curve.points, uniqueBytes: curve.uniqueBytes, sampled: nil,
-                    report: !output.noReport)
-            }
-        } catch { throw CommandFailure(error.description, located: true) }
+            let sampled = try sample.map { try lru.computeSampled(capacities, rate: $0, progress: progress) }
+            let curve =
+                try sampled.map { ($0.points, $0.estimatedUniqueBytes) } ?? lru.compute(capacities, progress: progress)
+            files = CurveFiles(
+                trace: input.trace, points: curve.0, uniqueBytes: curve.1, sampled: sampled,
+                report: !output.noReport)
+        } catch { throw CommandFailure("\(error)", located: true) }
         bar.finish()
         try report.commit(files.files)
         say(input.json ? files.json(out: report.path) : files.text(out: report.path))

@@ -29,17 +29,7 @@ struct PlatformsCommand: ParsableCommand {
     var markdown = false
 
     func run() {
-        if markdown {
-            say(PlatformDescription.markdownTable(), terminator: "")
-            return
-        }
-        for profile in PlatformProfile.presets {
-            say("\(profile.name): \(PlatformDescription.evictor(profile))")
-            say("  categories: \(PlatformDescription.categories(profile))")
-            say("  install: \(PlatformDescription.install(profile))")
-            if let cellular = PlatformDescription.cellular(profile) { say("  cellular: \(cellular)") }
-            say("  updates: \(PlatformDescription.updates(profile))")
-            say("  limits: \(PlatformDescription.limits(profile))")
-        }
+        if markdown { return say(PlatformDescription.markdownTable(), terminator: "") }
+        for line in PlatformDescription.listing() { say(line) }
     }
 }

@@ -24,18 +24,7 @@ struct PoliciesCommand: ParsableCommand {
     var markdown = false
 
     func run() {
-        if markdown {
-            say(PolicyRegistry.markdownTable(), terminator: "")
-            return
-        }
-        let width = PolicyRegistry.names.map(\.count).max() ?? 0
-        for policy in PolicyRegistry.all {
-            let pad = String(repeating: " ", count: width - policy.name.count)
-            say("\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")")
-            for option in policy.options {
-                let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
-                say("\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)")
-            }
-        }
+        if markdown { return say(PolicyRegistry.markdownTable(), terminator: "") }
+        for line in PolicyRegistry.listing() { say(line) }
     }
 }

@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
         let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
-        if !noEvents { runner.eventsDirectory = try prepareEvents(report) }
+        if !noEvents { runner.eventsDirectory = try report.prepared() }
         let started = Date()
         let results = try runs.run(runner, cleanUp: report.abandon)
         let elapsed = Date().timeIntervalSince(started)
@@ -101,7 +101,9 @@ struct RunCommand: ParsableCommand {
             runs.source, results: results, policies: descriptors.map(\.name), baseline: baseline.name,
             app: options.app, replications: runner.replications, warmup: runner.warmup, bound: bound,
             report: !output.noReport)
-        try commit(files, events: results, to: report)
+        try report.commit(
+            files.files, joining: noEvents ? nil : results.compactMap(\.eventsPart), into: "events.csv",
+            header: RunRecorder.eventsHeader, problem: results.lazy.compactMap(\.writeError).first)
         say(
             printing.json
                 ? files.json(out: report.path, precisionMet: missed.map(\.isEmpty))
@@ -134,31 +136,5 @@ struct RunCommand: ParsableCommand {
                 """
             )
         }
-    }
-
-    /// The report's temporary directory, where each run streams its events.
-    private func prepareEvents(_ report: ReportDirectory) throws -> URL {
-        do { return try report.prepare() } catch {
-            throw CommandFailure("cannot write reports to \(report.path): \(error.localizedDescription)")
-        }
-    }
-
-    /// Joins the runs' events in plan order beside the files, and swaps the folder in.
-    private func commit(_ files: RunFiles, events results: [ExperimentRunner.RunResult], to report: ReportDirectory)
-        throws
-    {
-        do {
-            if let problem = results.lazy.compactMap(\.writeError).first {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: problem])
-            }
-            if !noEvents {
-                try report.concatenate(
-                    into: "events.csv", header: RunRecorder.eventsHeader, parts: results.compactMap(\.eventsPart))
-            }
-        } catch {
-            report.abandon()
-            throw CommandFailure("cannot write reports to \(report.path): \(error.localizedDescription)")
-        }
-        try report.commit(files.files, staged: !noEvents)
     }
 }

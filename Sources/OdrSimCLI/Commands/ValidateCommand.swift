@@ -1,5 +1,6 @@
 import ArgumentParser
 import Metrics
+import Reports
 import SafeOutput
 import Simulation
 
@@ -24,17 +25,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let document = try loadScenario(file)
-        let s = document.scenario
-        let packs = s.apps.reduce(0) { $0 + $1.catalog.packs.count }
-        let tags = s.apps.reduce(0) { $0 + $1.catalog.tags.count }
-        say(
-            """
-            \(file): ok — '\(document.name)' on \(s.platformNames): \(s.apps.count) app(s), \(tags) tags in \(packs) \
-            packs, \
-            \(s.events.count) scripted events, \(s.generators.count) workload generator(s), \
-            \(humanDuration(s.duration)), about \(scientific(s.expectedEvents)) workload events per run,
-            """
-                + " policies \(document.policies.joined(separator: ", "))")
-        warnAboutWorkload(s, file: file, maxEvents: limits.maxEvents)
+        let source = ScenarioSource(
+            name: document.name, description: document.description, file: file, scenario: document.scenario)
+        say(source.validated(policies: document.policies))
+        warnAboutWorkload(document.scenario, file: file, maxEvents: limits.maxEvents)
     }
 }
