@@ -283,6 +283,37 @@ extension Advisor {
             return .bytes(Double(bytes))
         }
 
+        /// Why the fresh seeds' options are refused: a one-line reason naming the flag.
+        public struct Refusal: Error, CustomStringConvertible {
+            public let description: String
+        }
+
+        /// `--precision` (with `--confirm`'s `confirm` seeds above 0) and `--indifference` (a
+        /// size, KN's δ), which replace each other.
+        public static func options(precision: String?, indifference: String?, confirm: Int) throws(Refusal) -> (
+            precision: FreshPrecision?, indifference: Double?
+        ) {
+            var chosen: FreshPrecision?
+            if let precision {
+                guard confirm > 0, let p = parse(precision) else {
+                    throw Refusal(
+                        description: """
+                            --precision: '\(precision)' is neither a percentage such as 5% nor a size such as 50MB (and \
+                            it needs --confirm above 0)
+                            """)
+                }
+                chosen = p
+            }
+            guard let indifference else { return (chosen, nil) }
+            guard let bytes = try? SizeSyntax.parse(indifference), bytes > 0, precision == nil else {
+                throw Refusal(
+                    description: precision == nil
+                        ? "--indifference: '\(indifference)' is not a size above 0 such as 50MB"
+                        : "--indifference replaces --precision: give one of them")
+            }
+            return (chosen, Double(bytes))
+        }
+
         /// The half-width allowed, for a confirmation.
         func target(_ c: Confirmation) -> Double {
             switch self {

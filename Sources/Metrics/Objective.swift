@@ -42,6 +42,27 @@ public struct Objective: Sendable, Equatable {
 
     /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
     /// scenario writes them.
+    /// An objective and limits as a file wrote them, each with where (`FILE:LINE:COLUMN`): a
+    /// bad one is refused at its own place (each limit alone first, then the whole).
+    public static func parse(
+        written objective: (text: String, location: String)?, limits: [(text: String, location: String)]
+    )
+        throws(LocatedError) -> Objective
+    {
+        func parse(_ text: String?, _ limits: [String], at location: String) throws(LocatedError) -> Objective {
+            do { return try Objective.parse(text, limits: limits) } catch {
+                throw LocatedError(description: "\(location): \(error)")
+            }
+        }
+        for limit in limits { _ = try parse(nil, [limit.text], at: limit.location) }
+        return try parse(objective?.text, limits.map(\.text), at: objective?.location ?? limits[0].location)
+    }
+
+    /// A refusal at its place: `FILE:LINE:COLUMN: reason`.
+    public struct LocatedError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     public static func parse(_ text: String?, limits: [String]) throws(ParseError) -> Objective {
         func metric(_ name: Substring) throws(ParseError) -> Metric {
             let name = name.trimmingCharacters(in: .whitespaces)

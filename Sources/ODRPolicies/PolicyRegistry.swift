@@ -106,7 +106,8 @@ extension PolicyRegistry {
             return ["\(policy.name)\(pad)  \(policy.summary)\(policy.needsFuture ? " (offline)" : "")"]
                 + policy.options.map { option in
                     let key = option.scope == .app ? "apps.<id>.\(option.key)" : option.key
-                    return "\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)"
+                    return
+                        "\(String(repeating: " ", count: width))    \(key) (\(option.kind.rawValue)): \(option.summary)"
                 }
         }
     }

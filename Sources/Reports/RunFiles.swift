@@ -57,6 +57,17 @@ public struct RunFiles {
         if bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
     }
 
+    /// Why `events.csv` is refused up front: about a row per kernel event of every run, beyond
+    /// `limit` rows (about 170 bytes a row); nil within it.
+    public static func eventRowsRefusal(_ source: ScenarioSource, runs: Int, limit: Int) -> String? {
+        let rows = source.scenario.expectedEvents * Double(runs)
+        guard rows > Double(limit) else { return nil }
+        return """
+            \(source.file): events.csv would get about \(scientific(rows)) rows (about \(humanBytes(rows * 170))), \
+            beyond --max-event-rows \(limit); run with --no-events, or raise --max-event-rows
+            """
+    }
+
     /// The contents of the file called `name`, if written.
     public subscript(name: String) -> String? { files.first { $0.name == name }?.contents }
 

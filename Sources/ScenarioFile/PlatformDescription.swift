@@ -100,7 +100,10 @@ public enum PlatformDescription {
     /// Every preset, a few lines each: who evicts, categories, install, cellular, updates, limits.
     public static func listing() -> [String] {
         PlatformProfile.presets.flatMap { profile in
-            ["\(profile.name): \(evictor(profile))", "  categories: \(categories(profile))", "  install: \(install(profile))"]
+            [
+                "\(profile.name): \(evictor(profile))", "  categories: \(categories(profile))",
+                "  install: \(install(profile))",
+            ]
                 + (cellular(profile).map { ["  cellular: \($0)"] } ?? [])
                 + ["  updates: \(updates(profile))", "  limits: \(limits(profile))"]
         }

@@ -248,7 +248,11 @@ struct AdviseCommand: ParsableCommand {
         // Every layout runs the scenario's workload: refused up front beyond --max-events, as
         // `run` refuses it (each device of the population is the same workload).
         try checkWorkload(document.scenario, file: file, maxEvents: limits.maxEvents)
-        let (freshPrecision, knDelta) = try freshSeedOptions()
+        let (freshPrecision, knDelta): (Advisor.FreshPrecision?, Double?)
+        do {
+            (freshPrecision, knDelta) = try Advisor.FreshPrecision.options(
+                precision: precision, indifference: indifference, confirm: confirm)
+        } catch { throw CommandFailure.usage(error.description) }
         let report = try claimOutputs(document, text: text, advisor: &advisor)
         if exhaustive, let refusal = advisor.exhaustiveRefusal(sharded: shard != nil) {
             throw CommandFailure.usage(refusal)
@@ -311,30 +315,6 @@ struct AdviseCommand: ParsableCommand {
                 : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
             return (try scenarioParser().parse(migrated, fileName: file), migrated)
         } catch { throw CommandFailure("\(error)", located: true) }
-    }
-
-    /// `--precision` (a share or a size) and `--indifference` (a size), which replace each other.
-    private func freshSeedOptions() throws -> (Advisor.FreshPrecision?, Double?) {
-        let freshPrecision = try precision.map { text in
-            guard confirm > 0, let p = Advisor.FreshPrecision.parse(text) else {
-                throw CommandFailure.usage(
-                    """
-                    --precision: '\(text)' is neither a percentage such as 5% nor a size such as 50MB (and it needs \
-                    --confirm above 0)
-                    """)
-            }
-            return p
-        }
-        let knDelta = try indifference.map { t in
-            guard let b = try? SizeSyntax.parse(t), b > 0, precision == nil else {
-                throw CommandFailure.usage(
-                    precision == nil
-                        ? "--indifference: '\(t)' is not a size above 0 such as 50MB"
-                        : "--indifference replaces --precision: give one of them")
-            }
-            return Double(b)
-        }
-        return (freshPrecision, knDelta)
     }
 
     /// Outputs are claimed before any work: shard 1 (or a single machine) writes the answer

@@ -89,7 +89,11 @@ struct RunCommand: ParsableCommand {
             runs.options.replications = pass.replications
         }
         var runner = try runs.runner(bound: bound, sampleInterval: interval, recordsEvents: !noEvents)
-        try checkEventRows(document.scenario, policies: descriptors.count, replications: runner.replications)
+        if !noEvents,
+            let refusal = RunFiles.eventRowsRefusal(runs.source, runs: runner.plan.runs.count, limit: maxEventRows)
+        {
+            throw CommandFailure(refusal)
+        }
         let report = try output.claim(default: OutputSafety.defaultReport(document.name), inputs: [options.file])
         // events.csv can outgrow memory on long runs: each run streams its rows into a part
         // file in the report's temporary directory, joined in plan order at the end.
@@ -120,21 +124,6 @@ struct RunCommand: ParsableCommand {
             throw CommandFailure.usage(
                 "--sample: '\(text)' takes \(SampleInterval.describe(samples)) samples over "
                     + "\(humanDuration(duration)); at most \(ModelLimits.samples) per run")
-        }
-    }
-
-    /// events.csv gets about a row per kernel event of every run: refused up front beyond
-    /// `--max-event-rows`.
-    private func checkEventRows(_ scenario: Scenario, policies: Int, replications: Int) throws {
-        let eventRows = scenario.expectedEvents * Double(policies * replications)
-        guard noEvents || eventRows <= Double(maxEventRows) else {
-            throw CommandFailure(
-                """
-                \(options.file): events.csv would get about \(scientific(eventRows)) rows (about \
-                \(humanBytes(eventRows * 170))), beyond --max-event-rows \(maxEventRows); run with --no-events, or \
-                raise --max-event-rows
-                """
-            )
         }
     }
 }

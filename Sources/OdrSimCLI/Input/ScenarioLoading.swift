@@ -248,16 +248,9 @@ struct ScenarioRuns {
 func resolveBaseline(_ requested: String?, policies: [String], strategies: Bool = false) throws -> (
     name: String, note: String?
 ) {
-    guard let requested else { return BaselineChoice.usual(among: policies, strategies: strategies) }
-    _ = try resolvePolicyFlags([requested], option: "--baseline")
-    guard policies.contains(requested) else {
-        throw CommandFailure.usage(
-            "--baseline: '\(requested)' is not among the policies run (\(policies.joined(separator: ", ")))")
+    do { return try BaselineChoice.resolve(requested, among: policies, strategies: strategies) } catch {
+        throw CommandFailure.usage(error.description)
     }
-    return (
-        requested,
-        requested == ApplePolicy.descriptor.name ? nil : "Paired differences against \(requested) (--baseline)."
-    )
 }
 
 /// `--objective` and `--limit`: what a team wants, so that compare's and sweep's verdict ends
@@ -288,25 +281,17 @@ struct ObjectiveOptions: ParsableArguments {
         guard objective == nil && limits.isEmpty, study.objective != nil || !study.limits.isEmpty else {
             return try parsed()
         }
-        func parse(_ text: String?, _ limits: [String], at location: String) throws -> Objective {
-            do {
-                return try Objective.parse(
-                    text, limits: limits
-                )
-            } catch { throw CommandFailure("\(location): \(error)", located: true) }
-        }
-        for limit in study.limits { _ = try parse(nil, [limit.text], at: limit.location) }
-        return try parse(
-            study.objective?.text, study.limits.map(\.text), at: study.objective?.location ?? study.limits[0].location)
+        do {
+            return try Objective.parse(
+                written: study.objective.map { ($0.text, $0.location) },
+                limits: study.limits.map { ($0.text, $0.location) })
+        } catch { throw CommandFailure(error.description, located: true) }
     }
 
     /// The objective given, or nil without --objective and --limit.
     func parsed() throws -> Objective? {
         do {
-            return try objective == nil && limits.isEmpty
-                ? nil
-                : Objective.parse(
-                    objective, limits: limits)
+            return try objective == nil && limits.isEmpty ? nil : Objective.parse(objective, limits: limits)
         } catch { throw CommandFailure.usage("--objective: \(error)") }
     }
 }
