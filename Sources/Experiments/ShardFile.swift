@@ -252,3 +252,44 @@ public struct ShardFile: Sendable, Equatable {
         return results
     }
 }
+
+extension ShardFile {
+    /// Why a folder of shards cannot be merged: a one-line reason, `located` where it begins
+    /// with a shard's `FILE:LINE:COLUMN`.
+    public struct FolderError: Swift.Error, CustomStringConvertible {
+        public let description: String
+        public let located: Bool
+    }
+
+    /// Every `shard-*.csv` of `directory`, read and checked, merged: the study's name, the
+    /// shards' paths and the results, byte for byte those of one machine.
+    public static func merge(folder directory: String) throws(FolderError) -> (
+        name: String, paths: [String], results: SweepResults
+    ) {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw FolderError(description: "\(directory): no such directory", located: false)
+        }
+        let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
+        var shards: [ShardFile] = []
+        var paths: [String] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            let text: String
+            do { text = try InputText.read(path) } catch {
+                throw FolderError(
+                    description: "\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)",
+                    located: true)
+            }
+            do { shards.append(try parse(text, name: path)) } catch {
+                throw FolderError(description: "\(error)", located: false)
+            }
+            paths.append(path)
+        }
+        do { return (shards.first?.name ?? "", paths, try merge(shards, names: paths)) } catch {
+            throw FolderError(description: "\(directory): \(error)", located: false)
+        }
+    }
+}

@@ -312,31 +312,16 @@ struct SweepMergeCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("\(directory): no such directory")
-        }
-        let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
-        var shards: [ShardFile] = []
-        var paths: [String] = []
-        for name in names {
-            let path = (directory as NSString).appendingPathComponent(name)
-            let text = try readInput(path)
-            do { shards.append(try ShardFile.parse(text, name: path)) } catch { throw CommandFailure("\(error)") }
-            paths.append(path)
-        }
-        let merged: SweepResults
-        do { merged = try ShardFile.merge(shards, names: paths) } catch {
-            throw CommandFailure("\(directory): \(error)")
+        let merged: (name: String, paths: [String], results: SweepResults)
+        do { merged = try ShardFile.merge(folder: directory) } catch {
+            throw CommandFailure(error.description, located: error.located)
         }
         let destination = try output.claim(
-            default: OutputSafety.defaultReport(shards[0].name, suffix: "-sweep"), inputs: paths)
-        _ = try write(merged, name: shards[0].name, to: destination, report: !output.noReport)
+            default: OutputSafety.defaultReport(merged.name, suffix: "-sweep"), inputs: merged.paths)
+        _ = try write(merged.results, name: merged.name, to: destination, report: !output.noReport)
         say(
             """
-            \(shards[0].name): \(shards.count) shards, \(merged.lines.count) runs merged; results in \
+            \(merged.name): \(merged.paths.count) shards, \(merged.results.lines.count) runs merged; results in \
             \(destination.path)/
             """
         )
