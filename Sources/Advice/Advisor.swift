@@ -61,6 +61,25 @@ public struct Advisor {
             self.failurePrice = failurePrice
             self.downloadPrice = downloadPrice
         }
+
+        /// Why a price is refused: a one-line reason naming its flag.
+        public struct Refusal: Error, CustomStringConvertible {
+            public let description: String
+        }
+
+        /// The prices as the command line writes them: sizes (at most 1 PiB, as a scenario
+        /// reads them) for a second of wait, a failed request and a download.
+        public init(wait: String, install: Double, failure: String, download: String) throws(Refusal) {
+            func size(_ text: String, _ option: String) throws(Refusal) -> Double {
+                do { return Double(try SizeSyntax.parse(text)) } catch {
+                    throw Refusal(description: "\(option): \(error)")
+                }
+            }
+            self.init(
+                waitPrice: try size(wait, "--wait-price"), installPrice: install,
+                failurePrice: try size(failure, "--failure-price"),
+                downloadPrice: try size(download, "--download-price"))
+        }
     }
 
     /// One layout tried.

@@ -298,8 +298,8 @@ extension Advisor {
                 guard confirm > 0, let p = parse(precision) else {
                     throw Refusal(
                         description: """
-                            --precision: '\(precision)' is neither a percentage such as 5% nor a size such as 50MB (and \
-                            it needs --confirm above 0)
+                            --precision: '\(precision)' is neither a percentage such as 5% nor a size such as \
+                            50MB (and it needs --confirm above 0)
                             """)
                 }
                 chosen = p

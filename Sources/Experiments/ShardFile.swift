@@ -63,6 +63,14 @@ public struct ShardFile: Sendable, Equatable {
         "shard-\(pad(shard))-of-\(pad(count)).csv"
     }
 
+    /// The path of shard `shard` of `count` in `folder`.
+    public static func path(in folder: String, shard: Int, of count: Int) -> String {
+        URL(fileURLWithPath: folder).appendingPathComponent(fileName(shard: shard, of: count)).path
+    }
+
+    /// Whether a file beginning with `head` is a shard file (one a shard may replace).
+    public static func isOne(head: String) -> Bool { head.hasPrefix("# odr-sim shard ") }
+
     private static func pad(_ n: Int) -> String {
         let digits = String(n)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
@@ -291,5 +299,16 @@ extension ShardFile {
         do { return (shards.first?.name ?? "", paths, try merge(shards, names: paths)) } catch {
             throw FolderError(description: "\(directory): \(error)", located: false)
         }
+    }
+}
+
+extension ShardFile {
+    /// The line a shard says once its file is written to `path`: its runs among the study's
+    /// (`points` × policies × replications), in `elapsed` seconds.
+    public func doneLine(plan: ExperimentPlan, points: Int, elapsed: Double, path: String) -> String {
+        let what = "\(points) points × \(plan.policies.count) policies × \(plan.replications) replications"
+        return String(
+            format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@", name, shard, count, runs.count,
+            plan.runs.count, what, elapsed, path)
     }
 }

@@ -8,6 +8,10 @@ import TextInput
 /// refuse to compare what is not there instead of passing over it. Every malformed value is
 /// an error naming `FILE:LINE:COLUMN` (the column counted in fields, 1-based).
 public struct BaselineFile: Sendable {
+    /// Whether a file beginning with `head` is a baseline (a summary.csv odr-sim wrote, one
+    /// `--update` may replace).
+    public static func isOne(head: String) -> Bool { head.hasPrefix(SummaryRow.header.prefix { $0 != "\n" }) }
+
     public struct Error: Swift.Error, CustomStringConvertible, Sendable {
         public let description: String
     }

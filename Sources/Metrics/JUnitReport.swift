@@ -3,6 +3,11 @@
 /// metric, failing with every replication that moved; and a first suite whose one case,
 /// `coverage`, fails when the run and the baseline did not cover each other.
 public enum JUnitReport {
+    /// Whether a file beginning with `head` is a report odr-sim wrote (one `--junit` may replace).
+    public static func isOne(head: String) -> Bool {
+        head.hasPrefix("<?xml") && head.contains("<testsuites name=\"odr-sim check\"")
+    }
+
     public static func xml(_ check: RegressionCheck, name: String) -> String {
         var suites: [(name: String, cases: [(classname: String, name: String, failure: String?)])] = []
         suites.append(

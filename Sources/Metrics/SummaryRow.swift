@@ -19,6 +19,11 @@ public struct SummaryRow: Sendable, Hashable {
     public static var header: String { header(platformMetrics: false) }
 
     /// The header with the platform metrics' columns too, or not (``Metric/columns(platformMetrics:)``).
+    /// `summary.csv` (and a baseline): the header, then a line per row.
+    public static func csv(_ rows: [SummaryRow], platformMetrics: Bool) -> String {
+        header(platformMetrics: platformMetrics) + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()
+    }
+
     public static func header(platformMetrics: Bool) -> String {
         CSV.row(
             ["policy", "replication", "seed", "scenario_hash"]

@@ -66,11 +66,7 @@ public struct CompareFiles {
         self.robustness = try robustness?(verdict(comparison))
         let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline, platformMetrics: platformMetrics)
         files = [
-            (
-                "summary.csv",
-                SummaryRow.header(platformMetrics: platformMetrics)
-                    + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()
-            ),
+            ("summary.csv", SummaryRow.csv(rows, platformMetrics: platformMetrics)),
             ("comparison.csv", comparison.csv),
             ("comparison-long.csv", comparison.longCSV),
             ("comparison-apps.csv", AppRow.comparisonCSV(byApp)),

@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 import Metrics
 
@@ -37,6 +38,25 @@ public final class ProgressBar: @unchecked Sendable {
         let left = f > 0 ? humanDuration(elapsed * (1 - f) / f) + " left" : "estimating"
         let line = String(format: "[%@] %3.0f%% · %d/%d %@ · %@", bar, f * 100, done, total, unit, left)
         FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+    }
+
+    /// The runs of `runner` (all, or `indices`) with this bar following them; where nothing
+    /// is drawn (not a terminal) the runs make no progress calls at all.
+    public func run(_ runner: ExperimentRunner, indices: [Int]? = nil) throws -> [ExperimentRunner.RunResult] {
+        defer { finish() }
+        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
+        if enabled {
+            progress = { (p: ExperimentRunner.Progress) in
+                self.update(fraction: p.fraction, done: p.finished, total: p.total)
+            }
+        }
+        return try runner.run(indices: indices, progress: progress)
+    }
+
+    /// A fraction of `total` items done, as a callback; nil where nothing is drawn.
+    public func fractions(of total: Int) -> ((Double) -> Void)? {
+        guard enabled else { return nil }
+        return { (f: Double) in self.update(fraction: f, done: Int(f * Double(total)), total: total) }
     }
 
     public func finish() {

@@ -37,11 +37,7 @@ public struct RunFiles {
                     rows: results.summaryRows(app: app), reference: baseline, platformMetrics: platformMetrics),
             app: app)
         files = [
-            (
-                "summary.csv",
-                SummaryRow.header(platformMetrics: platformMetrics)
-                    + results.map { $0.summary.csvLine(platformMetrics: platformMetrics) }.joined()
-            ),
+            ("summary.csv", SummaryRow.csv(results.map(\.summary), platformMetrics: platformMetrics)),
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
             ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
         ]

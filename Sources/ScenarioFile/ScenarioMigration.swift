@@ -45,6 +45,20 @@ public struct ScenarioMigration {
         self.app = app
     }
 
+    /// `text` on `platform`: migrated there (the apps evicting with `strategy`) where the app
+    /// evicts, else with its platform replaced: what `advise --platform` runs.
+    public static func onto(
+        _ platform: PlatformProfile, text: String, fileName: String, strategy: String, knownPolicies: [String]
+    ) throws(ScenarioError) -> String {
+        guard platform.evictor == .app else {
+            return try ScenarioRewrite(text: text, fileName: fileName).replacingPlatform(with: platform.name)
+        }
+        return try ScenarioMigration(
+            target: platform, budget: nil, strategies: [strategy], knownPolicies: knownPolicies
+        )
+        .migrate(text, fileName: fileName)
+    }
+
     /// Reads the file at `path` and migrates it; a missing file is an error at 1:1.
     public func migrateFile(atPath path: String) throws(ScenarioError) -> String {
         try migrate(try SourceText.read(path), fileName: path)

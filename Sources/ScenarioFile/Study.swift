@@ -62,6 +62,12 @@ public struct Study: Sendable {
         public let location: String
     }
 
+    /// The point whose workload is the largest (the most events a run expects): it speaks for
+    /// the study where a workload is checked before running.
+    public var largestPoint: Int? {
+        points.indices.max { points[$0].scenario.expectedEvents < points[$1].scenario.expectedEvents }
+    }
+
     /// Each point's label, its axes' values as `name=value` (an axis a point leaves out is not
     /// named): `budget=1GB, platform=background-assets`.
     public var pointLabels: [String] {

@@ -236,10 +236,11 @@ struct AdviseCommand: ParsableCommand {
         let (document, text) = try scenarioOnPlatform()
         let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
-        let weights = Advisor.Weights(
-            waitPrice: Double(try size(waitPrice, "--wait-price")), installPrice: installPrice,
-            failurePrice: Double(try size(failurePrice, "--failure-price")),
-            downloadPrice: Double(try size(downloadPrice, "--download-price")))
+        let weights: Advisor.Weights
+        do {
+            weights = try Advisor.Weights(
+                wait: waitPrice, install: installPrice, failure: failurePrice, download: downloadPrice)
+        } catch { throw CommandFailure.usage(error.description) }
         var advisor = Advisor(
             scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
             policyOptions: document.policyOptions, replications: replications, weights: weights)
@@ -303,16 +304,12 @@ struct AdviseCommand: ParsableCommand {
         guard let platform, platform != document.scenario.platform.name else { return (document, text) }
         guard let target = PlatformProfile.named(platform) else {
             throw CommandFailure.usage(
-                "--platform: unknown platform '\(platform)' (\(PlatformProfile.presets.map(\.name).joined(separator: ", ")))"
+                "--platform: unknown platform '\(platform)' (\(PlatformProfile.presetNames { _ in true }))"
             )
         }
         do {
-            let migrated =
-                target.evictor == .app
-                ? try ScenarioMigration(
-                    target: target, budget: nil, strategies: [self.policy ?? "lru"], knownPolicies: PolicyRegistry.names
-                ).migrate(text, fileName: file)
-                : try ScenarioRewrite(text: text, fileName: file).replacingPlatform(with: platform)
+            let migrated = try ScenarioMigration.onto(
+                target, text: text, fileName: file, strategy: self.policy ?? "lru", knownPolicies: PolicyRegistry.names)
             return (try scenarioParser().parse(migrated, fileName: file), migrated)
         } catch { throw CommandFailure("\(error)", located: true) }
     }
@@ -384,10 +381,5 @@ struct AdviseCommand: ParsableCommand {
             throw failure.isFlag
                 ? CommandFailure.usage(failure.description) : CommandFailure(failure.description, located: true)
         }
-    }
-
-    /// A price in bytes, read as a scenario reads a size (at most 1 PiB, ModelLimits).
-    private func size(_ text: String, _ option: String) throws -> Int64 {
-        do { return try SizeSyntax.parse(text) } catch { throw CommandFailure.usage("\(option): \(error)") }
     }
 }

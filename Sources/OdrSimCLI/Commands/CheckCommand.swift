@@ -150,14 +150,12 @@ struct CheckCommand: ParsableCommand {
     /// Outputs are claimed before any work: each may replace only a file odr-sim wrote.
     private func claimOutputs() throws {
         if update {
-            try OutputSafety.checkFile(baseline, label: "--baseline \(baseline)", inputs: [file]) { head in
-                head.hasPrefix(SummaryRow.header.prefix { $0 != "\n" })
-            }
+            try OutputSafety.checkFile(
+                baseline, label: "--baseline \(baseline)", inputs: [file], isOurs: BaselineFile.isOne)
         }
         if let junit {
-            try OutputSafety.checkFile(junit, label: "--junit \(junit)", inputs: [file, baseline]) { head in
-                head.hasPrefix("<?xml") && head.contains("<testsuites name=\"odr-sim check\"")
-            }
+            try OutputSafety.checkFile(
+                junit, label: "--junit \(junit)", inputs: [file, baseline], isOurs: JUnitReport.isOne)
         }
     }
 
@@ -166,26 +164,17 @@ struct CheckCommand: ParsableCommand {
         let rows = try rerun(
             document, policies: try resolvePolicies(policies, scenario: document), replications: replications)
         let platform = Metric.hasPlatformMetrics(document.scenario)
-        try writeAtomically(
-            SummaryRow.header(platformMetrics: platform) + rows.map { $0.csvLine(platformMetrics: platform) }.joined(),
-            to: baseline)
+        try writeAtomically(SummaryRow.csv(rows, platformMetrics: platform), to: baseline)
         say("\(baseline): baseline written (\(rows.count) rows)")
     }
 
     /// The baseline's policies and replications run again on its seeds.
     private func rerun(_ document: ScenarioDocument, like old: BaselineFile) throws -> [SummaryRow] {
-        let plan = RegressionCheck.plan(of: old)
-        guard !plan.policies.isEmpty else { return [] }
-        let descriptors: [PolicyDescriptor]
-        do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
-            throw CommandFailure("\(baseline): \(error)", located: true)
-        }
-        guard plan.replications <= maximumReplications else {
-            throw CommandFailure(
-                "\(baseline): replication \(plan.replications) is more than the \(maximumReplications) odr-sim runs",
-                located: true)
-        }
-        return try rerun(document, policies: descriptors, replications: plan.replications)
+        do {
+            let plan = try RegressionCheck.rerun(of: old, at: baseline)
+            return plan.policies.isEmpty
+                ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
+        } catch let refusal as RegressionCheck.RerunRefusal { throw CommandFailure(refusal.description, located: true) }
     }
 
     private func rerun(_ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?) throws

@@ -48,14 +48,7 @@ struct CompareCommand: ParsableCommand {
     )
     var robustness = false
 
-    @Flag(
-        help:
-            """
-            Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) \
-            and write DIR/bounds.csv with each policy's gap to it.
-            """
-    )
-    var bound = false
+    @OptionGroup var bounds: BoundOption
 
     @Option(
         help: ArgumentHelp(
@@ -97,14 +90,14 @@ struct CompareCommand: ParsableCommand {
             baseline: try resolveBaseline(options.baseline, policies: descriptors.map(\.name), strategies: strategies),
             app: options.app)
         _ = try options.targetPrecision()
-        (request.objective, request.bound) = (try objective.parsed(), bound)
+        (request.objective, request.bound) = (try objective.parsed(), bounds.bound)
         let target = try selectBest.map { name in
             do { return try SelectBest.target(metric: name, indifference: indifference) } catch {
                 throw CommandFailure.usage("\(error)")
             }
         }
         let runs = try ScenarioRuns(document, options, policies: descriptors, warmup: warmup)
-        var runner = try runs.runner(bound: bound)
+        var runner = try runs.runner(bound: bounds.bound)
         let report = try output.claim(
             default: OutputSafety.defaultReport(document.name, suffix: "-compare"), inputs: [options.file])
         let started = Date()
@@ -112,7 +105,7 @@ struct CompareCommand: ParsableCommand {
         request.autoWarmup = try autoWarmup(runs)
         if let seconds = request.autoWarmup?.seconds, seconds > 0 { runner.warmup = seconds }
         var results = try runs.run(runner)
-        request.missed = try runs.replicate(&runner, &results, reference: request.baseline.name, bound: bound)
+        request.missed = try runs.replicate(&runner, &results, reference: request.baseline.name, bound: bounds.bound)
         let elapsed = Date().timeIntervalSince(started)
         request.fixedStrategiesNote = ExperimentPlan.Point(document).fixedStrategiesNote
         let files = try CompareFiles(
@@ -128,7 +121,8 @@ struct CompareCommand: ParsableCommand {
     /// `--warmup auto`: a first pass with samples, MSER-5 on it; nil without it.
     private func autoWarmup(_ runs: ScenarioRuns) throws -> (seconds: Double, runs: Int, unsettled: Int)? {
         guard warmup.isAuto else { return nil }
-        return MSER.warmup(sampleRows: try runs.run(runs.runner(bound: bound, sampleInterval: nil)).map(\.sampleRows))
+        return MSER.warmup(
+            sampleRows: try runs.run(runs.runner(bound: bounds.bound, sampleInterval: nil)).map(\.sampleRows))
     }
 
     /// `--select-best`: KN over every replication index of one plan of `--max-replications`.

@@ -122,17 +122,12 @@ struct ReplayCommand: ParsableCommand {
     {
         let bar = ProgressBar(unit: "policies")
         defer { bar.finish() }
-        var progress: ((Double) -> Void)?
-        if bar.enabled {
-            let count = policies.count
-            progress = { (f: Double) in bar.update(fraction: f, done: Int(f * Double(count)), total: count) }
-        }
         var replayer = TraceReplayer(path: input.trace, format: format)
         replayer.warmupRequests = warmup ?? 0
         do {
             return try replayer.replay(
                 capacities: capacities, policies: policies, context: PolicyContext(seed: seed), jobs: jobs.count,
-                warning: { note("odr-sim: warning: \($0)") }, progress: progress)
+                warning: { note("odr-sim: warning: \($0)") }, progress: bar.fractions(of: policies.count))
         } catch {
             // Exactly `FILE:LINE: reason`, as the scenario parser's messages are.
             throw CommandFailure(error.description, located: true)

@@ -61,14 +61,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws { if maxEventRows < 1 { throw ValidationError("--max-event-rows must be at least 1") } }
 
-    @Flag(
-        help:
-            """
-            Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) \
-            and write DIR/bounds.csv with each policy's gap to it.
-            """
-    )
-    var bound = false
+    @OptionGroup var bounds: BoundOption
 
     func run() throws {
         try warmup.refuseAuto()
@@ -79,16 +72,8 @@ struct RunCommand: ParsableCommand {
             strategies: ExperimentPlan.Point(document).policiesAreStrategies)
         let interval = try sample.map { try sampleInterval($0, duration: document.scenario.duration) }
         var runs = try ScenarioRuns(document, options, policies: descriptors, warmup: warmup)
-        var missed: [Precision.Miss]?
-        if try options.targetPrecision() != nil {
-            // --precision: replications doubled on the same seeds, without events, until the
-            // intervals are tight; then the run itself at that count.
-            var pass = try runs.runner()
-            var passResults = try runs.run(pass)
-            missed = try runs.replicate(&pass, &passResults, reference: baseline.name)
-            runs.options.replications = pass.replications
-        }
-        var runner = try runs.runner(bound: bound, sampleInterval: interval, recordsEvents: !noEvents)
+        let missed = try precisionPass(&runs, baseline: baseline.name)
+        var runner = try runs.runner(bound: bounds.bound, sampleInterval: interval, recordsEvents: !noEvents)
         if !noEvents,
             let refusal = RunFiles.eventRowsRefusal(runs.source, runs: runner.plan.runs.count, limit: maxEventRows)
         {
@@ -103,7 +88,7 @@ struct RunCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         let files = RunFiles(
             runs.source, results: results, policies: descriptors.map(\.name), baseline: baseline.name,
-            app: options.app, replications: runner.replications, warmup: runner.warmup, bound: bound,
+            app: options.app, replications: runner.replications, warmup: runner.warmup, bound: bounds.bound,
             report: !output.noReport)
         try report.commit(
             files.files, joining: noEvents ? nil : results.compactMap(\.eventsPart), into: "events.csv",
@@ -112,6 +97,17 @@ struct RunCommand: ParsableCommand {
             printing.json
                 ? files.json(out: report.path, precisionMet: missed.map(\.isEmpty))
                 : files.text(missed: missed, elapsed: elapsed, out: report.path))
+    }
+
+    /// `--precision`: replications doubled on the same seeds, without events, until the
+    /// intervals are tight; the run itself is then made at that count. Nil without it.
+    private func precisionPass(_ runs: inout ScenarioRuns, baseline: String) throws -> [Precision.Miss]? {
+        guard try options.targetPrecision() != nil else { return nil }
+        var pass = try runs.runner()
+        var passResults = try runs.run(pass)
+        let missed = try runs.replicate(&pass, &passResults, reference: baseline)
+        runs.options.replications = pass.replications
+        return missed
     }
 
     /// `--sample`, read against the scenario's duration.

@@ -213,10 +213,7 @@ struct SweepRunCommand: ParsableCommand {
     /// `--precision`, read; a sharded study runs a fixed plan, so neither it nor
     /// `--robustness` goes with `--shard` or `--missing`.
     private func targetPrecision() throws -> Precision? {
-        let precision: Precision?
-        do { precision = try self.precision.isEmpty ? nil : Precision.parse(self.precision) } catch {
-            throw CommandFailure.usage("--precision: \(error)")
-        }
+        let precision = try parsePrecision(self.precision)
         if precision != nil || robustness, shard != nil || missing != nil {
             throw CommandFailure.usage(
                 "--\(robustness ? "robustness" : "precision"): a sharded study runs a fixed plan; run it whole")
@@ -235,11 +232,7 @@ struct SweepRunCommand: ParsableCommand {
     /// The largest point's workload speaks for the study: refused beyond --max-events, a
     /// warning (once) when large.
     private func checkLargestWorkload(_ study: Study, labels: [String]) throws {
-        guard
-            let largest = study.points.indices.max(by: {
-                study.points[$0].scenario.expectedEvents < study.points[$1].scenario.expectedEvents
-            })
-        else { return }
+        guard let largest = study.largestPoint else { return }
         try checkWorkload(
             study.points[largest].scenario, file: file, maxEvents: limits.maxEvents, point: labels[largest])
     }
@@ -251,10 +244,8 @@ struct SweepRunCommand: ParsableCommand {
             return try output.claim(
                 default: OutputSafety.defaultReport(study.name, suffix: "-sweep"), inputs: [file, study.baseFile])
         }
-        let target = URL(fileURLWithPath: out).appendingPathComponent(
-            ShardFile.fileName(shard: position.index, of: position.count)
-        ).path
-        try OutputSafety.checkFile(target, label: "--out \(out)", inputs: [file]) { $0.hasPrefix("# odr-sim shard ") }
+        let target = ShardFile.path(in: out, shard: position.index, of: position.count)
+        try OutputSafety.checkFile(target, label: "--out \(out)", inputs: [file], isOurs: ShardFile.isOne)
         return nil
     }
 
@@ -287,13 +278,9 @@ struct SweepRunCommand: ParsableCommand {
         file.platformMetrics = platformMetrics
         file.baselinePoint = study.baselinePoint
         file.appRuns = appRuns.map { (index: $0.0, line: $0.1) }
-        let target = URL(fileURLWithPath: out).appendingPathComponent(ShardFile.fileName(shard: k, of: n))
-        try writeAtomically(file.text, to: target.path)
-        let what = "\(study.points.count) points × \(study.policies.count) policies × \(plan.replications) replications"
-        say(
-            String(
-                format: "%@: shard %d/%d, %d of %d runs (%@) in %.2f s; %@", study.name, k, n, runs.count,
-                plan.runs.count, what, elapsed, target.path))
+        let target = ShardFile.path(in: out, shard: k, of: n)
+        try writeAtomically(file.text, to: target)
+        say(file.doneLine(plan: plan, points: study.points.count, elapsed: elapsed, path: target))
     }
 }
 

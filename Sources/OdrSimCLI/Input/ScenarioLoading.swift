@@ -68,24 +68,23 @@ struct ScenarioRunOptions: ParsableArguments {
     }
 
     /// `--precision`, read; nil without it.
-    func targetPrecision() throws -> Precision? {
-        guard !precision.isEmpty else { return nil }
-        do {
-            return try Precision.parse(
-                precision)
-        } catch { throw CommandFailure.usage("--precision: \(error)") }
-    }
-
-    /// The rows the table and the verdict show: `--app`'s own (``AppRow``), else the runs'.
-    func shownRows(_ results: [ExperimentRunner.RunResult]) -> [SummaryRow] { results.summaryRows(app: app) }
+    func targetPrecision() throws -> Precision? { try parsePrecision(precision) }
 
     var jobCount: Int { jobs.count }
 }
 
+/// `--precision` (repeatable) of run, compare and sweep; nil without it.
+func parsePrecision(_ texts: [String]) throws -> Precision? {
+    guard !texts.isEmpty else { return nil }
+    do {
+        return try Precision.parse(texts)
+    } catch { throw CommandFailure.usage("--precision: \(error)") }
+}
+
 /// The bounds of --replications, for every command that takes it.
 func validateReplications(_ replications: Int?) throws {
-    if let replications, !(1...maximumReplications).contains(replications) {
-        throw ValidationError("--replications must be between 1 and \(maximumReplications)")
+    if let replications, !(1...ModelLimits.replications).contains(replications) {
+        throw ValidationError("--replications must be between 1 and \(ModelLimits.replications)")
     }
 }
 

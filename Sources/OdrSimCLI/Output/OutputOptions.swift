@@ -95,3 +95,16 @@ struct WarmupOption: ParsableArguments {
     /// `--warmup auto` (MSER-5 on a first pass).
     var isAuto: Bool { warmup == "auto" }
 }
+
+/// `--bound` of run and compare: each run's re-downloads against the fewest any purge order
+/// could have (``Experiments/RedownloadBound``).
+struct BoundOption: ParsableArguments {
+    @Flag(
+        help:
+            """
+            Also bound each run's re-downloaded bytes from below (what no purge order could avoid, given its grants) \
+            and write DIR/bounds.csv with each policy's gap to it.
+            """
+    )
+    var bound = false
+}

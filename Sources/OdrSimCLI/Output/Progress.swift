@@ -21,9 +21,6 @@ struct RunLimits: ParsableArguments {
     func validate() throws { if maxEvents < 1 { throw ValidationError("--max-events must be at least 1") } }
 }
 
-/// Most replications a command may ask for (the scenario format's limit).
-let maximumReplications = ModelLimits.replications
-
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
 /// calls `cleanUp` and throws its one-line reason.
 /// `locations` are where the scripted events were written (``ScenarioDocument/eventLocations``)
@@ -32,25 +29,15 @@ func runWithProgress(
     _ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, points: [String] = [],
     cleanUp: () -> Void = {}
 ) throws -> [ExperimentRunner.RunResult] {
-    let bar = ProgressBar(unit: "runs")
-    defer { bar.finish() }
+    let results: [ExperimentRunner.RunResult]
     do {
-        // No bar to draw (not a terminal): no progress calls at all.
-        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
-        if bar.enabled {
-            progress = { (p: ExperimentRunner.Progress) in
-                bar.update(fraction: p.fraction, done: p.finished, total: p.total)
-            }
-        }
-        let results = try runner.run(indices: indices, progress: progress)
-        bar.finish()
-        for line in results.noticeLines(locations: locations, points: points) { note(line) }
-        return results
+        results = try ProgressBar(unit: "runs").run(runner, indices: indices)
     } catch {
-        bar.finish()
         cleanUp()
         throw CommandFailure("\(error)")
     }
+    for line in results.noticeLines(locations: locations, points: points) { note(line) }
+    return results
 }
 
 /// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to

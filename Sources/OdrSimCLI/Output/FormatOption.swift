@@ -9,7 +9,10 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
 
-/// `--format text|json`, declared once for every command that prints a summary.
+/// `--format text|json`, declared once for every command that prints a summary. JSON is one
+/// object per command, its keys in a fixed order, its rows those of the CSV files the command
+/// wrote, each value typed as `docs/data-dictionary.md` says (``Metrics/JSONText``); nothing in
+/// it depends on the machine or the clock: the same run prints the same bytes.
 struct FormatOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -22,10 +25,3 @@ struct FormatOption: ParsableArguments {
 
     var json: Bool { format == .json }
 }
-
-/// `--format json`: one JSON object per command, its keys in a fixed order, its rows those of
-/// the CSV files the command wrote, each value typed as `docs/data-dictionary.md` says (a
-/// number as the CSV writes it, so the two agree to the digit; an empty field is `null`).
-/// Nothing in it depends on the machine or the clock: the same run prints the same bytes.
-/// The objects are built beside the files (``Reports/RunFiles``, …) with ``JSONText``.
-typealias JSONSummary = JSONText

@@ -1,0 +1,30 @@
+import Metrics
+import ODRPolicies
+import Quantities
+
+extension RegressionCheck {
+    /// Why a baseline's runs cannot be made again: a one-line reason at the baseline's path.
+    public struct RerunRefusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The runs a baseline holds, to make again on its seeds: its policies, resolved by the
+    /// registry, and its replications (at most ``Quantities/ModelLimits/replications``).
+    /// `path` names the baseline in a refusal.
+    public static func rerun(of baseline: BaselineFile, at path: String) throws(RerunRefusal) -> (
+        policies: [PolicyDescriptor], replications: Int
+    ) {
+        let plan = plan(of: baseline)
+        guard !plan.policies.isEmpty else { return ([], 0) }
+        let descriptors: [PolicyDescriptor]
+        do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
+            throw RerunRefusal(description: "\(path): \(error)")
+        }
+        guard plan.replications <= ModelLimits.replications else {
+            throw RerunRefusal(
+                description: "\(path): replication \(plan.replications) is more than the \(ModelLimits.replications) "
+                    + "odr-sim runs")
+        }
+        return (descriptors, plan.replications)
+    }
+}
