@@ -20,8 +20,8 @@ struct DeviceState {
     var packDetails = RecordTable<PackDetail>()
     /// Per request slot (slots are reused once a request ends).
     var requests = RecordTable<RequestRecord>()
-    /// Request slots free for reuse.
-    var freeSlots = RecordTable<Int>()
+    /// Which request slots are free for reuse.
+    var requestSlots = SlotPool()
     /// Bytes of everything that is not ODR content.
     var otherBytes: Int64 = 0
     /// Bytes of ODR content on disk, partial downloads included.
@@ -66,7 +66,8 @@ struct DeviceState {
     /// waiting for it. Slots are reused and keep their lists' storage, so a miss allocates
     /// nothing, and these few lists stay in cache.
     var downloadWaiters: [DownloadWaiters] = []
-    var freeDownloadSlots: [Int] = []
+    /// Which download slots are free for reuse.
+    var downloadSlots = SlotPool()
     /// Per download slot, the pack's bytes on disk when its download started: what a
     /// download fetched is its bytes on disk minus this.
     var downloadBase: [Int64] = []
@@ -98,6 +99,7 @@ struct DeviceState {
         packDetails.deallocate()
         requests.deallocate()
         apps.deallocate()
-        freeSlots.deallocate()
+        requestSlots.deallocate()
+        downloadSlots.deallocate()
     }
 }

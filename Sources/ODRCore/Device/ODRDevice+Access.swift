@@ -20,9 +20,7 @@ extension ODRDevice {
         guard !p.isNone, !state.packs[p].downloading else { return accessThroughRequest(app, tag: tag, at: time) }
 
         advance(to: time)
-        let owner = Int(app.rawValue)
-        state.ledger.requests += 1
-        if state.tracksApps { state.appLedgers[owner].requests += 1 }
+        book(\.requests, for: app)
         state.requestOrdinal += 1
         noteRequested(p)
         if exceedsInUseLimit(app, PackList(single: p)) { return outcome(of: fail(app, .inUseLimit)) }
@@ -32,12 +30,10 @@ extension ODRDevice {
 
         if record.phase == .resident {
             // A hit: found, held, let go.
-            state.ledger.hits += 1
-            if state.tracksApps { state.appLedgers[owner].hits += 1 }
+            book(\.hits, for: app)
             use(p)
             holdMomentarily(p, pinned: false)
-            state.ledger.grants += 1
-            if state.tracksApps { state.appLedgers[owner].grants += 1 }
+            book(\.grants, for: app)
             return .hit
         }
 
@@ -59,23 +55,19 @@ extension ODRDevice {
             return outcome(of: fail(app, .outOfSpace))
         }
         // The download: its reservation counts toward the peak, then every byte arrives.
-        state.ledger.downloadsStarted += 1
-        if state.tracksApps { state.appLedgers[owner].downloadsStarted += 1 }
+        book(\.downloadsStarted, for: app)
         let used = usedBytes + needed
         if used > state.ledger.peakUsedBytes { state.ledger.peakUsedBytes = used }
         state.odrBytes += needed
-        state.ledger.downloadedBytes += needed
-        if state.tracksApps { state.appLedgers[owner].downloadedBytes += needed }
+        book(\.downloadedBytes, needed, for: app)
         if record.purgedBefore {
-            state.ledger.redownloadBytes += needed
-            if state.tracksApps { state.appLedgers[owner].redownloadBytes += needed }
+            book(\.redownloadBytes, needed, for: app)
         }
         record.bytesOnDisk = record.size
         store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)
-        state.ledger.grants += 1
-        if state.tracksApps { state.appLedgers[owner].grants += 1 }
+        book(\.grants, for: app)
         return .miss
     }
 

@@ -26,8 +26,7 @@ extension ODRDevice {
                 return true
             }
             move(a, .installFailed)
-            state.ledger.installFailures += 1
-            if state.tracksApps { state.appLedgers[Int(a.rawValue)].installFailures += 1 }
+            book(\.installFailures, for: a)
             emit(.installFailed(app, .outOfSpace))
             return true
         }
@@ -137,8 +136,7 @@ extension ODRDevice {
         }
         move(a, .uninstall)
         for p in state.apps[a].packs { refresh(p) }
-        state.ledger.removedBytes += removed
-        if state.tracksApps { state.appLedgers[Int(a.rawValue)].removedBytes += removed }
+        book(\.removedBytes, removed, for: a)
         emit(.appUninstalled(app, removedBytes: removed))
         return true
     }
@@ -147,8 +145,7 @@ extension ODRDevice {
         dropRequests(of: app)
         move(app, .terminate)
         if cause == .outOfSpace {
-            state.ledger.appTerminations += 1
-            if state.tracksApps { state.appLedgers[Int(app.rawValue)].appTerminations += 1 }
+            book(\.appTerminations, for: app)
         }
         emit(.appTerminated(app, cause))
     }
@@ -156,10 +153,8 @@ extension ODRDevice {
     func completeInstall(_ a: AppID) {
         let launched = state.apps[a].phase.launchPending
         if launched, let since = state.appContents[a].launchWaitingSince {
-            state.ledger.blockedLaunches += 1
-            state.ledger.launchBlockedSeconds += state.now - since
-            if state.tracksApps { state.appLedgers[Int(a.rawValue)].blockedLaunches += 1 }
-            if state.tracksApps { state.appLedgers[Int(a.rawValue)].launchBlockedSeconds += state.now - since }
+            book(\.blockedLaunches, for: a)
+            book(\.launchBlockedSeconds, state.now - since, for: a)
         }
         state.appContents[a].launchWaitingSince = nil
         move(a, .initialPacksStored)

@@ -47,17 +47,14 @@ extension ODRDevice {
         state.packs[p].bytesOnDisk += bytes
         state.odrBytes += bytes
         state.reservedBytes -= bytes
-        state.ledger.downloadedBytes += bytes
-        let owner = Int(state.packs[p].app.rawValue)
-        if state.tracksApps { state.appLedgers[owner].downloadedBytes += bytes }
+        let owner = state.packs[p].app
+        book(\.downloadedBytes, bytes, for: owner)
         if state.packs[p].purgedBefore {
             // An update's download is the new version, not content fetched again.
             if state.packDetails[p].updatePending {
-                state.ledger.updateBytes += bytes
-                if state.tracksApps { state.appLedgers[owner].updateBytes += bytes }
+                book(\.updateBytes, bytes, for: owner)
             } else {
-                state.ledger.redownloadBytes += bytes
-                if state.tracksApps { state.appLedgers[owner].redownloadBytes += bytes }
+                book(\.redownloadBytes, bytes, for: owner)
             }
         }
         if settings.reportsProgress {
@@ -70,11 +67,8 @@ extension ODRDevice {
     /// to fetch finishes at once, granting the waiter if that was all it missed.
     func startDownload(_ p: PackID, system: Bool, waiter: RequestID? = nil) {
         let remaining = state.packs[p].size - state.packs[p].bytesOnDisk
-        let slot: Int
-        if let free = state.freeDownloadSlots.popLast() {
-            slot = free
-        } else {
-            slot = state.downloadWaiters.count
+        let (slot, isNew) = state.downloadSlots.take()
+        if isNew {
             state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
         }
@@ -86,8 +80,7 @@ extension ODRDevice {
         state.reservedBytes += remaining
         state.downloadOrder.append(p)
         refresh(p)
-        state.ledger.downloadsStarted += 1
-        if state.tracksApps { state.appLedgers[Int(state.packs[p].app.rawValue)].downloadsStarted += 1 }
+        book(\.downloadsStarted, for: state.packs[p].app)
         state.revision &+= 1
         emit(
             .downloadStarted(
@@ -137,7 +130,7 @@ extension ODRDevice {
 
     func freeDownloadSlot(_ slot: Int) {
         state.downloadWaiters[slot].removeAll()
-        state.freeDownloadSlots.append(slot)
+        state.downloadSlots.give(slot)
     }
 
     func removeFromDownloadOrder(_ p: PackID) {

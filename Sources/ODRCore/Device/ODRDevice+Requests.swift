@@ -41,8 +41,7 @@ extension ODRDevice {
     private func beginResolved(_ app: AppID, _ packList: PackList?, priority: LoadingPriority, optional: Bool)
         -> RequestOutcome
     {
-        state.ledger.requests += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].requests += 1 }
+        book(\.requests, for: app)
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: false))
         guard let packList else {
@@ -56,8 +55,7 @@ extension ODRDevice {
     /// request, or `nil`.
     public func conditionallyBeginAccessing(_ app: AppID, tags: [TagID], at time: Double) -> RequestID? {
         advance(to: time)
-        state.ledger.requests += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].requests += 1 }
+        book(\.requests, for: app)
         state.requestOrdinal += 1
         emit(.requestMade(app, conditional: true))
         guard let packList = resolve(app, tags) else {
@@ -66,8 +64,7 @@ extension ODRDevice {
         }
         noteRequested(packList)
         guard packList.allSatisfy({ state.packs[$0].phase == .resident && !state.packs[$0].downloading }) else {
-            state.ledger.conditionalMisses += 1
-            if state.tracksApps { state.appLedgers[Int(app.rawValue)].conditionalMisses += 1 }
+            book(\.conditionalMisses, for: app)
             emit(.conditionalMiss(app))
             return nil
         }
@@ -253,11 +250,8 @@ extension ODRDevice {
     }
 
     func allocate(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
-        let slot: Int
-        if let free = state.freeSlots.popLast() {
-            slot = free
-        } else {
-            slot = state.requests.count
+        let (slot, isNew) = state.requestSlots.take()
+        if isNew {
             state.requests.append(RequestRecord())
             state.requestPackArrays.append([])
         }
@@ -277,7 +271,7 @@ extension ODRDevice {
     func release(slot: Int, _ event: RequestLife.Event) {
         move(request: slot, event)
         if state.requests[slot].single.isNone { state.requestPackArrays[slot] = [] }
-        state.freeSlots.append(slot)
+        state.requestSlots.give(slot)
     }
 
     /// The packs of the request in `slot`.
@@ -344,8 +338,7 @@ extension ODRDevice {
     }
 
     func grantHit(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> RequestOutcome {
-        state.ledger.hits += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].hits += 1 }
+        book(\.hits, for: app)
         let (slot, id) = allocate(app, packList, priority: priority, optional: optional)
         for p in packList { use(p) }
         grant(slot, hit: true)
@@ -356,8 +349,7 @@ extension ODRDevice {
         move(request: slot, .grant)
         let app = state.requests[slot].app
         for p in packList(of: slot) { hold(p, app: app, pinned: !hit) }
-        state.ledger.grants += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].grants += 1 }
+        book(\.grants, for: app)
         emit(.requestGranted(id(of: slot), app, waited: state.now - state.requests[slot].begunAt, hit: hit))
     }
 
@@ -384,8 +376,7 @@ extension ODRDevice {
         }
         release(slot: slot, .cancel)
         state.revision &+= 1
-        state.ledger.cancelled += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].cancelled += 1 }
+        book(\.cancelled, for: app)
         emit(.requestCancelled(id, app))
         refreshRunnability()
     }

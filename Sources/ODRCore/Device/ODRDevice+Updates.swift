@@ -61,8 +61,7 @@ extension ODRDevice {
         let bytes = discard(p)
         // Fetched again from now on, and the next fetch is the new version.
         state.packDetails[p].updatePending = true
-        state.ledger.updates += 1
-        if state.tracksApps { state.appLedgers[Int(a.rawValue)].updates += 1 }
+        book(\.updates, for: a)
         emit(.packUpdated(p, a, removedBytes: bytes))
         return nil
     }

@@ -103,8 +103,7 @@ public final class ODRDevice {
         // An app above its budget at the end of the warm-up: counted from here.
         for k in state.appContents.indices where state.appContents[k].overBudget > 0 {
             state.appContents[k].overBudgetSince = state.now
-            state.ledger.budgetExceededBytes = max(state.ledger.budgetExceededBytes, state.appContents[k].overBudget)
-            if state.tracksApps { state.appLedgers[k].budgetExceededBytes = state.appContents[k].overBudget }
+            bookHighest(\.budgetExceededBytes, state.appContents[k].overBudget, for: AppID(k))
         }
     }
     /// Requests begun so far; the ordinal of the latest.
@@ -313,8 +312,7 @@ public final class ODRDevice {
     }
 
     func fail(_ app: AppID, _ error: RequestError, request: RequestID? = nil) -> RequestOutcome {
-        state.ledger.failures[error, default: 0] += 1
-        if state.tracksApps { state.appLedgers[Int(app.rawValue)].failures[error, default: 0] += 1 }
+        book(error, for: app)
         emit(.requestFailed(request, app, error))
         return .failed(error)
     }

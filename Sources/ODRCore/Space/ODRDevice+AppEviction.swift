@@ -26,15 +26,10 @@ extension ODRDevice {
         if was == 0 { state.appContents[app.index].overBudgetSince = state.now }
         if excess == 0 {
             let seconds = state.now - state.appContents[app.index].overBudgetSince
-            state.ledger.budgetExceededSeconds += seconds
-            if state.tracksApps { state.appLedgers[app.index].budgetExceededSeconds += seconds }
+            book(\.budgetExceededSeconds, seconds, for: app)
         }
         state.appContents[app.index].overBudget = excess
-        state.ledger.budgetExceededBytes = max(state.ledger.budgetExceededBytes, excess)
-        if state.tracksApps {
-            state.appLedgers[app.index].budgetExceededBytes = max(
-                state.appLedgers[app.index].budgetExceededBytes, excess)
-        }
+        bookHighest(\.budgetExceededBytes, excess, for: app)
     }
 
     /// `ledger` with the time apps are above their budgets now counted up to now.

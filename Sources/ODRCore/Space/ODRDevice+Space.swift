@@ -115,11 +115,8 @@ extension ODRDevice {
         record.purgedBefore = true
         // What `refresh` would find: purged, so not purgeable, and no longer a leftover.
         setPurgeable(p, false)
-        state.ledger.purges += 1
-        state.ledger.purgedBytes += bytes
-        let owner = Int(record.app.rawValue)
-        if state.tracksApps { state.appLedgers[owner].purges += 1 }
-        if state.tracksApps { state.appLedgers[owner].purgedBytes += bytes }
+        book(\.purges, for: record.app)
+        book(\.purgedBytes, bytes, for: record.app)
         if wasResident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
         emit(.packPurged(p, state.packs[p].app, bytes: bytes, episode: state.episode))
         return bytes

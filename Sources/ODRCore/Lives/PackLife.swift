@@ -190,8 +190,7 @@ extension ODRDevice {
         touch(i)
         state.packDetails[i].storedTick = state.useTick
         refresh(i)
-        state.ledger.downloadsFinished += 1
-        if state.tracksApps { state.appLedgers[Int(state.packs[i].app.rawValue)].downloadsFinished += 1 }
+        book(\.downloadsFinished, for: state.packs[i].app)
         state.revision &+= 1
         policy(of: state.packs[i].app).packStored(candidate(at: i))
     }

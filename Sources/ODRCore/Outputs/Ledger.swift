@@ -61,3 +61,39 @@ public struct Ledger: Hashable, Sendable {
     public var failedRequests: Int64 { failures.values.reduce(0, +) }
     public func failures(_ error: RequestError) -> Int64 { failures[error] ?? 0 }
 }
+
+extension ODRDevice {
+    /// Books `amount` on one count of the device's ledger and of `app`'s own: every count that
+    /// belongs to one app goes through here (the device's alone, purge episodes, low-disk
+    /// warnings and the peak, do not). Apps' ledgers are kept apart only on a device of several
+    /// apps (``DeviceState/tracksApps``): a trace replay's one app is the device.
+    @inline(__always)
+    func book(_ count: WritableKeyPath<Ledger, Int64>, _ amount: Int64 = 1, for app: AppID) {
+        state.ledger[keyPath: count] += amount
+        if state.tracksApps { state.appLedgers[app.index][keyPath: count] += amount }
+    }
+
+    /// ``book(_:_:for:)`` for a count of seconds.
+    @inline(__always)
+    func book(_ count: WritableKeyPath<Ledger, Double>, _ amount: Double, for app: AppID) {
+        state.ledger[keyPath: count] += amount
+        if state.tracksApps { state.appLedgers[app.index][keyPath: count] += amount }
+    }
+
+    /// Raises one count of the device's ledger and of `app`'s own to `value` where it is higher
+    /// (a peak, such as ``Ledger/budgetExceededBytes``).
+    @inline(__always)
+    func bookHighest(_ count: WritableKeyPath<Ledger, Int64>, _ value: Int64, for app: AppID) {
+        state.ledger[keyPath: count] = max(state.ledger[keyPath: count], value)
+        if state.tracksApps {
+            state.appLedgers[app.index][keyPath: count] = max(state.appLedgers[app.index][keyPath: count], value)
+        }
+    }
+
+    /// A failed request of `app`, by its error.
+    @inline(__always)
+    func book(_ error: RequestError, for app: AppID) {
+        state.ledger.failures[error, default: 0] += 1
+        if state.tracksApps { state.appLedgers[app.index].failures[error, default: 0] += 1 }
+    }
+}
