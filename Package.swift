@@ -1,14 +1,38 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies point one way, from the command line down to the core (the README's diagram,
-// drawn from this file by scripts/architecture):
-//   odr-sim → OdrSimCLI → (Advice, Reports, TraceReplay, Bounds, PolicyPlugins)
-//   PolicyPlugins → (ODRPolicies, COdrSimPolicy, SafeOutput)
-//   Advice → (Experiments, ScenarioFile);  Experiments → (Metrics, ODRPolicies, Bounds)
-//   ScenarioFile → Workload → Simulation → ODRCore;  Metrics → Simulation → ODRCore
-//   TextInput (the one reader of text inputs) depends on nothing of the package.
-// ODRCore reads no clock, file or network.
+// Dependencies point one way, from the command line down to the core. Each target and the
+// targets it depends on (in brackets, the packages it uses), drawn from the targets below by
+// scripts/architecture (--update rewrites it here and in docs/architecture.md; a test holds both):
+// architecture:begin
+//   odr-sim       → OdrSimCLI
+//   OdrSimCLI     → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins, Quantities, Reports,
+//                   SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay  [ArgumentParser]
+//   Reports       → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput,
+//                   TraceReplay  [Mustache]
+//   Advice        → Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
+//   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
+//   ScenarioFile  → ODRCore, Quantities, Simulation, TextInput, Workload  [Yams]
+//   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
+//   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput
+//   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities
+//   Workload      → Quantities, Simulation, Stochastic  [Collections]
+//   ODRPolicies   → CPrefetch, ODRCore, Stochastic  [HeapModule]
+//   Simulation    → ODRCore  [Collections]
+//   Bounds        → CFlow
+//   ODRCore       → CPrefetch
+//   SafeOutput    → TextInput
+//   Stochastic    → CGSL
+//   CFlow         → —
+//   CGSL          → —
+//   COdrSimPolicy → —
+//   CPrefetch     → —
+//   CZstd         → —
+//   Quantities    → —
+//   TestSupport   → —
+//   TextInput     → —
+// architecture:end
+// ODRCore reads no clock, file or network; Quantities and TextInput depend on nothing.
 let package = Package(
     name: "odr-sim",
     products: [

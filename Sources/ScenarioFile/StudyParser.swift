@@ -58,7 +58,7 @@ public struct StudyParser: Sendable {
         guard let root, case .mapping(let mapping) = root else {
             throw ScenarioError(
                 file: fileName, line: 1, column: 1,
-                message: "a study must be a mapping with scenario and axes (see the README, \"Studies\")")
+                message: "a study must be a mapping with scenario and axes (see docs/studies.md)")
         }
         let top = try MappingFields(node: root, mapping: mapping, section: .study, reader: reader)
 

@@ -16,10 +16,10 @@ struct ArchitectureTests {
     }
 
     /// What `scripts/architecture` makes of Package.swift.
-    static func generated() throws -> String {
+    static func generated(_ arguments: [String] = []) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/architecture").path]
+        process.arguments = ["python3", root.appendingPathComponent("scripts/architecture").path] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -39,6 +39,16 @@ struct ArchitectureTests {
         #expect(
             String(readme[begin.upperBound..<end.lowerBound]) == generated,
             "docs/architecture.md's diagram differs from Package.swift's: run scripts/architecture --update")
+    }
+
+    @Test("Package.swift's head comment is the same diagram, drawn from its targets (issue 49)")
+    func packageComment() throws {
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let begin = try #require(package.range(of: "// architecture:begin\n"))
+        let end = try #require(package.range(of: "// architecture:end"))
+        let comment = String(package[begin.upperBound..<end.lowerBound])
+        #expect(comment == (try Self.generated(["--package"])), "run scripts/architecture --update")
+        #expect(comment.contains("//   ODRCore       → CPrefetch\n"), "\(comment)")
     }
 
     @Test("every dependency a target declares on another of the package's targets is imported")

@@ -54,7 +54,7 @@ struct InProcessTests {
     }
 }
 
-/// The README's policy table is the registry's, as `odr-sim policies --markdown` prints it.
+/// docs/policies.md's policy table is the registry's, as `odr-sim policies --markdown` prints it.
 @Suite("README")
 struct ReadmePolicyTableTests {
     @Test("docs/policies.md's policy table is what odr-sim policies --markdown prints")

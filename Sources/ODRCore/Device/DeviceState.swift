@@ -10,8 +10,8 @@
 /// state open across a call out (to a policy, say): every access is a single statement, so
 /// the check could never fire, and dropping it changes nothing but speed.
 struct DeviceState {
-    /// Who chooses which packs go: the system's policy and each evicting app's own.
-    var policies: PolicyTable
+    /// The own strategies of the apps that run one (the system's policy is the device's).
+    var policies = PolicyTable()
     /// Per app, what changes as it is installed, launched and used.
     var apps = RecordTable<AppRecord>()
     /// Per pack, what a request touches: one cache line each.
@@ -90,8 +90,6 @@ struct DeviceState {
     /// over apps, kept as they change, since a purge asks for them per tier.
     var runningAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
     var otherAppsPurgeable: (bytes: Int64, count: Int) = (0, 0)
-
-    init(policies: PolicyTable) { self.policies = policies }
 
     /// Frees the record tables; called once, by the device's `deinit`.
     func deallocate() {

@@ -121,7 +121,7 @@ extension ODRDevice {
         for p in state.apps[a].packs {
             if state.packs[p].downloading { abandon(p) }
             let wasResident = state.packs[p].phase == .resident
-            if wasResident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
+            if wasResident { tell(p) { $0.packRemoved($1) } }
             removed += state.packs[p].bytesOnDisk
             state.odrBytes -= state.packs[p].bytesOnDisk
             move(pack: p, .uninstall)

@@ -151,7 +151,7 @@ extension ODRDevice {
                 guard preservation != state.packDetails[p].preservation else { continue }
                 state.packDetails[p].preservation = preservation
                 if state.packs[p].phase == .resident {
-                    policy(of: state.packs[p].app).packPreservationChanged(candidate(at: p))
+                    tell(p) { $0.packPreservationChanged($1) }
                 }
             }
         }

@@ -88,7 +88,7 @@ extension ODRDevice {
         state.packs[p].purgedBefore = true
         state.packDetails[p].outdated = false
         refresh(p)
-        if phase == .resident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
+        if phase == .resident { tell(p) { $0.packRemoved($1) } }
         return bytes
     }
 

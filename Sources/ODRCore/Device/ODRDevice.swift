@@ -62,7 +62,7 @@ public final class ODRDevice {
     public let capacity: Int64
     public let settings: DeviceSettings
     /// The policy the system purges under; an app's own strategy is in its ``EvictionRules``.
-    public var policy: any PurgePolicy { state.policies.system }
+    public let policy: any PurgePolicy
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -122,7 +122,8 @@ public final class ODRDevice {
     ) {
         precondition(capacity >= 0 && otherData >= 0, "capacity and other data must not be negative")
         self.capacity = capacity
-        state = DeviceState(policies: PolicyTable(system: policy))
+        state = DeviceState()
+        self.policy = policy
         state.otherBytes = min(otherData, capacity)
         self.settings = settings
         state.ledger.peakUsedBytes = usedBytes
@@ -242,11 +243,8 @@ public final class ODRDevice {
         odr_prefetch(state.packDetails.base + pack.index)
         // The hint reads no record: only a device whose apps run strategies of their own (never
         // a trace replay's) looks up the pack's app to find its policy.
-        if state.policies.routes {
-            policy(of: state.packs[pack].app).prefetch(pack)
-        } else {
-            state.policies.system.prefetch(pack)
-        }
+        if _slowPath(state.policies.routes) { return tellRouted(pack) { policy, _ in policy.prefetch(pack) } }
+        policy.prefetch(pack)
     }
     /// The pack's name in its app's catalog.
     public func name(of pack: PackID) -> String {
@@ -279,8 +277,23 @@ public final class ODRDevice {
     // MARK: Internal helpers shared by the extensions
 
     /// The policy that hears of, and chooses among, the packs of `app` (``PolicyTable``).
+    func policy(of app: AppID) -> any PurgePolicy { state.policies.strategy(of: app) ?? policy }
+
+    /// Tells the policy of pack `p`'s app something about `p`. Performance: on a device where
+    /// no app has a strategy of its own, the device's policy is called as a `let`, with no
+    /// retain of the existential per notification.
     @inline(__always)
-    func policy(of app: AppID) -> any PurgePolicy { state.policies.policy(of: app) }
+    func tell(_ p: PackID, _ message: (any PurgePolicy, PurgeCandidate) -> Void) {
+        if _slowPath(state.policies.routes) { return tellRouted(p, message) }
+        message(policy, candidate(at: p))
+    }
+
+    /// ``tell(_:_:)`` where apps have strategies of their own: out of line, so that the usual
+    /// path keeps its registers.
+    @inline(never)
+    func tellRouted(_ p: PackID, _ message: (any PurgePolicy, PurgeCandidate) -> Void) {
+        message(policy(of: state.packs[p].app), candidate(at: p))
+    }
 
     func emit(_ kind: ODREvent.Kind) {
         guard state.recordsEvents else { return }

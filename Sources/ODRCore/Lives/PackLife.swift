@@ -179,7 +179,7 @@ extension ODRDevice {
     @inline(__always)
     func use(_ i: PackID) {
         touch(i)
-        policy(of: state.packs[i].app).packRequested(candidate(at: i))
+        tell(i) { $0.packRequested($1) }
     }
 
     /// Pack `i`'s last byte arrived (`event`: its download finished, or every byte came at one
@@ -192,7 +192,7 @@ extension ODRDevice {
         refresh(i)
         book(\.downloadsFinished, for: state.packs[i].app)
         state.revision &+= 1
-        policy(of: state.packs[i].app).packStored(candidate(at: i))
+        tell(i) { $0.packStored($1) }
     }
 
     /// A request of `app` is granted pack `i`; `pinned` if it awaited it.
@@ -220,7 +220,7 @@ extension ODRDevice {
         if packs[i].retain == 0 {
             state.apps[app].inUseBytes -= packs[i].size
             refresh(i)
-            policy(of: state.packs[i].app).packReleased(candidate(at: i))
+            tell(i) { $0.packReleased($1) }
         }
     }
 
@@ -229,7 +229,7 @@ extension ODRDevice {
     func holdMomentarily(_ i: PackID, pinned: Bool) {
         if pinned { unpin(i) }
         touch(i, uses: 2)
-        if state.packs[i].retain == 0 { policy(of: state.packs[i].app).packReleased(candidate(at: i)) }
+        if state.packs[i].retain == 0 { tell(i) { $0.packReleased($1) } }
     }
 
     /// Whether a request holds or awaits pack `i`.

@@ -1,7 +1,7 @@
 /// One option a purge policy takes from a scenario's `policy_options:`, as its descriptor
 /// declares it: the scenario reader checks every given option against these declarations
 /// (unknown keys, wrong kinds and values the policy refuses are `FILE:LINE:COLUMN` errors),
-/// and `odr-sim policies` and the README list them.
+/// and `odr-sim policies` and docs/policies.md list them.
 public struct PolicyOption: Sendable {
     /// How the value is written.
     public enum Kind: String, Sendable {
@@ -22,7 +22,7 @@ public struct PolicyOption: Sendable {
     public let key: String
     public let kind: Kind
     public let scope: Scope
-    /// One line for `odr-sim policies` and the README, with the default.
+    /// One line for `odr-sim policies` and docs/policies.md, with the default.
     public let summary: String
     /// Why a value is refused (shown after the value in the error), or nil if it is fine.
     public let check: @Sendable (Double) -> String?

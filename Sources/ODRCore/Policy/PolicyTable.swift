@@ -10,39 +10,32 @@
 /// freed: each chooses only among the packs it has been told of.
 ///
 /// On a device where no app has a strategy of its own (every ODR scenario, every trace
-/// replay) the table is the system's policy alone, and routing reads nothing more.
+/// replay) the table is empty, and the device's policy is called as it always was.
 struct PolicyTable {
-    /// The policy the system purges under (ODR's order, Android's cache clearing), and the
-    /// strategy of every app that evicts without one of its own.
-    let system: any PurgePolicy
-    /// By ``AppID``: the app's own strategy, or nil where its packs are ``system``'s business.
+    /// By ``AppID``: the app's own strategy, or nil where its packs are the system policy's.
     private var own: [(any PurgePolicy)?] = []
     /// Whether any app has a strategy of its own. Performance: routing reads the per-app
-    /// table only then.
+    /// table only then (the system's policy is the device's `let`, called with no retain).
     private(set) var routes = false
 
-    init(system: any PurgePolicy) { self.system = system }
-
-    /// Registers the next app's own strategy (nil: it follows ``system``); apps are added in
-    /// ``AppID`` order.
+    /// Registers the next app's own strategy (nil: it follows the system's policy); apps are
+    /// added in ``AppID`` order.
     mutating func add(_ strategy: (any PurgePolicy)?) {
         own.append(strategy)
         if strategy != nil { routes = true }
     }
 
-    /// The policy that hears of, and chooses among, the packs of `app`.
+    /// The app's own strategy; nil where the system's policy chooses for it.
     @inline(__always)
-    func policy(of app: AppID) -> any PurgePolicy {
-        guard routes, let strategy = own[app.index] else { return system }
-        return strategy
-    }
+    func strategy(of app: AppID) -> (any PurgePolicy)? { routes ? own[app.index] : nil }
 
-    /// Victims for `view`: its app's policy for an app's demand; for the system's, ``system``
+    /// Victims for `view`: its app's policy for an app's demand; for the system's, `system`
     /// first, then each app's own strategy among the packs it knows, until `bytes` are freed.
-    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
-        if case .app(let app) = view.scope { return policy(of: app).selectVictims(toFree: bytes, from: view) }
+    func selectVictims(toFree bytes: Int64, from view: PurgeView, system: any PurgePolicy) -> [PackID] {
+        if case .app(let app) = view.scope {
+            return (strategy(of: app) ?? system).selectVictims(toFree: bytes, from: view)
+        }
         var victims = system.selectVictims(toFree: bytes, from: view)
-        guard routes else { return victims }
         var chosen = Set(victims)
         var freed = victims.reduce(Int64(0)) { $0 + view.info($1).size }
         for case let strategy? in own where freed < bytes {
@@ -54,11 +47,5 @@ struct PolicyTable {
             }
         }
         return victims
-    }
-
-    /// The name a wrong answer for `view` is blamed on.
-    func name(for view: PurgeView) -> String {
-        if case .app(let app) = view.scope { return policy(of: app).name }
-        return system.name
     }
 }

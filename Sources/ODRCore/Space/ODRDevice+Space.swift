@@ -57,13 +57,22 @@ extension ODRDevice {
             guard purgeableBytes(in: tier, groups: groups) > 0 else { continue }
             let remaining = deficit - purged
             let view = PurgeView(device: self, scope: .tier(tier), groups: groups, time: state.now)
-            let victims = state.policies.selectVictims(toFree: remaining, from: view)
+            let victims =
+                state.policies.routes
+                ? state.policies.selectVictims(toFree: remaining, from: view, system: policy)
+                : policy.selectVictims(toFree: remaining, from: view)
             verify(victims, toFree: remaining, view: view)
             for victim in victims { purged += purgePack(victim) }
         }
         state.ledger.purgeEpisodes += 1
         state.ledger.overPurgeBytes += purged - deficit
         emit(.purgeEpisode(episode: state.episode, needed: deficit, purged: purged))
+    }
+
+    /// The name of the policy that answered for `view`: the app's for an app's demand.
+    func policyName(for view: PurgeView) -> String {
+        if case .app(let app) = view.scope { return policy(of: app).name }
+        return policy.name
     }
 
     /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
@@ -74,7 +83,7 @@ extension ODRDevice {
         if !few { state.markEpoch &+= 1 }
         var freed: Int64 = 0
         // Built only when an answer is wrong: verify runs on every purge.
-        func policy() -> String { "purge policy '\(state.policies.name(for: view))'" }
+        func policy() -> String { "purge policy '\(policyName(for: view))'" }
         for (k, victim) in victims.enumerated() {
             guard let size = view.candidateSize(victim) else {
                 fatalError(
@@ -117,7 +126,7 @@ extension ODRDevice {
         setPurgeable(p, false)
         book(\.purges, for: record.app)
         book(\.purgedBytes, bytes, for: record.app)
-        if wasResident { policy(of: state.packs[p].app).packRemoved(candidate(at: p)) }
+        if wasResident { tell(p) { $0.packRemoved($1) } }
         emit(.packPurged(p, state.packs[p].app, bytes: bytes, episode: state.episode))
         return bytes
     }

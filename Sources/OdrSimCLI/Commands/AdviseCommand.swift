@@ -28,7 +28,7 @@ struct AdviseCommand: ParsableCommand {
             over-purged bytes + --wait-price per second of p95 wait + --install-price per byte of
             initial install + --failure-price per failed request + --download-price per download
             (means over replications).
-            Layouts over the platform's limits are rejected unrun. See the README ("Advise").
+            Layouts over the platform's limits are rejected unrun. See docs/advise.md.
 
             Writes DIR/advised.scn (run it as it is), DIR/layout.csv (resource → pack) and
             DIR/layouts.csv (every layout tried, its move and objective terms).

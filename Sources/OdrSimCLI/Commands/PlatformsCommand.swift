@@ -21,11 +21,11 @@ struct PlatformsCommand: ParsableCommand {
 
             Examples:
               odr-sim platforms
-              odr-sim platforms --markdown                  # the README's table
+              odr-sim platforms --markdown                  # docs/platforms.md's table
               odr-sim migrate Scenarios/game.scn --to background-assets
             """)
 
-    @Flag(help: "Print a Markdown table (the README's platform table is this output).")
+    @Flag(help: "Print a Markdown table (docs/platforms.md's platform table is this output).")
     var markdown = false
 
     func run() {

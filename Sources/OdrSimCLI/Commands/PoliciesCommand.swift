@@ -12,15 +12,15 @@ struct PoliciesCommand: ParsableCommand {
         discussion: """
             Each line gives a policy's name, as --policy takes it, and what it purges first.
             Policies marked (offline) need the future request stream; the simulator provides it.
-            Options are set in a scenario's policy_options (see the README).
+            Options are set in a scenario's policy_options (docs/policies.md).
 
             Examples:
               odr-sim policies
-              odr-sim policies --markdown        # the README's table
+              odr-sim policies --markdown        # docs/policies.md's table
               odr-sim replay trace.csv --capacity 200MB --policy lru --policy sieve
             """)
 
-    @Flag(help: "Print a Markdown table (the README's policy table is this output).")
+    @Flag(help: "Print a Markdown table (docs/policies.md's policy table is this output).")
     var markdown = false
 
     func run() {

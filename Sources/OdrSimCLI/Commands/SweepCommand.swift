@@ -15,7 +15,7 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep", abstract: "Run a study: a scenario varied along axes, every point under every policy.",
         discussion: """
             A study file (.study, YAML) names a base scenario, axes (a place in the scenario and \
-            its values) and the policies and replications; see the README, "Studies". \
+            its values) and the policies and replications; see docs/studies.md. \
             `sweep FILE.study` runs every point × policy × replication and writes results.csv \
             (a row per run, an axis per column, an axis of sizes, durations, bandwidths, rates \
             or percentages followed by its number: used, used_bytes), comparison.csv (a row per \
