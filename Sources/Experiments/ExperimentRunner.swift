@@ -121,9 +121,6 @@ public struct ExperimentRunner {
         public let fraction: Double
     }
 
-    /// The seed of replication `r` (1-based).
-    public func seed(ofReplication r: Int) -> UInt64 { scenario.seed &+ UInt64(r - 1) }
-
     /// Runs the plan's runs at `indices` (all by default); results in the order of `indices`
     /// (canonical order: point, policy, replication), whatever order they ran in. Runs
     /// start longest first, each worker taking the next one when it finishes its last.

@@ -76,8 +76,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Whether a scenario's files carry the platform metrics: on a platform where the app
     /// evicts, or with pack or app updates (events or a generator).
     public static func hasPlatformMetrics(_ scenario: Scenario) -> Bool {
-        scenario.appPlatforms.contains { $0.family != .onDemandResources }
-            || scenario.platform.family != .onDemandResources
+        scenario.appPlatforms.contains(where: \.appRemovesPacks) || scenario.platform.appRemovesPacks
             || scenario.generators.contains { $0.kind == "updates" }
             || scenario.events.contains {
                 switch $0.action {

@@ -129,7 +129,7 @@ struct BoundsTests {
     ///   507442432    56948.543121936273     56937    0.545077    0.490224
     @Test("CloudPhysics: FOO and PFOO-L agree with the authors' tools")
     func reference() throws {
-        let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
+        let trace = traceFixtures.appendingPathComponent("cloudphysics.csv").path
         let (objects, sizes, _) = try TraceReplayer(path: trace).requestSequence()
         let s = RequestSequence(objects: objects, sizes: sizes)
         let pfool = PFOOL(s)

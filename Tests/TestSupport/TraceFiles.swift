@@ -14,7 +14,7 @@ public func withTrace<T>(_ text: String, name: String = "trace.csv", _ body: (St
 
 /// `Tests/Fixtures/traces/`: the CloudPhysics trace and libCacheSim's counts for it, carried
 /// by the repository (their origin and sha256 in the README beside them).
-public let sharedTraces: URL = URL(fileURLWithPath: #filePath)
+public let traceFixtures: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // Tests/TestSupport/
     .deletingLastPathComponent()  // Tests/
     .appendingPathComponent("Fixtures/traces")

@@ -17,7 +17,7 @@ import TraceReplay
     }
 
     static func reference() throws -> [Expected] {
-        let url = sharedTraces.appendingPathComponent("cloudphysics-reference.csv")
+        let url = traceFixtures.appendingPathComponent("cloudphysics-reference.csv")
         let text = try String(contentsOf: url, encoding: .utf8)
         let lines = text.split(whereSeparator: \.isNewline)
         let header = lines[0].split(separator: ",").map(String.init)
@@ -32,7 +32,7 @@ import TraceReplay
     }
 
     @Test func replayMatchesLibCacheSimExactly() throws {
-        let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
+        let trace = traceFixtures.appendingPathComponent("cloudphysics.csv").path
         try #require(
             FileManager.default.fileExists(atPath: trace),
             "the reference trace is missing: expected \(trace) (shared/ beside the repository)")

@@ -53,7 +53,7 @@ struct LRUCurveTests {
 
     @Test("CloudPhysics at libCacheSim's four capacities: its LRU counts, 92,200 misses at 202,976,972 bytes")
     func reference() throws {
-        let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
+        let trace = traceFixtures.appendingPathComponent("cloudphysics.csv").path
         let (points, unique) = try LRUCurve(path: trace).compute([.percent(1), .percent(5), .percent(10), .percent(25)])
         #expect(unique == 2_029_769_728)
         #expect(points.map(\.capacity) == [20_297_697, 101_488_486, 202_976_972, 507_442_432])
@@ -68,7 +68,7 @@ struct LRUCurveTests {
         """
     )
     func sampled() throws {
-        let trace = sharedTraces.appendingPathComponent("cloudphysics.csv").path
+        let trace = traceFixtures.appendingPathComponent("cloudphysics.csv").path
         // Byte capacities, so that the sampled and the exact curve are taken at the same sizes.
         let capacities: [TraceReplayer.Capacity] = [
             20_297_697, 101_488_486, 202_976_972, 507_442_432, 1_014_884_864, 2_029_769_728,

@@ -1,6 +1,8 @@
 import CPrefetch
 
-/// One device running the On-Demand Resources machinery: a sans-I/O state machine.
+/// One device whose apps fetch content on demand, each on its own platform (On-Demand
+/// Resources, Background Assets, Play Asset Delivery: ``PlatformProfile``): a sans-I/O state
+/// machine.
 ///
 /// The device never reads a clock, a disk or a network. Every call carries the time it
 /// happens at; bandwidth is the caller's business (it reports bytes with
@@ -16,13 +18,15 @@ import CPrefetch
 /// device.endAccessing(outcome.request!, at: 1800)
 /// ```
 ///
-/// Space: a download reserves its pack's full size when it starts. When free space is short
-/// the device purges what the ``PurgePolicy`` chooses among purgeable packs (leftover partial
-/// downloads first, then packs of apps not running, then packs of running apps; never a pack
-/// held or awaited by a request). Each space demand answered by purging is one purge
-/// episode. If purging cannot free enough, the device posts a low-disk warning, lets each
-/// app react per its ``LowDiskResponse``, tries once more, and otherwise refuses the demand
-/// without purging anything (purging could not have satisfied it).
+/// Space: a download reserves its pack's full size when it starts. When free space is short,
+/// who makes room depends on the app's platform (``RoomMaker``). Where the system purges
+/// (ODR), the device purges what its ``PurgePolicy`` chooses among purgeable packs (leftover
+/// partial downloads first, then packs of apps not running, then packs of running apps; never
+/// a pack held or awaited by a request); if that cannot free enough, it posts a low-disk
+/// warning, lets each app react per its ``LowDiskResponse``, tries once more, and otherwise
+/// refuses the demand without purging anything. Where the app evicts (Background Assets,
+/// Play), the app's own strategy removes its packs within its budget (``EvictionRules``).
+/// Each demand answered by removing packs is one purge episode.
 ///
 /// ## What a driver calls, by group
 ///
@@ -30,7 +34,7 @@ import CPrefetch
 /// time, and outputs are read, not pushed.
 ///
 /// - **Setup**: ``init(capacity:otherData:policy:settings:)``,
-///   ``addApp(name:catalog:allowsCellular:lowDiskResponse:)``,
+///   ``addApp(name:catalog:allowsCellular:lowDiskResponse:eviction:profile:)``,
 ///   ``recordsEvents``, ``recordsOnlyGrants``.
 /// - **Apps** (the user's actions): ``install(_:at:)``, ``launch(_:at:)``, ``terminate(_:at:)``,
 ///   ``uninstall(_:at:)``, ``updateApp(_:at:)``; the app's own choices where a platform gives

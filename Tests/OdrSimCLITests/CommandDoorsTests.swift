@@ -6,8 +6,8 @@ import Testing
 /// before anything is allocated, staging folders never left behind, one reader for every
 /// text input, one set of rules for a value wherever it is written, and errors that name the
 /// flag they come from.
-@Suite("The newest surfaces, as safe as the oldest")
-struct NewSurfacesTests {
+@Suite("Every command's doors: standard output checked, inputs read alike, flags named")
+struct CommandDoorsTests {
     static let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
 
     /// Runs odr-sim with its standard output on `/dev/full`, where every write fails.
