@@ -60,272 +60,46 @@ public struct StudyParser: Sendable {
                 file: fileName, line: 1, column: 1,
                 message: "a study must be a mapping with scenario and axes (see docs/studies.md)")
         }
-        let top = try MappingFields(node: root, mapping: mapping, section: .study, reader: reader)
-
-        // The base scenario: a file beside the study, or inline.
-        let scenarioNode = try top.required("scenario")
-        let baseText: String
-        let baseFile: String
-        let baseNode: Node
-        if case .mapping = scenarioNode {
-            baseFile = fileName
-            baseNode = scenarioNode
-            baseText = (try? Yams.serialize(node: scenarioNode)) ?? ""
-        } else {
-            let relative = try reader.text(scenarioNode, "scenario")
-            let directory = (fileName as NSString).deletingLastPathComponent
-            baseFile = relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
-            baseText = try SourceText.read(baseFile, at: (reader, scenarioNode))
-            guard let node = try SourceText.compose(baseText, fileName: baseFile) else {
-                throw reader.error(at: scenarioNode, "the scenario file '\(relative)' is empty")
-            }
-            baseNode = node
-        }
-        let scenarioParser = ScenarioParser(
-            knownPolicies: knownPolicies, policyOptions: policyOptions, offlinePolicies: offlinePolicies)
-        let base: ScenarioDocument
-        do {
-            base = try scenarioParser.parse(baseText, fileName: baseFile)
-        } catch {
-            // Inline, the serialised text's positions mean nothing to the reader: point at the node.
-            if case .mapping = scenarioNode { throw reader.error(at: scenarioNode, "the scenario: \(error.message)") }
-            throw error
-        }
-
+        let reading = Reading(
+            parser: self, reader: reader, fileName: fileName,
+            top: try MappingFields(node: root, mapping: mapping, section: .study, reader: reader))
+        let base = try reading.readBase()
         let policies =
-            try top.value("policies").map { node throws(ScenarioError) in try scenarioParser.readPolicies(node, reader)
-            } ?? base.policies
+            try reading.top.value("policies").map { node throws(ScenarioError) in
+                try base.parser.readPolicies(node, reader)
+            } ?? base.document.policies
         let replications =
-            try top.value("replications").map { node throws(ScenarioError) in
+            try reading.top.value("replications").map { node throws(ScenarioError) in
                 try reader.integer(node, "replications", as: Int.self, atLeast: 1, atMost: ModelLimits.replications)
-            } ?? base.replications
-        let baseline: String
-        // `baseline: {point: {AXIS: VALUE, …}, policy: NAME}`: read once the points are known.
-        let baselinePointNode = top.value("baseline").flatMap { $0.mapping?["point"] }
-        if let node = top.value("baseline"), case .mapping = node {
-            guard let policyNode = node.mapping!["policy"] else {
-                throw reader.error(
-                    at: node, "a baseline point names its policy too: {point: {platform: ios17}, policy: apple}")
-            }
-            if let extra = node.mapping!.keys.first(where: { $0.string != "point" && $0.string != "policy" }) {
-                throw reader.error(
-                    at: extra, "a baseline mapping has point and policy only, not '\(extra.string ?? "")'")
-            }
-            guard baselinePointNode != nil else {
-                throw reader.error(
-                    at: node, "a baseline mapping names its point: {point: {platform: ios17}, policy: apple}")
-            }
-            baseline = try reader.name(policyNode, "baseline policy")
-            guard policies.contains(baseline) else {
-                throw reader.error(
-                    at: policyNode,
-                    "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
-            }
-        } else if let node = top.value("baseline") {
-            baseline = try reader.name(node, "baseline")
-            guard policies.contains(baseline) else {
-                throw reader.error(
-                    at: node,
-                    "baseline '\(baseline)' is not among the study's policies (\(policies.joined(separator: ", ")))")
-            }
-        } else {
-            baseline = policies.contains("apple") ? "apple" : policies[0]
-        }
-
-        let axesNode = try top.required("axes")
-        let axisNodes = try reader.sequence(
-            axesNode, "axes", of: "axes such as {path: device.used, values: [50GB, 60GB]}")
-        guard !axisNodes.isEmpty else { throw reader.error(at: axesNode, "a study needs at least one axis") }
-        var axes: [Study.Axis] = []
-        var targets: [[PathStep]] = []
-        var valueNodes: [[Node]] = []
-        for node in axisNodes {
-            let fields = try reader.mapping(node, "each axis", section: .axis)
-            let pathNode = try fields.required("path")
-            let path = try reader.text(pathNode, "path")
-            let name =
-                try fields.value("name").map { n throws(ScenarioError) in try reader.name(n, "axis name") } ?? path
-            if axes.contains(where: { $0.name == name }) {
-                throw reader.error(
-                    at: fields.value("name") ?? pathNode, "two axes are named '\(name)'; give each a distinct name")
-            }
-            let steps = try Self.resolve(path, in: baseNode, reader: reader, at: pathNode)
-            if let other = targets.firstIndex(of: steps) {
-                throw reader.error(at: pathNode, "axis '\(name)' varies the same place as axis '\(axes[other].name)'")
-            }
-            let valuesNode = try fields.required("values")
-            let (values, nodes) = try readValues(valuesNode, axis: name, reader)
-            var axis = Study.Axis(name: name, path: path, values: values)
-            axis.valueLocations = nodes.map { node in
-                let e = reader.error(at: node, "")
-                return "\(InputText.oneLine(fileName)):\(e.line):\(e.column)"
-            }
-            if let zipNode = fields.value("zip") {
-                let group = try reader.name(zipNode, "zip group")
-                if let partner = axes.first(where: { $0.zip == group }), partner.values.count != values.count {
-                    throw reader.error(
-                        at: valuesNode,
-                        """
-                        axis '\(name)' moves with '\(partner.name)' (zip: \(group)), so it needs \
-                        \(partner.values.count) values, as '\(partner.name)' has, not \(values.count)
-                        """
-                    )
-                }
-                axis.zip = group
-            }
-            axes.append(axis)
-            targets.append(steps)
-            valueNodes.append(nodes)
-        }
-        // Groups of axes that move together, in order of their first axis: a product over groups.
-        var groups: [[Int]] = []
-        for (a, axis) in axes.enumerated() {
-            if let zip = axis.zip, let g = groups.firstIndex(where: { axes[$0[0]].zip == zip }) {
-                groups[g].append(a)
-            } else {
-                groups.append([a])
-            }
-        }
-        let count = groups.reduce(1) { $0.multipliedReportingOverflow(by: axes[$1[0]].values.count).partialValue }
-        guard count <= Self.maximumPoints, axes.allSatisfy({ $0.values.count <= Self.maximumPoints }) else {
-            throw reader.error(at: axesNode, "the axes make more than \(Self.maximumPoints) points; split the study")
-        }
-        guard count * policies.count * replications <= ModelLimits.studyRuns else {
-            throw reader.error(
-                at: axesNode,
-                """
-                \(count) points × \(policies.count) policies × \(replications) replications make more than \
-                \(ModelLimits.studyRuns) runs; split the study
-                """
-            )
-        }
-
-        // Explicit points beside the grid: {AXIS: VALUE, …}, an axis left out keeping the base
-        // scenario's own value (a budget axis has no meaning for an ODR point).
-        var explicit: [(values: [String], node: Node)] = []
-        if let node = top.value("points") {
-            for item in try reader.sequence(node, "points", of: "points such as {platform: ios17}") {
-                guard case .mapping(let mapping) = item else {
-                    throw reader.error(
-                        at: item, "each point is a mapping of axis names to values, such as {platform: ios17}")
-                }
-                explicit.append((try explicitValues(mapping, item), item))
-            }
-        }
-        func explicitValues(_ mapping: Node.Mapping, _ node: Node) throws(ScenarioError) -> [String] {
-            var values = Array(repeating: "", count: axes.count)
-            for (key, value) in mapping {
-                guard let name = key.string, let a = axes.firstIndex(where: { $0.name == name }) else {
-                    throw reader.error(
-                        at: key,
-                        "no axis is named '\(key.string ?? "")'"
-                            + NameSuggestion.hint(for: key.string ?? "", among: axes.map(\.name)))
-                }
-                values[a] = try reader.scalar(value, "the value of axis '\(name)'")
-            }
-            guard values.contains(where: { !$0.isEmpty }) else {
-                throw reader.error(at: node, "a point names at least one axis")
-            }
-            return values
-        }
-        guard (count + explicit.count) * policies.count * replications <= ModelLimits.studyRuns else {
-            throw reader.error(
-                at: axesNode,
-                """
-                \(count + explicit.count) points × \(policies.count) policies × \(replications) replications make \
-                more than \(ModelLimits.studyRuns) runs; split the study
-                """
-            )
-        }
-
-        func scenario(_ values: [String]) throws(ScenarioError) -> ScenarioDocument {
-            var node = baseNode
-            for (steps, value) in zip(targets, values) where !value.isEmpty {
-                node = Self.replacing(steps[...], in: node, with: value)
-            }
-            // The nodes keep their marks: a point's errors and warnings name the base
-            // scenario's real lines (an axis value, the line of the value it replaces).
-            // The digest is of the point's text, as each point's scenario_hash has always been.
-            let text: String
-            do { text = try Yams.serialize(node: node) } catch {
-                throw reader.error(at: axesNode, "cannot write the point's scenario: \(error)")
-            }
-            return try scenarioParser.parse(root: node, fileName: baseFile, text: text)
-        }
-        var points: [Study.Point] = []
-        for index in 0..<count {
-            var rest = index
-            var values = Array(repeating: "", count: axes.count)
-            for group in groups.reversed() {
-                let size = axes[group[0]].values.count
-                for a in group { values[a] = axes[a].values[rest % size] }
-                rest /= size
-            }
-            do {
-                points.append(Study.Point(values: values, document: try scenario(values)))
-            } catch {
-                // One axis: the value is to blame. Several: the combination is.
-                if axes.count == 1 {
-                    let nodes = valueNodes[0]
-                    let v = axes[0].values.firstIndex(of: values[0]) ?? 0
-                    throw reader.error(
-                        at: nodes[min(v, nodes.count - 1)],
-                        "axis '\(axes[0].name)' value '\(values[0])': \(error.message)")
-                }
-                let label = zip(axes, values).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-                throw reader.error(at: axesNode, "the point \(label): \(error.message)")
-            }
-        }
-        for (values, node) in explicit {
-            guard !points.contains(where: { $0.values == values }) else {
-                throw reader.error(at: node, "the point is already in the study")
-            }
-            do {
-                points.append(Study.Point(values: values, document: try scenario(values)))
-            } catch {
-                throw reader.error(at: node, "the point: \(error.message)")
-            }
-        }
-        var baselinePoint: Int?
-        if let node = baselinePointNode {
-            guard case .mapping(let mapping) = node else {
-                throw reader.error(at: node, "the baseline point is a mapping such as {platform: ios17}")
-            }
-            let values = try explicitValues(mapping, node)
-            guard let index = points.firstIndex(where: { $0.values == values }) else {
-                throw reader.error(
-                    at: node,
-                    "the baseline point is not one of the study's points (its axes' values, or one of `points`)")
-            }
-            baselinePoint = index
+            } ?? base.document.replications
+        let baseline = try reading.readBaseline(among: policies)
+        let grid = try reading.readAxes(of: base)
+        try grid.checkSize(points: grid.count, policies: policies.count, replications: replications, reader)
+        let explicit = try reading.readExplicitPoints(grid)
+        try grid.checkSize(
+            points: grid.count + explicit.count, policies: policies.count, replications: replications, reader)
+        let points = try reading.readPoints(grid, explicit: explicit, base: base)
+        let baselinePoint = try baseline.pointNode.map { node throws(ScenarioError) in
+            try reading.readBaselinePoint(node, grid, points: points)
         }
         let name =
-            try top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
+            try reading.top.value("name").map { n throws(ScenarioError) in try reader.text(n, "name") }
             ?? ScenarioParser.defaultName(fileName: fileName)
         let description =
-            try top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") } ?? ""
+            try reading.top.value("description").map { n throws(ScenarioError) in try reader.text(n, "description") }
+            ?? ""
         var study = Study(
-            name: name, description: description, axes: axes, points: points, policies: policies,
-            replications: replications, baseline: baseline, digest: SourceDigest.of(text + "\n" + baseText))
-        study.baseFile = baseFile
+            name: name, description: description, axes: grid.axes, points: points, policies: policies,
+            replications: replications, baseline: baseline.policy, digest: SourceDigest.of(text + "\n" + base.text))
+        study.baseFile = base.file
         study.baselinePoint = baselinePoint
-        func written(_ node: Node, _ what: String) throws(ScenarioError) -> Study.WrittenText {
-            let e = reader.error(at: node, "")
-            return Study.WrittenText(
-                text: try reader.text(node, what), location: "\(InputText.oneLine(fileName)):\(e.line):\(e.column)")
-        }
-        study.objective = try top.value("objective").map { n throws(ScenarioError) in try written(n, "objective") }
-        if let node = top.value("limits") {
-            study.limits = try reader.sequence(
-                node, "limits", of: "limits such as [failed_requests<=baseline, wait_p95_s<=60s]"
-            ).map { n throws(ScenarioError) in try written(n, "limit") }
-        }
+        try reading.readObjective(into: &study)
         return study
     }
 
     /// A list of values, or a range `{from, to, steps, scale}`; with the node of each value
     /// (a range's values all point at the range).
-    private func readValues(_ node: Node, axis: String, _ reader: NodeReader) throws(ScenarioError) -> (
+    func readValues(_ node: Node, axis: String, _ reader: NodeReader) throws(ScenarioError) -> (
         [String], [Node]
     ) {
         if case .sequence = node {
