@@ -74,7 +74,11 @@ public struct BaselinePairs: Sendable {
     /// refused and, where the runs have them, the time launches were blocked, each with its
     /// 95 % interval ("the same" where no replication differs). `format`
     /// writes a metric's value (`humanValue`).
-    public func verdict(axisNames: [String], offline: Set<String>, format: (Metric, Double) -> String) -> [String] {
+    /// Under a focus on one app (`focus`), a metric only the device has (the user's refused
+    /// data) is the device's, and says so.
+    public func verdict(
+        axisNames: [String], offline: Set<String>, focus: Bool = false, format: (Metric, Double) -> String
+    ) -> [String] {
         func label(_ values: [String]) -> String {
             zip(axisNames, values).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: ", ")
         }
@@ -90,12 +94,13 @@ public struct BaselinePairs: Sendable {
             """
         ]
         for pair in bestPerPoint(offline: offline) {
-            // A metric without values (the device's own, in one app's pairs) is left out.
+            // A metric without values is left out.
             let changes = shown.filter { !pair.differences[$0.position].mean.isNaN }.map { metric in
                 let d = pair.differences[metric.position]
-                if d.low == 0 && d.high == 0 { return "\(metric.title.lowercased()) the same" }
+                let name = metric.title.lowercased() + (focus && !metric.belongsToApp ? " (the device's)" : "")
+                if d.low == 0 && d.high == 0 { return "\(name) the same" }
                 return
-                    "\(metric.title.lowercased()) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to "
+                    "\(name) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to "
                     + "\(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"
             }
             lines.append("\(label(pair.values)) with \(pair.policy): " + changes.joined(separator: ", "))

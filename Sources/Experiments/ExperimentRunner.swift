@@ -352,10 +352,15 @@ private final class Counter: @unchecked Sendable {
 }
 
 extension Array where Element == ExperimentRunner.RunResult {
-    /// The runs' summary rows, or with `app` that app's own (its ``Metrics/AppRow``s, the
-    /// device's metrics NaN): what a table, a verdict, a baseline or a gate of one app reads.
-    public func summaryRows(app: String?, scenarioHash: String = "") -> [SummaryRow] {
+    /// The runs' summary rows, or with `app` that app's own (its ``Metrics/AppRow``s): what a
+    /// table, a verdict, an objective, a baseline or a gate of one app reads.
+    ///
+    /// The app's rows are its focus (``Metrics/AppRow/summaryRows(of:in:beside:scenarioHash:)``):
+    /// the device's values of its own metrics beside the app's, unless `guarded` is false (the
+    /// app's own numbers alone, as `check --app` keeps a baseline of them).
+    public func summaryRows(app: String?, scenarioHash: String = "", guarded: Bool = true) -> [SummaryRow] {
         guard let app else { return map(\.summary) }
-        return AppRow.summaryRows(of: app, in: flatMap(\.apps), scenarioHash: scenarioHash)
+        return AppRow.summaryRows(
+            of: app, in: flatMap(\.apps), beside: guarded ? map(\.summary) : [], scenarioHash: scenarioHash)
     }
 }

@@ -107,13 +107,18 @@ public struct SweepResults: Sendable {
     /// Per point, app `app`'s own comparison of the policies (`sweep --app`): what its
     /// verdict reads, as ``comparisons()`` is the device's.
     public func comparisons(app: String) throws -> [(values: [String], comparison: Comparison)] {
-        try appGroups().map { group in
-            (
-                group.values,
-                Comparison(
-                    rows: AppRow.summaryRows(of: app, in: group.rows), reference: baseline,
-                    platformMetrics: platformMetrics)
-            )
+        try focus(app).map {
+            ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics))
+        }
+    }
+
+    /// Per point, app `app`'s rows as its focus: its own metrics, the device's beside them
+    /// (``Metrics/AppRow/summaryRows(of:in:beside:scenarioHash:)``).
+    func focus(_ app: String) throws -> [(values: [String], rows: [SummaryRow])] {
+        var devices: [[String]: [SummaryRow]] = [:]
+        for group in try groups() { devices[group.values] = group.rows }
+        return try appGroups().map { group in
+            (group.values, AppRow.summaryRows(of: app, in: group.rows, beside: devices[group.values] ?? []))
         }
     }
 
@@ -172,8 +177,7 @@ public struct SweepResults: Sendable {
     public func baselinePairs(app: String? = nil) throws -> BaselinePairs? {
         guard let baselinePoint else { return nil }
         let groups =
-            try app.map { app in try appGroups().map { ($0.values, AppRow.summaryRows(of: app, in: $0.rows)) } }
-            ?? groups()
+            try app.map(focus) ?? groups()
         return BaselinePairs(
             groups: groups, baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
     }

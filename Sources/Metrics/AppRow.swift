@@ -13,11 +13,28 @@ public struct AppRow: Sendable, Hashable {
 
     /// App `app`'s rows of `rows` as summary rows (the device's own metrics NaN): what a table,
     /// a verdict or a baseline of one app (`--app`) reads.
-    public static func summaryRows(of app: String, in rows: [AppRow], scenarioHash: String = "") -> [SummaryRow] {
-        rows.filter { $0.app == app }.map {
-            SummaryRow(
+    ///
+    /// With the device's rows of the same runs (`beside`), the rows are the app's *focus*: a
+    /// metric that belongs to the app is the app's, one that exists only for the device (the
+    /// user's refused data, over-purge, low-disk warnings, the disk's peak) keeps the device's
+    /// value, never a blank that an objective would read as 0; and the device's values ride
+    /// along (``SummaryRow/device``) for `device.` terms.
+    public static func summaryRows(
+        of app: String, in rows: [AppRow], beside devices: [SummaryRow] = [], scenarioHash: String = ""
+    ) -> [SummaryRow] {
+        var device: [String: SummaryRow] = [:]
+        for row in devices { device["\(row.policy)\u{0}\(row.replication)"] = row }
+        return rows.filter { $0.app == app }.map {
+            var row = SummaryRow(
                 policy: $0.policy, replication: $0.replication, seed: $0.seed, values: $0.values,
                 scenarioHash: scenarioHash)
+            if let whole = device["\($0.policy)\u{0}\($0.replication)"] {
+                for metric in Metric.allCases where !metric.belongsToApp && metric.position < row.values.count {
+                    row.values[metric.position] = whole[metric]
+                }
+                row.device = whole.values
+            }
+            return row
         }
     }
 

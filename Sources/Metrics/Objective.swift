@@ -13,6 +13,11 @@ import Quantities
 /// A weight is bytes per unit of its metric (`1MB*wait_p95_s`: a second of p95 wait is worth a
 /// megabyte) or a plain number. Each replication's objective is computed from its own row, so
 /// the recommended policy's advantage over the baseline is a paired interval on common seeds.
+///
+/// Under a focus on one app (`--app`), a metric's name means the app's where the app has one
+/// and the device's otherwise (the user's refused data, over-purge: guard metrics, never read
+/// as 0); `app.METRIC` and `device.METRIC` say which explicitly. ``described`` says, term by
+/// term, which was used.
 public struct Objective: Sendable, Equatable {
     /// (metric, weight) terms, summed.
     public var terms: [Term]
@@ -21,6 +26,25 @@ public struct Objective: Sendable, Equatable {
     public struct Term: Sendable, Equatable {
         public let metric: Metric
         public let weight: Double
+        public var scope: Scope = .either
+        /// The weight as written (`1MB`, `2`); nil for a term of weight 1 written bare.
+        public var weightText: String? = nil
+    }
+
+    /// Whose value a term or limit reads under a focus on one app.
+    public enum Scope: String, Sendable, Equatable {
+        /// The app's where it has one, else the device's.
+        case either = ""
+        /// `app.METRIC`: the app's own (a metric the app has).
+        case app = "app."
+        /// `device.METRIC`: the device's, whatever the focus.
+        case device = "device."
+
+        /// `metric` as this scope reads it from a row (a focused row holds the app's values,
+        /// and the device's where the app has none; ``SummaryRow/device`` holds the device's).
+        func value(_ metric: Metric, _ row: SummaryRow) -> Double {
+            self == .device ? row.deviceValue(metric) : row[metric]
+        }
     }
 
     /// A hard limit: a metric's mean at most a value, or not significantly above the baseline's.
@@ -29,6 +53,10 @@ public struct Objective: Sendable, Equatable {
         /// The most allowed; nil: the baseline's (paired: the difference's 95 % interval starts at or below 0).
         public let most: Double?
         public var text: String
+        public var scope: Scope = .either
+
+        /// The limit's metric in one replication's row.
+        func value(_ row: SummaryRow) -> Double { scope.value(metric, row) }
     }
 
     public struct ParseError: Error, CustomStringConvertible {
@@ -40,8 +68,6 @@ public struct Objective: Sendable, Equatable {
     public static let adviseDefault =
         "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
 
-    /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
-    /// scenario writes them.
     /// An objective and limits as a file wrote them, each with where (`FILE:LINE:COLUMN`): a
     /// bad one is refused at its own place (each limit alone first, then the whole).
     public static func parse(
@@ -63,9 +89,15 @@ public struct Objective: Sendable, Equatable {
         public let description: String
     }
 
+    /// Reads `--objective` (nil: advise's default) and `--limit`s; sizes and durations as the
+    /// scenario writes them.
     public static func parse(_ text: String?, limits: [String]) throws(ParseError) -> Objective {
-        func metric(_ name: Substring) throws(ParseError) -> Metric {
-            let name = name.trimmingCharacters(in: .whitespaces)
+        func metric(_ written: Substring) throws(ParseError) -> (Metric, Scope) {
+            var name = written.trimmingCharacters(in: .whitespaces)
+            var scope = Scope.either
+            for prefix in [Scope.app, .device] where name.hasPrefix(prefix.rawValue) {
+                (scope, name) = (prefix, String(name.dropFirst(prefix.rawValue.count)))
+            }
             guard let metric = Metric(rawValue: name), Metric.allCases.contains(metric) else {
                 throw ParseError(
                     description:
@@ -75,7 +107,14 @@ public struct Objective: Sendable, Equatable {
                         """
                 )
             }
-            return metric
+            guard scope != .app || metric.belongsToApp else {
+                throw ParseError(
+                    description: """
+                        app.\(name): \(name) is the device's alone, no app has one (write \(name) or \
+                        device.\(name))
+                        """)
+            }
+            return (metric, scope)
         }
         var terms: [Term] = []
         for part in (text ?? adviseDefault).split(separator: "+") {
@@ -84,7 +123,8 @@ public struct Objective: Sendable, Equatable {
                 throw ParseError(description: "'\(text ?? "")' has an empty term")
             }
             if factors.count == 1 {
-                terms.append(Term(metric: try metric(factors[0]), weight: 1))
+                let (m, scope) = try metric(factors[0])
+                terms.append(Term(metric: m, weight: 1, scope: scope))
                 continue
             }
             let weightText = factors[0].trimmingCharacters(in: .whitespaces)
@@ -96,17 +136,19 @@ public struct Objective: Sendable, Equatable {
                     description:
                         "'\(weightText)' is not a weight (a number, or a size such as 1MB, per unit of the metric)")
             }
-            terms.append(Term(metric: try metric(factors[1]), weight: weight))
+            let (m, scope) = try metric(factors[1])
+            terms.append(Term(metric: m, weight: weight, scope: scope, weightText: weightText))
         }
         var parsed: [Limit] = []
         for text in limits {
             guard let at = text.range(of: "<=") else {
                 throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline")
             }
-            let which = try metric(text[..<at.lowerBound])
+            let (which, scope) = try metric(text[..<at.lowerBound])
             let value = text[at.upperBound...].trimmingCharacters(in: .whitespaces)
+            let name = scope.rawValue + which.column
             if value == "baseline" {
-                parsed.append(Limit(metric: which, most: nil, text: "\(which.column) ≤ baseline"))
+                parsed.append(Limit(metric: which, most: nil, text: "\(name) ≤ baseline", scope: scope))
                 continue
             }
             let most: Double?
@@ -118,7 +160,7 @@ public struct Objective: Sendable, Equatable {
             guard let most, most.isFinite, most >= 0 else {
                 throw ParseError(description: "limit '\(text)': '\(value)' is not a value of \(which.column)")
             }
-            parsed.append(Limit(metric: which, most: most, text: "\(which.column) ≤ \(value)"))
+            parsed.append(Limit(metric: which, most: most, text: "\(name) ≤ \(value)", scope: scope))
         }
         return Objective(terms: terms, limits: parsed)
     }
@@ -126,9 +168,27 @@ public struct Objective: Sendable, Equatable {
     /// One replication's objective.
     public func value(_ row: SummaryRow) -> Double {
         terms.reduce(0) { sum, term in
-            let v = row[term.metric]
+            let v = term.scope.value(term.metric, row)
             return sum + term.weight * (v.isNaN ? 0 : v)
         }
+    }
+
+    /// Under a focus on `app`, whose value each term and limit reads: `The objective for app
+    /// odyssey: odyssey's redownload_bytes + 2 × the device's refused_other_bytes; limits:
+    /// odyssey's failed_requests ≤ baseline.`
+    public func described(focus app: String) -> String {
+        func whose(_ metric: Metric, _ scope: Scope) -> String {
+            scope == .device || (scope == .either && !metric.belongsToApp) ? "the device's" : "\(app)'s"
+        }
+        let sum = terms.map { term in
+            (term.weightText.map { "\($0) × " } ?? "") + "\(whose(term.metric, term.scope)) \(term.metric.column)"
+        }.joined(separator: " + ")
+        let bounds = limits.map { limit in
+            "\(whose(limit.metric, limit.scope)) \(limit.metric.column) ≤ "
+                + (limit.text.components(separatedBy: " ≤ ").last ?? "")
+        }
+        return "The objective for app \(app): \(sum)"
+            + (bounds.isEmpty ? "." : "; limits: \(bounds.joined(separator: ", ")).")
     }
 
     /// The recommendation for `rows` (every policy's replications), against `baseline`.
@@ -143,14 +203,14 @@ public struct Objective: Sendable, Equatable {
             let mine = runs(policy)
             var broken: [Recommendation.Breach] = []
             for limit in limits {
-                let mean = Interval(mine.map { $0[limit.metric] }).mean
+                let mean = Interval(mine.map(limit.value)).mean
                 if let most = limit.most {
                     if mean > most { broken.append(.init(limit: limit, mean: mean, baselineMean: nil)) }
                 } else if policy != baseline {
-                    let change = Interval(zip(mine, base).map { $0[limit.metric] - $1[limit.metric] })
+                    let change = Interval(zip(mine, base).map { limit.value($0) - limit.value($1) })
                     if change.low > 0 {
                         broken.append(
-                            .init(limit: limit, mean: mean, baselineMean: Interval(base.map { $0[limit.metric] }).mean))
+                            .init(limit: limit, mean: mean, baselineMean: Interval(base.map(limit.value)).mean))
                     }
                 }
             }

@@ -11,6 +11,10 @@ public struct SummaryRow: Sendable, Hashable {
     /// The metrics' values, in ``Metric`` order: every metric for a run, the columns it was
     /// read with for a row read from a file.
     public var values: [Double]
+    /// Under a focus on one app (`--app`), the device's values of the same run, in ``Metric``
+    /// order, beside the app's (``AppRow/summaryRows(of:in:beside:scenarioHash:)``); nil for a
+    /// device's own row, whose values are the device's.
+    public var device: [Double]? = nil
 
     /// The metric columns every file has (``Metric/classic``), in file order. Byte and count
     /// columns are integers.
@@ -32,6 +36,12 @@ public struct SummaryRow: Sendable, Hashable {
 
     /// The metric's value; NaN for a platform metric a file did not have.
     public subscript(metric: Metric) -> Double { metric.position < values.count ? values[metric.position] : .nan }
+
+    /// The device's value of `metric` in this run: beside a focused row, else the row's own.
+    public func deviceValue(_ metric: Metric) -> Double {
+        guard let device else { return self[metric] }
+        return metric.position < device.count ? device[metric.position] : .nan
+    }
 
     public var csvLine: String { csvLine(platformMetrics: false) }
 

@@ -62,7 +62,9 @@ public struct CompareFiles {
                 rows: results.summaryRows(app: request.app), reference: baseline, platformMetrics: platformMetrics)
         recommendation = request.objective?.recommend(
             results.summaryRows(app: request.app), baseline: baseline, offline: PolicyRegistry.offline)
-        headline = verdictLines(shown, app: request.app) + (recommendation?.lines(humanValue) ?? [])
+        headline =
+            verdictLines(shown, app: request.app) + (recommendation?.lines(humanValue) ?? [])
+            + (request.app.flatMap { app in request.objective.map { [$0.described(focus: app)] } } ?? [])
         self.robustness = try robustness?(verdict(comparison))
         let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline, platformMetrics: platformMetrics)
         files = [
@@ -74,9 +76,11 @@ public struct CompareFiles {
         if request.bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         if let robust = self.robustness { files.append(("robustness.csv", robust.csv)) }
         if report {
+            // Under a focus, the app's comparison: the same numbers as the verdict and the table.
             var page = CompareReport(
-                title: "\(source.name): \(request.policies.count) policies × \(replications) replications",
-                lede: source.lede("compare"), facts: ScenarioStory.facts(source.scenario), comparison: comparison,
+                title: "\(source.name): \(request.policies.count) policies × \(replications) replications"
+                    + (request.app.map { ", app \($0)" } ?? ""),
+                lede: source.lede("compare"), facts: ScenarioStory.facts(source.scenario), comparison: shown,
                 palette: reportPalette)
             page.headline = headline
             if request.bound { page.bounds = RedownloadGaps.means(results, policies: request.policies) }
@@ -105,6 +109,11 @@ public struct CompareFiles {
             ("recommendation", recommendation?.json ?? "null"),
             ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
         ]
+        // Under a focus, the app's comparison, as the verdict, the table and the report read it
+        // (the app's metrics, the device's where the app has none).
+        if let app = request.app {
+            pairs += [("app", JSONText.string(app)), ("comparison_app", JSONText.records(shown.csv))]
+        }
         if request.bound { pairs.append(("bounds", csv("bounds.csv"))) }
         if let robust = self.robustness {
             pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONText.string(robust.headline))]
@@ -124,7 +133,7 @@ public struct CompareFiles {
                 + "(\(replications) replications, paired):")
         lines += headline.map { "  " + $0 }
         if let robust = self.robustness { lines.append("  " + robust.headline) }
-        lines += ["", rankedTable(shown)]
+        lines += ["", rankedTable(shown, focus: request.app)]
         let auto = request.autoWarmup
         if warmup > 0 {
             lines.append(

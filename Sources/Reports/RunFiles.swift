@@ -81,6 +81,15 @@ public struct RunFiles {
         ]
         if replications > 1 { pairs.append(("comparison", csv("comparison.csv"))) }
         if bound { pairs.append(("bounds", csv("bounds.csv"))) }
+        // Under a focus, the app's rows as the verdict, the table and the report read them.
+        if let app {
+            let rows = results.summaryRows(app: app)
+            let platformMetrics = Metric.hasPlatformMetrics(source.scenario)
+            pairs += [
+                ("app", JSONText.string(app)),
+                ("summary_app", JSONText.records(SummaryRow.csv(rows, platformMetrics: platformMetrics))),
+            ]
+        }
         return JSONText.object(pairs)
     }
 
@@ -96,7 +105,9 @@ public struct RunFiles {
         }
         let platformMetrics = Metric.hasPlatformMetrics(source.scenario)
         lines.append(
-            summaryTable(results.summaryRows(app: app), replicated: replications > 1, platformMetrics: platformMetrics))
+            summaryTable(
+                results.summaryRows(app: app), replicated: replications > 1, platformMetrics: platformMetrics,
+                focus: app))
         if warmup > 0 { lines.append("(metrics from \(humanDuration(warmup)) on: --warmup left the start out)") }
         if let missed { lines.append(Precision.sentence(missed, replications: replications) { humanValue($1, $0) }) }
         if bound {
@@ -128,10 +139,13 @@ public struct RunFiles {
             run.redownloads = [result.samples.map(\.redownloaded)]
             runs.append(run)
         }
-        return RunReport(
-            title: "\(source.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")",
-            lede: source.lede("run"),
-            facts: ScenarioStory.facts(source.scenario), rows: results.map(\.summary), runs: runs,
-            capacity: source.scenario.device.capacity, palette: reportPalette)
+        // Under a focus, the app's rows: the same numbers as the verdict and the table.
+        var report = RunReport(
+            title: "\(source.name): \(runs.count) purge polic\(runs.count == 1 ? "y" : "ies")"
+                + (app.map { ", app \($0)" } ?? ""),
+            lede: source.lede("run"), facts: ScenarioStory.facts(source.scenario), rows: results.summaryRows(app: app),
+            runs: runs, capacity: source.scenario.device.capacity, palette: reportPalette)
+        report.focus = app
+        return report
     }
 }

@@ -62,6 +62,10 @@ public struct RunReport {
     public var bounds: [(policy: String, redownloaded: Double, bound: Double)] = []
     public var facts: [(name: String, value: String)]
     public var rows: [SummaryRow]
+    /// Under a focus on one app (`--app`): its name. The rows, and the summary table, are the
+    /// app's; the charts drawn from the runs' samples (the disk, the cumulative re-downloads,
+    /// the waits) are the device's, and their titles say so.
+    public var focus: String? = nil
     public var runs: [PolicyRun]
     public var capacity: Int64
     public var palette: Palette
@@ -78,6 +82,9 @@ public struct RunReport {
         self.capacity = capacity
         self.palette = palette
     }
+
+    /// Under a focus, what a chart of the device's samples adds to its title.
+    var deviceNote: String { focus == nil ? "" : ", the device's" }
 
     /// Every `step`-th index of `count`, and the last: what a chart draws of a long series.
     static func thinned(_ count: Int, to limit: Int) -> [Int] {
@@ -203,7 +210,7 @@ public struct RunReport {
         let meanOf = spreads.allSatisfy { $0 != nil } ? runs.first?.redownloads.count : nil
         var redownload = Chart(
             title: "Re-downloaded bytes, cumulative ("
-                + (meanOf.map { "mean of \($0) replications" } ?? "replication 1") + ")",
+                + (meanOf.map { "mean of \($0) replications" } ?? "replication 1") + ")" + deviceNote,
             x: .init(label: "time", unit: .duration), y: .init(label: "re-downloaded", unit: .bytes))
         var numbers: [[String]] = []
         for (run, spread) in zip(runs, spreads) {
@@ -258,7 +265,8 @@ public struct RunReport {
         // Request waits.
         // A log axis: waits span milliseconds to hours, and the tail is what tells policies apart.
         var cdf = Chart(
-            title: "Request waits (CDF, log time axis)", x: .init(label: "wait", unit: .duration, log: true),
+            title: "Request waits (CDF, log time axis)" + deviceNote,
+            x: .init(label: "wait", unit: .duration, log: true),
             y: .init(label: "requests at or below", unit: .fraction, bounds: 0...1))
         var waitRows: [[String]] = []
         for run in runs where !run.waits.isEmpty {

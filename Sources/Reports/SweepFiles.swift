@@ -109,7 +109,9 @@ public struct StudyAnswer {
             points, axisNames: results.axisNames, policy: baseline, metrics: Verdict.headlineMetrics)
         var lines = studyVerdict(comparisons, app: app)
         lines +=
-            try results.baselinePairs(app: app)?.verdict(axisNames: results.axisNames, offline: offline) {
+            try results.baselinePairs(app: app)?.verdict(
+                axisNames: results.axisNames, offline: offline, focus: app != nil
+            ) {
                 humanValue($1, $0)
             } ?? []
         if let objective {
@@ -119,6 +121,7 @@ public struct StudyAnswer {
         for (k, line) in (overall?.lines(humanValue, leftOut: false) ?? []).enumerated() {
             lines.append(k == 0 ? "Over the study: " + line : line)
         }
+        if let app, let objective { lines.append(objective.described(focus: app)) }
         lines += (robustness.map { [$0.headline] } ?? []) + effects.compactMap { $0.sentence { humanValue($0, $1) } }
         self.lines = lines
     }

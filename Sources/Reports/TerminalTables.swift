@@ -5,11 +5,16 @@ import Metrics
 
 /// The main metrics per policy (means over replications when there are several); with
 /// `platformMetrics`, the seconds launches were blocked and the bytes of pack updates too.
-public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics: Bool = false) -> String {
+/// Under a focus on one app (`focus`), the rows are the app's and the columns only the device
+/// has say so (`over-purge (device)`).
+public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics: Bool = false, focus: String? = nil)
+    -> String
+{
+    let device = focus == nil ? "" : " (device)"
     var table = Table(
         [
-            "policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge",
-            "low-disk", "failed", "wait p95",
+            "policy", "requests", "hits", "downloaded", "re-downloaded", "purged", "over-purge" + device,
+            "low-disk" + device, "failed", "wait p95",
         ] + (platformMetrics ? ["launch blocked", "updates"] : []))
     let comparison = Comparison(rows: rows, platformMetrics: platformMetrics)
     let waits = secondsColumn(comparison.policies.map { $0.metrics[Metric.waitP95.position].mean })
@@ -35,7 +40,9 @@ public func summaryTable(_ rows: [SummaryRow], replicated: Bool, platformMetrics
 
 /// Policies best to worst by mean re-download bytes (ties: over-purge, then name); where the
 /// comparison has the platform metrics, blocked launches and the seconds they waited too.
-public func rankedTable(_ comparison: Comparison) -> String {
+/// Under a focus on one app (`focus`), the columns only the device has say so.
+public func rankedTable(_ comparison: Comparison, focus: String? = nil) -> String {
+    let device = focus == nil ? "" : " (device)"
     let platform = comparison.metrics.contains(.launchBlockedSeconds)
     let redownload = Metric.redownloadBytes.position
     let overPurge = Metric.overPurgeBytes.position
@@ -47,8 +54,8 @@ public func rankedTable(_ comparison: Comparison) -> String {
     }
     var table = Table(
         [
-            "rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge",
-            "low-disk", "failed", "wait p95",
+            "rank", "policy", "re-downloaded (95% CI)", "vs \(comparison.reference)", "over-purge" + device,
+            "low-disk" + device, "failed", "wait p95",
         ] + (platform ? ["blocked launches", "launch blocked"] : []))
     let waits = secondsColumn(ranked.map { $0.metrics[Metric.waitP95.position].mean })
     for (rank, p) in ranked.enumerated() {
