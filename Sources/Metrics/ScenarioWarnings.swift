@@ -12,7 +12,8 @@ public let largeWorkloadEvents = 1e8
 /// What runs but makes no sense, one line each (warnings, not errors: a study of it may be
 /// meant): an app no event installs (every request of it fails with `app-not-installed`), an
 /// app asked for content but never launched (a real app asks only while it runs), a pack under
-/// 1 KiB (a size written without its unit), a workload generator that makes no event over the run.
+/// 1 KiB (a size written without its unit), a workload generator that makes no event over the run,
+/// an `on_low_disk` on a platform where the app removes its own packs (no warning reaches it).
 public func scenarioWarnings(_ scenario: Scenario) -> [String] {
     var installed = Set<AppIndex>()
     var launched = Set<AppIndex>()
@@ -74,6 +75,18 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
             mean \(first.size)MB?
             """
                 + (tiny.count > 1 ? " (and \(tiny.count - 1) more pack\(tiny.count == 2 ? "" : "s") under 1 KiB)" : ""))
+    }
+    // ODR's low-disk notification reaches no app whose own code removes its packs, so the run
+    // ignores its on_low_disk, as migrate drops it (ODR-SPEC §4; issue 50: one rule for the key).
+    for a in scenario.apps.indices
+    where scenario.platform(of: a).appRemovesPacks && scenario.apps[a].onLowDisk != .ignore {
+        warnings.append(
+            """
+            app '\(scenario.apps[a].id)' sets on_low_disk: \(scenario.apps[a].onLowDisk.rawValue) on \
+            \(scenario.platform(of: a).name), where the app removes its own packs and no low-disk warning \
+            reaches it; the run ignores it (as migrate drops it)
+            """
+        )
     }
     for (g, generator) in scenario.generators.enumerated() where generator.expectedEvents(over: scenario.duration) == 0
     {

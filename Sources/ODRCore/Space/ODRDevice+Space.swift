@@ -135,8 +135,11 @@ extension ODRDevice {
     func postLowDiskWarning(needed: Int64) {
         state.ledger.lowDiskWarnings += 1
         emit(.lowDiskWarning(needed: needed))
+        // The notification is ODR's (`NSBundleResourceRequestLowDiskSpaceNotification`, ODR-SPEC
+        // §4): an app whose own code removes its packs (Background Assets, Play) gets none, so its
+        // `on_low_disk` does nothing, as `migrate` drops it (one rule for the key, issue 50).
         for a in state.apps.indices.map(AppID.init)
-        where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore {
+        where state.apps[a].installed && state.apps[a].lowDiskResponse != .ignore && !state.apps[a].rules.appEvicts {
             let all = state.apps[a].lowDiskResponse == .releaseAll
             for slot in state.requests.indices
             where state.requests[slot].live && state.requests[slot].app == a && state.requests[slot].granted
