@@ -153,4 +153,34 @@ struct CheckCommandTests {
             unknown.status == 64 && unknown.stderr.hasPrefix("odr-sim: --max-increase: unknown metric 'redownload'"),
             "\(unknown.stderr)")
     }
+
+    @Test("--junit writes the gate's verdict too (issue 50): a passing case, and a failing one naming the rise")
+    func gateJUnit() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
+        try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
+        // 1 GB more of other data: more purges, more re-downloads than the baseline's.
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(
+            to: dir.appendingPathComponent("worse.scn"))
+        let made = try CLI.run(
+            ["check", "g.scn", "--baseline", "b.csv", "--update", "--policy", "lru", "--replications", "3"], in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        func gate(_ file: String, _ junit: String) throws -> (CLI.Result, String) {
+            let result = try CLI.run(
+                ["check", file, "--baseline", "b.csv", "--max-increase", "redownload_bytes=5%", "--junit", junit],
+                in: dir)
+            return (result, try String(contentsOf: dir.appendingPathComponent(junit), encoding: .utf8))
+        }
+        let (same, passing) = try gate("g.scn", "same.xml")
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(passing.contains("tests=\"2\" failures=\"0\""), "\(passing)")
+        #expect(passing.contains("classname=\"game.lru\" name=\"redownload_bytes\"/>"), "\(passing)")
+        let (worse, failing) = try gate("worse.scn", "worse.xml")
+        #expect(worse.status == 1, "\(worse.stderr)")
+        #expect(failing.contains("tests=\"2\" failures=\"1\""), "\(failing)")
+        // The failure's text is the gate's own line, as the terminal printed it.
+        let line = try #require(worse.stdout.split(separator: "\n").first { $0.contains("rose beyond the limit") })
+        #expect(failing.contains("<failure message=\"\(line)\""), "\(failing)")
+    }
 }

@@ -48,7 +48,8 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write the result as a JUnit XML report (a test case per policy and metric).", valueName: "file"))
+            "Also write the check's or the gate's result as a JUnit XML report (a test case per policy and metric).",
+            valueName: "file"))
     var junit: String?
 
     @Option(
@@ -107,7 +108,8 @@ struct CheckCommand: ParsableCommand {
         if !gateLimits.isEmpty {
             let changed =
                 old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
-            return try judge(RegressionGate(baseline: old.rows, current: rows, limits: gateLimits), changed: changed)
+            return try judge(
+                RegressionGate(baseline: old.rows, current: rows, limits: gateLimits), of: document, changed: changed)
         }
         let check = RegressionCheck(
             baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
@@ -116,11 +118,15 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// `--max-increase`: the gate's lines (or JSON); it fails when a metric rose beyond its limit.
-    private func judge(_ gate: RegressionGate, changed hashes: (String, String)?) throws {
+    private func judge(_ gate: RegressionGate, of document: ScenarioDocument, changed hashes: (String, String)?) throws
+    {
         let text =
             printing.json
             ? CheckJSON.gate(gate, file: file, baseline: baseline, app: app, scenarioChanged: hashes != nil)
             : gateText(gate, changed: hashes)
+        if let junit {
+            try writeAtomically(JUnitReport.xml(gate, name: document.name, describe: humanValue), to: junit)
+        }
         if !text.isEmpty { say(text) }
         guard gate.passed else {
             throw CommandFailure(
