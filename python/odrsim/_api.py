@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import json
 import os
 import shutil
 import subprocess
@@ -88,10 +89,16 @@ def _policies(policy: Any) -> tuple[list[str], dict[str, str]]:
 
 
 def _command(command: str, target: Optional[PathLike], main: str, out: Optional[PathLike], policy: Any,
-             options: Mapping[str, Any], arguments: Iterable[str] = ()) -> Result:
+             options: Mapping[str, Any], arguments: Iterable[str] = (), focus: Optional[str] = None) -> Result:
+    """``focus``: under ``app=``, the JSON key whose rows are the app's answer (its own metrics,
+    the device's where only the device has one), the table the terminal printed; the command
+    then prints JSON, and ``.tables`` keeps every file and gains that key's table."""
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"odrsim-{command}-"))
     policy_words, environment = _policies(policy)
     words = [binary(), command] + ([os.fspath(target)] if target is not None else []) + list(arguments)
+    focused = focus is not None and options.get("app") is not None
+    if focused:
+        options = {**options, "format": "json"}
     words += policy_words + _options(options) + ["--out", os.fspath(folder)]
     completed = subprocess.run(words, capture_output=True, text=True, env={**os.environ, **environment})
     if completed.returncode != 0:
@@ -100,6 +107,9 @@ def _command(command: str, target: Optional[PathLike], main: str, out: Optional[
     tables = {path.stem: pd.read_csv(path) for path in sorted(folder.glob("*.csv"))}
     if main not in tables:
         raise OdrSimError(f"odr-sim wrote no {main}.csv in {folder}", 1, words)
+    if focused:
+        tables[focus] = pd.DataFrame(json.loads(completed.stdout)[focus])
+        main = focus
     result = Result(tables[main])
     result.report = str(folder)
     result.tables = tables
@@ -109,13 +119,17 @@ def _command(command: str, target: Optional[PathLike], main: str, out: Optional[
 
 
 def run(scenario: PathLike, *, policy: Any = None, out: Optional[PathLike] = None, **options: Any) -> Result:
-    """``odr-sim run``: one row per policy and replication (summary.csv)."""
-    return _command("run", scenario, "summary", out, policy, options)
+    """``odr-sim run``: one row per policy and replication (summary.csv); with ``app=``, that
+    app's rows as the terminal printed them (``.tables["summary_app"]``)."""
+    return _command("run", scenario, "summary", out, policy, options, focus="summary_app")
 
 
 def compare(scenario: PathLike, *, policy: Any = None, out: Optional[PathLike] = None, **options: Any) -> Result:
-    """``odr-sim compare``: one row per policy, means and intervals (comparison.csv)."""
-    return _command("compare", scenario, "comparison", out, policy, options)
+    """``odr-sim compare``: one row per policy, means and intervals (comparison.csv); with
+    ``app=``, the app's: its own metrics and the device's where only the device has one
+    (over-purge, the user's refused data), as the terminal and the report show them
+    (``.tables["comparison_app"]``, the columns of comparison.csv)."""
+    return _command("compare", scenario, "comparison", out, policy, options, focus="comparison_app")
 
 
 def sweep(study: PathLike, *, policy: Any = None, out: Optional[PathLike] = None, **options: Any) -> Result:

@@ -39,6 +39,28 @@ class PackageTests(unittest.TestCase):
         self.assertIn("summary", table.tables)
         self.assertEqual(len(table.tables["summary"]), 6)
 
+    def test_compare_for_one_app_is_the_apps_answer(self):
+        # Issue 50: compare(app=) is the app's table, its own metrics from comparison-apps.csv
+        # and the device's (comparison.csv) where only the device has one, in comparison.csv's columns.
+        table = odrsim.compare("Scenarios/shared-phone.scn", app="odyssey", replications=2, policy=["lru", "gdsf"],
+                               out=self.out("a"))
+        device = table.tables["comparison"].set_index("policy")
+        apps = table.tables["comparison-apps"]
+        own = apps[apps["app"] == "odyssey"].set_index("policy")
+        self.assertEqual(list(table.columns), list(table.tables["comparison"].columns))
+        self.assertEqual(list(table["policy"]), ["lru", "gdsf"])
+        for _, row in table.iterrows():
+            self.assertEqual(row["redownload_bytes_mean"], own.loc[row["policy"], "redownload_bytes_mean"])
+            self.assertEqual(row["over_purge_bytes_mean"], device.loc[row["policy"], "over_purge_bytes_mean"])
+            self.assertEqual(row["refused_other_bytes_mean"], device.loc[row["policy"], "refused_other_bytes_mean"])
+        # The device re-downloads more than the game alone (the other apps' too): not the device's table.
+        self.assertLess(table["redownload_bytes_mean"].sum(), device["redownload_bytes_mean"].sum())
+        rows = odrsim.run("Scenarios/shared-phone.scn", app="odyssey", replications=2, policy="lru", no_report=True,
+                          out=self.out("ar"))
+        per_app = rows.tables["apps"]
+        self.assertEqual(rows["redownload_bytes"].tolist(),
+                         per_app[per_app["app"] == "odyssey"]["redownload_bytes"].tolist())
+
     def test_run_and_report_in_a_notebook(self):
         table = odrsim.run("Scenarios/game.scn", replications=2, policy="lru", out=self.out("r"))
         self.assertEqual(len(table), 2)
