@@ -16,7 +16,12 @@ import Yams
 ///
 /// With ``app``, only that app moves (`apps[].platform`, its own budget): the device and the
 /// other apps stay where they are, purged by the system under `system_policy`, and the
-/// run's `policies` are the moved app's strategies. The result is named
+/// run's `policies` are the moved app's strategies. With ``othersUnlimited`` too, the whole
+/// device moves but only ``app`` gets the budget: the neighbours become apps of the target
+/// without a budget of their own (they remove packs only when a download finds the disk
+/// full), the way to put one game on an Android phone (no app of an Apple device can move to
+/// Play alone), where giving every app the game's budget would be an artefact (issue 50).
+/// The result is named
 /// `<name>-<target>`, so that its report never replaces the source's.
 ///
 /// The result is parsed before it is returned, so a catalog over the target's limits is
@@ -32,10 +37,14 @@ public struct ScenarioMigration {
     public let offlinePolicies: Set<String>
     /// The one app that moves (`--app`); nil: every app, and the device with them.
     public let app: String?
+    /// With ``app``: the device and every app move, only ``app`` with the budget (`--others unlimited`).
+    public let othersUnlimited: Bool
+    /// Whether the device's platform changes (every app moves), or only ``app``'s.
+    var movesDevice: Bool { app == nil || othersUnlimited }
 
     public init(
         target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String],
-        offlinePolicies: Set<String> = [], app: String? = nil
+        offlinePolicies: Set<String> = [], app: String? = nil, othersUnlimited: Bool = false
     ) {
         self.target = target
         self.budget = budget
@@ -43,6 +52,7 @@ public struct ScenarioMigration {
         self.knownPolicies = knownPolicies
         self.offlinePolicies = offlinePolicies
         self.app = app
+        self.othersUnlimited = othersUnlimited
     }
 
     /// `text` on `platform`: migrated there (the apps evicting with `strategy`) where the app
@@ -84,7 +94,7 @@ public struct ScenarioMigration {
             throw ScenarioError(
                 file: fileName, line: 1, column: 1, message: "the scenario has no app '\(InputText.oneLine(app))'")
         }
-        if app != nil, let system = PlatformReader.operatingSystem(of: target),
+        if app != nil, !othersUnlimited, let system = PlatformReader.operatingSystem(of: target),
             let device = PlatformReader.operatingSystem(of: from), system != device
         {
             let node = top["platform"] ?? root
@@ -92,7 +102,8 @@ public struct ScenarioMigration {
                 at: node,
                 """
                 one app cannot move to \(target.name) (\(system) devices) on \(from.name)'s device (\(device)); \
-                migrate every app (without --app)
+                migrate every app (without --app), or the whole device with the budget for this app only \
+                (--others unlimited)
                 """
             )
         }
@@ -109,29 +120,30 @@ public struct ScenarioMigration {
         for (key, value) in top {
             switch key.string {
             case "name": rewritten[key] = Node("\(source.name)-\(target.name)")
-            case "platform" where app == nil: rewritten[key] = Node(target.name)
+            case "platform" where movesDevice: rewritten[key] = Node(target.name)
             case "policies":
                 rewritten[key] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
-                if app != nil { rewritten[Node("system_policy")] = Node(system) }
+                if !movesDevice { rewritten[Node("system_policy")] = Node(system) }
             default: rewritten[key] = value
             }
         }
         if rewritten["name"] == nil { rewritten[Node("name")] = Node("\(source.name)-\(target.name)") }
         if rewritten["policies"] == nil {
             rewritten[Node("policies")] = .sequence(Node.Sequence(strategies.map { Node($0) }, .implicit, .flow))
-            if app != nil { rewritten[Node("system_policy")] = Node(system) }
+            if !movesDevice { rewritten[Node("system_policy")] = Node(system) }
         }
-        if app == nil && rewritten["platform"] == nil { rewritten[Node("platform")] = Node(target.name) }
+        if movesDevice && rewritten["platform"] == nil { rewritten[Node("platform")] = Node(target.name) }
         top = rewritten
         if var options = top["policy_options"]?.mapping {
             for key in options.keys.compactMap(\.string)
-            where !strategies.contains(key) && (app == nil || key != system) { options[key] = nil }
+            where !strategies.contains(key) && (movesDevice || key != system) { options[key] = nil }
             top["policy_options"] = options.isEmpty ? nil : .mapping(options)
         }
         if case .sequence(var apps)? = top["apps"] {
             for i in apps.indices {
                 guard case .mapping(let app) = apps[i] else { continue }
-                if let moved = self.app, app["id"]?.string != moved { continue }
+                let budgeted = self.app == nil || app["id"]?.string == self.app
+                if !movesDevice && !budgeted { continue }
                 var pairs: [(Node, Node)] = []
                 for (key, value) in app {
                     switch key.string {
@@ -148,8 +160,8 @@ public struct ScenarioMigration {
                     default:
                         pairs.append((key, value))
                     }
-                    if key.string == "id", self.app != nil { pairs.append((Node("platform"), Node(target.name))) }
-                    if key.string == "id", let budget { pairs.append((Node("budget"), Node(budget))) }
+                    if key.string == "id", !movesDevice { pairs.append((Node("platform"), Node(target.name))) }
+                    if key.string == "id", budgeted, let budget { pairs.append((Node("budget"), Node(budget))) }
                 }
                 apps[i] = .mapping(Node.Mapping(pairs, app.tag, app.style, app.mark))
             }
@@ -164,7 +176,15 @@ public struct ScenarioMigration {
             unchanged (one per exact tag set)
             """
         )
-        if let app {
+        if let app, othersUnlimited {
+            let others = source.scenario.apps.map(\.id).filter { $0 != app }
+            notes.append(
+                "moved: the whole device to \(target.name); "
+                    + (others.isEmpty
+                        ? "no other app"
+                        : "\(others.joined(separator: ", ")) with no budget (--others unlimited): each removes its "
+                            + "packs only when a download finds the disk full"))
+        } else if let app {
             let others = source.scenario.apps.map(\.id).filter { $0 != app }
             notes.append(
                 "moved: \(app) only, to \(target.name) (apps[].platform); "
@@ -175,11 +195,11 @@ public struct ScenarioMigration {
             )
         }
         notes.append(
-            "who evicts: \(app ?? "the app"), with the strategies of `policies` "
+            "who evicts: \(othersUnlimited ? "every app" : app ?? "the app"), with the strategies of `policies` "
                 + "(\(strategies.joined(separator: ", "))); "
                 + (target.systemRemovesForOtherData
                     ? "the system too, for other data that would not fit"
-                    : app == nil
+                    : movesDevice
                         ? "the system never purges: other data that does not fit is refused (refused_other_bytes)"
                         : "the system never removes its packs, neither for other apps nor for other data"))
         notes.append(
@@ -187,8 +207,8 @@ public struct ScenarioMigration {
                 ?? "budget: none (the app removes packs only when a download finds the disk full)")
         if dropped.contains("on_low_disk") {
             notes.append(
-                "dropped on_low_disk\(app.map { " of \($0)" } ?? ""): "
-                    + (app == nil
+                "dropped on_low_disk\(movesDevice ? "" : app.map { " of \($0)" } ?? ""): "
+                    + (movesDevice
                         ? "no low-disk warning is posted where the system never purges"
                         : "it removes its own packs, so releasing requests frees nothing the system may purge"))
         }
@@ -223,7 +243,8 @@ public struct ScenarioMigration {
                 file: fileName, line: 1, column: 1, message: "cannot write the migrated scenario: \(error)")
         }
         // The file's name as one line: a newline in a path must not start a YAML key.
-        let moved = app.map { " --app \(InputText.oneLine($0))" } ?? ""
+        let moved =
+            (app.map { " --app \(InputText.oneLine($0))" } ?? "") + (othersUnlimited ? " --others unlimited" : "")
         let header =
             ([
                 """

@@ -131,10 +131,48 @@ struct MigrateCommandTests {
                 && play.stderr.contains(
                     """
                     one app cannot move to play-asset-delivery (Android devices) on ios17's device (Apple's); \
-                    migrate every app (without --app)
+                    migrate every app (without --app), or the whole device with the budget for this app only \
+                    (--others unlimited)
                     """
                 ), "\(play.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("p.scn").path))
+    }
+
+    @Test(
+        """
+        migrate --app --others unlimited (issue 50): the whole phone moves to Play, the budget is the game's \
+        alone, the neighbours have none; every app moved gives them the game's budget; without --app it is refused
+        """
+    )
+    func othersUnlimited() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = CLI.repository.appendingPathComponent("Scenarios/game.scn").path
+        func migrate(_ flags: [String], _ name: String) throws -> (CLI.Result, String) {
+            let out = dir.appendingPathComponent(name).path
+            let result = try CLI.run(
+                ["migrate", game, "--to", "play-asset-delivery", "--budget", "1GB", "--out", out] + flags)
+            return (result, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
+        }
+        let (one, text) = try migrate(["--app", "odyssey", "--others", "unlimited"], "u.scn")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stderr.contains("game.scn on play-asset-delivery, the budget for odyssey only"), "\(one.stderr)")
+        #expect(text.contains("\nplatform: play-asset-delivery\n") && !text.contains("system_policy"), "\(text)")
+        #expect(text.contains("- id: odyssey\n  budget: 1GB\n"), "\(text)")
+        #expect(text.contains("- id: atlas\n") && !text.contains("- id: atlas\n  budget"), "\(text)")
+        #expect(text.components(separatedBy: "  budget: 1GB\n").count == 2, "one budget only: \(text)")
+        #expect(text.contains("atlas, snapfilter with no budget (--others unlimited)"), "\(text)")
+        let validated = try CLI.run(["validate", dir.appendingPathComponent("u.scn").path])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        // The whole phone migrated as before: every app with the game's budget.
+        let (every, all) = try migrate([], "w.scn")
+        #expect(every.status == 0, "\(every.stderr)")
+        #expect(all.components(separatedBy: "  budget: 1GB\n").count == 4, "\(all)")
+        let refused = try CLI.run(["migrate", game, "--to", "play-asset-delivery", "--others", "unlimited"])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("odr-sim: --others unlimited: give --app, the one app that keeps --budget"),
+            "\(refused.stderr)")
     }
 
     @Test(

@@ -21,12 +21,16 @@ struct MigrateCommand: ParsableCommand {
             Content and workload stay; each tag's category takes the target's name (essential,
             install-time, fast-follow …), each app gets --budget, and the run's policies become
             its eviction strategies (--strategy). With --app only that app moves (its own
-            `platform:`; the others stay, under `system_policy`). The header says what was
-            mapped; a file edited since odr-sim wrote it is never replaced.
+            `platform:`; the others stay, under `system_policy`); with --others unlimited
+            too, the whole device moves but only that app gets --budget, the others none
+            (one game of an iPhone on an Android phone). The header says what was mapped;
+            a file edited since odr-sim wrote it is never replaced.
 
             Examples:
               odr-sim migrate Scenarios/game.scn --to background-assets
               odr-sim migrate Scenarios/game.scn --app odyssey --to background-assets --budget 1GB --out game-ba.scn
+              odr-sim migrate Scenarios/photo-filters.scn --app lumen --others unlimited \
+            --to play-asset-delivery --budget 500MB
               odr-sim migrate Scenarios/game.scn --to play-asset-delivery --budget 2GB --strategy lru --strategy gdsf \
             --out game-pad.scn
             """)
@@ -62,11 +66,39 @@ struct MigrateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            """
+            With --app, where the other apps go: stay (on the device's platform, purged by the system) or \
+            unlimited (the whole device moves, the others with no budget).
+            """,
+            valueName: "stay|unlimited"))
+    var others: Others = .stay
+
+    /// `--others`: the neighbours of the one app that moves.
+    enum Others: String, ExpressibleByArgument, CaseIterable {
+        case stay, unlimited
+    }
+
+    @Option(
+        help: ArgumentHelp(
             "Write the scenario here instead of to standard output (never over a file odr-sim did not write).",
             valueName: "file"))
     var out: String?
 
     static var targets: [String] { PlatformProfile.presets.filter { $0.evictor == .app }.map(\.name) }
+
+    func validate() throws {
+        if others == .unlimited && app == nil {
+            throw ValidationError("--others unlimited: give --app, the one app that keeps --budget")
+        }
+    }
+
+    /// `--budget` as the scenario will write it, refused here when it is not a size or a share.
+    private func checkBudget() throws {
+        guard let budget else { return }
+        do { _ = try BudgetSyntax.parse(budget) } catch {
+            throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))")
+        }
+    }
 
     func run() throws {
         guard let target = PlatformProfile.named(to), target.evictor == .app else {
@@ -75,11 +107,7 @@ struct MigrateCommand: ParsableCommand {
                     + "\(Self.targets.joined(separator: " or "))"
             )
         }
-        if let budget {
-            do { _ = try BudgetSyntax.parse(budget) } catch {
-                throw CommandFailure.usage("--budget: \(error.message(subject: "the budget"))")
-            }
-        }
+        try checkBudget()
         let strategies = try resolvePolicyFlags(
             self.strategies.isEmpty ? ["lru"] : self.strategies, option: "--strategy"
         ).map(\.name)
@@ -91,7 +119,7 @@ struct MigrateCommand: ParsableCommand {
         }
         let migration = ScenarioMigration(
             target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names,
-            offlinePolicies: PolicyRegistry.offline, app: app)
+            offlinePolicies: PolicyRegistry.offline, app: app, othersUnlimited: others == .unlimited)
         let migrated: String
         do {
             // A telemetry file keeps resolving from where the result is written.
@@ -101,6 +129,10 @@ struct MigrateCommand: ParsableCommand {
         } catch { throw CommandFailure("\(error)", located: true) }
         guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)
-        note("\(out): \(file)\(app.map { "'s \($0)" } ?? "") on \(target.name) (run it with: odr-sim run \(out))")
+        let moved =
+            others == .unlimited
+            ? " on \(target.name), the budget \(app.map { "for \($0)" } ?? "") only"
+            : "\(app.map { "'s \($0)" } ?? "") on \(target.name)"
+        note("\(out): \(file)\(moved) (run it with: odr-sim run \(out))")
     }
 }
