@@ -8,16 +8,17 @@ extension RegressionCheck {
         public let description: String
     }
 
-    /// The runs a baseline holds, to make again on its seeds: its policies, resolved by the
-    /// registry, and its replications (at most ``Quantities/ModelLimits/replications``).
-    /// `path` names the baseline in a refusal.
-    public static func rerun(of baseline: BaselineFile, at path: String) throws(RerunRefusal) -> (
-        policies: [PolicyDescriptor], replications: Int
-    ) {
+    /// The runs a baseline holds, to make again on its seeds: its policies (with `change`, the
+    /// scenario's replacement in the place of the one it lost), resolved by the registry, and
+    /// its replications (at most ``Quantities/ModelLimits/replications``). `path` names the
+    /// baseline in a refusal.
+    public static func rerun(
+        of baseline: BaselineFile, at path: String, replacing change: PolicyChange? = nil
+    ) throws(RerunRefusal) -> (policies: [PolicyDescriptor], replications: Int) {
         let plan = plan(of: baseline)
         guard !plan.policies.isEmpty else { return ([], 0) }
         let descriptors: [PolicyDescriptor]
-        do { descriptors = try PolicyRegistry.resolve(plan.policies) } catch {
+        do { descriptors = try PolicyRegistry.resolve(change?.policies(plan.policies) ?? plan.policies) } catch {
             throw RerunRefusal(description: "\(path): \(error)")
         }
         guard plan.replications <= ModelLimits.replications else {

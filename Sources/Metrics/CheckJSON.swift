@@ -30,9 +30,11 @@ public enum CheckJSON {
     }
 
     /// A regression gate (`--max-increase`): each policy × limited metric, its change and verdict.
-    public static func gate(_ gate: RegressionGate, file: String, baseline: String, app: String?, scenarioChanged: Bool)
-        -> String
-    {
+    /// `policyChange`: the baseline's policy the scenario lost and the one that replaced it.
+    public static func gate(
+        _ gate: RegressionGate, file: String, baseline: String, app: String?, scenarioChanged: Bool,
+        policyChange: (lost: String, replacement: String)? = nil
+    ) -> String {
         let lines = gate.lines.map { line in
             JSONText.object([
                 ("policy", JSONText.string(line.policy)), ("metric", JSONText.string(line.limit.metric.column)),
@@ -48,6 +50,12 @@ public enum CheckJSON {
             ("baseline", JSONText.string(baseline)),
             ("app", app.map(JSONText.string) ?? "null"), ("mode", JSONText.string("gate")),
             ("scenario_changed", scenarioChanged ? "true" : "false"),
+            (
+                "policy_changed",
+                policyChange.map {
+                    JSONText.object([("from", JSONText.string($0.lost)), ("to", JSONText.string($0.replacement))])
+                } ?? "null"
+            ),
             ("passed", gate.passed ? "true" : "false"), ("lines", JSONText.array(lines)),
         ])
     }

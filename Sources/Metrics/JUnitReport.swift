@@ -29,10 +29,13 @@ public enum JUnitReport {
     }
 
     /// The gate: a case per policy and limit, failing with its line when the metric rose beyond
-    /// it; `coverage` fails when no policy of the baseline ran again (the gate judged nothing).
-    public static func xml(_ gate: RegressionGate, name: String, describe: (Double, Metric) -> String) -> String {
+    /// it; `coverage` fails when no policy of the baseline ran again (the gate judged nothing),
+    /// or with `refusal`, why the run is not the baseline's to judge (a policy change not accepted).
+    public static func xml(
+        _ gate: RegressionGate, name: String, refusal: String? = nil, describe: (Double, Metric) -> String
+    ) -> String {
         var suites: [Suite] = []
-        let coverage = gate.lines.isEmpty ? "no policy of the baseline ran again: nothing was judged" : nil
+        let coverage = refusal ?? (gate.lines.isEmpty ? "no policy of the baseline ran again: nothing was judged" : nil)
         suites.append((name, [(name, "coverage", coverage)]))
         let policies = gate.lines.reduce(into: [String]()) { if !$0.contains($1.policy) { $0.append($1.policy) } }
         for policy in policies {

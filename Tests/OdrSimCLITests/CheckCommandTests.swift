@@ -183,4 +183,59 @@ struct CheckCommandTests {
         let line = try #require(worse.stdout.split(separator: "\n").first { $0.contains("rose beyond the limit") })
         #expect(failing.contains("<failure message=\"\(line)\""), "\(failing)")
     }
+
+    @Test(
+        """
+        the gate guards what ships (issue 50): a PR that replaces the scenario's policy with a worse one runs the \
+        new one and fails, naming the change; --allow-policy-change gates it against the old one's rows
+        """
+    )
+    func policyChange() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
+        let line = try #require(game.split(separator: "\n").first { $0.hasPrefix("policies:") })
+        // game.scn's own comparison: largest-first re-downloads about twice what lru does (5 replications
+        // put the paired change's interval clear of the 10 % limit).
+        for (name, policy) in [("lru", "lru"), ("worse", "largest-first")] {
+            try Data(game.replacingOccurrences(of: String(line), with: "policies: [\(policy)]").utf8).write(
+                to: dir.appendingPathComponent("\(name).scn"))
+        }
+        let made = try CLI.run(["check", "lru.scn", "--baseline", "b.csv", "--update", "--replications", "5"], in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        func gate(_ file: String, _ extra: [String] = []) throws -> CLI.Result {
+            try CLI.run(
+                ["check", file, "--baseline", "b.csv", "--max-increase", "redownload_bytes=10%"] + extra, in: dir)
+        }
+        let same = try gate("lru.scn")
+        #expect(same.status == 0 && same.stdout.hasPrefix("lru redownload_bytes: "), "\(same.stdout)\(same.stderr)")
+        let change = "the scenario's policy changed since the baseline: lru → largest-first (gated against lru's rows)"
+        let worse = try gate("worse.scn")
+        #expect(worse.status == 1, "\(worse.stdout)\(worse.stderr)")
+        #expect(worse.stdout.hasPrefix("largest-first redownload_bytes: "), "\(worse.stdout)")
+        #expect(
+            worse.stdout.contains("rose beyond the limit") && worse.stdout.contains("(\(change))"), "\(worse.stdout)")
+        let accepted = try gate("worse.scn", ["--allow-policy-change"])
+        #expect(accepted.status == 1 && accepted.stdout.contains("rose beyond the limit"), "\(accepted.stdout)")
+        // A better replacement, accepted, passes; not accepted, it fails on the change alone.
+        let better = try CLI.run(
+            ["check", "worse.scn", "--baseline", "w.csv", "--update", "--replications", "5"], in: dir)
+        #expect(better.status == 0, "\(better.stderr)")
+        let improved = try CLI.run(
+            ["check", "lru.scn", "--baseline", "w.csv", "--max-increase", "redownload_bytes=10%"], in: dir)
+        #expect(improved.status == 1 && improved.stdout.contains("improved"), "\(improved.stdout)")
+        #expect(
+            improved.stderr
+                == """
+                odr-sim: the scenario's policy changed since the baseline: largest-first → lru (gated against \
+                largest-first's rows); --allow-policy-change accepts it\n
+                """
+        )
+        let allowed = try CLI.run(
+            [
+                "check", "lru.scn", "--baseline", "w.csv", "--max-increase", "redownload_bytes=10%",
+                "--allow-policy-change",
+            ], in: dir)
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+    }
 }

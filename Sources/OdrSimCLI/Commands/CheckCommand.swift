@@ -62,6 +62,13 @@ struct CheckCommand: ParsableCommand {
             valueName: "metric=limit"))
     var maxIncrease: [String] = []
 
+    @Flag(
+        help: """
+            With --max-increase: accept a scenario whose policy replaced the baseline's (gated against the old one's \
+            rows); without it, such a change fails.
+            """)
+    var allowPolicyChange = false
+
     @Flag(help: "Rewrite the baseline with this run's results.")
     var update = false
 
@@ -104,34 +111,52 @@ struct CheckCommand: ParsableCommand {
         if update { return try writeBaseline(document) }
         let old: BaselineFile
         do { old = try BaselineFile.read(baseline) } catch { throw CommandFailure("\(error)", located: true) }
+        if !gateLimits.isEmpty { return try gate(document, against: old, limits: gateLimits) }
         let rows = try rerun(document, like: old)
-        if !gateLimits.isEmpty {
-            let changed =
-                old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
-            return try judge(
-                RegressionGate(baseline: old.rows, current: rows, limits: gateLimits), of: document, changed: changed)
-        }
         let check = RegressionCheck(
             baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
         if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
         try judge(check)
     }
 
-    /// `--max-increase`: the gate's lines (or JSON); it fails when a metric rose beyond its limit.
-    private func judge(_ gate: RegressionGate, of document: ScenarioDocument, changed hashes: (String, String)?) throws
-    {
+    /// `--max-increase`: the baseline's policies run again, or the scenario's where it replaced
+    /// one of them (``PolicyChange``: what ships is what is gated), and judged.
+    private func gate(_ document: ScenarioDocument, against old: BaselineFile, limits: [RegressionGate.Limit]) throws {
+        let change: PolicyChange?
+        do {
+            change = try PolicyChange.between(
+                baseline: RegressionCheck.plan(of: old).policies, scenario: document.policies)
+        } catch { throw CommandFailure("\(baseline): \(error)") }
+        let rows = try rerun(document, like: old, replacing: change)
+        let changed =
+            old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
+        let gate = RegressionGate(baseline: change?.relabel(old.rows) ?? old.rows, current: rows, limits: limits)
+        try judge(gate, of: document, changed: changed, policy: change)
+    }
+
+    /// The gate's lines (or JSON); it fails when a metric rose beyond its limit, or when the
+    /// scenario's policy changed and `--allow-policy-change` did not accept it.
+    private func judge(
+        _ gate: RegressionGate, of document: ScenarioDocument, changed hashes: (String, String)?,
+        policy change: PolicyChange?
+    ) throws {
+        let refusal = change.flatMap { allowPolicyChange ? nil : "\($0); --allow-policy-change accepts it" }
         let text =
             printing.json
-            ? CheckJSON.gate(gate, file: file, baseline: baseline, app: app, scenarioChanged: hashes != nil)
-            : gateText(gate, changed: hashes)
+            ? CheckJSON.gate(
+                gate, file: file, baseline: baseline, app: app, scenarioChanged: hashes != nil,
+                policyChange: change.map { ($0.lost, $0.replacement) })
+            : gateText(gate, changed: hashes, policy: change)
         if let junit {
-            try writeAtomically(JUnitReport.xml(gate, name: document.name, describe: humanValue), to: junit)
+            try writeAtomically(
+                JUnitReport.xml(gate, name: document.name, refusal: refusal, describe: humanValue), to: junit)
         }
         if !text.isEmpty { say(text) }
         guard gate.passed else {
             throw CommandFailure(
                 "\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)")
         }
+        if let refusal { throw CommandFailure(refusal) }
     }
 
     /// The check: ok, or the values that moved (or what keeps the baseline from being compared).
@@ -175,9 +200,11 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The baseline's policies and replications run again on its seeds.
-    private func rerun(_ document: ScenarioDocument, like old: BaselineFile) throws -> [SummaryRow] {
+    private func rerun(_ document: ScenarioDocument, like old: BaselineFile, replacing change: PolicyChange? = nil)
+        throws -> [SummaryRow]
+    {
         do {
-            let plan = try RegressionCheck.rerun(of: old, at: baseline)
+            let plan = try RegressionCheck.rerun(of: old, at: baseline, replacing: change)
             return plan.policies.isEmpty
                 ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
         } catch let refusal as RegressionCheck.RerunRefusal { throw CommandFailure(refusal.description, located: true) }
@@ -195,9 +222,12 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The gate's lines, and a line saying so where the scenario changed since the baseline.
-    private func gateText(_ gate: RegressionGate, changed hashes: (String, String)?) -> String {
-        let lines = gate.lines.map { $0.text(humanValue) }
-        guard let (old, new) = hashes else { return lines.joined(separator: "\n") }
-        return (lines + ["(the scenario changed since the baseline: \(old) → \(new))"]).joined(separator: "\n")
+    private func gateText(_ gate: RegressionGate, changed hashes: (String, String)?, policy change: PolicyChange?)
+        -> String
+    {
+        var lines = gate.lines.map { $0.text(humanValue) }
+        if let change { lines.append("(\(change))") }
+        if let (old, new) = hashes { lines.append("(the scenario changed since the baseline: \(old) → \(new))") }
+        return lines.joined(separator: "\n")
     }
 }
