@@ -28,4 +28,22 @@ extension RegressionCheck {
         }
         return (descriptors, plan.replications)
     }
+
+    /// The gate's runs (`check --max-increase`): the baseline's, with the scenario's policy in
+    /// the place of one it replaced (``Metrics/PolicyChange``), and the baseline's rows labelled
+    /// to match, so that what ships is what is gated.
+    public static func gatePlan(of baseline: BaselineFile, at path: String, scenarioPolicies: [String])
+        throws(RerunRefusal) -> (
+            policies: [PolicyDescriptor], replications: Int, change: PolicyChange?, baselineRows: [SummaryRow]
+        )
+    {
+        let change: PolicyChange?
+        do {
+            change = try PolicyChange.between(baseline: plan(of: baseline).policies, scenario: scenarioPolicies)
+        } catch {
+            throw RerunRefusal(description: "\(path): \(error)")
+        }
+        let (policies, replications) = try rerun(of: baseline, at: path, replacing: change)
+        return (policies, replications, change, change?.relabel(baseline.rows) ?? baseline.rows)
+    }
 }

@@ -86,6 +86,13 @@ public struct SelectBest: Sendable {
             indifference: delta, confidence: confidence)
     }
 
+    /// Why `confidence` is no probability of a correct selection (it must lie in (0.5, 1)),
+    /// nil when it is one.
+    public static func problem(confidence: Double) -> String? {
+        confidence > 0.5 && confidence < 1
+            ? nil : "must be above 0.5 and below 1 (the probability of a correct selection), not \(confidence)"
+    }
+
     /// `--select-best METRIC --indifference DELTA` read: the metric and δ in its unit (a size,
     /// a duration, a count).
     public static func target(

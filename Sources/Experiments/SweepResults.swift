@@ -183,18 +183,23 @@ public struct SweepResults: Sendable {
     }
 
     /// `baseline-pairs.csv`: the axis columns, then ``BaselinePairs/header``; a row per
-    /// point × policy × metric.
-    public func baselinePairsCSV(_ pairs: BaselinePairs) -> String {
-        var text = CSV.row(writtenAxisNames + BaselinePairs.header)
+    /// point × policy × metric. With `app` (`baseline-pairs-app.csv`, the focus's pairs): an
+    /// `app` column first and a `value_of` column last, `app` for the app's own metric and
+    /// `device` where only the device has one.
+    public func baselinePairsCSV(_ pairs: BaselinePairs, app: String? = nil) -> String {
+        var text = CSV.row(
+            (app == nil ? [] : ["app"]) + writtenAxisNames + BaselinePairs.header
+                + (app == nil ? [] : ["value_of"]))
         for pair in pairs.pairs {
             for (m, metric) in pairs.metrics.enumerated() {
                 let d = pair.differences[m]
                 text += CSV.row(
-                    writtenAxisValues(pair.values) + [
+                    (app.map { [$0] } ?? []) + writtenAxisValues(pair.values) + [
                         pair.policy, String(pair.replications), pairs.baselinePolicy, metric.column,
                         metric.unit.rawValue,
                     ] + [pair.means[m], pair.baselineMeans[m], d.mean, d.low, d.high].map { CSV.decimal($0) }
-                        + [d.excludesZero ? "true" : "false"])
+                        + [d.excludesZero ? "true" : "false"]
+                        + (app == nil ? [] : [metric.belongsToApp ? "app" : "device"]))
             }
         }
         return text

@@ -100,6 +100,17 @@ public func scenarioWarnings(_ scenario: Scenario) -> [String] {
     return warnings
 }
 
+/// What a command says of a scenario before any run, at `at` (its file, or a study's point):
+/// each warning as a whole line, and the refusal of a workload beyond `maxEvents` (nil when
+/// it may run).
+public func workloadNotes(_ scenario: Scenario, at: String, maxEvents: Int) -> (warnings: [String], refusal: String?) {
+    var warnings = scenarioWarnings(scenario).map { "odr-sim: warning: \(at): \($0)" }
+    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return (warnings, nil) }
+    if scenario.expectedEvents > Double(maxEvents) { return (warnings, "\(at): \(text)") }
+    warnings.append("odr-sim: warning: \(at): \(text)")
+    return (warnings, nil)
+}
+
 /// The warning for a workload of more than ``largeWorkloadEvents`` events per run, or more
 /// than `maxEvents` (then its refusal), naming the generator that makes most of them; nil for
 /// a workload of ordinary size.

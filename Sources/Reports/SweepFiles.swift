@@ -7,31 +7,39 @@ import Quantities
 /// What a study's sweep writes: `results.csv`, `comparison.csv`, `comparison-long.csv`, with
 /// a reference point `baseline-pairs.csv`, per app `apps.csv` and `comparison-apps.csv`, and
 /// `report.html`. Everything comes from the result lines, so a merge of shards writes the same
-/// bytes as one machine.
+/// bytes as one machine. Under a focus (`--app`) the report is the app's, as the terminal's
+/// verdict is, and `baseline-pairs-app.csv` holds its paired differences; the other files keep
+/// the device and every app.
 public struct SweepFiles {
     /// The results, with beside each axis of quantities its numbers.
     public let results: SweepResults
     public let comparisons: [(values: [String], comparison: Comparison)]
     public private(set) var files: [(name: String, contents: String)] = []
 
-    /// The files of `results` (`extra` after them), the report's unless `report` is false.
-    public init(_ results: SweepResults, name: String, report: Bool, extra: [(String, String)] = []) throws {
+    /// The files of `results` (`extra` after them), the report's unless `report` is false;
+    /// `app`, the focus.
+    public init(
+        _ results: SweepResults, name: String, report: Bool, app: String? = nil, extra: [(String, String)] = []
+    ) throws {
         let comparisons = try results.comparisons()
         // Each axis's values in the order the points first show them.
         let axes = results.axisNames.indices.map { a in
             var values: [String] = []
-            for point in comparisons where !values.contains(point.values[a]) { values.append(point.values[a]) }
+            // A reference point that leaves the axis out ("") is no position on it (issue 50):
+            // the report draws it as its own labelled line.
+            for point in comparisons where !point.values[a].isEmpty && !values.contains(point.values[a]) {
+                values.append(point.values[a])
+            }
             return SweepReport.Axis(name: results.axisNames[a], values: values)
         }
         // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
         // same); an axis an explicit point leaves out ("") has none there.
         var results = results
         results.axisNumbers = axes.map { axis in
-            AxisQuantity.numbers(of: axis.values.filter { !$0.isEmpty }).map { quantity in
+            AxisQuantity.numbers(of: axis.values).map { quantity in
                 SweepResults.AxisNumbers(
                     column: axis.name + quantity.suffix,
-                    values: Dictionary(
-                        zip(axis.values.filter { !$0.isEmpty }, quantity.values), uniquingKeysWith: { a, _ in a }))
+                    values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
             }
         }
         files = [
@@ -41,22 +49,37 @@ public struct SweepFiles {
         if let pairs = try results.baselinePairs() {
             files.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs)))
         }
+        if let app, let pairs = try results.baselinePairs(app: app) {
+            files.append(("baseline-pairs-app.csv", results.baselinePairsCSV(pairs, app: app)))
+        }
         if !results.appLines.isEmpty {
             files += [("apps.csv", try results.appsFile()), ("comparison-apps.csv", try results.comparisonAppsCSV())]
         }
         if report {
-            let policies = comparisons.first?.comparison.policies ?? []
+            // Under a focus, the app's comparisons: the numbers of the terminal's verdict.
+            let shown = try app.map(results.comparisons(app:)) ?? comparisons
+            let policies = shown.first?.comparison.policies ?? []
             let lede = """
-                \(comparisons.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
-                replications; paired differences against \(results.baseline).
+                \(shown.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
+                replications; paired differences against \(results.baseline)\(app.map { Self.focusNote($0) } ?? ".")
                 """
             var page = SweepReport(
-                title: "\(name): study", lede: lede, axes: axes, points: comparisons, palette: reportPalette)
-            page.headline = studyVerdict(comparisons.map(\.comparison))
+                title: "\(name): study" + (app.map { ", app \($0)" } ?? ""), lede: lede, axes: axes, points: shown,
+                palette: reportPalette)
+            page.headline = studyVerdict(shown.map(\.comparison), app: app)
+            page.focused = app != nil
             files.append(("report.html", page.html))
         }
         files += extra
         (self.results, self.comparisons) = (results, comparisons)
+    }
+
+    /// What the lede says of a focused report: whose numbers it shows.
+    static func focusNote(_ app: String) -> String {
+        """
+        . The numbers are app \(app)'s own, and the device's where only the device has one (over-purge, the \
+        user's refused data).
+        """
     }
 
     /// The contents of the file called `name`, if written.

@@ -26,6 +26,8 @@ public struct SweepReport {
     public var palette: Palette
     /// The study's verdict lines, shown at the top (``Metrics/Verdict/study(_:offline:metrics:)``).
     public var headline: [String] = []
+    /// Under a focus (`--app`): a chart of a metric only the device has says it is the device's.
+    public var focused = false
 
     public init(
         title: String, lede: String, axes: [Axis], points: [(values: [String], comparison: Comparison)],
@@ -59,8 +61,9 @@ public struct SweepReport {
             }.joined(separator: ", ")
             for metric in Self.metrics {
                 let (c, column, name, unit) = (metric.position, metric.column, metric.title, metric.chartUnit)
+                let whose = focused && !metric.belongsToApp ? " (the device's)" : ""
                 var chart = Chart(
-                    title: "\(name) against \(axis.name)",
+                    title: "\(name)\(whose) against \(axis.name)",
                     x: .init(label: axis.name, unit: .plain, categories: axis.values),
                     y: .init(label: name.lowercased(), unit: unit))
                 var rows: [[String]] = []
@@ -88,11 +91,19 @@ public struct SweepReport {
                             name: policy, colour: palette.colour(of: policy), dash: palette.dash(of: policy),
                             points: points, band: band, hovers: hovers))
                 }
+                chart.references = references(leaving: a, metric: metric)
                 // Values across decades on a log axis, or the small ones are a flat line at 0.
                 let positive = chart.lines.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
                 if let low = positive.min(), let high = positive.max(), high / low >= 100 { chart.y.log = true }
                 let others = fixed.isEmpty ? "" : "Other axes at \(fixed)."
                 var caption = others
+                if !chart.references.isEmpty {
+                    let (point, whose) = chart.references.count == 1 ? ("point", "its") : ("points", "their")
+                    caption +=
+                        (caption.isEmpty ? "" : " ")
+                        + "Reference \(point) (no \(axis.name) of \(whose) own), a horizontal line: "
+                        + chart.references.map(\.label).joined(separator: "; ") + "."
+                }
                 if chart.y.log {
                     caption +=
                         (caption.isEmpty ? "" : " ")
@@ -140,7 +151,7 @@ public struct SweepReport {
                     heading: "\(axes[0].name) × \(axes[1].name)",
                     figures: [
                         Page.Figure(
-                            chart: heat, caption: axes.count > 2 ? "Other axes at their middle value." : "",
+                            chart: heat, caption: heatCaption(),
                             numbers: (
                                 [axes[1].name + " \\ " + axes[0].name] + axes[0].values,
                                 zip(axes[1].values, values).map { [$0] + $1.map { Units.bytes($0 * 1) } }
@@ -150,6 +161,29 @@ public struct SweepReport {
         var page = Page(title: title, lede: lede, sections: sections)
         page.headline = headline
         return page
+    }
+
+    /// The heat map's caption: where the other axes are, and the reference points it has no cell for.
+    func heatCaption() -> String {
+        let references = references(leaving: 0, metric: .redownloadBytes).map(\.label)
+        return
+            ([axes.count > 2 ? "Other axes at their middle value." : ""]
+            + (references.isEmpty
+                ? [] : ["No cell for \(references.joined(separator: "; ")) (no \(axes[0].name) of its own)."]))
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The points that leave axis `a` out (a study's reference point, `points: [{platform:
+    /// ios17}]` beside a budget axis), under the reference policy: horizontal lines labelled with
+    /// the point and its value, never a position on the axis they do not have (issue 50).
+    func references(leaving a: Int, metric: Metric) -> [(y: Double, label: String)] {
+        guard let reference = points.first?.comparison.reference else { return [] }
+        return points.filter { $0.values[a].isEmpty }.compactMap { point in
+            guard let m = point.comparison.statistics(of: reference)?.metrics[metric.position] else { return nil }
+            let label = zip(axes, point.values).filter { !$0.1.isEmpty }.map { "\($0.0.name)=\($0.1)" }
+                .joined(separator: ", ")
+            return (m.mean, "\(label) under \(reference), \(humanValue(m.mean, metric))")
+        }
     }
 
     /// Each policy's paired difference to the baseline along one axis, with its 95 % band.

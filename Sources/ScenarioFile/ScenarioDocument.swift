@@ -1,5 +1,6 @@
 import ODRCore
 import Simulation
+import TextInput
 
 /// Everything a `.scn` file says: the ``Simulation/Scenario`` a run reads, and around it what
 /// the experiment needs and the kernel does not (a name for the report, the policies to
@@ -28,4 +29,21 @@ public struct ScenarioDocument: Sendable {
     /// Each app's resources as the file lists them (generated ones included), by app index:
     /// the material of a layout (`odr-sim advise`).
     public var resources: [[Resource]] = []
+
+    /// The index of the app called `id`, or why there is none, naming the apps there are.
+    public func appIndex(of id: String) -> Result<Int, UnknownApp> {
+        guard let index = scenario.apps.firstIndex(where: { $0.id == id }) else {
+            return .failure(UnknownApp(id: id, apps: scenario.apps.map(\.id)))
+        }
+        return .success(index)
+    }
+
+    /// An app id the scenario does not have.
+    public struct UnknownApp: Error, CustomStringConvertible {
+        public let id: String
+        public let apps: [String]
+        public var description: String {
+            "the scenario has no app '\(InputText.oneLine(id))' (it has \(apps.joined(separator: ", ")))"
+        }
+    }
 }

@@ -37,14 +37,16 @@ public struct ScenarioMigration {
     public let offlinePolicies: Set<String>
     /// The one app that moves (`--app`); nil: every app, and the device with them.
     public let app: String?
-    /// With ``app``: the device and every app move, only ``app`` with the budget (`--others unlimited`).
-    public let othersUnlimited: Bool
+    /// With ``app``: where the other apps go (`--others`).
+    public let neighbours: Neighbours
+    /// The device and every app move, only ``app`` with the budget (`--others unlimited`).
+    var othersUnlimited: Bool { neighbours == .unlimited }
     /// Whether the device's platform changes (every app moves), or only ``app``'s.
     var movesDevice: Bool { app == nil || othersUnlimited }
 
     public init(
         target: PlatformProfile, budget: String?, strategies: [String], knownPolicies: [String],
-        offlinePolicies: Set<String> = [], app: String? = nil, othersUnlimited: Bool = false
+        offlinePolicies: Set<String> = [], app: String? = nil, neighbours: Neighbours = .stay
     ) {
         self.target = target
         self.budget = budget
@@ -52,7 +54,21 @@ public struct ScenarioMigration {
         self.knownPolicies = knownPolicies
         self.offlinePolicies = offlinePolicies
         self.app = app
-        self.othersUnlimited = othersUnlimited
+        self.neighbours = neighbours
+    }
+
+    /// Where the other apps go when ``app`` moves: they stay on the device's platform, purged
+    /// by the system, or the whole device moves and they get no budget.
+    public enum Neighbours: String, Sendable, CaseIterable {
+        case stay, unlimited
+    }
+
+    /// What moved where, for the line that closes a written migration: `game.scn's odyssey on
+    /// background-assets`, or `game.scn on play-asset-delivery, the budget for odyssey only`.
+    public func moved(_ file: String) -> String {
+        othersUnlimited
+            ? "\(file) on \(target.name), the budget for \(app ?? "every app") only"
+            : "\(file)\(app.map { "'s \($0)" } ?? "") on \(target.name)"
     }
 
     /// `text` on `platform`: migrated there (the apps evicting with `strategy`) where the app

@@ -116,8 +116,7 @@ struct SweepCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("a")
         let run = try CLI.run(
-            ["sweep", "Scenarios/studies/migration.study", "--app", "odyssey", "--no-report", "--out", out.path],
-            in: CLI.repository)
+            ["sweep", "Scenarios/studies/migration.study", "--app", "odyssey", "--out", out.path], in: CLI.repository)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout.hasPrefix("Verdict over 9 points against apple for app odyssey (5 replications each, paired):"),
@@ -128,6 +127,7 @@ struct SweepCommandTests {
         #expect(!run.stdout.contains("other data refused +"), "\(run.stdout)")
         let apps = try String(contentsOf: out.appendingPathComponent("apps.csv"), encoding: .utf8)
         #expect(apps.contains(",atlas,") && apps.contains(",snapfilter,"))
+        try Self.reportIsTheApps(out, terminal: run.stdout)
         let none = dir.appendingPathComponent("n")
         let unknown = try CLI.run(
             ["sweep", "Scenarios/studies/migration.study", "--app", "nope", "--out", none.path], in: CLI.repository)
@@ -135,6 +135,38 @@ struct SweepCommandTests {
             unknown.status == 64 && unknown.stderr.contains("--app: the scenario has no app 'nope'"),
             "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: none.path))
+    }
+
+    /// Issue 50: under --app the report is the app's, as the terminal's verdict is: its title,
+    /// its headline (the verdict's first lines), and its charts' numbers (comparison-apps.csv's,
+    /// the device's marked); `baseline-pairs-app.csv` holds the app's pairs; the reference point
+    /// (ODR, the budget left out) is a labelled line, not a position on the budget axis.
+    static func reportIsTheApps(_ out: URL, terminal: String) throws {
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("<title>migration: study, app odyssey</title>"))
+        let verdict = terminal.split(separator: "\n").dropFirst().prefix(3)
+        for line in verdict { #expect(html.contains(String(line.trimmingCharacters(in: .whitespaces))), "\(line)") }
+        #expect(html.contains("Over-purge (the device&apos;s) against budget"))
+        // The budget chart's points sit at the middle platform (play-asset-delivery); lru's at 1GB:
+        let table = try CSVTable(contentsOf: out.appendingPathComponent("comparison-apps.csv"))
+        let row = try #require(
+            table.rows.first {
+                table[$0, "app"] == "odyssey" && table[$0, "budget"] == "1GB"
+                    && table[$0, "platform"] == "play-asset-delivery" && table[$0, "policy"] == "lru"
+            })
+        let mean = try #require(Double(table[row, "redownload_bytes_mean"]))
+        #expect(html.contains("lru, budget = 1GB: redownload_bytes mean \(Int(mean)) ("), "\(mean)")
+        // No empty position on the budget axis; the ODR point is a line that says what it is.
+        #expect(!html.contains("budget = :") && !html.contains("budget , platform"))
+        #expect(
+            html.contains("Reference point (no budget of its own), a horizontal line: platform=ios17 under apple, "))
+        let pairs = try CSVTable(contentsOf: out.appendingPathComponent("baseline-pairs-app.csv"))
+        #expect(pairs.header.first == "app" && pairs.header.last == "value_of")
+        #expect(pairs.rows.allSatisfy { pairs[$0, "app"] == "odyssey" })
+        let refused = try #require(pairs.rows.first { pairs[$0, "metric"] == "refused_other_bytes" })
+        #expect(pairs[refused, "value_of"] == "device")
+        let redownloads = try #require(pairs.rows.first { pairs[$0, "metric"] == "redownload_bytes" })
+        #expect(pairs[redownloads, "value_of"] == "app")
     }
 
     @Test("three shards merged equal --jobs 1 byte for byte; a shard of an edited study is refused, naming it")

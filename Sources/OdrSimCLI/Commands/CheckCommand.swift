@@ -62,11 +62,7 @@ struct CheckCommand: ParsableCommand {
             valueName: "metric=limit"))
     var maxIncrease: [String] = []
 
-    @Flag(
-        help: """
-            With --max-increase: accept a scenario whose policy replaced the baseline's (gated against the old one's \
-            rows); without it, such a change fails.
-            """)
+    @Flag(help: "With --max-increase: accept a policy that replaced the baseline's, gated against its rows.")
     var allowPolicyChange = false
 
     @Flag(help: "Rewrite the baseline with this run's results.")
@@ -116,66 +112,37 @@ struct CheckCommand: ParsableCommand {
         let check = RegressionCheck(
             baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
         if let junit { try writeAtomically(JUnitReport.xml(check, name: document.name), to: junit) }
-        try judge(check)
+        try judge(CheckAnswer(check, file: file, baseline: baseline, tolerance: tolerance))
     }
 
     /// `--max-increase`: the baseline's policies run again, or the scenario's where it replaced
-    /// one of them (``PolicyChange``: what ships is what is gated), and judged.
+    /// one of them (``Metrics/PolicyChange``: what ships is what is gated), and judged.
     private func gate(_ document: ScenarioDocument, against old: BaselineFile, limits: [RegressionGate.Limit]) throws {
-        let change: PolicyChange?
-        do {
-            change = try PolicyChange.between(
-                baseline: RegressionCheck.plan(of: old).policies, scenario: document.policies)
-        } catch { throw CommandFailure("\(baseline): \(error)") }
-        let rows = try rerun(document, like: old, replacing: change)
+        let plan = try refusedAsFailure { () throws(RegressionCheck.RerunRefusal) in
+            try RegressionCheck.gatePlan(of: old, at: baseline, scenarioPolicies: document.policies)
+        }
+        let rows =
+            plan.policies.isEmpty ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
         let changed =
             old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
-        let gate = RegressionGate(baseline: change?.relabel(old.rows) ?? old.rows, current: rows, limits: limits)
-        try judge(gate, of: document, changed: changed, policy: change)
+        let gate = RegressionGate(baseline: plan.baselineRows, current: rows, limits: limits)
+        let answer = GateAnswer(gate: gate, change: plan.change, hashes: changed, acceptsChange: allowPolicyChange)
+        try judge(answer, of: document)
     }
 
-    /// The gate's lines (or JSON); it fails when a metric rose beyond its limit, or when the
-    /// scenario's policy changed and `--allow-policy-change` did not accept it.
-    private func judge(
-        _ gate: RegressionGate, of document: ScenarioDocument, changed hashes: (String, String)?,
-        policy change: PolicyChange?
-    ) throws {
-        let refusal = change.flatMap { allowPolicyChange ? nil : "\($0); --allow-policy-change accepts it" }
-        let text =
-            printing.json
-            ? CheckJSON.gate(
-                gate, file: file, baseline: baseline, app: app, scenarioChanged: hashes != nil,
-                policyChange: change.map { ($0.lost, $0.replacement) })
-            : gateText(gate, changed: hashes, policy: change)
-        if let junit {
-            try writeAtomically(
-                JUnitReport.xml(gate, name: document.name, refusal: refusal, describe: humanValue), to: junit)
-        }
+    /// The gate's lines (or JSON) and `--junit`; it fails with ``Reports/GateAnswer/failure(against:)``.
+    private func judge(_ answer: GateAnswer, of document: ScenarioDocument) throws {
+        let text = printing.json ? answer.json(file: file, baseline: baseline, app: app) : answer.text
+        if let junit { try writeAtomically(answer.junit(name: document.name), to: junit) }
         if !text.isEmpty { say(text) }
-        guard gate.passed else {
-            throw CommandFailure(
-                "\(gate.lines.filter { $0.failed }.count) metric(s) rose beyond --max-increase against \(baseline)")
-        }
-        if let refusal { throw CommandFailure(refusal) }
+        if let failure = answer.failure(against: baseline) { throw CommandFailure(failure) }
     }
 
     /// The check: ok, or the values that moved (or what keeps the baseline from being compared).
-    private func judge(_ check: RegressionCheck) throws {
-        for warning in check.warnings { note("odr-sim: warning: \(baseline): \(warning)") }
-        let how = "\(check.compared), tolerance \(tolerance), \(check.method.rawValue)"
-        if printing.json { say(CheckJSON.check(check, file: file, baseline: baseline, tolerance: tolerance, app: app)) }
-        if check.passed {
-            if !printing.json { say("\(file): ok against \(baseline) (\(how))") }
-            return
-        }
-        if !printing.json {
-            for line in check.failures.map({ "\($0)" }) + check.mismatches.map({ "\(baseline): \($0)" }) { say(line) }
-        }
-        if !check.mismatches.isEmpty {
-            throw CommandFailure(
-                "\(baseline): cannot be compared with this run (\(check.mismatches.count) problem(s) above)")
-        }
-        throw CommandFailure("\(check.failures.count) value(s) moved beyond \(tolerance) from \(baseline) (\(how))")
+    private func judge(_ answer: CheckAnswer) throws {
+        for warning in answer.warnings { note(warning) }
+        for line in answer.lines(json: printing.json, app: app) { say(line) }
+        if let failure = answer.failure { throw CommandFailure(failure) }
     }
 
     /// Outputs are claimed before any work: each may replace only a file odr-sim wrote.
@@ -200,14 +167,17 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The baseline's policies and replications run again on its seeds.
-    private func rerun(_ document: ScenarioDocument, like old: BaselineFile, replacing change: PolicyChange? = nil)
-        throws -> [SummaryRow]
-    {
-        do {
-            let plan = try RegressionCheck.rerun(of: old, at: baseline, replacing: change)
-            return plan.policies.isEmpty
-                ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
-        } catch let refusal as RegressionCheck.RerunRefusal { throw CommandFailure(refusal.description, located: true) }
+    private func rerun(_ document: ScenarioDocument, like old: BaselineFile) throws -> [SummaryRow] {
+        let plan = try refusedAsFailure { () throws(RegressionCheck.RerunRefusal) in
+            try RegressionCheck.rerun(of: old, at: baseline)
+        }
+        return plan.policies.isEmpty
+            ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
+    }
+
+    /// `make`'s plan, or its refusal as the command's failure (a line at the baseline's path).
+    private func refusedAsFailure<Plan>(_ make: () throws(RegressionCheck.RerunRefusal) -> Plan) throws -> Plan {
+        do { return try make() } catch { throw CommandFailure(error.description, located: true) }
     }
 
     private func rerun(_ document: ScenarioDocument, policies: [PolicyDescriptor], replications: Int?) throws
@@ -219,15 +189,5 @@ struct CheckCommand: ParsableCommand {
         runner.maxEvents = limits.maxEvents
         return try runWithProgress(runner, locations: document.eventLocations).summaryRows(
             app: app, scenarioHash: document.sourceDigest, guarded: false)
-    }
-
-    /// The gate's lines, and a line saying so where the scenario changed since the baseline.
-    private func gateText(_ gate: RegressionGate, changed hashes: (String, String)?, policy change: PolicyChange?)
-        -> String
-    {
-        var lines = gate.lines.map { $0.text(humanValue) }
-        if let change { lines.append("(\(change))") }
-        if let (old, new) = hashes { lines.append("(the scenario changed since the baseline: \(old) → \(new))") }
-        return lines.joined(separator: "\n")
     }
 }

@@ -67,14 +67,7 @@ struct CompareCommand: ParsableCommand {
 
     @Option(help: "With --select-best: the probability of a correct selection, in (0.5, 1).") var confidence = 0.95
     func validate() throws {
-        if !(confidence > 0.5 && confidence < 1) {
-            throw ValidationError(
-                """
-                --confidence must be above 0.5 and below 1 (the probability of a correct selection), not \
-                \(confidence)
-                """
-            )
-        }
+        if let problem = SelectBest.problem(confidence: confidence) { throw ValidationError("--confidence \(problem)") }
     }
 
     func run() throws {

@@ -71,12 +71,7 @@ struct MigrateCommand: ParsableCommand {
             unlimited (the whole device moves, the others with no budget).
             """,
             valueName: "stay|unlimited"))
-    var others: Others = .stay
-
-    /// `--others`: the neighbours of the one app that moves.
-    enum Others: String, ExpressibleByArgument, CaseIterable {
-        case stay, unlimited
-    }
+    var others: ScenarioMigration.Neighbours = .stay
 
     @Option(
         help: ArgumentHelp(
@@ -119,7 +114,7 @@ struct MigrateCommand: ParsableCommand {
         }
         let migration = ScenarioMigration(
             target: target, budget: budget, strategies: strategies, knownPolicies: PolicyRegistry.names,
-            offlinePolicies: PolicyRegistry.offline, app: app, othersUnlimited: others == .unlimited)
+            offlinePolicies: PolicyRegistry.offline, app: app, neighbours: others)
         let migrated: String
         do {
             // A telemetry file keeps resolving from where the result is written.
@@ -129,10 +124,8 @@ struct MigrateCommand: ParsableCommand {
         } catch { throw CommandFailure("\(error)", located: true) }
         guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)
-        let moved =
-            others == .unlimited
-            ? " on \(target.name), the budget \(app.map { "for \($0)" } ?? "") only"
-            : "\(app.map { "'s \($0)" } ?? "") on \(target.name)"
-        note("\(out): \(file)\(moved) (run it with: odr-sim run \(out))")
+        note("\(out): \(migration.moved(file)) (run it with: odr-sim run \(out))")
     }
 }
+
+extension ScenarioMigration.Neighbours: ExpressibleByArgument {}

@@ -182,7 +182,7 @@ struct SweepRunCommand: ParsableCommand {
             try robustness
             ? StudyRobustness.check(like: runner, results: results, baseline: sweep.baseline, labels: labels) : nil
         let files = try write(
-            sweep, name: study.name, to: report, report: !output.noReport,
+            sweep, name: study.name, to: report, report: !output.noReport, app: app,
             extra: robust.map { [("robustness.csv", $0.csv)] })
         let answer = try StudyAnswer(
             StudyAnswer.Study(
@@ -330,11 +330,11 @@ func checkedShard(_ text: String?, runs: Int, what: String) throws(CommandFailur
 
 /// The sweep's files (``SweepFiles``), swapped in together.
 private func write(
-    _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool = true,
+    _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool = true, app: String? = nil,
     extra: [(String, String)]? = nil
 ) throws -> SweepFiles {
     let files: SweepFiles
-    do { files = try SweepFiles(results, name: name, report: report, extra: extra ?? []) } catch {
+    do { files = try SweepFiles(results, name: name, report: report, app: app, extra: extra ?? []) } catch {
         throw CommandFailure("cannot write reports to \(destination.path): \(error)")
     }
     try destination.commit(files.files)

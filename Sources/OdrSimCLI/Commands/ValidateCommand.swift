@@ -28,6 +28,6 @@ struct ValidateCommand: ParsableCommand {
         let source = ScenarioSource(
             name: document.name, description: document.description, file: file, scenario: document.scenario)
         say(source.validated(policies: document.policies))
-        warnAboutWorkload(document.scenario, file: file, maxEvents: limits.maxEvents)
+        try checkWorkload(document.scenario, file: file, maxEvents: limits.maxEvents, refuses: false)
     }
 }

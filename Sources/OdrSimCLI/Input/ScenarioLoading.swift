@@ -170,13 +170,7 @@ func readInput(_ path: String) throws(CommandFailure) -> String {
 
 /// The index of the app `--app` names; a usage error naming the apps there are.
 func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
-    guard let index = document.scenario.apps.firstIndex(where: { $0.id == app }) else {
-        throw CommandFailure.usage(
-            "--app: the scenario has no app '\(InputText.oneLine(app))' (it has "
-                + "\(document.scenario.apps.map(\.id).joined(separator: ", ")))"
-        )
-    }
-    return index
+    do { return try document.appIndex(of: app).get() } catch { throw CommandFailure.usage("--app: \(error)") }
 }
 
 /// The runs `run` and `compare` make of a scenario file, from their shared options: the plan

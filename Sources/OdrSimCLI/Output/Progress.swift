@@ -40,21 +40,16 @@ func runWithProgress(
     return results
 }
 
-/// Warns on stderr when a scenario's workload is large enough to take minutes per run, or to
-/// reach the event limit; says which generator makes most of it.
-func warnAboutWorkload(_ scenario: Scenario, file: String, maxEvents: Int) {
-    for text in scenarioWarnings(scenario) { note("odr-sim: warning: \(file): \(text)") }
-    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
-    note("odr-sim: warning: \(file): \(text)")
-}
-
 /// Refuses, before any run starts, a workload whose estimate is beyond `--max-events`
-/// (a run would only stop there, minutes or years later); warns about a large one.
-/// `point` names a study's point (`used=61.5GB`).
-func checkWorkload(_ scenario: Scenario, file: String, maxEvents: Int, point: String = "") throws {
-    let at = point.isEmpty ? file : "\(file) (\(point))"
-    for text in scenarioWarnings(scenario) { note("odr-sim: warning: \(at): \(text)") }
-    guard let text = workloadWarning(scenario, maxEvents: maxEvents) else { return }
-    guard scenario.expectedEvents <= Double(maxEvents) else { throw CommandFailure("\(at): \(text)") }
-    note("odr-sim: warning: \(at): \(text)")
+/// (a run would only stop there, minutes or years later); warns about a large one, and
+/// about nonsense that runs (``Metrics/workloadNotes(_:at:maxEvents:)``). `point` names a
+/// study's point (`used=61.5GB`); `validate` (`refuses: false`) only warns.
+func checkWorkload(
+    _ scenario: Scenario, file: String, maxEvents: Int, point: String = "", refuses: Bool = true
+) throws {
+    let notes = workloadNotes(scenario, at: point.isEmpty ? file : "\(file) (\(point))", maxEvents: maxEvents)
+    for line in notes.warnings { note(line) }
+    guard let refusal = notes.refusal else { return }
+    guard refuses else { return note("odr-sim: warning: \(refusal)") }
+    throw CommandFailure(refusal)
 }
