@@ -115,6 +115,16 @@ struct CheckCommandTests {
         #expect(result.stderr == "/nonexistent/b.csv:1:1: no such file\n", "\(result.stderr)")
     }
 
+    /// game.scn as `g.scn` in `dir`, and `worse.scn`: 1 GB more of other data, so more purges
+    /// and more re-downloads; game.scn's text.
+    static func gameAndWorse(in dir: URL) throws -> String {
+        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
+        try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
+        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(
+            to: dir.appendingPathComponent("worse.scn"))
+        return game
+    }
+
     @Test(
         """
         --max-increase gates an app team's CI: an unchanged and an improved scenario pass, a worse one fails; the \
@@ -124,11 +134,8 @@ struct CheckCommandTests {
     func gate() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
-        try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
-        // 1 GB more of other data: more purges, more re-downloads. 8.5 GB less: fewer.
-        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(
-            to: dir.appendingPathComponent("worse.scn"))
+        // 8.5 GB less of other data: fewer purges, fewer re-downloads.
+        let game = try Self.gameAndWorse(in: dir)
         try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 50GB").utf8).write(
             to: dir.appendingPathComponent("better.scn"))
         let made = try CLI.run(
@@ -158,11 +165,7 @@ struct CheckCommandTests {
     func gateJUnit() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let game = try String(contentsOf: CLI.repository.appendingPathComponent("Scenarios/game.scn"), encoding: .utf8)
-        try Data(game.utf8).write(to: dir.appendingPathComponent("g.scn"))
-        // 1 GB more of other data: more purges, more re-downloads than the baseline's.
-        try Data(game.replacingOccurrences(of: "used: 58.5GB", with: "used: 59.5GB").utf8).write(
-            to: dir.appendingPathComponent("worse.scn"))
+        _ = try Self.gameAndWorse(in: dir)
         let made = try CLI.run(
             ["check", "g.scn", "--baseline", "b.csv", "--update", "--policy", "lru", "--replications", "3"], in: dir)
         #expect(made.status == 0, "\(made.stderr)")
