@@ -147,8 +147,8 @@ public struct ShardFile: Sendable, Equatable {
         guard (1...maximumRuns).contains(total), (0...total).contains(runCount), count <= total else {
             throw bad(
                 """
-                its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), 0 ≤ runs ≤ \
-                total): '\(first)'
+                its first line's numbers are out of range (1 ≤ shard ≤ N ≤ total ≤ \(maximumRuns), \
+                0 ≤ runs ≤ total): '\(first)'
                 """
             )
         }

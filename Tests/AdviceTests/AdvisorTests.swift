@@ -130,9 +130,8 @@ struct AdvisorTests {
         let target = 60e6
         let (confirmation, reached) = try advisor.confirm(
             result, replications: 5, precision: .bytes(target), maximum: 160)
-        let n = confirmation.replications
-        #expect(
-            reached == true && confirmation.advantage.halfWidth <= target, "\(n): ±\(confirmation.advantage.halfWidth)")
+        let (n, halfWidth) = (confirmation.replications, confirmation.advantage.halfWidth)
+        #expect(reached == true && halfWidth <= target, "\(n): ±\(halfWidth)")
         // 5, 10, 20, …: the count is one of them, and the one before did not reach it. The
         // fresh seeds of a shorter confirmation are the first of a longer one's.
         #expect([5, 10, 20, 40, 80, 160].contains(n))

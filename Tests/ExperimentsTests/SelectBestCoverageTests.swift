@@ -24,8 +24,8 @@ struct SelectBestCoverageTests {
 
     @Test(
         """
-        four policies in the slippage configuration (true means 0, δ, δ, δ; σ = 1; δ = 0.5): the best chosen in ≥ 95 \
-        of 100 macro-replications
+        four policies in the slippage configuration (true means 0, δ, δ, δ; σ = 1; δ = 0.5): the best chosen in \
+        ≥ 95 of 100 macro-replications
         """
     )
     func probabilityOfCorrectSelection() throws {

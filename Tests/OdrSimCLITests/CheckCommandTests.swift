@@ -212,7 +212,10 @@ struct CheckCommandTests {
         }
         let same = try gate("lru.scn")
         #expect(same.status == 0 && same.stdout.hasPrefix("lru redownload_bytes: "), "\(same.stdout)\(same.stderr)")
-        let change = "the scenario's policy changed since the baseline: lru → largest-first (gated against lru's rows)"
+        let change = """
+            the scenario's policy changed since the baseline: lru → largest-first (gated against \
+            lru's rows)
+            """
         let worse = try gate("worse.scn")
         #expect(worse.status == 1, "\(worse.stdout)\(worse.stderr)")
         #expect(worse.stdout.hasPrefix("largest-first redownload_bytes: "), "\(worse.stdout)")

@@ -71,7 +71,8 @@ struct ExtremeValueTests {
             tags:
               t2: {category: prefetch, order: ⟨tag.order⟩, preservation: ⟨tag.preservation⟩}
           - id: gen
-            generate: {tags: ⟨generate.tags⟩, size: {median: ⟨generate.median⟩, sigma: ⟨generate.sigma⟩}, prefix: g-}
+            generate: {tags: ⟨generate.tags⟩, size: {median: ⟨generate.median⟩, sigma: \
+        ⟨generate.sigma⟩}, prefix: g-}
         workload:
           - {kind: sessions, app: game, rate: ⟨sessions.rate⟩, length: {median: ⟨sessions.median⟩, sigma: \
         ⟨sessions.sigma⟩}, daily_cycle: {amplitude: ⟨sessions.amplitude⟩, peak: ⟨sessions.peak⟩}}
@@ -79,8 +80,8 @@ struct ExtremeValueTests {
         prefetch_priority: ⟨levels.prefetch_priority⟩}
           - {kind: popularity, app: gen, rate: ⟨popularity.rate⟩, alpha: ⟨popularity.alpha⟩, hold: {median: \
         ⟨popularity.median⟩, sigma: ⟨popularity.sigma⟩}, priority: ⟨popularity.priority⟩}
-          - {kind: disk, rate: ⟨disk.rate⟩, size: {median: ⟨disk.median⟩, sigma: ⟨disk.sigma⟩}, cleanup_rate: \
-        ⟨disk.cleanup_rate⟩, cleanup_fraction: ⟨disk.cleanup_fraction⟩}
+          - {kind: disk, rate: ⟨disk.rate⟩, size: {median: ⟨disk.median⟩, sigma: \
+        ⟨disk.sigma⟩}, cleanup_rate: ⟨disk.cleanup_rate⟩, cleanup_fraction: ⟨disk.cleanup_fraction⟩}
           - {kind: network, wifi: {mean: ⟨spells.mean⟩, bandwidth: ⟨spells.bandwidth⟩}, offline: {mean: \
         ⟨spells.offline_mean⟩}}
         events:

@@ -190,7 +190,10 @@ struct ReadmeTests {
             #expect(result.status == 0, "\(shown): \(result.stderr)")
             let printed = (result.stdout + result.stderr).split(separator: "\n").map(words)
             // Each line of the transcript is a line odr-sim printed; `…` leaves text out.
-            for line in example.output where !line.trimmingCharacters(in: .whitespaces).isEmpty && words(line) != "…" {
+            let transcript = example.output.filter { line in
+                !line.trimmingCharacters(in: .whitespaces).isEmpty && words(line) != "…"
+            }
+            for line in transcript {
                 let parts = line.components(separatedBy: "…").map(words).filter { !$0.isEmpty }
                 #expect(
                     printed.contains { printedLine in

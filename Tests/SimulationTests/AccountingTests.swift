@@ -8,8 +8,9 @@ struct AccountingTests {
     @Test("other data growth purges a released pack; requesting it again re-downloads it")
     func overPurgeAndRedownload() {
         // Disk 1000 MB, other data 300 MB. big (512 MB) downloads in 512e6 / 37.5e6 = 13.65 s,
-        // is granted, then released at 20 s. At 30 s photos grow by 250 MB: free = 1000 − 300 − 512 = 188 MB, so 62 MB
-        // are needed; the only candidate is big (512 MB): over-purge 512 − 62 = 450 MB.
+        // is granted, then released at 20 s. At 30 s photos grow by 250 MB:
+        // free = 1000 − 300 − 512 = 188 MB, so 62 MB are needed; the only candidate is big
+        // (512 MB): over-purge 512 − 62 = 450 MB.
         // At 35 s the photos go; at 40 s big is requested again: a 512 MB re-download.
         // Disk use peaks at 300 + 512 = 812 MB (while big is on the disk or being reserved).
         let s = makeScenario(tags: [("big", 512 * MB)], capacity: 1000 * MB, used: 300 * MB) { tag in

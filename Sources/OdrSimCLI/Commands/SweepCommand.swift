@@ -52,8 +52,8 @@ struct SweepRunCommand: ParsableCommand {
     @Option(
         help:
             """
-            Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR` (needs \
-            --out DIR).
+            Run only shard K of N (1 ≤ K ≤ N), written as DIR/shard-K-of-N.csv; merge with `sweep merge DIR` \
+            (needs --out DIR).
             """
     )
     var shard: String?
