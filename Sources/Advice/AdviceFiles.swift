@@ -24,12 +24,14 @@ extension Layout {
 }
 
 extension Advisor.Result {
-    /// `layouts.csv`: every layout tried.
+    /// `layouts.csv`: every layout tried, its metrics the app's focus (the app's own; the
+    /// device's refused user data and over-purge beside them).
     public var layoutsCSV: String {
         let result = self
         var text = CSV.row([
             "layout", "parent", "move", "packs", "rejected", "objective_mean", "objective_diff_vs_original",
-            "redownload_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests", "initial_install_bytes",
+            "redownload_bytes", "refused_other_bytes", "over_purge_bytes", "wait_p95_s", "failed_requests",
+            "initial_install_bytes",
             "pareto_rank",
         ])
         let original = result.evaluations[result.original].objectives
@@ -46,7 +48,8 @@ extension Advisor.Result {
             }
             text += CSV.row([
                 String(e.id), e.parent.map(String.init) ?? "", e.move, String(e.layout.groups.count), e.rejected ?? "",
-                number(e.mean), diff, number(e.redownloadBytes), number(e.overPurgeBytes),
+                number(e.mean), diff, number(e.redownloadBytes), number(e.refusedOtherBytes),
+                number(e.overPurgeBytes),
                 e.waitP95.isNaN ? "" : CSV.seconds(e.waitP95),
                 e.failedRequests.isNaN ? "" : String(format: "%.2f", e.failedRequests),
                 e.rejected == nil ? String(e.initialInstallBytes) : "", ranks[e.id].map(String.init) ?? "",

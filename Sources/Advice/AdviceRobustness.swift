@@ -6,8 +6,9 @@ extension Advisor {
     /// Whether the advice rests on an undocumented assumption (`advise --robustness`): the
     /// layout as written and the advised one rerun, on the search's seeds, under each
     /// alternative of each assumption that applies (``Assumption``); the advice **holds** where
-    /// the advised layout still does better by its mean, **flips** where it does significantly
-    /// worse, and is **within the noise** otherwise.
+    /// the advised layout still does better by its mean (significantly, where the search found
+    /// its advantage significant), **flips** where it does significantly worse, and is **within
+    /// the noise** otherwise (``Experiments/Robustness/judge(sameBest:change:claimed:keeps:)``).
     public struct AdviceRobustness: Sendable {
         public struct Row: Sendable {
             public let assumption: String
@@ -83,9 +84,14 @@ extension Advisor {
                     objectives[which].append(objective(outcome.summary, initial: layouts[which].initialInstallBytes))
                 }
                 let change = Interval(zip(objectives[0], objectives[1]).map { $0 - $1 })
+                // Judged as `compare --robustness` judges a verdict: an advantage the search
+                // found significant must stay significant to hold.
+                let claimed = result.difference.high < 0
                 let verdict =
-                    result.best == result.original || change.mean < 0
-                    ? "holds" : change.low > 0 ? "flips" : "within the noise"
+                    result.best == result.original
+                    ? "holds"
+                    : Robustness.judge(
+                        sameBest: change.mean < 0, change: change, claimed: claimed, keeps: change.high < 0)
                 rows.append(
                     .init(assumption: assumption.name, alternative: alternative.value, change: change, verdict: verdict)
                 )

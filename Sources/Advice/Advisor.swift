@@ -38,10 +38,14 @@ public struct Advisor {
         }
     }
 
-    /// The objective, in bytes: re-downloaded plus over-purged bytes, plus a price for each
-    /// second of p95 wait, each byte of initial install, each failed request and each download
-    /// (its fixed cost: a request to the store, a manifest, a place in the system's queue;
-    /// without it nothing in the model would favour one pack over two fetched together).
+    /// The objective, in bytes, of the app's focus (``Metrics/AppRow/summaryRows(of:in:beside:scenarioHash:)``):
+    /// the app's re-downloaded bytes, plus a price for each byte of the user's data the device
+    /// refused (the device's: a layout that crowds the phone costs its user), each byte the
+    /// device over-purged (0 by default: a purge frees space, and what the app needs again is
+    /// already in its re-downloads), each second of the app's p95 wait, each byte of initial
+    /// install, each failed request of the app and each download of the app (its fixed cost: a
+    /// request to the store, a manifest, a place in the system's queue; without it nothing in
+    /// the model would favour one pack over two fetched together).
     public struct Weights: Sendable, Hashable {
         /// Bytes one second of 95th-percentile wait is worth.
         public var waitPrice: Double
@@ -51,16 +55,39 @@ public struct Advisor {
         public var failurePrice: Double
         /// Bytes one download is worth beyond its size.
         public var downloadPrice: Double
+        /// What one byte of the user's data the device refused costs, in bytes.
+        public var refusedPrice: Double
+        /// What one byte the device over-purged costs, in bytes.
+        public var overPurgePrice: Double
 
         public init(
             waitPrice: Double = 1e6, installPrice: Double = 0.1, failurePrice: Double = 100e6,
-            downloadPrice: Double = 1e6
+            downloadPrice: Double = 1e6, refusedPrice: Double = 1, overPurgePrice: Double = 0
         ) {
             self.waitPrice = waitPrice
             self.installPrice = installPrice
             self.failurePrice = failurePrice
             self.downloadPrice = downloadPrice
+            self.refusedPrice = refusedPrice
+            self.overPurgePrice = overPurgePrice
         }
+
+        /// The objective's terms as the answer prints them, each saying whose value it reads:
+        /// `odyssey's re-downloaded bytes + 1 × the device's refused other data + …`.
+        public func described(app: String) -> String {
+            func price(_ value: Double) -> String { value == value.rounded() ? String(Int64(value)) : "\(value)" }
+            var terms = ["\(app)'s re-downloaded bytes"]
+            if refusedPrice != 0 { terms.append("\(price(refusedPrice)) × the device's refused user data (bytes)") }
+            if overPurgePrice != 0 { terms.append("\(price(overPurgePrice)) × the device's over-purged bytes") }
+            if waitPrice != 0 { terms.append("\(price(waitPrice)) × \(app)'s p95 wait (s)") }
+            if installPrice != 0 { terms.append("\(price(installPrice)) × \(app)'s initial install (bytes)") }
+            if failurePrice != 0 { terms.append("\(price(failurePrice)) × \(app)'s failed requests") }
+            if downloadPrice != 0 { terms.append("\(price(downloadPrice)) × \(app)'s downloads") }
+            return terms.joined(separator: " + ")
+        }
+
+        /// The largest price per byte (`--install-price`, `--refused-price`, `--over-purge-price`).
+        public static let maximumPrice: Double = 1_000_000
 
         /// Why a price is refused: a one-line reason naming its flag.
         public struct Refusal: Error, CustomStringConvertible {
@@ -69,16 +96,28 @@ public struct Advisor {
 
         /// The prices as the command line writes them: sizes (at most 1 PiB, as a scenario
         /// reads them) for a second of wait, a failed request and a download.
-        public init(wait: String, install: Double, failure: String, download: String) throws(Refusal) {
+        public init(
+            wait: String, install: Double, failure: String, download: String, refused: Double = 1,
+            overPurge: Double = 0
+        ) throws(Refusal) {
             func size(_ text: String, _ option: String) throws(Refusal) -> Double {
                 do { return Double(try SizeSyntax.parse(text)) } catch {
                     throw Refusal(description: "\(option): \(error)")
                 }
             }
+            // A number per byte is at most a million bytes: every objective (at most 1 PiB of
+            // install, ModelLimits.bytes) stays far inside a double's range.
+            for (value, option) in [
+                (install, "--install-price"), (refused, "--refused-price"), (overPurge, "--over-purge-price"),
+            ]
+            where !(value >= 0 && value <= Self.maximumPrice) {
+                throw Refusal(description: "\(option) must be a number from 0 to \(Int(Self.maximumPrice))")
+            }
             self.init(
                 waitPrice: try size(wait, "--wait-price"), installPrice: install,
                 failurePrice: try size(failure, "--failure-price"),
-                downloadPrice: try size(download, "--download-price"))
+                downloadPrice: try size(download, "--download-price"), refusedPrice: refused,
+                overPurgePrice: overPurge)
         }
     }
 
@@ -94,7 +133,10 @@ public struct Advisor {
         /// The objective of each replication (common seeds across layouts).
         public let objectives: [Double]
         public let redownloadBytes: Double
+        /// The device's over-purged bytes and the user's data it refused (guard metrics: the
+        /// device's, beside the app's).
         public let overPurgeBytes: Double
+        public var refusedOtherBytes: Double = 0
         public let waitP95: Double
         public let failedRequests: Double
         public let initialInstallBytes: Int64
@@ -239,6 +281,7 @@ public struct Advisor {
                         overPurgeBytes: mean(.overPurgeBytes),
                         waitP95: mean(.waitP95), failedRequests: mean(.failedRequests),
                         initialInstallBytes: candidate.initial))
+                evaluations[id].refusedOtherBytes = mean(.refusedOtherBytes)
                 ids.append(id)
             }
             progress?(evaluations.count)
@@ -299,16 +342,20 @@ public struct Advisor {
             bounds: try bounds([evaluations[original].layout, evaluations[best].layout], round: round))
     }
 
+    /// The app's id, as its rows (``Metrics/AppRow``) name it.
+    var appID: String { scenario.apps[app].id }
+
     /// One run's objective, in bytes (``Weights``), for a layout whose initial install is `initial` bytes.
     func objective(_ row: SummaryRow, initial: Int64) -> Double {
         let wait = row[.waitP95].isNaN ? 0 : row[.waitP95]
-        return row[.redownloadBytes] + row[.overPurgeBytes] + weights.waitPrice * wait
+        return row[.redownloadBytes] + weights.refusedPrice * row[.refusedOtherBytes]
+            + weights.overPurgePrice * row[.overPurgeBytes] + weights.waitPrice * wait
             + weights.installPrice * Double(initial) + weights.failurePrice * row[.failedRequests]
             + weights.downloadPrice * row[.downloads]
     }
 
-    /// The fewest bytes any purge order could have re-downloaded (``RedownloadBound``), mean
-    /// over the replications, for each layout on the scenario's own device.
+    /// The fewest bytes of the app's any purge order could have re-downloaded (``RedownloadBound``),
+    /// mean over the replications, for each layout on the scenario's own device.
     func bounds(_ layouts: [Layout], round: Int) throws -> [Double] {
         let points = try layouts.map { layout in
             point(try layout.applied(to: scenario, app: app, resources: resources), layout)
@@ -329,12 +376,17 @@ public struct Advisor {
         let plan = ExperimentPlan(points: points, policies: [policy], replications: replications ?? self.replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
+        runner.boundApp = appID
         runner.maxEvents = maxEvents
         func run(_ indices: [Int]) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {
             zip(indices, try runner.run(indices: indices)).map { index, result in
-                (
-                    index,
-                    AdviceExchange.Outcome(point: result.point, summary: result.summary, bound: result.redownloadBound)
+                // The app's focus: its own metrics, the device's where only the device has one.
+                // Its values alone travel through an exchange, so a shard's rows and another's are alike.
+                var focus = AppRow.summaryRows(
+                    of: appID, in: result.apps, beside: [result.summary], scenarioHash: result.summary.scenarioHash)[0]
+                focus.device = nil
+                return (
+                    index, AdviceExchange.Outcome(point: result.point, summary: focus, bound: result.redownloadBound)
                 )
             }
         }

@@ -32,18 +32,32 @@ extension RegressionCheck {
     /// The gate's runs (`check --max-increase`): the baseline's, with the scenario's policy in
     /// the place of one it replaced (``Metrics/PolicyChange``), and the baseline's rows labelled
     /// to match, so that what ships is what is gated.
-    public static func gatePlan(of baseline: BaselineFile, at path: String, scenarioPolicies: [String])
-        throws(RerunRefusal) -> (
-            policies: [PolicyDescriptor], replications: Int, change: PolicyChange?, baselineRows: [SummaryRow]
-        )
-    {
-        let change: PolicyChange?
+    ///
+    /// Under a focus on an app that runs its own strategy (`app`, with `apps[].strategy`), a
+    /// row's identity is that strategy: where the baseline names another (its `strategy`
+    /// column) the change is the app's, and with one run policy every row is named by the
+    /// strategy (`label`, for the current rows too).
+    public static func gatePlan(
+        of baseline: BaselineFile, at path: String, scenarioPolicies: [String],
+        app: (id: String, strategy: String?)? = nil
+    ) throws(RerunRefusal) -> (
+        policies: [PolicyDescriptor], replications: Int, change: PolicyChange?, baselineRows: [SummaryRow],
+        label: String?
+    ) {
+        var change: PolicyChange?
         do {
             change = try PolicyChange.between(baseline: plan(of: baseline).policies, scenario: scenarioPolicies)
         } catch {
             throw RerunRefusal(description: "\(path): \(error)")
         }
         let (policies, replications) = try rerun(of: baseline, at: path, replacing: change)
-        return (policies, replications, change, change?.relabel(baseline.rows) ?? baseline.rows)
+        var rows = change?.relabel(baseline.rows) ?? baseline.rows
+        guard let app, let strategy = app.strategy else { return (policies, replications, change, rows, nil) }
+        if change == nil, let before = baseline.strategy, before != strategy {
+            change = PolicyChange(lost: before, replacement: strategy, app: app.id)
+        }
+        let label = policies.count == 1 ? strategy : nil
+        rows = SummaryRow.labelled(rows, as: label)
+        return (policies, replications, change, rows, label)
     }
 }

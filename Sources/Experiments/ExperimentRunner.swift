@@ -27,6 +27,9 @@ public struct ExperimentRunner {
     public var maxEvents: Int = ExperimentRunner.defaultMaxEvents
     /// Whether each run also computes its ``RunResult/redownloadBound``.
     public var computesRedownloadBound = false
+    /// With ``computesRedownloadBound``: the app (its id) whose re-downloads are bounded, or nil
+    /// for the device's (``RedownloadBound/init(app:)``).
+    public var boundApp: String? = nil
     /// Seconds at the start of every run left out of every metric (a warm-up): the ledger
     /// and the waits start over at this time; events.csv and the samples keep everything.
     public var warmup: Double = 0
@@ -142,6 +145,7 @@ public struct ExperimentRunner {
         let futures = FutureCache()
         let limit = maxEvents
         let bound = computesRedownloadBound
+        let boundApp = self.boundApp
         let warmup = self.warmup
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -164,7 +168,7 @@ public struct ExperimentRunner {
                 let result = Self.runOne(
                     point, descriptor, replication: run.replication, seed: seed,
                     future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
-                    maxEvents: limit, bound: bound, slots: slots, warmup: warmup
+                    maxEvents: limit, bound: bound, boundApp: boundApp, slots: slots, warmup: warmup
                 ) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
@@ -191,8 +195,8 @@ public struct ExperimentRunner {
     static func runOne(
         _ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
         future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
-        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, slots: ResultSlots? = nil,
-        warmup: Double = 0, progress: ((Double) -> Bool)? = nil
+        eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, boundApp: String? = nil,
+        slots: ResultSlots? = nil, warmup: Double = 0, progress: ((Double) -> Bool)? = nil
     ) -> RunResult? {
         let policies = point.policies(for: descriptor, seed: seed, future: future)
         let simulator = Simulator(scenario: point.scenario, policies: policies, seed: seed)
@@ -206,7 +210,8 @@ public struct ExperimentRunner {
         }
         let recorder = RunRecorder(
             policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
-        let redownloads = bound ? RedownloadBound() : nil
+        let boundID = boundApp.flatMap { id in zip(point.scenario.apps, simulator.appIDs).first { $0.0.id == id }?.1 }
+        let redownloads = bound ? RedownloadBound(app: boundID) : nil
         let observer: SimulationObserver = redownloads.map { TeeObserver(recorder, $0) } ?? recorder
         if warmup > 0 {
             // Everything before the warm-up's end happens as usual; then the counting starts.

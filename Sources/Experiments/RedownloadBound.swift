@@ -31,8 +31,14 @@ public final class RedownloadBound: SimulationObserver {
     private var sizes: [Int64] = []
     private var epoch: [Int32: Int32] = [:]
     private var space: [Int64] = []
+    /// The app whose grants alone are counted, or nil for every app's.
+    private let app: AppID?
 
-    public init() {}
+    /// The bound for every app's grants, or with `app` for that app's alone: the fewest bytes
+    /// of its packs any purge order could have re-downloaded. Its packs may then use all the
+    /// free space (the other apps' packs purged first), so it bounds the app's re-downloads
+    /// from below, as the whole bound does the device's.
+    public init(app: AppID? = nil) { self.app = app }
 
     public func simulator(_ simulator: Simulator, emitted event: ODREvent) {
         let device = simulator.device
@@ -40,7 +46,7 @@ public final class RedownloadBound: SimulationObserver {
         case .appUninstalled(let app, _):
             epoch[app.rawValue, default: 0] += 1
         case .requestGranted(let request, let app, _, _):
-            guard let packs = device.packs(ofRequest: request) else { return }
+            guard self.app == nil || self.app == app, let packs = device.packs(ofRequest: request) else { return }
             let free = max(0, device.capacity - device.otherBytes)
             let e = Int64(epoch[app.rawValue] ?? 0)
             for pack in packs {

@@ -8,9 +8,11 @@ public struct StudyRobustness: Sendable {
     public let points: [(label: String, check: Robustness)]
 
     /// Runs the check at every point of `runner`'s plan; `results` are the plan's runs in order.
+    /// Under a focus on `app`, each point's verdict is the app's; with `objective`, its
+    /// recommendation is checked too.
     public static func check(
         like runner: ExperimentRunner, results: [ExperimentRunner.RunResult], baseline: String,
-        labels: [String]
+        labels: [String], app: String? = nil, objective: Objective? = nil
     ) throws -> StudyRobustness {
         let plan = runner.plan
         let offline = Set(plan.policies.filter(\.needsFuture).map(\.name))
@@ -22,11 +24,13 @@ public struct StudyRobustness: Sendable {
                 sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
             one.maxEvents = runner.maxEvents
             one.warmup = runner.warmup
-            let rows = zip(plan.runs, results).filter { $0.0.point == p }.map(\.1.summary)
+            let rows = zip(plan.runs, results).filter { $0.0.point == p }.map(\.1).summaryRows(app: app)
             let comparison = Comparison(
                 rows: rows, reference: baseline, platformMetrics: Metric.hasPlatformMetrics(plan.points[p].scenario))
             let verdict = Verdict(comparison, offline: offline, metrics: Verdict.metrics(of: comparison))
-            points.append((labels[p], try Robustness.check(like: one, verdict: verdict, baseline: baseline)))
+            let check = try Robustness.check(
+                like: one, verdict: verdict, baseline: baseline, app: app, objective: objective.map { ($0, rows) })
+            points.append((labels[p], check))
         }
         return StudyRobustness(points: points)
     }
@@ -43,7 +47,16 @@ public struct StudyRobustness: Sendable {
         }
         let flipping = applying.filter { $0.check.rows.contains { $0.verdict == "flips" } }
         let names = Set(applying.flatMap(\.check.assumptions)).sorted()
+        // A verdict that does not flip but no longer holds (another best by its mean, or an
+        // advantage no longer significant) is within the noise, and said so.
+        let noisy = applying.filter { $0.check.rows.contains { $0.verdict == "within the noise" } }.count
+        let noise = noisy == 0 ? "" : "; within the noise at \(noisy) of them (robustness.csv has every point)"
         guard !flipping.isEmpty else {
+            if noisy > 0 {
+                return "robustness: no point's verdict flips under the applying assumptions "
+                    + "(\(names.joined(separator: ", "))) at the \(applying.count) points where one applies, same seeds"
+                    + noise
+            }
             return
                 "robustness: every point's verdict holds under the applying assumptions "
                 + "(\(names.joined(separator: ", "))) at all \(applying.count) points where one applies, same "
@@ -52,7 +65,7 @@ public struct StudyRobustness: Sendable {
         let detail = flipping.prefix(3).map { point in
             "at \(point.label): "
                 + point.check.rows.filter { $0.verdict == "flips" }.map {
-                    "\($0.assumption)=\($0.alternative) (\($0.metric.column): \($0.best) → \($0.bestAlternative))"
+                    "\($0.assumption)=\($0.alternative) (\($0.measure): \($0.best) → \($0.bestAlternative))"
                 }.joined(separator: ", ")
         }
         return
@@ -61,7 +74,9 @@ public struct StudyRobustness: Sendable {
             applies, significantly;
             """
                 + " " + detail.joined(separator: "; ") + (flipping.count > 3 ? "; …" : "")
-                + " (robustness.csv has every point)"
+                + (noisy == 0
+                    ? " (robustness.csv has every point)"
+                    : "; within the noise at \(noisy) (robustness.csv has every point)")
     }
 
     /// `robustness.csv` with the point first.

@@ -20,6 +20,9 @@ public struct BaselineFile: Sendable {
     public var rows: [SummaryRow]
     /// The `scenario_hash` of the rows (one value for the whole file), if the file has it.
     public var scenarioHash: String?
+    /// The app's own strategy when the baseline is one app's that runs one (its `strategy`
+    /// column, one value for the whole file: ``SummaryRow/csv(_:platformMetrics:strategy:)``).
+    public var strategy: String? = nil
     /// Metrics odr-sim reports that the file has no column for (their values are NaN).
     public var missingMetrics: [String]
     /// Columns of the file that are not a metric odr-sim reports.
@@ -84,7 +87,9 @@ public struct BaselineFile: Sendable {
             )
         }
         let hashColumn = seen["scenario_hash"]
-        let known = Set(["policy", "replication", "seed", "scenario_hash"] + Metric.allCases.map(\.column))
+        let known = Set(["policy", "replication", "seed", "scenario_hash", "strategy"] + Metric.allCases.map(\.column))
+        let strategyColumn = seen["strategy"]
+        var strategy: String?
         // The platform metrics' columns are read when the file has them.
         let platform = Metric.allCases.filter(\.isPlatformMetric).contains { seen[$0.column] != nil }
         let metricIndex = Metric.columns(platformMetrics: platform).map { seen[$0.column] }
@@ -123,6 +128,19 @@ public struct BaselineFile: Sendable {
                 }
                 hash = value
             }
+            if let strategyColumn {
+                let value = fields[strategyColumn]
+                if let strategy, strategy != value {
+                    throw Error(
+                        description:
+                            """
+                            \(name):\(line):\(strategyColumn + 1): strategy '\(value)' differs from the rows above \
+                            ('\(strategy)'): a baseline is one app's strategy
+                            """
+                    )
+                }
+                strategy = value
+            }
             var values: [Double] = []
             values.reserveCapacity(metricIndex.count)
             for index in metricIndex {
@@ -144,9 +162,11 @@ public struct BaselineFile: Sendable {
                     policy: fields[policy], replication: r, seed: s, values: values,
                     scenarioHash: hash ?? ""))
         }
-        return BaselineFile(
+        var file = BaselineFile(
             rows: rows, scenarioHash: hash,
             missingMetrics: Metric.columns(platformMetrics: platform).map(\.column).filter { seen[$0] == nil },
             unknownColumns: header.filter { !known.contains($0) }, platformMetrics: platform)
+        file.strategy = strategy
+        return file
     }
 }

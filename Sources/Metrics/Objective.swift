@@ -63,10 +63,11 @@ public struct Objective: Sendable, Equatable {
         public let description: String
     }
 
-    /// advise's default objective: re-downloaded + over-purged bytes, 1 MB per second of p95
-    /// wait, 100 MB per failed request, 1 MB per download.
+    /// advise's default objective, the default with limits alone: re-downloaded bytes, each
+    /// byte of the user's data refused (under a focus the device's: the user's data stays in
+    /// view), 1 MB per second of p95 wait, 100 MB per failed request, 1 MB per download.
     public static let adviseDefault =
-        "redownload_bytes + over_purge_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
+        "redownload_bytes + refused_other_bytes + 1MB*wait_p95_s + 100MB*failed_requests + 1MB*downloads"
 
     /// An objective and limits as a file wrote them, each with where (`FILE:LINE:COLUMN`): a
     /// bad one is refused at its own place (each limit alone first, then the whole).

@@ -9,6 +9,13 @@ public struct PolicyChange: Sendable, Equatable, CustomStringConvertible {
     public let lost: String
     /// The scenario's policy that replaced it.
     public let replacement: String
+    /// The app whose own strategy (`apps[].strategy`) changed, where that is the change: the
+    /// runs' policies are then the baseline's, and only the rows' names change.
+    public var app: String? = nil
+
+    public init(lost: String, replacement: String, app: String? = nil) {
+        (self.lost, self.replacement, self.app) = (lost, replacement, app)
+    }
 
     /// Why a change cannot be judged: which policy replaced which is not one-to-one.
     public struct Ambiguity: Error, Sendable, CustomStringConvertible {
@@ -50,6 +57,8 @@ public struct PolicyChange: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "the scenario's policy changed since the baseline: \(lost) → \(replacement) (gated against \(lost)'s rows)"
+        let what = app.map { "\($0)'s own strategy" } ?? "the scenario's policy"
+        let key = app == nil ? "" : "apps[].strategy; "
+        return "\(what) changed since the baseline: \(lost) → \(replacement) (\(key)gated against \(lost)'s rows)"
     }
 }

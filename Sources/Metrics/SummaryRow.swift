@@ -28,6 +28,27 @@ public struct SummaryRow: Sendable, Hashable {
         header(platformMetrics: platformMetrics) + rows.map { $0.csvLine(platformMetrics: platformMetrics) }.joined()
     }
 
+    /// A baseline of one app (`check --update --app`): ``csv(_:platformMetrics:)``, and where the
+    /// app runs a strategy of its own (`apps[].strategy`), a last `strategy` column naming it,
+    /// so that the gate knows what shipped (``BaselineFile/strategy``).
+    public static func csv(_ rows: [SummaryRow], platformMetrics: Bool, strategy: String?) -> String {
+        guard let strategy else { return csv(rows, platformMetrics: platformMetrics) }
+        let lines = csv(rows, platformMetrics: platformMetrics).split(separator: "\n").map(String.init)
+        let column = ["strategy"] + Array(repeating: CSV.field(strategy), count: max(0, lines.count - 1))
+        return zip(lines, column).map { "\($0),\($1)\n" }.joined()
+    }
+
+    /// `rows` with every policy labelled `label` (nil: as they are): a gate's rows named by the
+    /// strategy that ran rather than the run's policy.
+    public static func labelled(_ rows: [SummaryRow], as label: String?) -> [SummaryRow] {
+        guard let label else { return rows }
+        return rows.map { row in
+            var row = row
+            row.policy = label
+            return row
+        }
+    }
+
     public static func header(platformMetrics: Bool) -> String {
         CSV.row(
             ["policy", "replication", "seed", "scenario_hash"]

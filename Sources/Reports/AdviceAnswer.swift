@@ -16,13 +16,16 @@ public struct AdviceAnswer {
         public var resources: [Resource]
         /// The devices every layout ran on (their labels); empty: the scenario's own.
         public var population: [String]
+        /// The objective's terms, each naming whose value it reads (``Advice/Advisor/Weights/described(app:)``).
+        public var objective = ""
 
         public init(
             file: String, app: String, scenario: String, policy: String, replications: Int, resources: [Resource],
-            population: [String]
+            population: [String], objective: String = ""
         ) {
             (self.file, self.app, self.scenario, self.policy) = (file, app, scenario, policy)
             (self.replications, self.resources, self.population) = (replications, resources, population)
+            self.objective = objective
         }
     }
 
@@ -56,6 +59,7 @@ public struct AdviceAnswer {
                 + "\(Units.bytes(result.bounds[1])) (the offline bound)",
         ]
         if let confirmation { lines.append(confirmation.sentence(result) { Units.bytes($0) }) }
+        if !question.objective.isEmpty { lines.append("the objective: " + question.objective) }
         if !question.population.isEmpty {
             lines.append(
                 "judged over \(question.population.count) devices, the same seeds on each: "
@@ -97,6 +101,7 @@ public struct AdviceAnswer {
             ("out", JSONText.string(out)), ("policy", JSONText.string(question.policy)),
             ("replications", String(question.replications)),
             ("population", JSONText.array(question.population.map(JSONText.string))),
+            ("objective_terms", JSONText.string(question.objective)),
             ("objective_as_written", JSONText.number(original.mean)),
             ("objective_advised", JSONText.number(best.mean)),
             ("budget", best.layout.budget.map { String($0) } ?? "null"),
@@ -127,7 +132,10 @@ public struct AdviceAnswer {
         lines += result.path(to: result.best).reversed().map { "  \($0)" }
         lines += [
             "  re-downloaded: \(Units.bytes(original.redownloadBytes)) → \(Units.bytes(best.redownloadBytes))",
-            "  over-purged: \(Units.bytes(original.overPurgeBytes)) → \(Units.bytes(best.overPurgeBytes))",
+            "  the user's data refused (the device's): \(Units.bytes(original.refusedOtherBytes)) → "
+                + "\(Units.bytes(best.refusedOtherBytes))",
+            "  over-purged (the device's): \(Units.bytes(original.overPurgeBytes)) → "
+                + "\(Units.bytes(best.overPurgeBytes))",
             String(
                 format: "  wait p95: %.1f s → %.1f s; failed requests: %.1f → %.1f", original.waitP95, best.waitP95,
                 original.failedRequests, best.failedRequests),
@@ -141,6 +149,7 @@ public struct AdviceAnswer {
                 + (difference.excludesZero && difference.high < 0
                     ? ", significant"
                     : result.best == result.original ? "; the layout as written is kept" : ", within the noise"),
+            "  the objective: \(question.objective)",
         ]
         if let confirmation {
             let precision = reached.map {
@@ -187,8 +196,10 @@ public struct AdviceAnswer {
                 advised: laid[r].tags.sorted().joined(separator: "+"), prefetch: promoted.contains(r)
             )
         }
-        return AdviceReport(
+        var report = AdviceReport(
             title: "\(question.app): the layout to ship", lede: header.joined(separator: "; "), layouts: layouts,
             starts: result.starts, advised: result.best, resources: rows)
+        report.app = question.app
+        return report
     }
 }

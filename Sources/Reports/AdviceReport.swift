@@ -37,6 +37,9 @@ public struct AdviceReport {
     public var advised: Int
     /// Each resource: name, size, its pack as written, its pack advised, promoted to prefetch.
     public var resources: [(name: String, size: Int64, written: String, advised: String, prefetch: Bool)]
+    /// The app advised: every figure is its own (the device's refused data and over-purge are
+    /// in the objective's terms and `layouts.csv`).
+    public var app = "the app"
 
     static let objectiveCaption = "The objective's mean over the replications, with its 95 % interval."
 
@@ -61,9 +64,9 @@ public struct AdviceReport {
             return max(0, low - pad)...(high + pad)
         }
         var scatter = Chart(
-            title: "Re-downloaded bytes against p95 wait, every layout tried",
+            title: "\(app)'s re-downloaded bytes against its p95 wait, every layout tried",
             x: .init(label: "p95 wait", unit: .duration, bounds: span(run.map { $0.waitP95.isNaN ? 0 : $0.waitP95 })),
-            y: .init(label: "re-downloaded", unit: .bytes, bounds: span(run.map(\.redownloadBytes))))
+            y: .init(label: "\(app)'s re-downloaded", unit: .bytes, bounds: span(run.map(\.redownloadBytes))))
         func dots(_ name: String, _ colour: String, _ chosen: [Layout]) -> Chart.Line {
             Chart.Line(
                 name: name, colour: colour,

@@ -44,11 +44,13 @@ public struct CompareFiles {
     public let headline: [String]
     public private(set) var files: [(name: String, contents: String)] = []
 
-    /// `robustness` checks the verdict of every run's comparison, if asked.
+    /// With `robustness` (the runner of `results`), the verdict shown (the app's under a focus)
+    /// and the objective's recommendation are rerun under each undocumented assumption's
+    /// alternatives (``Experiments/Robustness``).
     public init(
         _ source: ScenarioSource, results: [ExperimentRunner.RunResult], request: Request, replications: Int,
-        warmup: Double, report: Bool, robustness: ((Verdict) throws -> Robustness)? = nil
-    ) rethrows {
+        warmup: Double, report: Bool, robustness: ExperimentRunner? = nil
+    ) throws {
         (self.source, self.results, self.request) = (source, results, request)
         (self.replications, self.warmup) = (replications, warmup)
         let platformMetrics = Metric.hasPlatformMetrics(source.scenario)
@@ -65,7 +67,13 @@ public struct CompareFiles {
         headline =
             verdictLines(shown, app: request.app) + (recommendation?.lines(humanValue) ?? [])
             + (request.app.flatMap { app in request.objective.map { [$0.described(focus: app)] } } ?? [])
-        self.robustness = try robustness?(verdict(comparison))
+        // Judged as the verdict is: under a focus, on the app's comparison.
+        let judged = verdict(shown)
+        let objective = request.objective.map { ($0, rows: results.summaryRows(app: request.app)) }
+        self.robustness = try robustness.map { runner in
+            try Robustness.check(
+                like: runner, verdict: judged, baseline: baseline, app: request.app, objective: objective)
+        }
         let byApp = AppRow.comparisons(results.flatMap(\.apps), reference: baseline, platformMetrics: platformMetrics)
         files = [
             ("summary.csv", SummaryRow.csv(rows, platformMetrics: platformMetrics)),
@@ -84,7 +92,7 @@ public struct CompareFiles {
                 palette: reportPalette)
             page.headline = headline
             if request.bound { page.bounds = RedownloadGaps.means(results, policies: request.policies) }
-            page.robustness = self.robustness.map { ($0.headline, $0.tableRows) }
+            page.robustness = self.robustness.map { ($0.headline(describe: humanValue), $0.tableRows) }
             files.append(("report.html", page.html))
         }
     }
@@ -116,7 +124,10 @@ public struct CompareFiles {
         }
         if request.bound { pairs.append(("bounds", csv("bounds.csv"))) }
         if let robust = self.robustness {
-            pairs += [("robustness", csv("robustness.csv")), ("robustness_headline", JSONText.string(robust.headline))]
+            pairs += [
+                ("robustness", csv("robustness.csv")),
+                ("robustness_headline", JSONText.string(robust.headline(describe: humanValue))),
+            ]
         }
         return JSONText.object(pairs)
     }
@@ -132,7 +143,7 @@ public struct CompareFiles {
             "Verdict against \(request.baseline.name)\(request.app.map { " for app \($0)" } ?? "") "
                 + "(\(replications) replications, paired):")
         lines += headline.map { "  " + $0 }
-        if let robust = self.robustness { lines.append("  " + robust.headline) }
+        if let robust = self.robustness { lines.append("  " + robust.headline(describe: humanValue)) }
         lines += ["", rankedTable(shown, focus: request.app)]
         let auto = request.autoWarmup
         if warmup > 0 {

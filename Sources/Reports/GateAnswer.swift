@@ -8,12 +8,18 @@ public struct GateAnswer {
     /// The scenario's policy that replaced the baseline's (``Metrics/PolicyChange``), if one did.
     public let change: PolicyChange?
     /// The baseline's scenario digest and this scenario's, where they differ.
-    public let hashes: (old: String, new: String)?
+    public private(set) var hashes: (old: String, new: String)?
     /// Whether `--allow-policy-change` accepts ``change``.
     public let acceptsChange: Bool
 
     public init(gate: RegressionGate, change: PolicyChange?, hashes: (old: String, new: String)?, acceptsChange: Bool) {
         (self.gate, self.change, self.hashes, self.acceptsChange) = (gate, change, hashes, acceptsChange)
+    }
+
+    /// Notes the baseline's scenario digest (`none` for a file without one) and this scenario's
+    /// where they differ.
+    public mutating func compare(baselineHash: String?, with scenarioHash: String) {
+        if baselineHash != scenarioHash { hashes = (baselineHash ?? "none", scenarioHash) }
     }
 
     /// Why the run is not the baseline's to judge: a policy change not accepted.

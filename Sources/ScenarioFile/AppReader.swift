@@ -227,23 +227,8 @@ struct AppReader {
 
     /// An app's own strategy: a registered policy that does not read the future.
     private func readStrategy(_ node: Node) throws(ScenarioError) -> String {
-        let name = try reader.name(node, "strategy")
-        guard knownPolicies.contains(name) else {
-            throw reader.error(
-                at: node,
-                "unknown strategy '\(name)'"
-                    + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
-        }
-        guard !offlinePolicies.contains(name) else {
-            throw reader.error(
-                at: node,
-                """
-                strategy '\(name)' reads the future; an app's own code cannot (run it as the run's policy, a \
-                bound)
-                """
-            )
-        }
-        return name
+        try reader.deployablePolicy(
+            node, key: "strategy", known: knownPolicies, offline: offlinePolicies, who: "an app's own code")
     }
 
     private func readBudget(_ node: Node) throws(ScenarioError) -> Int64 {

@@ -13,6 +13,16 @@ public enum DevicePopulation {
         public let isFlag: Bool
     }
 
+    /// The devices of `--used` (a list of sizes) or else of `--population` (a study and its
+    /// path); none without either.
+    public static func devices(
+        used: String?, study: (study: Study, path: String)?, text: String, file: String, parser: ScenarioParser
+    ) throws(Failure) -> [(label: String, scenario: Scenario)] {
+        if let used { return try Self.used(used, text: text, file: file, parser: parser) }
+        guard let study else { return [] }
+        return try Self.study(study.study, path: study.path, text: text, file: file, parser: parser)
+    }
+
     /// `--used 56GB,60GB`: the scenario with each of these used spaces.
     public static func used(_ list: String, text: String, file: String, parser: ScenarioParser) throws(Failure)
         -> [(label: String, scenario: Scenario)]

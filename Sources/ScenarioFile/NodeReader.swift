@@ -172,3 +172,25 @@ struct NodeReader {
         }
     }
 }
+
+extension NodeReader {
+    /// A policy that code on a device could run (an app's `strategy`, the `system_policy`): a
+    /// registered name (`known`) that does not read the future (`offline`); `key` names it in
+    /// errors and `who` is what cannot read the future ("an app's own code", "the system").
+    func deployablePolicy(_ node: Node, key: String, known: [String], offline: Set<String>, who: String)
+        throws(ScenarioError) -> String
+    {
+        let name = try self.name(node, key)
+        guard known.contains(name) else {
+            throw error(
+                at: node,
+                "unknown \(key) '\(name)'"
+                    + NameSuggestion.hint(for: name, among: known, noneText: "no policies are registered"))
+        }
+        guard !offline.contains(name) else {
+            throw error(
+                at: node, "\(key) '\(name)' reads the future; \(who) cannot (run it as the run's policy, a bound)")
+        }
+        return name
+    }
+}

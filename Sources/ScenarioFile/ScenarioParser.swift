@@ -192,19 +192,8 @@ public struct ScenarioParser: Sendable {
                 """
             )
         }
-        let name = try reader.name(node, "system_policy")
-        guard knownPolicies.contains(name) else {
-            throw reader.error(
-                at: node,
-                "unknown system_policy '\(name)'"
-                    + NameSuggestion.hint(for: name, among: knownPolicies, noneText: "no policies are registered"))
-        }
-        guard !offlinePolicies.contains(name) else {
-            throw reader.error(
-                at: node,
-                "system_policy '\(name)' reads the future; the system cannot (run it as the run's policy, a bound)")
-        }
-        return name
+        return try reader.deployablePolicy(
+            node, key: "system_policy", known: knownPolicies, offline: offlinePolicies, who: "the system")
     }
 
     /// `game` for `Scenarios/game.scn`.

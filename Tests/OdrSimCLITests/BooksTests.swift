@@ -72,6 +72,38 @@ struct BooksTests {
     }
 
     @Test(
+        """
+        one app's re-download bound (issue 50, advise's): at most the app's re-downloads and the device's bound; the \
+        device's own where the app is the only one
+        """,
+        arguments: shipped + ["shared-phone"])
+    func appRedownloadBound(name: String) throws {
+        let path = CLI.repository.appendingPathComponent("Scenarios/\(name).scn").path
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: path).scenario
+        func results(app: String?) throws -> [ExperimentRunner.RunResult] {
+            var runner = ExperimentRunner(
+                scenario: scenario, policies: [LRUPolicy.descriptor], replications: 3, sampleInterval: 0,
+                recordsEvents: false, jobs: 2)
+            runner.computesRedownloadBound = true
+            runner.boundApp = app
+            return try runner.run()
+        }
+        let device = try results(app: nil)
+        for app in scenario.apps.map(\.id) {
+            for (whole, one) in zip(device, try results(app: app)) {
+                let bound = try #require(one.redownloadBound)
+                let row = try #require(one.apps.first { $0.app == app })
+                #expect(Double(bound) <= row[.redownloadBytes], "\(name) \(app) replication \(row.replication)")
+                if scenario.apps.count == 1 {
+                    #expect(bound == whole.redownloadBound, "\(name): the only app's bound is the device's")
+                } else {
+                    #expect(bound <= whole.redownloadBound ?? 0, "\(name) \(app): within the device's bound")
+                }
+            }
+        }
+    }
+
+    @Test(
         "the device's invariants hold after every kernel event of every shipped scenario, under every policy",
         arguments: shipped)
     func invariantsAfterEveryEvent(name: String) throws {

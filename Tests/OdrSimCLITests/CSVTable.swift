@@ -19,4 +19,7 @@ struct CSVTable {
     subscript(row: Int, column: String) -> String {
         header.firstIndex(of: column).map { records[row][$0] } ?? ""
     }
+
+    /// Every row's field in column `column`, in file order.
+    func column(_ column: String) -> [String] { rows.map { self[$0, column] } }
 }

@@ -189,6 +189,53 @@ struct CheckCommandTests {
 
     @Test(
         """
+        the gate's row is the app and the strategy that ran (issue 50): apps[].strategy names the rows, the baseline \
+        keeps it, and a PR that swaps it for a worse one fails naming the change
+        """
+    )
+    func appStrategyChange() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ba = try String(
+            contentsOf: CLI.repository.appendingPathComponent("Scenarios/game-background-assets.scn"), encoding: .utf8)
+        #expect(ba.contains("- id: odyssey\n  budget: 1GB\n"))
+        // On this phone the game re-downloads about twice as much under fifo as under gdsf
+        // (compare --app odyssey: 345 MB against 168 MB at 10 replications).
+        for strategy in ["gdsf", "fifo"] {
+            let own = ba.replacingOccurrences(
+                of: "- id: odyssey\n  budget: 1GB\n", with: "- id: odyssey\n  budget: 1GB\n  strategy: \(strategy)\n")
+            try Data(own.utf8).write(to: dir.appendingPathComponent("\(strategy).scn"))
+        }
+        let made = try CLI.run(
+            [
+                "check", "gdsf.scn", "--app", "odyssey", "--baseline", "b.csv", "--update", "--policy", "lru",
+                "--replications", "5",
+            ],
+            in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        let baseline = try CSVTable(contentsOf: dir.appendingPathComponent("b.csv"))
+        #expect(baseline.header.last == "strategy" && Set(baseline.column("strategy")) == ["gdsf"])
+        #expect(Set(baseline.column("policy")) == ["lru"], "the runs' policy stays, to run again")
+        func gate(_ file: String) throws -> CLI.Result {
+            try CLI.run(
+                [
+                    "check", file, "--app", "odyssey", "--baseline", "b.csv", "--max-increase",
+                    "redownload_bytes=10%",
+                ], in: dir)
+        }
+        let same = try gate("gdsf.scn")
+        #expect(same.status == 0 && same.stdout.hasPrefix("gdsf redownload_bytes: "), "\(same.stdout)\(same.stderr)")
+        let worse = try gate("fifo.scn")
+        #expect(worse.status == 1 && worse.stdout.hasPrefix("fifo redownload_bytes: "), "\(worse.stdout)")
+        #expect(worse.stdout.contains("rose beyond the limit"), "\(worse.stdout)")
+        #expect(
+            worse.stdout.contains(
+                "(odyssey's own strategy changed since the baseline: gdsf → fifo (apps[].strategy; gated against "
+                    + "gdsf's rows))"), "\(worse.stdout)")
+    }
+
+    @Test(
+        """
         the gate guards what ships (issue 50): a PR that replaces the scenario's policy with a worse one runs the \
         new one and fails, naming the change; --allow-policy-change gates it against the old one's rows
         """

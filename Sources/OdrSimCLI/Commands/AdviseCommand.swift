@@ -24,10 +24,11 @@ struct AdviseCommand: ParsableCommand {
         discussion: """
             The app's resources are the material; the scenario's workload says which are needed
             together and when. Every candidate layout is the same scenario with the app's tags
-            regrouped, simulated on common random numbers; the objective is re-downloaded +
-            over-purged bytes + --wait-price per second of p95 wait + --install-price per byte of
-            initial install + --failure-price per failed request + --download-price per download
-            (means over replications).
+            regrouped, simulated on common random numbers; the objective is the app's re-downloaded
+            bytes + --refused-price per byte of the user's data the device refused + --over-purge-price
+            per byte the device over-purged + --wait-price per second of the app's p95 wait +
+            --install-price per byte of initial install + --failure-price per failed request of the app +
+            --download-price per download of the app (means over replications).
             Layouts over the platform's limits are rejected unrun. See docs/advise.md.
 
             Writes DIR/advised.scn (run it as it is), DIR/layout.csv (resource → pack) and
@@ -128,18 +129,14 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes one second of p95 wait is worth.", valueName: "size"))
     var waitPrice: String = "1MB"
 
-    @Option(
-        help: ArgumentHelp(
-            """
-            What one byte of initial-install content costs, in bytes (0 to \
-            \(Int(AdviseCommand.maximumInstallPrice))).
-            """,
-            valueName: "number"))
+    @Option(help: ArgumentHelp("What one byte of initial-install content costs, in bytes.", valueName: "number"))
     var installPrice: Double = 0.1
 
-    /// The largest `--install-price`: a million bytes per byte keeps every objective (at most
-    /// 1 PiB of install, ModelLimits.bytes) far inside a double's range.
-    static let maximumInstallPrice: Double = 1_000_000
+    @Option(help: ArgumentHelp("What one byte of the user's data the device refused costs.", valueName: "number"))
+    var refusedPrice: Double = 1
+
+    @Option(help: ArgumentHelp("What one byte the device over-purged costs.", valueName: "number"))
+    var overPurgePrice: Double = 0
 
     @Option(help: ArgumentHelp("Bytes one failed request is worth.", valueName: "size"))
     var failurePrice: String = "100MB"
@@ -209,9 +206,6 @@ struct AdviseCommand: ParsableCommand {
             throw ValidationError(
                 "--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
         }
-        if !(installPrice >= 0 && installPrice <= Self.maximumInstallPrice) {
-            throw ValidationError("--install-price must be a number from 0 to \(Int(Self.maximumInstallPrice))")
-        }
         if let shard {
             guard ShardPosition(shard) != nil else {
                 throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
@@ -236,11 +230,7 @@ struct AdviseCommand: ParsableCommand {
         let (document, text) = try scenarioOnPlatform()
         let appIndex = try appIndex(app, in: document)
         let descriptor = try resolvePolicyFlags([self.policy ?? document.policies[0]], option: "--policy")[0]
-        let weights: Advisor.Weights
-        do {
-            weights = try Advisor.Weights(
-                wait: waitPrice, install: installPrice, failure: failurePrice, download: downloadPrice)
-        } catch { throw CommandFailure.usage(error.description) }
+        let weights = try prices()
         var advisor = Advisor(
             scenario: document.scenario, resources: document.resources[appIndex], app: appIndex, policy: descriptor,
             policyOptions: document.policyOptions, replications: replications, weights: weights)
@@ -260,7 +250,8 @@ struct AdviseCommand: ParsableCommand {
         }
         let question = AdviceAnswer.Question(
             file: file, app: app, scenario: document.name, policy: descriptor.name, replications: replications,
-            resources: document.resources[appIndex], population: advisor.population.map(\.label))
+            resources: document.resources[appIndex], population: advisor.population.map(\.label),
+            objective: weights.described(app: app))
         let started = Date()
         let answer = try search(&advisor, question, precision: freshPrecision, indifference: knDelta)
         let elapsed = Date().timeIntervalSince(started)
@@ -271,6 +262,15 @@ struct AdviseCommand: ParsableCommand {
             resources: document.resources[appIndex], in: report)
         try report.commit(answer.files(advised: advised, report: !output.noReport))
         say(printing.json ? answer.json(out: report.path) : answer.text(elapsed: elapsed, out: report.path))
+    }
+
+    /// The objective's prices (``Advice/Advisor/Weights``); a bad one is a usage error naming its flag.
+    private func prices() throws -> Advisor.Weights {
+        do {
+            return try Advisor.Weights(
+                wait: waitPrice, install: installPrice, failure: failurePrice, download: downloadPrice,
+                refused: refusedPrice, overPurge: overPurgePrice)
+        } catch { throw CommandFailure.usage(error.description) }
     }
 
     /// The search, then the fresh seeds' check of its answer (KN with `--indifference`, else
@@ -341,7 +341,7 @@ struct AdviseCommand: ParsableCommand {
             let key = AdviceExchange.key(of: [
                 text, app, advisor.policy.name, String(replications), String(maxEvaluations), String(confirm),
                 String(robustness), String(exhaustive), precision ?? "", indifference ?? "", String(maxReplications),
-                waitPrice, "\(installPrice)", failurePrice, downloadPrice,
+                waitPrice, "\(installPrice)", failurePrice, downloadPrice, "\(refusedPrice)", "\(overPurgePrice)",
                 advisor.population.map(\.label).joined(separator: "; "), String(position.count), version,
             ])
             advisor.exchange = AdviceExchange(
@@ -367,19 +367,16 @@ struct AdviseCommand: ParsableCommand {
 
     /// The devices of `--used` or `--population` (``ScenarioFile/DevicePopulation``).
     private func population(text: String) throws -> [Advisor.Device] {
+        let study = try population.map { (study: try readStudy($0), path: $0) }
         do {
-            if let used {
-                return try DevicePopulation.used(used, text: text, file: file, parser: scenarioParser()).map(
-                    Advisor.Device.init)
-            }
-            guard let population else { return [] }
-            let study = try readStudy(population)
-            return try DevicePopulation.study(study, path: population, text: text, file: file, parser: scenarioParser())
-                .map(Advisor.Device.init)
-        } catch let failure as DevicePopulation.Failure {
+            return try DevicePopulation.devices(
+                used: used, study: study, text: text, file: file, parser: scenarioParser()
+            )
+            .map(Advisor.Device.init)
+        } catch {
             // --used is a flag (64); a study's point is input, at its own line (1).
-            throw failure.isFlag
-                ? CommandFailure.usage(failure.description) : CommandFailure(failure.description, located: true)
+            throw error.isFlag
+                ? CommandFailure.usage(error.description) : CommandFailure(error.description, located: true)
         }
     }
 }

@@ -93,7 +93,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let document = try loadScenario(file)
-        if let app { _ = try appIndex(app, in: document) }
+        let strategy = try app.flatMap { document.scenario.apps[try appIndex($0, in: document)].eviction.strategy }
         guard let relative = RegressionCheck.tolerance(from: tolerance) else {
             throw CommandFailure.usage(
                 "--tolerance: '\(tolerance)' is not a percentage like 2% or a fraction like 0.02")
@@ -104,10 +104,10 @@ struct CheckCommand: ParsableCommand {
             }
         }
         try claimOutputs()
-        if update { return try writeBaseline(document) }
+        if update { return try writeBaseline(document, strategy: strategy) }
         let old: BaselineFile
         do { old = try BaselineFile.read(baseline) } catch { throw CommandFailure("\(error)", located: true) }
-        if !gateLimits.isEmpty { return try gate(document, against: old, limits: gateLimits) }
+        if !gateLimits.isEmpty { return try gate(document, against: old, limits: gateLimits, strategy: strategy) }
         let rows = try rerun(document, like: old)
         let check = RegressionCheck(
             baseline: old, current: rows, tolerance: relative, method: statistical ? .statistical : .pairwise)
@@ -115,18 +115,21 @@ struct CheckCommand: ParsableCommand {
         try judge(CheckAnswer(check, file: file, baseline: baseline, tolerance: tolerance))
     }
 
-    /// `--max-increase`: the baseline's policies run again, or the scenario's where it replaced
-    /// one of them (``Metrics/PolicyChange``: what ships is what is gated), and judged.
-    private func gate(_ document: ScenarioDocument, against old: BaselineFile, limits: [RegressionGate.Limit]) throws {
+    /// `--max-increase`: the baseline's runs again, with the scenario's policy or the app's own
+    /// `strategy` where it changed (``Metrics/PolicyChange``: what ships is what is gated), judged.
+    private func gate(
+        _ document: ScenarioDocument, against old: BaselineFile, limits: [RegressionGate.Limit], strategy: String?
+    ) throws {
         let plan = try refusedAsFailure { () throws(RegressionCheck.RerunRefusal) in
-            try RegressionCheck.gatePlan(of: old, at: baseline, scenarioPolicies: document.policies)
+            try RegressionCheck.gatePlan(
+                of: old, at: baseline, scenarioPolicies: document.policies, app: app.map { ($0, strategy) })
         }
-        let rows =
-            plan.policies.isEmpty ? [] : try rerun(document, policies: plan.policies, replications: plan.replications)
-        let changed =
-            old.scenarioHash == document.sourceDigest ? nil : (old.scenarioHash ?? "none", document.sourceDigest)
+        let rows = SummaryRow.labelled(
+            plan.policies.isEmpty ? [] : try rerun(document, policies: plan.policies, replications: plan.replications),
+            as: plan.label)
         let gate = RegressionGate(baseline: plan.baselineRows, current: rows, limits: limits)
-        let answer = GateAnswer(gate: gate, change: plan.change, hashes: changed, acceptsChange: allowPolicyChange)
+        var answer = GateAnswer(gate: gate, change: plan.change, hashes: nil, acceptsChange: allowPolicyChange)
+        answer.compare(baselineHash: old.scenarioHash, with: document.sourceDigest)
         try judge(answer, of: document)
     }
 
@@ -158,11 +161,11 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// `--update`: the scenario's policies and replications (or the flags'), written as the baseline.
-    private func writeBaseline(_ document: ScenarioDocument) throws {
+    private func writeBaseline(_ document: ScenarioDocument, strategy: String?) throws {
         let rows = try rerun(
             document, policies: try resolvePolicies(policies, scenario: document), replications: replications)
         let platform = Metric.hasPlatformMetrics(document.scenario)
-        try writeAtomically(SummaryRow.csv(rows, platformMetrics: platform), to: baseline)
+        try writeAtomically(SummaryRow.csv(rows, platformMetrics: platform, strategy: strategy), to: baseline)
         say("\(baseline): baseline written (\(rows.count) rows)")
     }
 

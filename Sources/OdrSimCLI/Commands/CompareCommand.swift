@@ -104,8 +104,7 @@ struct CompareCommand: ParsableCommand {
         let files = try CompareFiles(
             runs.source, results: results, request: request, replications: runner.replications,
             warmup: runner.warmup, report: !output.noReport,
-            robustness: robustness
-                ? { try Robustness.check(like: runner, verdict: $0, baseline: request.baseline.name) } : nil)
+            robustness: robustness ? runner : nil)
         try report.commit(files.files)
         if let line = files.identicalNote, !printing.json { note("odr-sim: note: \(line)") }
         say(printing.json ? files.json(out: report.path) : files.text(elapsed: elapsed, out: report.path))

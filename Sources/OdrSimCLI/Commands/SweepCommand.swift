@@ -180,7 +180,10 @@ struct SweepRunCommand: ParsableCommand {
         let labels = study.pointLabels
         let robust =
             try robustness
-            ? StudyRobustness.check(like: runner, results: results, baseline: sweep.baseline, labels: labels) : nil
+            ? StudyRobustness.check(
+                like: runner, results: results, baseline: sweep.baseline, labels: labels, app: app, objective: objective
+            )
+            : nil
         let files = try write(
             sweep, name: study.name, to: report, report: !output.noReport, app: app,
             extra: robust.map { [("robustness.csv", $0.csv)] })
