@@ -125,7 +125,8 @@ extension Advisor {
         }
         let selection = try SelectBest.run(
             policies: ids.indices.map(String.init), lowerIsBetter: true, indifference: indifference,
-            confidence: confidence, initial: 10, maximum: max(maximum, 10), observe: observe)
+            confidence: confidence, initial: SelectBest.initialReplications,
+            maximum: max(maximum, SelectBest.initialReplications), observe: observe)
         var confirmation = Confirmation(
             ids: ids, objectives: objectives, firstSeed: first, replications: selection.replications, advised: 0,
             original: ids.firstIndex(of: result.original) ?? 0)
@@ -332,12 +333,19 @@ extension Advisor {
         var fresh = replications
         var confirmation = try confirm(result, replications: fresh)
         guard let precision else { return (confirmation, nil) }
+        // As `--precision` of compare (``Experiments/Precision``): never judged on fewer than 10
+        // seeds, and an advantage the same on every seed (no spread) waits until a one-in-ten
+        // difference is ruled out (30, the rule of three).
+        func reached(_ c: Confirmation) -> Bool {
+            let needs = c.advantage.standardDeviation == 0 ? 30 : Precision.minimumReplications
+            return c.advantage.count >= needs && c.advantage.halfWidth <= precision.target(c)
+        }
         var round = 1_000_001
-        while confirmation.advantage.halfWidth > precision.target(confirmation) && fresh < maximum {
-            fresh = min(maximum, 2 * fresh)
+        while !reached(confirmation) && fresh < maximum {
+            fresh = min(maximum, max(Precision.minimumReplications, 2 * fresh))
             confirmation = try confirm(result, replications: fresh, round: round)
             round += 1
         }
-        return (confirmation, !(confirmation.advantage.halfWidth > precision.target(confirmation)))
+        return (confirmation, reached(confirmation))
     }
 }

@@ -98,7 +98,7 @@ public struct BaselinePairs: Sendable {
             let changes = shown.filter { !pair.differences[$0.position].mean.isNaN }.map { metric in
                 let d = pair.differences[metric.position]
                 let name = metric.title.lowercased() + (focus && !metric.belongsToApp ? " (the device's)" : "")
-                if d.low == 0 && d.high == 0 { return "\(name) the same" }
+                if d.isAllZero { return "\(name) the same" }
                 return
                     "\(name) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to "
                     + "\(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"

@@ -48,6 +48,36 @@ public enum MSER {
     /// each run's re-downloaded bytes per sample interval, and the latest truncation time over
     /// the runs (so that every run has left its transient). `unsettled` counts the runs that
     /// never settle; they choose nothing.
+    /// Why `--warmup auto` does not apply (issue 51): a one-line reason.
+    public struct Refusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// ``warmup(sampleRows:)`` where warm-up deletion applies, else why not: a finite story
+    /// (every event scripted, no workload generator) has no steady state to warm up to, and
+    /// where most runs never settle, the latest truncation of the few that do would speak for
+    /// runs that are all transient.
+    public static func warmup(sampleRows runs: [String], finiteStory: Bool) throws(Refusal) -> (
+        seconds: Double, runs: Int, unsettled: Int
+    ) {
+        if finiteStory {
+            throw Refusal(
+                description: """
+                    the scenario is a finite story (every event scripted, no workload generator): there is no \
+                    steady state for a warm-up to reach; compare it whole
+                    """)
+        }
+        let found = warmup(sampleRows: runs)
+        if 2 * found.unsettled > found.runs {
+            throw Refusal(
+                description: """
+                    \(found.unsettled) of \(found.runs) runs never settle (MSER-5's minimum lies past their middle): \
+                    no warm-up deletion applies; run the scenario longer or compare it whole
+                    """)
+        }
+        return found
+    }
+
     public static func warmup(sampleRows runs: [String]) -> (seconds: Double, runs: Int, unsettled: Int) {
         var latest = 0.0
         var unsettled = 0

@@ -22,12 +22,31 @@ public struct Precision: Sendable, Equatable {
     /// The metrics a precision speaks of: a comparison's headline metrics.
     public static let metrics = Verdict.headlineMetrics
 
-    /// A policy's metric whose interval is still too wide.
+    /// A policy's metric whose interval is still too wide, or too few replications to judge it.
     public struct Miss: Sendable, Equatable {
         public let policy: String
         public let metric: Metric
         public let halfWidth: Double
         public let target: Double
+        /// The replications it needs before its interval is judged at all: ``minimumReplications``,
+        /// or where every replication gave the same value, ``identicalReplications(_:)``.
+        public var needs = 0
+        /// Whether every replication so far gave the same value (no spread to judge by).
+        public var identical = false
+    }
+
+    /// The fewest replications `--precision` judges an interval on: a Student-t interval of
+    /// fewer skewed runs undercovers (the calibration suite measures 0.85 after early stops
+    /// at n ≤ 16; issue 51), so no stop comes before 10.
+    public static let minimumReplications = 10
+
+    /// With every replication the same, a half-width of 0 says nothing: `n` identical runs
+    /// rule out (at 95 %, the rule of three) only an outcome more frequent than 3/n. For a
+    /// relative precision γ the stop waits until that is γ (3/γ replications: 60 at 5 %); for
+    /// an absolute target, until a one-in-ten outcome is ruled out (30).
+    public func identicalReplications(_ metric: Metric) -> Int {
+        let share = absolute[metric] == nil ? relative ?? 0.1 : 0.1
+        return max(Self.minimumReplications, Int((3 / share).rounded(.up)))
     }
 
     public struct ParseError: Error, CustomStringConvertible {
@@ -77,23 +96,31 @@ public struct Precision: Sendable, Equatable {
         return precision
     }
 
-    /// The target half-width of `metric` at `mean`, or nil where the precision sets none.
+    /// The target half-width of `metric` at `mean`, or nil where the precision sets none. A
+    /// relative γ is Law's corrected γ/(1 + γ) of the mean (*Simulation Modeling and Analysis*,
+    /// 5th ed., §9.4.1): the half-width against the sample mean, so that the interval is within
+    /// γ of the true mean.
     func target(_ metric: Metric, mean: Double) -> Double? {
-        absolute[metric] ?? relative.map { $0 * abs(mean) }
+        absolute[metric] ?? relative.map { $0 / (1 + $0) * abs(mean) }
     }
 
-    /// Every policy × main metric of `comparison` whose 95 % half-width is above its target
-    /// (a metric the same in every replication, half-width 0, always meets it).
+    /// Every policy × main metric of `comparison` not yet within its target: fewer than
+    /// ``minimumReplications``, a half-width above the target, or every replication the same
+    /// before ``identicalReplications(_:)`` (zero spread is never a stop of its own).
     public func misses(_ comparison: Comparison) -> [Miss] {
         var misses: [Miss] = []
         for policy in comparison.policies {
             for metric in Self.metrics where metric.position < policy.metrics.count {
                 let interval = policy.metrics[metric.position]
-                guard let target = target(metric, mean: interval.mean),
-                    interval.halfWidth > target || interval.count < 2
-                else { continue }
-                misses.append(
-                    Miss(policy: policy.policy, metric: metric, halfWidth: interval.halfWidth, target: target))
+                guard let target = target(metric, mean: interval.mean) else { continue }
+                // With no spread the half-width says nothing (a point, or for a count the rule of
+                // three's own 3/n, which a mean of 0 could never meet): the count of runs decides.
+                let identical = interval.standardDeviation == 0
+                let needs = identical ? identicalReplications(metric) : Self.minimumReplications
+                guard (!identical && interval.halfWidth > target) || interval.count < needs else { continue }
+                var miss = Miss(policy: policy.policy, metric: metric, halfWidth: interval.halfWidth, target: target)
+                (miss.needs, miss.identical) = (needs, identical)
+                misses.append(miss)
             }
         }
         return misses
@@ -115,17 +142,30 @@ public struct Precision: Sendable, Equatable {
                 policies.count == 1 ? policies[0] : "\(policies.count) policies (\(policies.joined(separator: ", ")))"
             return "\(metric.column) of \(which)"
         }
-        return "--precision: not reached after \(replications) replications (--max-replications): still too wide, "
-            + named.joined(separator: "; ")
-                + """
+        let early =
+            "; fewer than \(Self.minimumReplications) replications, the fewest --precision judges an interval on."
+        let widest =
+            !worst.identical && worst.halfWidth <= worst.target
+            ? early
+            : worst.identical
+                ? """
+                ; \(worst.policy)'s \(worst.metric.column) is the same in all \(replications) replications (a \
+                different outcome in fewer than 1 in \(max(1, replications / 3)) runs cannot be ruled out; \
+                \(worst.needs) rule out the rarest the target allows).
+                """
+                : """
                 ; the widest \(worst.policy)'s \(worst.metric.column) ±\(format(worst.metric, worst.halfWidth)) \
                 against ±\(format(worst.metric, worst.target)).
                 """
+        return "--precision: not reached after \(replications) replications (--max-replications): still too wide, "
+            + named.joined(separator: "; ") + widest
     }
 
     /// The next number of replications after `current`: twice as many (a batch as large as
-    /// all before it), at least 2, at most `maximum`.
-    public static func next(after current: Int, maximum: Int) -> Int { min(maximum, max(2, 2 * current)) }
+    /// all before it), at least ``minimumReplications``, at most `maximum`.
+    public static func next(after current: Int, maximum: Int) -> Int {
+        min(maximum, max(minimumReplications, 2 * current))
+    }
 
     /// What a metric's absolute target is, in words.
     static func kind(of metric: Metric) -> String {

@@ -142,7 +142,7 @@ public struct Robustness: Sendable {
             let before = objective.recommend(asRun, baseline: baseline, offline: offline)
             let after = objective.recommend(alternative, baseline: baseline, offline: offline)
             func lower(_ c: Recommendation.Candidate?) -> Bool {
-                c.map { $0.policy != baseline && $0.versusBaseline.high < 0 } ?? false
+                c.map { $0.policy != baseline && $0.versusBaseline.excludesZero && $0.versusBaseline.mean < 0 } ?? false
             }
             let best = before.best?.policy ?? "none"
             (self.best, bestAlternative) = (best, after.best?.policy ?? "none")

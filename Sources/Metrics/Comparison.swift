@@ -32,14 +32,20 @@ public struct Comparison: Sendable {
         }
         // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
         let columns = metrics.indices
+        let units = metrics.map(\.unit)
         let base = byPolicy[reference].map { Dictionary(uniqueKeysWithValues: $0.map { ($0.replication, $0) }) }
         policies = order.map { policy in
             let runs = byPolicy[policy]!.sorted { $0.replication < $1.replication }
-            let metrics = columns.map { c in Interval(runs.map { $0.values[c] }) }
+            // A count with no spread gets the rule of three's interval, not a point
+            // (``Interval/ofCounts(_:)``); bytes and seconds keep theirs (the verdict says so).
+            func interval(_ c: Int, _ values: [Double]) -> Interval {
+                units[c] == .count ? Interval.ofCounts(values) : Interval(values)
+            }
+            let metrics = columns.map { c in interval(c, runs.map { $0.values[c] }) }
             var differences: [Interval]?
             if policy != reference, let base {
                 let paired = runs.compactMap { run in base[run.replication].map { (run, $0) } }
-                differences = columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }
+                differences = columns.map { c in interval(c, paired.map { $0.0.values[c] - $0.1.values[c] }) }
             }
             return PolicyStatistics(
                 policy: policy, replications: runs.count, metrics: metrics, differences: differences)

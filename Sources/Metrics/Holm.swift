@@ -1,3 +1,4 @@
+import Foundation
 import Stochastic
 
 /// Holm's step-down adjustment of p-values for multiple comparisons (Holm 1979, "A simple
@@ -25,7 +26,11 @@ public enum Holm {
     /// fewer than 2 values (no spread to test against).
     public static func pValue(of difference: Interval) -> Double? {
         guard difference.count > 1 else { return nil }
-        guard difference.standardDeviation > 0 else { return difference.mean == 0 ? 1 : 0 }
+        // The same nonzero difference in all n replications: no spread for a t statistic, so
+        // the exact sign test's two-sided 2 · 0.5ⁿ (below 0.05 from 6 on), never a certainty.
+        guard difference.standardDeviation > 0 else {
+            return difference.mean == 0 ? 1 : min(1, 2 * pow(0.5, Double(difference.count)))
+        }
         let n = Double(difference.count)
         return StudentT.twoSidedP(
             difference.mean / (difference.standardDeviation / n.squareRoot()), degreesOfFreedom: n - 1)

@@ -28,12 +28,45 @@ public struct Interval: Sendable, Hashable {
         high = mean + half
     }
 
+    /// For a count (whole in every run) that came out the same, `mean`, in all `count`
+    /// replications: no spread, yet no certainty either. At 95 % only a change in more than 3
+    /// runs in `count` is ruled out (the rule of three), and a count changes by at least
+    /// `step` (1), so the mean is within `mean` ± 3 · step / count: [0.7, 1.3] for ten runs of
+    /// one failed request, never [1, 1] (issue 51).
+    public init(noSpread mean: Double, count: Int, step: Double = 1) {
+        self.count = count
+        self.mean = mean
+        standardDeviation = 0
+        let half = count > 0 ? 3 * step / Double(count) : 0
+        low = mean - half
+        high = mean + half
+    }
+
+    /// A count's interval: as ``init(_:level:)``, and with no spread among several values,
+    /// ``init(noSpread:count:step:)``.
+    public static func ofCounts(_ values: [Double]) -> Interval {
+        let interval = Interval(values)
+        guard interval.count > 1, interval.standardDeviation == 0 else { return interval }
+        return Interval(noSpread: interval.mean, count: interval.count)
+    }
+
     public var halfWidth: Double { (high - low) / 2 }
+
+    /// Whether every value was 0: a paired difference that never differed (its interval may
+    /// still be wider than a point, ``init(noSpread:count:step:)``).
+    public var isAllZero: Bool { count > 0 && mean == 0 && standardDeviation == 0 }
 
     /// Whether the interval lies wholly above or below 0: a difference that is more than
     /// noise. Never for one value, whose interval is a point only because no spread can be
-    /// estimated from it.
-    public var excludesZero: Bool { count > 1 && (low > 0 || high < 0) }
+    /// estimated from it; for a sample with no spread (the same nonzero value every time) only
+    /// from ``signTestMinimum`` values on, where the exact sign test's 2 · 0.5ⁿ is below 0.05.
+    public var excludesZero: Bool {
+        count > 1 && (low > 0 || high < 0) && (standardDeviation > 0 || count >= Self.signTestMinimum)
+    }
+
+    /// The fewest values, all of one sign, that the sign test finds significant at 0.05
+    /// (2 · 0.5⁶ = 0.031; five give 0.0625).
+    public static let signTestMinimum = 6
 
     public func contains(_ value: Double) -> Bool { value >= low && value <= high }
 }

@@ -152,8 +152,20 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    /// The metric's value for a finished run, from the device's ledger and the run's waits.
+    /// The smallest difference odr-sim tells apart: a microsecond for seconds (the six decimals
+    /// every file writes), one for a count or bytes (whole in every run).
+    public var resolution: Double { unit == .seconds ? 1e-6 : 1 }
+
+    /// The metric's value for a finished run, from the device's ledger and the run's waits, at
+    /// the ``resolution`` the files write it with: what a run holds is what its `summary.csv`
+    /// says, and two waits that differ by floating-point noise (5·10⁻¹² s) are the same wait,
+    /// never a "significant" difference (issue 51).
     func value(_ l: Ledger, pendingAtEnd: Int, waits: WaitStatistics) -> Double {
+        let exact = exactValue(l, pendingAtEnd: pendingAtEnd, waits: waits)
+        return unit == .seconds && exact.isFinite ? (exact / resolution).rounded() * resolution : exact
+    }
+
+    private func exactValue(_ l: Ledger, pendingAtEnd: Int, waits: WaitStatistics) -> Double {
         switch self {
         case .requests: Double(l.requests)
         case .hits: Double(l.hits)

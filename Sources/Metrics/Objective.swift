@@ -209,7 +209,7 @@ public struct Objective: Sendable, Equatable {
                     if mean > most { broken.append(.init(limit: limit, mean: mean, baselineMean: nil)) }
                 } else if policy != baseline {
                     let change = Interval(zip(mine, base).map { limit.value($0) - limit.value($1) })
-                    if change.low > 0 {
+                    if change.excludesZero && change.mean > 0 {
                         broken.append(
                             .init(limit: limit, mean: mean, baselineMean: Interval(base.map(limit.value)).mean))
                     }
@@ -290,7 +290,8 @@ public struct Recommendation: Sendable {
         if best.policy != baseline {
             let d = best.versusBaseline
             let significant =
-                d.high < 0 ? "significantly lower" : d.low > 0 ? "significantly higher" : "not significantly different"
+                !d.excludesZero
+                ? "not significantly different" : d.mean < 0 ? "significantly lower" : "significantly higher"
             first +=
                 """
                  against \(baseline)'s \(bytes(best.objective.mean - d.mean)) (paired \

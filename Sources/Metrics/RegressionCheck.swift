@@ -1,3 +1,5 @@
+import Stochastic
+
 /// Compares a run against a baseline, metric by metric, policy by policy, replication by
 /// replication; and refuses to pass when there was nothing, or not everything, to compare.
 ///
@@ -173,6 +175,12 @@ public struct RegressionCheck: Sendable {
         self.warnings = warnings
 
         var cases: [Case] = []
+        // Every (policy, metric) compared: the family a statistical check's level is shared over.
+        let columns = Metric.columns(platformMetrics: baseline.platformMetrics).map(\.column)
+        let family = max(
+            1,
+            policies.filter { old[$0] != nil && new[$0] != nil }.count
+                * columns.filter { !baseline.missingMetrics.contains($0) }.count)
         for policy in policies {
             guard let before = old[policy], let after = new[policy] else { continue }
             // Every metric the baseline has: a prefix of `Metric.allCases`, a row's value order.
@@ -202,15 +210,14 @@ public struct RegressionCheck: Sendable {
                         }
                     }
                 case .statistical:
-                    let interval = Interval(before.keys.sorted().map { before[$0]!.values[c] })
-                    let mean = Interval(after.keys.sorted().map { after[$0]!.values[c] }).mean
-                    let low = interval.low - tolerance * abs(interval.low)
-                    let high = interval.high + tolerance * abs(interval.high)
-                    let same = interval.mean.isNaN ? mean.isNaN : (mean >= low && mean <= high)
+                    let old = Interval(before.keys.sorted().map { before[$0]!.values[c] })
+                    let new = Interval(after.keys.sorted().map { after[$0]!.values[c] })
+                    let (low, high) = Self.allowedMean(old, new, family: family, tolerance: tolerance)
+                    let same = old.mean.isNaN ? new.mean.isNaN : (new.mean >= low && new.mean <= high)
                     if !same {
                         failures.append(
                             Failure(
-                                policy: policy, metric: metric, replication: nil, old: interval.mean, new: mean,
+                                policy: policy, metric: metric, replication: nil, old: old.mean, new: new.mean,
                                 low: low, high: high))
                     }
                 }
@@ -218,5 +225,25 @@ public struct RegressionCheck: Sendable {
             }
         }
         self.cases = cases
+    }
+
+    /// The range a statistical check allows the new mean: another build's runs on the same
+    /// seeds are, for the statistics, a second independent sample, so the old mean ± Welch's
+    /// two-sample half-width, at 95 % over the whole check (Bonferroni over the `family` of
+    /// policy × metric pairs compared: an unchanged rerun fails at most 5 % of the time, what
+    /// `scripts/calibrate` measures), widened by `tolerance` of the old mean. With no spread on
+    /// either side the new mean must equal the old (within the tolerance).
+    static func allowedMean(_ old: Interval, _ new: Interval, family: Int, tolerance: Double) -> (Double, Double) {
+        let (va, vb) = (
+            old.standardDeviation * old.standardDeviation / Double(max(1, old.count)),
+            new.standardDeviation * new.standardDeviation / Double(max(1, new.count))
+        )
+        var half = 0.0
+        if va + vb > 0, old.count > 1, new.count > 1 {
+            let df = (va + vb) * (va + vb) / (va * va / Double(old.count - 1) + vb * vb / Double(new.count - 1))
+            half = StudentT.quantile(1 - 0.05 / (2 * Double(family)), degreesOfFreedom: df) * (va + vb).squareRoot()
+        }
+        let slack = tolerance * abs(old.mean)
+        return (old.mean - half - slack, old.mean + half + slack)
     }
 }

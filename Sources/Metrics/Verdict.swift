@@ -25,6 +25,8 @@ public struct Verdict: Sendable {
         /// Holm-adjusted p-value (``Holm``); nil with one, whose interval alone decides.
         public var comparisons = 1
         public var adjustedP: Double? = nil
+        /// The baseline's replications (what "every replication" counts).
+        public var replications = 0
         /// What the best costs: the guard metrics (``Verdict/guardMetrics``) on which it is
         /// significantly worse than the baseline (paired interval wholly on the worse side),
         /// with both means.
@@ -80,12 +82,13 @@ public struct Verdict: Sendable {
                 deployable.count > 1
                 && deployable.allSatisfy { statistics in
                     statistics.policy == comparison.reference
-                        || statistics.differences.map { $0[c].mean == 0 && $0[c].low == 0 && $0[c].high == 0 } ?? false
+                        || statistics.differences.map { $0[c].isAllZero } ?? false
                 }
             var line = Line(
                 metric: metric, best: winner?.policy, change: winner?.differences?[c],
                 baselineMean: base?.metrics[c].mean ?? .nan, bestMean: winner?.metrics[c].mean ?? .nan, bound: bound,
                 tied: tied, identical: identical)
+            line.replications = base?.replications ?? 0
             // What the winner costs on the guard metrics, where it is significantly worse.
             if let winner, winner.policy != comparison.reference, let d = winner.differences {
                 for other in Self.guardMetrics where other != metric && other.position < d.count {
@@ -115,8 +118,13 @@ public struct Verdict: Sendable {
             if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
                 let low = signed(change.low, line.metric, describe)
                 let high = signed(change.high, line.metric, describe)
+                // The same change in every replication is no interval of certainty: only an
+                // outcome rarer than 3/n is ruled out (the rule of three; issue 51).
                 let interval =
-                    "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(low) to \(high); "
+                    change.standardDeviation == 0 && change.count > 1
+                    ? "(change \(signed(change.mean, line.metric, describe)) in every one of \(change.count) "
+                        + "replications, \(Self.ruleOfThree(change.count)); "
+                    : "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(low) to \(high); "
                 if change.count < 2 {
                     // One replication: a difference, but no spread to judge it by.
                     let verb =
@@ -160,6 +168,8 @@ public struct Verdict: Sendable {
                     \(name): the same under every policy in every replication, \
                     \(describe(line.metric, line.baselineMean))
                     """
+                    + (line.replications > 1
+                        ? " (\(line.replications) replications: \(Self.ruleOfThree(line.replications)))" : "")
             } else if line.best != nil,
                 case let others = line.tied.filter({ $0 != baseline }) + [line.best!].filter({ $0 != baseline }),
                 !others.isEmpty
@@ -190,6 +200,14 @@ public struct Verdict: Sendable {
             }
             return text
         }
+    }
+
+    /// What `n` replications that all agree still leave open: `a different outcome in fewer
+    /// than 1 run in 3 cannot be ruled out` for 10 (95 %, the rule of three: 3/n).
+    public static func ruleOfThree(_ n: Int) -> String {
+        n / 3 < 2
+            ? "too few to rule out a different outcome in any share of runs"
+            : "a different outcome in fewer than 1 run in \(n / 3) cannot be ruled out"
     }
 
     /// `, Holm-adjusted over 4 policies, p = 0.012`: said wherever several were compared.

@@ -58,10 +58,16 @@ public enum PolicyRegistry {
         return descriptor
     }
 
-    /// ``resolve(_:)`` for each name, in order.
+    /// ``resolve(_:)`` for each name, in order; a name given twice is refused (a policy's runs
+    /// are known by its name, so two of them could not be told apart).
     public static func resolve(_ names: [String]) throws(UnknownPolicy) -> [PolicyDescriptor] {
         var descriptors: [PolicyDescriptor] = []
-        for name in names { descriptors.append(try resolve(name)) }
+        for name in names {
+            guard !descriptors.contains(where: { $0.name == name }) else {
+                throw UnknownPolicy(name: name, repeated: true)
+            }
+            descriptors.append(try resolve(name))
+        }
         return descriptors
     }
 
@@ -89,10 +95,20 @@ public struct DuplicatePolicy: Error, Equatable, CustomStringConvertible {
 }
 
 /// A policy name odr-sim does not know: `unknown policy 'lur'; known policies: apple, lru, …`.
+/// A policy name that cannot be resolved: unknown, or (`repeated`) given twice in one list.
 public struct UnknownPolicy: Error, Equatable, CustomStringConvertible {
     public let name: String
+    public var repeated = false
+
+    public init(name: String, repeated: Bool = false) {
+        self.name = name
+        self.repeated = repeated
+    }
+
     public var description: String {
-        "unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))"
+        repeated
+            ? "policy '\(name)' is named twice; give each policy once"
+            : "unknown policy '\(name)'; known policies: \(PolicyRegistry.names.joined(separator: ", "))"
     }
 }
 

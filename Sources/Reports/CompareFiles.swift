@@ -115,6 +115,13 @@ public struct CompareFiles {
             ("identical", JSONText.array(identicalMetricColumns(results.map(\.summary)).map(JSONText.string))),
             ("precision_met", request.missed.map { $0.isEmpty ? "true" : "false" } ?? "null"),
             ("recommendation", recommendation?.json ?? "null"),
+            (
+                "selection",
+                request.selection.map { selection, metric in
+                    selection.json(
+                        metric: metric, sentence: selection.sentence(metric: metric) { humanValue($0, metric) })
+                } ?? "null"
+            ),
             ("comparison", csv("comparison.csv")), ("comparison_apps", csv("comparison-apps.csv")),
         ]
         // Under a focus, the app's comparison, as the verdict, the table and the report read it
@@ -132,6 +139,12 @@ public struct CompareFiles {
         return JSONText.object(pairs)
     }
 
+    /// What the verdict's significance is adjusted for, and what not (issue 51).
+    static func multiplicity(metrics: Int) -> String {
+        "(Each metric's best is tested with Holm's adjustment over the policies; the \(metrics) metrics are not "
+            + "adjusted for one another: about one in 20 unadjusted tests is significant by chance.)"
+    }
+
     /// The terminal's text: the selection, the verdict, the ranked table, and what was left
     /// out, missed or fixed.
     public func text(elapsed: Double, out: String) -> String {
@@ -144,6 +157,7 @@ public struct CompareFiles {
                 + "(\(replications) replications, paired):")
         lines += headline.map { "  " + $0 }
         if let robust = self.robustness { lines.append("  " + robust.headline(describe: humanValue)) }
+        lines.append("  " + Self.multiplicity(metrics: Verdict.metrics(of: shown).count))
         lines += ["", rankedTable(shown, focus: request.app)]
         let auto = request.autoWarmup
         if warmup > 0 {

@@ -146,7 +146,7 @@ public struct CompareReport {
     static func same(_ policy: Comparison.PolicyStatistics, as first: Comparison.PolicyStatistics, at c: Int) -> Bool {
         guard policy.metrics[c].mean == first.metrics[c].mean else { return false }
         guard let d = policy.differences?[c] else { return true }
-        return d.mean == 0 && d.low == 0 && d.high == 0
+        return d.isAllZero
     }
 
     /// The `--bound` section of `compare` and `run`: each policy's mean re-downloaded bytes

@@ -178,6 +178,9 @@ public struct StudyAnswer {
                 + "(\(plan.replications) replications each, paired):"
         ]
         text += lines.map { "  " + $0 }
+        text.append(
+            "  (Each point's verdict is adjusted over its policies (Holm); the \(study.points) points × "
+                + "\(study.policies.count) policies and the metrics are not adjusted for one another.)")
         if let missed {
             text.append(Precision.sentence(missed, replications: plan.replications) { humanValue($1, $0) })
         }

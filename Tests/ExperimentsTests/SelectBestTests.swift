@@ -18,7 +18,8 @@ struct SelectBestTests {
         // and b and c go at the first screening, after n₀ = 10.
         var seen: [Int] = []
         let result = try SelectBest.run(
-            policies: ["a", "b", "c"], lowerIsBetter: true, indifference: 10, confidence: 0.95, maximum: 100
+            policies: ["a", "b", "c"], lowerIsBetter: true, indifference: 10, confidence: 0.95, initial: 10,
+            maximum: 100
         ) { r, names in
             seen.append(r)
             let noise = r % 2 == 0 ? 5.0 : -5.0
@@ -37,8 +38,8 @@ struct SelectBestTests {
 
     @Test(
         """
-        two policies the same in every replication: not decided at the cap, and said so; more is better flips the \
-        order
+        two policies the same in every replication (issue 51): identical, so not separable; the first stands for \
+        both and KN stops at n₀, said so; more is better flips the order
         """
     )
     func undecided() throws {
@@ -47,8 +48,17 @@ struct SelectBestTests {
         ) { _, names in
             Dictionary(uniqueKeysWithValues: names.map { ($0, 7.0) })
         }
-        #expect(same.best == nil && same.survivors == ["a", "b"] && same.replications == 20)
-        #expect(same.sentence(metric: .hits) { "\($0)" }.contains("not decided at --max-replications: a, b remain"))
+        #expect(same.best == "a" && same.survivors == ["a"] && same.replications == 5)
+        #expect(same.identical.map(\.policy) == ["b"] && same.identical.map(\.sameAs) == ["a"])
+        #expect(same.sentence(metric: .hits) { "\($0)" }.contains("so not separable: b to a"))
+        // Two that differ once in a while are not identical: KN runs on and separates them.
+        let close = try SelectBest.run(
+            policies: ["a", "b"], lowerIsBetter: true, indifference: 1, confidence: 0.9, initial: 5, maximum: 20
+        ) { r, names in
+            Dictionary(uniqueKeysWithValues: names.map { ($0, $0 == "b" && r % 4 == 0 ? 7.5 : 7.0) })
+        }
+        #expect(close.identical.isEmpty && close.best == "a", "\(close)")
+        #expect(SelectBest.initialReplications == 20)
         let hits = try SelectBest.run(
             policies: ["a", "b"], lowerIsBetter: false, indifference: 1, confidence: 0.9, initial: 5, maximum: 20
         ) { r, names in

@@ -30,7 +30,9 @@ struct HolmTests {
         let p = Holm.pValue(of: Interval([-10, -20, -30]))!
         #expect(abs(p - 0.07418) < 1e-4)
         #expect(Holm.pValue(of: Interval([0, 0, 0])) == 1)
-        #expect(Holm.pValue(of: Interval([-5, -5])) == 0)
+        // The same change every time: no t statistic, the exact sign test's 2 · 0.5ⁿ (issue 51).
+        #expect(Holm.pValue(of: Interval([-5, -5])) == 0.5)
+        #expect(Holm.pValue(of: Interval([Double](repeating: -5, count: 6))) == 2 * pow(0.5, 6))
         #expect(Holm.pValue(of: Interval([-5])) == nil)
     }
 
@@ -66,9 +68,9 @@ struct HolmTests {
 
     @Test("a best on re-downloads that fails significantly more requests is named with that cost")
     func tradeOff() throws {
-        // "gdsf" re-downloads 50 less in every replication but fails 3 requests more (2.0
-        // against 1.0 … paired +3, +3, +3: an interval of exactly +3, significant).
-        let rows = (1...3).flatMap { r in
+        // "gdsf" re-downloads 50 less in every one of 7 replications but fails 3 requests more
+        // (7.0 against 4.0, paired +3 every time: significant by the sign test, 2 · 0.5⁷).
+        let rows = (1...7).flatMap { r in
             [
                 row("lru", r, redownload: 100, failed: Double(r)),
                 row("gdsf", r, redownload: 50, failed: Double(r) + 3),
@@ -79,7 +81,7 @@ struct HolmTests {
         #expect(verdict.lines[0].costs.map(\.metric) == [.failedRequests])
         let text = verdict.text { _, value in String(format: "%.1f", value) }
         #expect(
-            text[0].hasSuffix("; but gdsf is significantly worse on failed requests, 5.0 against lru's 2.0"),
+            text[0].hasSuffix("; but gdsf is significantly worse on failed requests, 7.0 against lru's 4.0"),
             "\(text[0])")
         // And as data: the line's best, change, significance and cost.
         let json = try JSONSerialization.jsonObject(with: Data(verdict.json.utf8)) as! [[String: Any]]

@@ -89,18 +89,28 @@ struct RegressionCheckTests {
         #expect(check(base, doubled).failures.count == 3)
     }
 
-    @Test("statistical: the new mean must stay inside the baseline's 95 % interval")
+    @Test(
+        """
+        statistical (issue 51): another build's runs are a second sample; Welch's two-sample half-width at 95 % \
+        Bonferroni-adjusted over every policy × metric the check compares
+        """
+    )
     func statistical() {
-        // Baseline 100, 110, 120: mean 110, sd 10, t(0.975, 2) = 4.302653 → 110 ± 24.84 = [85.16, 134.84].
+        // Baseline 100, 110, 120 and a rerun 130, 140, 150: each sd 10, n 3, so va = vb = 100/3,
+        // standard error √(200/3) = 8.165, Welch df = (200/3)² / (2 × (100/3)² / 2) = 4. The
+        // check compares 1 policy × 29 metrics, so the quantile is t(1 − 0.05/58, 4) = 7.4614
+        // (scipy.stats.t.ppf), half-width 60.92: 110 ± 60.92 = [49.08, 170.92]. The old rule
+        // (the new mean inside the baseline's own 95 % interval, [85.16, 134.84]) failed 140.
         let base = [100.0, 110, 120].enumerated().map { row("apple", $0 + 1, redownload: $1) }
-        let inside = [120.0, 125, 130].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 125
-        let outside = [130.0, 140, 150].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 140
+        let inside = [130.0, 140, 150].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 140
+        let outside = [200.0, 210, 220].enumerated().map { row("apple", $0 + 1, redownload: $1) }  // mean 210
         #expect(check(base, inside, tolerance: 0, method: .statistical).passed)
         let failures = check(base, outside, tolerance: 0, method: .statistical).failures
         #expect(failures.count == 1)
         #expect(
             failures.first?.description.hasPrefix(
-                "apple mean: redownload_bytes moved from 110 to 140 (allowed 85.16…134.84)") == true)
+                "apple mean: redownload_bytes moved from 110 to 210 (allowed 49.08…170.92)") == true,
+            "\(failures)")
     }
 
     @Test("a baseline with no rows cannot pass")

@@ -1,3 +1,4 @@
+import Foundation
 import Metrics
 import Testing
 
@@ -15,31 +16,49 @@ struct VerdictTests {
 
     @Test("the best deployable policy, its paired change and its significance; the offline one a bound")
     func bestAndBound() {
-        // Re-downloads per replication: base 100, 200 (mean 150); good 50, 150 (mean 100,
-        // −50 each time: the paired interval is exactly −50, significant); noisy 0, 300 (mean
-        // 150); oracle 10, 20 (mean 15, offline: a bound, not a candidate).
-        let rows = [
-            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
-            row("good", 1, redownload: 50), row("good", 2, redownload: 150),
-            row("noisy", 1, redownload: 0), row("noisy", 2, redownload: 300),
-            row("oracle", 1, redownload: 10), row("oracle", 2, redownload: 20),
-        ]
+        // Re-downloads per replication, 7 of them: base 100, 200, 100, 200, 100, 200, 150 (mean
+        // 150); good 50 less every time (mean 100: a change with no spread, judged by the exact
+        // sign test, 2 · 0.5⁷ = 0.0156, Holm-adjusted over 2 policies 0.031: significant);
+        // noisy 0, 300, …, 150 (mean 150, change 0); oracle 10, 20, …, 15 (mean 15, offline:
+        // a bound, not a candidate).
+        let base: [Double] = [100, 200, 100, 200, 100, 200, 150]
+        var rows: [SummaryRow] = []
+        for (r, b) in base.enumerated() {
+            rows += [
+                row("base", r + 1, redownload: b), row("good", r + 1, redownload: b - 50),
+                row("noisy", r + 1, redownload: b == 150 ? 150 : b == 100 ? 0 : 300),
+                row("oracle", r + 1, redownload: b / 10),
+            ]
+        }
         let verdict = Verdict(
             Comparison(rows: rows, reference: "base"), offline: ["oracle"], metrics: [.redownloadBytes])
         let line = verdict.lines[0]
         #expect(line.best == "good")  // 100 mean; oracle's 15 is not a candidate
         #expect(line.change?.mean == -50 && line.change?.low == -50 && line.change?.high == -50)
-        #expect(line.significant)
+        #expect(line.significant && abs((line.adjustedP ?? 1) - 2 * 2 * pow(0.5, 7)) < 1e-12)
         #expect(line.bound?.policy == "oracle" && line.bound?.mean == 15)
         let text = verdict.text { _, value in String(Int(value)) }[0]
         #expect(
             text
                 == """
-                re-downloaded bytes: good improves on base, 100 against 150 (change −50, 95 % interval −50 to \
-                −50; significant after Holm's adjustment for 2 policies, p < 0.001); bound (oracle, \
-                offline): 15
+                re-downloaded bytes: good improves on base, 100 against 150 (change −50 in every one of 7 \
+                replications, a different outcome in fewer than 1 run in 2 cannot be ruled out; significant after \
+                Holm's adjustment for 2 policies, p = 0.031); bound (oracle, offline): 15
                 """
         )
+    }
+
+    @Test("the same change in only 2 replications is no certainty (issue 51): not significant, the sign test's 0.5")
+    func constantChangeOfTwo() {
+        let rows = [
+            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
+            row("good", 1, redownload: 50), row("good", 2, redownload: 150),
+        ]
+        let verdict = Verdict(Comparison(rows: rows, reference: "base"), offline: [], metrics: [.redownloadBytes])
+        #expect(verdict.lines[0].best == "good" && !verdict.lines[0].significant)
+        #expect(Holm.pValue(of: verdict.lines[0].change!) == 0.5)
+        let text = verdict.text { _, value in String(Int(value)) }[0]
+        #expect(text.contains("within the noise") && text.contains("too few to rule out"), "\(text)")
     }
 
     @Test("one replication gives a change but no interval: never significant, and the headline says how to judge")
@@ -58,14 +77,16 @@ struct VerdictTests {
                 −100; one replication gives no interval: run 2 or more to judge significance)
                 """
         )
-        // Two replications with the same difference: now an interval of width 0, significant.
+        // Two replications with the same difference: an interval of width 0, but no spread to
+        // judge by; the exact sign test's 2 · 0.5² = 0.5 is no significance (issue 51). Six
+        // (2 · 0.5⁶ = 0.031) are; five (0.0625) are not.
         let two = rows + [row("base", 2, redownload: 250), row("good", 2, redownload: 150)]
         #expect(
-            Verdict(Comparison(rows: two, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
+            !Verdict(Comparison(rows: two, reference: "base"), offline: [], metrics: [.redownloadBytes]).lines[0]
                 .significant)
-        #expect(
-            !Interval([-100]).excludesZero && Interval([-100, -100]).excludesZero
-                && !Interval([-100, 100]).excludesZero)
+        #expect(!Interval([-100]).excludesZero && !Interval([-100, -100]).excludesZero)
+        #expect(Interval([Double](repeating: -100, count: 6)).excludesZero)
+        #expect(!Interval([Double](repeating: -100, count: 5)).excludesZero && !Interval([-100, 100]).excludesZero)
     }
 
     @Test("a change whose interval spans 0 is not significant; a tie names the baseline")
@@ -119,22 +140,24 @@ struct VerdictTests {
         #expect(verdict.lines[0].identical && !verdict.lines[1].identical)
         #expect(verdict.lines[1].best == "base" && verdict.lines[1].tied == ["p", "q", "r", "s"])
         let text = verdict.text { _, value in String(Int(value)) }
-        #expect(text[0] == "failed requests: the same under every policy in every replication, 2")
+        #expect(
+            text[0]
+                == "failed requests: the same under every policy in every replication, 2 (2 replications: too few to "
+                + "rule out a different outcome in any share of runs)")
         #expect(text[1] == "re-downloaded bytes: base is best, tied by p, q, r and s, 150")
     }
 
     @Test(
         "a study's headline: who beats the baseline at how many points, significantly at how many, and where it holds")
     func study() {
-        // Point 1: good is 50 below base in both replications (significant); oracle lower
-        // still but offline. Point 2: good 0 and 300 against base's 100 and 200: −100, +100,
-        // a tie in the mean, so base holds. Point 3: noisy 60 below on average (−20, −100):
-        // the best there, its interval spanning 0.
-        let one = [
-            row("base", 1, redownload: 100), row("base", 2, redownload: 200),
-            row("good", 1, redownload: 50), row("good", 2, redownload: 150),
-            row("oracle", 1, redownload: 0), row("oracle", 2, redownload: 0),
-        ]
+        // Point 1: good is 50 below base in six replications (significant by the sign test,
+        // 2 · 0.5⁶ = 0.031); oracle lower still but offline. Point 2: good 0 and 300 against
+        // base's 100 and 200: −100, +100, a tie in the mean, so base holds. Point 3: noisy 60
+        // below on average (−20, −100): the best there, its interval spanning 0.
+        let one = (1...6).flatMap { r in
+            let b: Double = r % 2 == 1 ? 100 : 200
+            return [row("base", r, redownload: b), row("good", r, redownload: b - 50), row("oracle", r, redownload: 0)]
+        }
         let two = [
             row("base", 1, redownload: 100), row("base", 2, redownload: 200),
             row("good", 1, redownload: 0), row("good", 2, redownload: 300),

@@ -261,14 +261,18 @@ struct SweepCommandTests {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
         let header = lines[0]
+        // Issue 51's rules: at least 10 replications; Law's corrected target γ/(1 + γ) of the
+        // mean; a metric with no spread only after 3/γ replications (the rule of three).
         return lines.dropFirst().allSatisfy { row in
-            ["redownload_bytes", "over_purge_bytes", "failed_requests", "wait_p95_s"].allSatisfy { metric in
-                guard let m = header.firstIndex(of: "\(metric)_mean"),
+            guard let n = header.firstIndex(of: "replications").flatMap({ Int(row[$0]) }), n >= 10 else { return false }
+            return ["redownload_bytes", "over_purge_bytes", "failed_requests", "wait_p95_s"].allSatisfy { metric in
+                guard let m = header.firstIndex(of: "\(metric)_mean"), let sd = header.firstIndex(of: "\(metric)_sd"),
                     let lo = header.firstIndex(of: "\(metric)_ci_low"),
                     let hi = header.firstIndex(of: "\(metric)_ci_high"), let mean = Double(row[m])
                 else { return false }
                 let half = ((Double(row[hi]) ?? .infinity) - (Double(row[lo]) ?? 0)) / 2
-                return half <= fraction * abs(mean) || half == 0
+                return Double(row[sd]) == 0
+                    ? Double(n) >= (3 / fraction).rounded(.up) : half <= fraction / (1 + fraction) * abs(mean)
             }
         }
     }
@@ -293,12 +297,13 @@ struct SweepCommandTests {
             "\(result.stdout)")
         let comparison = try String(contentsOf: dir.appendingPathComponent("p/comparison.csv"), encoding: .utf8)
         #expect(Self.withinPrecision(comparison, fraction: 0.25))
-        // The count it stopped at, from the doubling 2, 4, 8, …: half as many did not meet it.
+        // The count it stopped at, from the study's 2 to at least 10, then doubling: 10, 20, 40, …;
+        // half as many did not meet it.
         let replications = try #require(
             Int(
                 comparison.split(separator: "\n")[1].split(separator: ",")[
                     comparison.split(separator: "\n")[0].split(separator: ",").firstIndex(of: "replications")!]))
-        #expect(replications > 2 && replications & (replications - 1) == 0, "\(replications)")
+        #expect([10, 20, 40, 80, 160, 320, 640].contains(replications), "\(replications)")
         func fixed(_ r: Int, _ name: String) throws -> String {
             try Data(Self.study.replacingOccurrences(of: "replications: 2", with: "replications: \(r)").utf8).write(
                 to: dir.appendingPathComponent("\(name).study"))

@@ -206,10 +206,8 @@ struct AdviseCommand: ParsableCommand {
             throw ValidationError(
                 "--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
         }
-        if let shard {
-            guard ShardPosition(shard) != nil else {
-                throw ValidationError("--shard must be \(ShardPosition.syntax), not '\(shard)'")
-            }
+        // A --shard that is no K/N is refused by checkedShard, as sweep's is.
+        if shard != nil {
             guard exchange != nil else {
                 throw ValidationError("--shard needs --exchange DIR, the folder the shards share")
             }

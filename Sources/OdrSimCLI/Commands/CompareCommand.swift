@@ -113,8 +113,10 @@ struct CompareCommand: ParsableCommand {
     /// `--warmup auto`: a first pass with samples, MSER-5 on it; nil without it.
     private func autoWarmup(_ runs: ScenarioRuns) throws -> (seconds: Double, runs: Int, unsettled: Int)? {
         guard warmup.isAuto else { return nil }
-        return MSER.warmup(
-            sampleRows: try runs.run(runs.runner(bound: bounds.bound, sampleInterval: nil)).map(\.sampleRows))
+        let first = try runs.run(runs.runner(bound: bounds.bound, sampleInterval: nil)).map(\.sampleRows)
+        do { return try MSER.warmup(sampleRows: first, finiteStory: runs.document.scenario.generators.isEmpty) } catch {
+            throw CommandFailure.usage("--warmup auto: \(error)")
+        }
     }
 
     /// `--select-best`: KN over every replication index of one plan of `--max-replications`.
