@@ -137,16 +137,23 @@ extension Advisor {
 
 extension Advisor.Confirmation {
     /// One line for the terminal and the advised file's header; `bytes` writes an objective.
+    /// Finalist `k`'s name: the advised layout, the one as written, or its move, with its
+    /// layout number where two finalists were made by moves of the same words (issue 51).
+    public func name(of k: Int, in result: Advisor.Result) -> String {
+        if k == advised { return "the advised layout" }
+        if k == original { return "the layout as written" }
+        let move = result.evaluations[ids[k]].move
+        let twins = ids.filter { result.evaluations[$0].move == move }.count
+        return twins > 1 ? "\(move) (layout \(ids[k]))" : move
+    }
+
     public func sentence(_ result: Advisor.Result, bytes: (Double) -> String) -> String {
         let d = advantage
         let verdict =
             ids[advised] == ids[original]
             ? "the layout as written is kept"
-            : d.high < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
-        let names = subset.map { k in
-            k == advised
-                ? "the advised layout" : k == original ? "the layout as written" : result.evaluations[ids[k]].move
-        }
+            : d.excludesZero && d.mean < 0 ? "significant" : "not significant: the search's advantage is not confirmed"
+        let names = subset.map { self.name(of: $0, in: result) }
         // Under KN an eliminated finalist stops early: the advantage pairs the seeds both ran.
         let paired = selection == nil ? replications : min(objectives[advised].count, objectives[original].count)
         let text =
@@ -157,25 +164,26 @@ extension Advisor.Confirmation {
             """
             + " \(names.joined(separator: ", "))"
         guard let selection else { return text }
-        func name(_ k: String) -> String {
-            Int(k).map {
-                $0 == advised
-                    ? "the advised layout" : $0 == original ? "the layout as written" : result.evaluations[ids[$0]].move
-            } ?? k
-        }
+        func name(_ k: String) -> String { Int(k).map { self.name(of: $0, in: result) } ?? k }
         let gone =
             selection.eliminated.isEmpty
             ? "none eliminated"
             : "eliminated: "
                 + selection.eliminated.map { "\(name($0.policy)) at replication \($0.replication)" }.joined(
                     separator: ", ")
-        let how = "(Kim and Nelson's KN over \(ids.count) finalists, \(selection.replications) seeds at most; \(gone))"
+        let same =
+            selection.identical.isEmpty
+            ? ""
+            : "; identical on every one of the first \(SelectBest.initialReplications) seeds, so not separable: "
+                + selection.identical.map { "\(name($0.policy)) to \(name($0.sameAs))" }.joined(separator: ", ")
+        let how =
+            "(Kim and Nelson's KN over \(ids.count) finalists, \(selection.replications) seeds at most; \(gone)\(same))"
         let chance = String(format: "%.2f", selection.confidence)
         if let best = selection.best {
             return text
                 + """
                 ; KN: \(name(best)) is the best within \(bytes(selection.indifference)) with probability ≥ \
-                \(chance) \(how)
+                \(chance) under KN's normal model \(how)
                 """
         }
         return text
@@ -192,6 +200,18 @@ extension Advisor.Confirmation {
             ("advantage_ci_high", JSONText.number(d.high)),
             ("subset", JSONText.array(subset.map { JSONText.string(result.evaluations[ids[$0]].move) })),
             ("objective_means", JSONText.array(objectives.map { JSONText.number(Interval($0).mean) })),
+            // Each finalist auditable: its layout number, its unique name and its objective on
+            // every fresh seed it ran (from first_seed on).
+            (
+                "finalists",
+                JSONText.array(
+                    ids.indices.map { k in
+                        JSONText.object([
+                            ("layout", String(ids[k])), ("name", JSONText.string(name(of: k, in: result))),
+                            ("objectives", JSONText.array(objectives[k].map(JSONText.number))),
+                        ])
+                    })
+            ),
             (
                 "selection",
                 selection.map { s in
@@ -222,7 +242,13 @@ extension Advisor.Result {
     public func exhaustiveSentence(searched: Layout, resources: [Resource], bytes: (Double) -> String) -> String {
         let subset = self.subset
         let rejected = evaluations.filter { $0.rejected != nil }.count
-        let pick = evaluations.first { $0.layout == searched }
+        // Like with like (issue 51): the enumeration varies packs and promotions only, so a pick
+        // that also moved the app's budget or strategy is compared on its packs alone, and says so.
+        var packs = searched
+        (packs.budget, packs.strategy) = (nil, nil)
+        let moved = [searched.budget.map { "budget \(bytes(Double($0)))" }, searched.strategy.map { "strategy \($0)" }]
+            .compactMap { $0 }
+        let pick = evaluations.first { $0.layout == packs }
         let verdict: String
         if let pick, subset.contains(pick.id) {
             verdict =
@@ -242,6 +268,10 @@ extension Advisor.Result {
             """
                 + " (\(shown)\(subset.count > 3 ? "; …" : "")); "
                 + verdict
+                + (moved.isEmpty
+                    ? ""
+                    : " (compared on its packs alone: the search also set \(moved.joined(separator: " and ")), which "
+                        + "--exhaustive does not vary)")
     }
 }
 

@@ -1,3 +1,5 @@
+import Metrics
+
 /// Warm-up detection by MSER-5 (White, "An effective truncation heuristic for bias reduction
 /// in simulation output", Simulation 69(6), 1997; White, Cobb and Spratt, 2000): the
 /// truncation that minimises the marginal standard error of what is left.
@@ -57,6 +59,37 @@ public enum MSER {
     /// (every event scripted, no workload generator) has no steady state to warm up to, and
     /// where most runs never settle, the latest truncation of the few that do would speak for
     /// runs that are all transient.
+    /// What `--warmup auto` found: the warm-up used, and each run's own truncation (nil for a
+    /// run that never settles), which `warmup.csv` lists.
+    public struct Found: Sendable {
+        public let seconds: Double
+        public let runs: Int
+        public let unsettled: Int
+        public let cuts: [(policy: String, replication: Int, seconds: Double?)]
+
+        public var summary: (seconds: Double, runs: Int, unsettled: Int) { (seconds, runs, unsettled) }
+
+        /// `warmup.csv`: policy, replication, the run's truncation in seconds (empty: never settles).
+        public var csv: String {
+            CSV.row(["policy", "replication", "truncation_s", "settles"])
+                + cuts.map {
+                    CSV.row([
+                        $0.policy, String($0.replication), $0.seconds.map(CSV.seconds) ?? "",
+                        $0.seconds == nil ? "false" : "true",
+                    ])
+                }.joined()
+        }
+    }
+
+    /// ``warmup(sampleRows:finiteStory:)`` of a first pass's runs, with each run's truncation.
+    public static func warmup(_ runs: [ExperimentRunner.RunResult], finiteStory: Bool) throws(Refusal) -> Found {
+        let found = try warmup(sampleRows: runs.map(\.sampleRows), finiteStory: finiteStory)
+        let cuts = runs.map { run in
+            (policy: run.summary.policy, replication: run.summary.replication, seconds: cut(of: run.sampleRows))
+        }
+        return Found(seconds: found.seconds, runs: found.runs, unsettled: found.unsettled, cuts: cuts)
+    }
+
     public static func warmup(sampleRows runs: [String], finiteStory: Bool) throws(Refusal) -> (
         seconds: Double, runs: Int, unsettled: Int
     ) {
@@ -82,18 +115,24 @@ public enum MSER {
         var latest = 0.0
         var unsettled = 0
         for rows in runs {
-            let samples = rows.split(separator: "\n").compactMap { line -> (time: Double, redownload: Double)? in
-                let f = line.split(separator: ",", omittingEmptySubsequences: false)
-                guard f.count >= 10, let time = Double(f[2]), let bytes = Double(f[9]) else { return nil }
-                return (time, bytes)
-            }
-            let increments = zip(samples.dropFirst(), samples).map { $0.redownload - $1.redownload }
-            guard let cut = truncation(increments) else {
+            guard let seconds = cut(of: rows) else {
                 unsettled += 1
                 continue
             }
-            if cut > 0 { latest = max(latest, samples[cut].time) }
+            latest = max(latest, seconds)
         }
         return (latest, runs.count, unsettled)
+    }
+
+    /// One run's truncation in seconds (0: nothing to leave out), nil if it never settles.
+    static func cut(of rows: String) -> Double? {
+        let samples = rows.split(separator: "\n").compactMap { line -> (time: Double, redownload: Double)? in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard f.count >= 10, let time = Double(f[2]), let bytes = Double(f[9]) else { return nil }
+            return (time, bytes)
+        }
+        let increments = zip(samples.dropFirst(), samples).map { $0.redownload - $1.redownload }
+        guard let cut = truncation(increments) else { return nil }
+        return cut > 0 ? samples[cut].time : 0
     }
 }

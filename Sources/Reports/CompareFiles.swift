@@ -21,7 +21,7 @@ public struct CompareFiles {
         /// `--select-best`: the selection and its metric.
         public var selection: (SelectBest, Metric)?
         /// `--warmup auto`: MSER-5's answer.
-        public var autoWarmup: (seconds: Double, runs: Int, unsettled: Int)?
+        public var autoWarmup: MSER.Found?
         /// Where apps fix their own strategy: what the policies vary.
         public var fixedStrategiesNote: String?
 
@@ -83,6 +83,8 @@ public struct CompareFiles {
         ]
         if request.bound { files.append(("bounds.csv", RedownloadGaps.csv(results))) }
         if let robust = self.robustness { files.append(("robustness.csv", robust.csv)) }
+        // `--warmup auto`: where each run of the first pass settles (issue 51).
+        if let auto = request.autoWarmup { files.append(("warmup.csv", auto.csv)) }
         if report {
             // Under a focus, the app's comparison: the same numbers as the verdict and the table.
             var page = CompareReport(
@@ -165,7 +167,7 @@ public struct CompareFiles {
                 "(metrics from \(humanDuration(warmup)) on: "
                     + "--warmup\(auto.map { " auto, MSER-5 over \($0.runs) runs," } ?? "") left the start out)")
         }
-        if let auto, auto.unsettled > 0 || auto.seconds == 0 { lines.append(MSER.sentence(auto)) }
+        if let auto, auto.unsettled > 0 || auto.seconds == 0 { lines.append(MSER.sentence(auto.summary)) }
         lines += [request.baseline.note, request.fixedStrategiesNote].compactMap { $0 }
         if let missed = request.missed {
             lines.append(Precision.sentence(missed, replications: replications) { humanValue($1, $0) })

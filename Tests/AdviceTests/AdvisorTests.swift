@@ -207,6 +207,16 @@ struct AdvisorTests {
             all.subset.contains(pick.id),
             "\(searched.describe(document.resources[0])) at \(pick.mean) against \(best.mean)")
         #expect(all.subset.first == all.best)
+        // Like with like (issue 51): a pick that also set the app's budget is compared on its
+        // packs alone, and the sentence says so, rather than "the search missed the best".
+        var budgeted = searched
+        budgeted.budget = 600_000_000
+        let sentence = all.exhaustiveSentence(searched: budgeted, resources: document.resources[0]) { "\(Int($0))" }
+        #expect(sentence.contains("is among them"), "\(sentence)")
+        #expect(
+            sentence.hasSuffix(
+                "(compared on its packs alone: the search also set budget 600000000, which "
+                    + "--exhaustive does not vary)"), "\(sentence)")
     }
 
     /// A device of a population with `device.used` set to `size`.

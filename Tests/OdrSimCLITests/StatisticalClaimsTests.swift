@@ -47,7 +47,7 @@ struct StatisticalClaimsTests {
                     + "adjusted for one another"), "\(result.stdout)")
     }
 
-    @Test("--select-best: identical policies stop at n₀, named; the selection is in --format json")
+    @Test("--select-best: on batch means; identical policies stop at n₀, named; the selection is in --format json")
     func selectionInJSON() throws {
         // On the Background Assets game every strategy fails the same request in every run.
         let (result, out) = try Self.compare([
@@ -58,7 +58,8 @@ struct StatisticalClaimsTests {
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let selection = try #require(json["selection"] as? [String: Any])
-        #expect(selection["best"] as? String == "lru" && selection["replications"] as? Int == 20)
+        // KN on means of 5 replications, 10 of them first: identical policies stop after 50.
+        #expect(selection["best"] as? String == "lru" && selection["replications"] as? Int == 50)
         let identical = try #require(selection["identical"] as? [[String: Any]])
         #expect(Set(identical.compactMap { $0["policy"] as? String }) == ["gdsf", "largest-first", "fifo"])
         #expect((selection["sentence"] as? String)?.contains("so not separable") == true)
@@ -101,5 +102,47 @@ struct StatisticalClaimsTests {
         ])
         #expect(result.status == 64)
         #expect(result.stderr == "odr-sim: --policy: policy 'lru' is named twice; give each policy once\n")
+    }
+
+    @Test("advise's finalists are auditable: each by layout number and a unique name, with its per-seed objectives")
+    func finalists() throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run([
+            "advise", "Scenarios/game.scn", "--app", "odyssey", "--replications", "3", "--max-evaluations", "12",
+            "--confirm", "10", "--format", "json", "--out", out.appendingPathComponent("a").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let fresh = try #require(json["fresh_seeds"] as? [String: Any])
+        let finalists = try #require(fresh["finalists"] as? [[String: Any]])
+        #expect(finalists.count >= 2)
+        let names = finalists.compactMap { $0["name"] as? String }
+        #expect(Set(names).count == finalists.count, "\(names)")
+        #expect(names.contains("the advised layout") && names.contains("the layout as written"))
+        // Per seed: 10 objectives each, whose means are objective_means.
+        let means = try #require(fresh["objective_means"] as? [Double])
+        for (k, finalist) in finalists.enumerated() {
+            let objectives = try #require(finalist["objectives"] as? [Double])
+            #expect(objectives.count == 10)
+            #expect(abs(objectives.reduce(0, +) / 10 - means[k]) <= 1e-6 * max(1, abs(means[k])))
+        }
+    }
+
+    @Test("KN on batch means: eliminations at whole batches of 5, never before the first stage's 50 (issue 51)")
+    func batchMeans() throws {
+        let (result, out) = try Self.compare([
+            "Scenarios/game.scn", "--policy", "lru", "--policy", "apple", "--policy", "largest-first", "--select-best",
+            "redownload_bytes", "--indifference", "100MB", "--format", "json",
+        ])
+        defer { try? FileManager.default.removeItem(at: out.deletingLastPathComponent()) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let selection = try #require(json["selection"] as? [String: Any])
+        let eliminated = try #require(selection["eliminated"] as? [[String: Any]]).compactMap {
+            $0["replication"] as? Int
+        }
+        #expect(!eliminated.isEmpty && eliminated.allSatisfy { $0 >= 50 && $0 % 5 == 0 }, "\(eliminated)")
+        #expect((selection["sentence"] as? String)?.contains("on means of 5 replications") == true)
     }
 }

@@ -111,10 +111,10 @@ struct CompareCommand: ParsableCommand {
     }
 
     /// `--warmup auto`: a first pass with samples, MSER-5 on it; nil without it.
-    private func autoWarmup(_ runs: ScenarioRuns) throws -> (seconds: Double, runs: Int, unsettled: Int)? {
+    private func autoWarmup(_ runs: ScenarioRuns) throws -> MSER.Found? {
         guard warmup.isAuto else { return nil }
-        let first = try runs.run(runs.runner(bound: bounds.bound, sampleInterval: nil)).map(\.sampleRows)
-        do { return try MSER.warmup(sampleRows: first, finiteStory: runs.document.scenario.generators.isEmpty) } catch {
+        let first = try runs.run(runs.runner(bound: bounds.bound, sampleInterval: nil))
+        do { return try MSER.warmup(first, finiteStory: runs.document.scenario.generators.isEmpty) } catch {
             throw CommandFailure.usage("--warmup auto: \(error)")
         }
     }
