@@ -136,7 +136,6 @@ extension Advisor {
 }
 
 extension Advisor.Confirmation {
-    /// One line for the terminal and the advised file's header; `bytes` writes an objective.
     /// Finalist `k`'s name: the advised layout, the one as written, or its move, with its
     /// layout number where two finalists were made by moves of the same words (issue 51).
     public func name(of k: Int, in result: Advisor.Result) -> String {
@@ -147,6 +146,7 @@ extension Advisor.Confirmation {
         return twins > 1 ? "\(move) (layout \(ids[k]))" : move
     }
 
+    /// One line for the terminal and the advised file's header; `bytes` writes an objective.
     public func sentence(_ result: Advisor.Result, bytes: (Double) -> String) -> String {
         let d = advantage
         let verdict =
