@@ -26,7 +26,8 @@ struct IntervalTests {
             row("lru", 1, 11), row("lru", 2, 14), row("lru", 3, 15),
         ]
         let comparison = Comparison(rows: rows)
-        let d = comparison.statistics(of: "lru")!.differences![0]
+        // Re-downloaded bytes: a Student-t interval (a count's is widened where rare: `counts`).
+        let d = comparison.statistics(of: "lru")!.differences![Metric.redownloadBytes.position]
         #expect(abs(d.mean - 4.0 / 3) < 1e-12)
         #expect(abs(d.low - (4.0 / 3 - 1.434218)) < 1e-5)
         #expect(abs(d.high - (4.0 / 3 + 1.434218)) < 1e-5)
@@ -38,5 +39,24 @@ struct IntervalTests {
     func single() {
         let i = Interval([7])
         #expect(i.low == 7 && i.high == 7 && i.standardDeviation == 0)
+    }
+
+    @Test("a count's interval (issue 51): the rule of three with no spread; widened to Garwood's exact interval")
+    func counts() {
+        // Ten runs of one failed request: mean 1, no spread: 1 ± 3/10.
+        let same = Interval.ofCounts([Double](repeating: 1, count: 10))
+        #expect(same.low == 0.7 && same.high == 1.3 && same.standardDeviation == 0)
+        // Nine 1s and a 2: t gives 1.1 ± 2.262157 × 0.316228 / √10 = [0.87378, 1.32622]. The excess
+        // over the least (1) is one event in 10 runs: Garwood's χ²(0.975, 4) / 20 = 11.143287 / 20,
+        // so 1 + 0.557164 = 1.557164 above (scipy.stats.chi2.ppf), and 1 + 0.050636 / 20 below,
+        // which the t interval already passes.
+        let rare = Interval.ofCounts([Double](repeating: 1, count: 9) + [2])
+        #expect(abs(rare.low - 0.873784) < 1e-5 && abs(rare.high - 1.557164) < 1e-5, "\(rare)")
+        #expect(rare.mean == 1.1)
+        // A common count: the t interval is wider than the Poisson one and stands.
+        let common = Interval.ofCounts([80, 100, 120, 90, 110])
+        #expect(
+            common.low == Interval([80, 100, 120, 90, 110]).low
+                && common.high == Interval([80, 100, 120, 90, 110]).high)
     }
 }
