@@ -22,14 +22,15 @@ struct AdviseCommand: ParsableCommand {
             does best on the scenario.
             """,
         discussion: """
-            The app's resources are the material; the scenario's workload says which are needed
-            together and when. Every candidate layout is the same scenario with the app's tags
-            regrouped, simulated on common random numbers; the objective is the app's re-downloaded
-            bytes + --refused-price per byte of the user's data the device refused + --over-purge-price
-            per byte the device over-purged + --wait-price per second of the app's p95 wait +
-            --install-price per byte of initial install + --failure-price per failed request of the app +
-            --download-price per download of the app (means over replications).
-            Layouts over the platform's limits are rejected unrun. See docs/advise.md.
+            The app's resources are the material; the scenario's workload says which are
+            needed together and when. Every candidate layout is the same scenario with the
+            app's tags regrouped, simulated on common random numbers; the objective is the
+            app's re-downloaded bytes + --refused-price per byte of the user's data the
+            device refused + --over-purge-price per byte the device over-purged +
+            --wait-price per second of the app's p95 wait + --install-price per byte of
+            initial install + --failure-price per failed request of the app +
+            --download-price per download of the app (means over replications). Layouts
+            over the platform's limits are rejected unrun. See docs/advise.md.
 
             Writes DIR/advised.scn (run it as it is), DIR/layout.csv (resource → pack) and
             DIR/layouts.csv (every layout tried, its move and objective terms).
