@@ -115,32 +115,19 @@ public struct BaselineFile: Sendable {
             guard let s = UInt64(fields[seed]) else {
                 throw Error(description: "\(name):\(line):\(seed + 1): seed '\(fields[seed])' is not a whole number")
             }
-            if let hashColumn {
-                let value = fields[hashColumn]
-                if let hash, hash != value {
+            // Columns with one value for the whole file: a row that differs is a file made of two.
+            func same(_ column: Int?, _ label: String, _ held: inout String?, _ why: String) throws {
+                guard let column else { return }
+                let value = fields[column]
+                if let held, held != value {
                     throw Error(
-                        description:
-                            """
-                            \(name):\(line):\(hashColumn + 1): scenario_hash '\(value)' differs from the rows above \
-                            ('\(hash)'): the rows come from two scenarios
-                            """
-                    )
+                        description: "\(name):\(line):\(column + 1): \(label) '\(value)' differs from the rows above "
+                            + "('\(held)'): \(why)")
                 }
-                hash = value
+                held = value
             }
-            if let strategyColumn {
-                let value = fields[strategyColumn]
-                if let strategy, strategy != value {
-                    throw Error(
-                        description:
-                            """
-                            \(name):\(line):\(strategyColumn + 1): strategy '\(value)' differs from the rows above \
-                            ('\(strategy)'): a baseline is one app's strategy
-                            """
-                    )
-                }
-                strategy = value
-            }
+            try same(hashColumn, "scenario_hash", &hash, "the rows come from two scenarios")
+            try same(strategyColumn, "strategy", &strategy, "a baseline is one app's strategy")
             var values: [Double] = []
             values.reserveCapacity(metricIndex.count)
             for index in metricIndex {
