@@ -57,9 +57,11 @@ public struct Interval: Sendable, Hashable {
         let n = Double(values.count)
         let low = least + ChiSquared.quantile(0.025, degreesOfFreedom: 2 * excess) / (2 * n)
         let high = least + ChiSquared.quantile(0.975, degreesOfFreedom: 2 * excess + 2) / (2 * n)
+        // A bound GSL cannot give (NaN, for counts past its range) leaves the t interval's.
         return Interval(
             count: interval.count, mean: interval.mean, standardDeviation: interval.standardDeviation,
-            low: Swift.min(interval.low, low), high: Swift.max(interval.high, high))
+            low: low.isNaN ? interval.low : Swift.min(interval.low, low),
+            high: high.isNaN ? interval.high : Swift.max(interval.high, high))
     }
 
     private init(count: Int, mean: Double, standardDeviation: Double, low: Double, high: Double) {

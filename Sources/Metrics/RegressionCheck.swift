@@ -241,7 +241,13 @@ public struct RegressionCheck: Sendable {
         var half = 0.0
         if va + vb > 0, old.count > 1, new.count > 1 {
             let df = (va + vb) * (va + vb) / (va * va / Double(old.count - 1) + vb * vb / Double(new.count - 1))
-            half = StudentT.quantile(1 - 0.05 / (2 * Double(family)), degreesOfFreedom: df) * (va + vb).squareRoot()
+            // Values no run makes (a hand-edited baseline: spreads past a double's range) give
+            // no range at all (NaN), so the check fails rather than pass on nonsense.
+            half =
+                df.isFinite && df > 0
+                ? StudentT.quantile(1 - 0.05 / (2 * Double(family)), degreesOfFreedom: min(df, 1e9))
+                    * (va + vb).squareRoot()
+                : .nan
         }
         let slack = tolerance * abs(old.mean)
         return (old.mean - half - slack, old.mean + half + slack)

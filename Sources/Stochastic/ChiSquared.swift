@@ -4,6 +4,7 @@ import CGSL
 public enum ChiSquared {
     /// The `p` quantile with `dof` degrees of freedom (0 for `dof` 0, the χ² of no events).
     public static func quantile(_ p: Double, degreesOfFreedom dof: Double) -> Double {
-        dof > 0 ? gsl_cdf_chisq_Pinv(p, dof) : 0
+        _ = GSLErrors.returned
+        return dof > 0 ? gsl_cdf_chisq_Pinv(p, dof) : 0
     }
 }

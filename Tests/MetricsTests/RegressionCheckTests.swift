@@ -113,6 +113,31 @@ struct RegressionCheckTests {
             "\(failures)")
     }
 
+    @Test(
+        """
+        FuzzBaseline's find (issue 51's Welch test): a baseline whose spreads are past a double's range is checked \
+        statistically without GSL aborting the process, and fails rather than passes
+        """
+    )
+    func gslNeverAborts() throws {
+        // The fuzzer's input, as it found it (Tests/Fixtures/fuzz/baseline-gsl-abort.csv): before,
+        // a t quantile at absurd degrees of freedom ended the process in gamma.c.
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/baseline-gsl-abort.csv")
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let baseline = try BaselineFile.parse(text, name: "fuzz.csv")
+        let tripled = baseline.rows.map {
+            var r = $0
+            r.values = r.values.map { $0 * 3 }
+            return r
+        }
+        _ = RegressionCheck(baseline: baseline, current: tripled, tolerance: 0.02, method: .statistical).failures
+        // And by hand: spreads of ±10³⁰⁸ (an infinite variance) give no allowed range at all.
+        let huge = [1e308, -1e308, 1e308].enumerated().map { row("apple", $0 + 1, redownload: $1) }
+        let result = check(huge, huge, tolerance: 0, method: .statistical)
+        #expect(!result.passed && result.failures.map(\.metric).contains("redownload_bytes"))
+    }
+
     @Test("a baseline with no rows cannot pass")
     func empty() {
         let result = check([], [])
