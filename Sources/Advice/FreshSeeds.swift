@@ -95,8 +95,9 @@ extension Advisor {
     }
 
     /// `advise --indifference DELTA`: the finalists compared on fresh seeds by Kim and Nelson's
-    /// KN (``SelectBest``, on common random numbers): 10 replications of each, then one of each
-    /// survivor at a time, eliminating as it goes, up to `maximum`. With probability at least
+    /// KN (``SelectBest``, on common random numbers), each observation the mean of a batch of
+    /// ``Experiments/SelectBest/batch`` seeds: 10 batches of each, then one of each survivor at
+    /// a time, eliminating as it goes, up to `maximum` seeds. With probability at least
     /// `confidence` the one left is the best finalist or within `indifference` (objective
     /// bytes) of it. The confirmation's advantage and subset are read from the same seeds.
     public func select(
@@ -105,28 +106,37 @@ extension Advisor {
         let ids = self.finalists(result, count: count)
         var objectives = Array(repeating: [Double](), count: ids.count)
         let first = scenario.seed &+ UInt64(replications)
-        func observe(_ r: Int, _ names: [String]) throws -> [String: Double] {
+        // As compare's KN (``Experiments/SelectBest``): each observation the mean of a batch of
+        // fresh seeds, near normal where one seed's objective is skewed (issue 51).
+        let size = SelectBest.batch
+        func observe(_ b: Int, _ names: [String]) throws -> [String: Double] {
             let ks = names.compactMap { Int($0) }
             let values = try freshObjectives(
-                result, ids: ids, ks, offset: replications + r - 1, replications: 1, round: 2_000_000 + r)
+                result, ids: ids, ks, offset: replications + (b - 1) * size, replications: size,
+                round: 2_000_000 + b)
             var observed: [String: Double] = [:]
-            // One observation per finalist: its mean over the population's devices.
+            // Per seed, a finalist's mean over the population's devices (device by device, each
+            // with the batch's seeds); the observation, their mean.
             for (slot, k) in ks.enumerated() {
-                let value = values[slot].reduce(0, +) / Double(max(values[slot].count, 1))
-                objectives[k].append(value)
-                observed[String(k)] = value
+                let devices = max(1, values[slot].count / size)
+                let seeds = (0..<size).map { r in
+                    (0..<devices).reduce(0.0) { $0 + values[slot][$1 * size + r] } / Double(devices)
+                }
+                objectives[k] += seeds
+                observed[String(k)] = seeds.reduce(0, +) / Double(size)
             }
             return observed
         }
         guard ids.count >= 2 else {
+            _ = try (1...2).map { try observe($0, ["0"]) }
             return Confirmation(
-                ids: ids, objectives: [try (1...10).map { try observe($0, ["0"])["0"]! }], firstSeed: first,
-                replications: 10, advised: 0, original: 0)
+                ids: ids, objectives: objectives, firstSeed: first, replications: 2 * size, advised: 0, original: 0)
         }
         let selection = try SelectBest.run(
             policies: ids.indices.map(String.init), lowerIsBetter: true, indifference: indifference,
-            confidence: confidence, initial: SelectBest.initialReplications,
-            maximum: max(maximum, SelectBest.initialReplications), observe: observe)
+            confidence: confidence, initial: SelectBest.firstBatches,
+            maximum: max(maximum / size, SelectBest.firstBatches), observe: observe
+        ).inReplications(batch: size)
         var confirmation = Confirmation(
             ids: ids, objectives: objectives, firstSeed: first, replications: selection.replications, advised: 0,
             original: ids.firstIndex(of: result.original) ?? 0)
@@ -174,10 +184,11 @@ extension Advisor.Confirmation {
         let same =
             selection.identical.isEmpty
             ? ""
-            : "; identical on every one of the first \(SelectBest.initialReplications) seeds, so not separable: "
+            : "; identical on every one of the first \(selection.firstStage) seeds, so not separable: "
                 + selection.identical.map { "\(name($0.policy)) to \(name($0.sameAs))" }.joined(separator: ", ")
         let how =
-            "(Kim and Nelson's KN over \(ids.count) finalists, \(selection.replications) seeds at most; \(gone)\(same))"
+            "(Kim and Nelson's KN over \(ids.count) finalists on means of \(selection.batch) seeds, "
+            + "\(selection.replications) seeds at most; \(gone)\(same))"
         let chance = String(format: "%.2f", selection.confidence)
         if let best = selection.best {
             return text

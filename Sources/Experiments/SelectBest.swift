@@ -246,12 +246,17 @@ extension SelectBest {
                     (name, values[(k * size)..<((k + 1) * size)].reduce(0, +) / Double(size))
                 })
         }
+        return batched.inReplications(batch: size)
+    }
+
+    /// A selection made on means of `batch` replications, its counts in replications: each
+    /// elimination at the last replication of its batch, the first stage and the total likewise.
+    public func inReplications(batch size: Int) -> SelectBest {
         var selection = SelectBest(
-            best: batched.best, survivors: batched.survivors,
-            eliminated: batched.eliminated.map { ($0.policy, $0.replication * size) },
-            replications: batched.replications * size, indifference: delta, confidence: confidence)
-        selection.identical = batched.identical
-        (selection.batch, selection.firstStage) = (size, batched.firstStage * size)
+            best: best, survivors: survivors, eliminated: eliminated.map { ($0.policy, $0.replication * size) },
+            replications: replications * size, indifference: indifference, confidence: confidence)
+        selection.identical = identical
+        (selection.batch, selection.firstStage) = (size, firstStage * size)
         return selection
     }
 

@@ -93,24 +93,25 @@ struct AdvisorTests {
     @Test(
         """
         advise --indifference (issue 40): KN over the finalists on fresh seeds; its observations are the fixed-count \
-        confirmation's, and a zone wider than every gap ends at n₀ = 20 seeds with the lowest mean
+        confirmation's, and a zone wider than every gap ends at its first stage, 10 means of 5 seeds, with the \
+        lowest mean
         """
     )
     func freshSelection() throws {
         let advisor = try Self.gameAdvisor()
         let result = try advisor.run()
-        // KN runs seed by seed; a fixed count runs the same seeds at once: the first 20
-        // observations of each finalist are the same numbers.
-        let fixed = try advisor.confirm(result, replications: 20, finalists: 3)
-        let wide = try advisor.select(result, indifference: 1e15, maximum: 40, finalists: 3)
+        // KN runs a batch of 5 seeds at a time (issue 51: batch means); a fixed count runs the
+        // same seeds at once: the first 50 per-seed objectives of each finalist are the same.
+        let fixed = try advisor.confirm(result, replications: 50, finalists: 3)
+        let wide = try advisor.select(result, indifference: 1e15, maximum: 100, finalists: 3)
         let selection = try #require(wide.selection)
         #expect(wide.ids == fixed.ids && wide.firstSeed == fixed.firstSeed)
-        for k in wide.ids.indices { #expect(Array(wide.objectives[k].prefix(20)) == fixed.objectives[k]) }
-        // δ = 10^15 bytes: Wᵢₗ(20) = max(0, δ/40 · (h²S²ᵢₗ/δ² − 20)) = 0 for these variances,
-        // so every finalist whose 20-seed mean is above another's goes at once; the one left
-        // is the lowest mean (the fixed confirmation's freshBest), after 20 seeds.
-        #expect(selection.replications == 20)
-        let means = fixed.objectives.map { $0.reduce(0, +) / 20 }
+        for k in wide.ids.indices { #expect(Array(wide.objectives[k].prefix(50)) == fixed.objectives[k]) }
+        // δ = 10^15 bytes: Wᵢₗ(10) = max(0, δ/20 · (h²S²ᵢₗ/δ² − 10)) = 0 for these variances,
+        // so every finalist whose mean over the 10 batches is above another's goes at once; the
+        // one left is the lowest mean (the fixed confirmation's freshBest), after 50 seeds.
+        #expect(selection.replications == 50 && selection.batch == 5)
+        let means = fixed.objectives.map { $0.reduce(0, +) / 50 }
         if Set(means).count == means.count {
             #expect(selection.best == String(fixed.freshBest))
             #expect(selection.eliminated.count == wide.ids.count - 1)
