@@ -70,9 +70,9 @@ public enum AxisEffects {
                 else { return nil }
                 return p.metrics[m]
             }
-            func apart(_ x: Interval, _ y: Interval) -> Bool {
-                abs(x.mean - y.mean) > (x.halfWidth.isNaN ? 0 : x.halfWidth) + (y.halfWidth.isNaN ? 0 : y.halfWidth)
-            }
+            // A point whose runs all gave one value has no interval: its mean alone is compared.
+            func half(_ x: Interval) -> Double { x.halfWidth.isFinite ? x.halfWidth : 0 }
+            func apart(_ x: Interval, _ y: Interval) -> Bool { abs(x.mean - y.mean) > half(x) + half(y) }
             let otherNames = axisNames.indices.filter { $0 != a }.map { axisNames[$0] }
             var effects: [MetricEffect] = []
             for metric in metrics {

@@ -50,6 +50,7 @@ public struct BaselinePairs: Sendable {
                 guard !paired.isEmpty else { continue }
                 // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
                 let columns = metrics.indices
+                let units = metrics.map(\.unit)
                 pairs.append(
                     Pair(
                         values: group.values, policy: name, replications: paired.count,
@@ -57,7 +58,9 @@ public struct BaselinePairs: Sendable {
                         baselineMeans: columns.map { c in
                             paired.reduce(0) { $0 + $1.1.values[c] } / Double(paired.count)
                         },
-                        differences: columns.map { c in Interval(paired.map { $0.0.values[c] - $0.1.values[c] }) }))
+                        differences: columns.map { c in
+                            Interval.of(paired.map { $0.0.values[c] - $0.1.values[c] }, unit: units[c])
+                        }))
             }
         }
         self.pairs = pairs
@@ -99,6 +102,10 @@ public struct BaselinePairs: Sendable {
                 let d = pair.differences[metric.position]
                 let name = metric.title.lowercased() + (focus && !metric.belongsToApp ? " (the device's)" : "")
                 if d.isAllZero { return "\(name) the same" }
+                if !d.isBounded {
+                    return "\(name) \(signed(metric, d.mean)) in every replication"
+                        + (d.excludesZero ? "" : ", not significant")
+                }
                 return
                     "\(name) \(signed(metric, d.mean)) (\(signed(metric, d.low)) to "
                     + "\(signed(metric, d.high))\(d.excludesZero ? "" : ", not significant"))"

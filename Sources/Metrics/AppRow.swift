@@ -125,7 +125,7 @@ public struct AppRow: Sendable, Hashable {
                 var fields = [app, p.policy, String(p.replications)]
                 for metric in metrics {
                     let m = p.metrics[metric.position]
-                    fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
+                    fields += [m.mean, m.standardDeviation, m.nonNegativeLow, m.high].map { CSV.decimal($0) }
                     fields +=
                         p.differences.map { d in
                             [d[metric.position].mean, d[metric.position].low, d[metric.position].high].map {

@@ -36,11 +36,9 @@ public struct Comparison: Sendable {
         let base = byPolicy[reference].map { Dictionary(uniqueKeysWithValues: $0.map { ($0.replication, $0) }) }
         policies = order.map { policy in
             let runs = byPolicy[policy]!.sorted { $0.replication < $1.replication }
-            // A count with no spread gets the rule of three's interval, not a point
-            // (``Interval/ofCounts(_:)``); bytes and seconds keep theirs (the verdict says so).
-            func interval(_ c: Int, _ values: [Double]) -> Interval {
-                units[c] == .count ? Interval.ofCounts(values) : Interval(values)
-            }
+            // With no spread, a count gets the rule of three's interval, bytes and seconds none
+            // (``Interval/of(_:unit:)``): never a point as certainty.
+            func interval(_ c: Int, _ values: [Double]) -> Interval { Interval.of(values, unit: units[c]) }
             let metrics = columns.map { c in interval(c, runs.map { $0.values[c] }) }
             var differences: [Interval]?
             if policy != reference, let base {
@@ -58,7 +56,9 @@ public struct Comparison: Sendable {
     /// `comparison.csv`: one row per policy; per metric `_mean, _sd, _ci_low, _ci_high,
     /// _diff_vs_<reference>, _diff_ci_low, _diff_ci_high` (differences empty for the reference).
     /// Every metric is a count, bytes or seconds, never negative, so `_ci_low` is clipped at
-    /// 0 (a Student-t interval of a skewed sample can reach below); differences are not.
+    /// 0 (a Student-t interval of a skewed sample can reach below); differences are not. An
+    /// interval without bounds (bytes or seconds the same in every replication) is written
+    /// empty.
     public var csv: String {
         var header = ["policy", "replications"]
         for m in metrics.map(\.column) {
@@ -72,7 +72,7 @@ public struct Comparison: Sendable {
             var fields = [p.policy, String(p.replications)]
             for c in metrics.indices {
                 let m = p.metrics[c]
-                fields += [m.mean, m.standardDeviation, max(0, m.low), m.high].map { CSV.decimal($0) }
+                fields += [m.mean, m.standardDeviation, m.nonNegativeLow, m.high].map { CSV.decimal($0) }
                 if let d = p.differences?[c] {
                     fields += [d.mean, d.low, d.high].map { CSV.decimal($0) }
                 } else {
@@ -93,15 +93,16 @@ public struct Comparison: Sendable {
 
     /// The same numbers as ``csv``, one per row (``longHeader``); each line starts with
     /// `prefix` (a sweep's axis values, already CSV fields with their trailing comma). The
-    /// reference's differences are left out rather than written empty, so every value parses.
+    /// reference's differences, and the bounds of an interval without any, are left out rather
+    /// than written empty, so every value parses.
     public func longRows(prefix: String = "") -> String {
         var text = ""
         for p in policies {
             for (c, metric) in metrics.enumerated() {
                 let m = p.metrics[c]
-                var values = [m.mean, m.standardDeviation, max(0, m.low), m.high]
+                var values = [m.mean, m.standardDeviation, m.nonNegativeLow, m.high]
                 if let d = p.differences?[c] { values += [d.mean, d.low, d.high] }
-                for (s, value) in values.enumerated() {
+                for (s, value) in values.enumerated() where !value.isInfinite {
                     text +=
                         prefix
                         + String(

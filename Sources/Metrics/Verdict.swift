@@ -116,15 +116,15 @@ public struct Verdict: Sendable {
             let name = line.metric.title.prefix(1).lowercased() + line.metric.title.dropFirst()
             var text: String
             if let best = line.best, best != baseline, let change = line.change, change.mean != 0 {
-                let low = signed(change.low, line.metric, describe)
-                let high = signed(change.high, line.metric, describe)
                 // The same change in every replication is no interval of certainty: only an
                 // outcome rarer than 3/n is ruled out (the rule of three; issue 51).
                 let interval =
                     change.standardDeviation == 0 && change.count > 1
                     ? "(change \(signed(change.mean, line.metric, describe)) in every one of \(change.count) "
                         + "replications, \(Self.ruleOfThree(change.count)); "
-                    : "(change \(signed(change.mean, line.metric, describe)), 95 % interval \(low) to \(high); "
+                    : "(change \(signed(change.mean, line.metric, describe)), 95 % interval "
+                        + "\(signed(change.low, line.metric, describe)) to "
+                        + "\(signed(change.high, line.metric, describe)); "
                 if change.count < 2 {
                     // One replication: a difference, but no spread to judge it by.
                     let verb =

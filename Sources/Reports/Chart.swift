@@ -219,7 +219,17 @@ public struct Chart: Sendable {
     }
 
     /// A value as a hover shows it: exact, then in human units.
+    /// "95 % interval LOW to HIGH", or, for an interval without bounds (the same value in
+    /// every replication, ``Metrics/Interval/isBounded``), "no interval (the same in every
+    /// replication)".
+    static func interval(_ low: Double, _ high: Double, _ unit: Unit) -> String {
+        guard low.isFinite, high.isFinite else { return "no interval (the same in every replication)" }
+        return "95 % interval \(describe(low, unit)) to \(describe(high, unit))"
+    }
+
     public static func describe(_ value: Double, _ unit: Unit) -> String {
+        // An interval's missing bound (no spread to judge by, ``Metrics/Interval/isBounded``).
+        guard value.isFinite else { return "none" }
         switch unit {
         case .bytes: return "\(Int64(value.rounded())) (\(Units.bytes(value)))"
         case .duration: return String(format: "%.6f s", value) + " (\(Units.duration(value)))"
@@ -394,12 +404,15 @@ public struct Chart: Sendable {
         for line in lines {
             if let band = line.band, band.count == line.points.count, !band.isEmpty {
                 var path = ""
+                // A point without bounds spreads the band to the plot's edges.
                 for i in band.indices {
                     let x = Self.f(xScale.position(line.points[i].x))
-                    path += "\(i == 0 ? "M" : "L")\(x),\(Self.f(yScale.position(band[i].high)))"
+                    let high = band[i].high.isFinite ? band[i].high : y1
+                    path += "\(i == 0 ? "M" : "L")\(x),\(Self.f(yScale.position(high)))"
                 }
                 for i in band.indices.reversed() {
-                    path += "L\(Self.f(xScale.position(line.points[i].x))),\(Self.f(yScale.position(band[i].low)))"
+                    let low = band[i].low.isFinite ? band[i].low : y0
+                    path += "L\(Self.f(xScale.position(line.points[i].x))),\(Self.f(yScale.position(low)))"
                 }
                 body +=
                     """
@@ -461,11 +474,8 @@ public struct Chart: Sendable {
         for (i, bar) in bars.enumerated() {
             let cx = Self.left + slot * (Double(i) + 0.5)
             let top = yScale.position(bar.value)
-            let text =
-                """
-                \(bar.name): \(Self.describe(bar.value, y.unit)); 95 % interval \(Self.describe(bar.low, y.unit)) to \
-                \(Self.describe(bar.high, y.unit))
-                """
+            let bounded = bar.low.isFinite && bar.high.isFinite
+            let text = "\(bar.name): \(Self.describe(bar.value, y.unit)); \(Self.interval(bar.low, bar.high, y.unit))"
             body +=
                 """
                 <g class=\"series bar\" data-series=\"\(Self.escape(bar.name))\"><rect \
@@ -474,11 +484,12 @@ public struct Chart: Sendable {
                 fill=\"\(bar.colour)\" fill-opacity=\"0.8\" stroke=\"#000\" \
                 stroke-width=\"\(bar.flagged ? 2.5 : 0.5)\"><title>\(Self.escape(text))</title></rect>
                 """
-            let lo = yScale.position(bar.low)
-            let hi = yScale.position(bar.high)
+            // No bound: the whisker runs to the plot's edge, dashed (anything is possible).
+            let lo = yScale.position(bar.low.isFinite ? bar.low : y0)
+            let hi = yScale.position(bar.high.isFinite ? bar.high : y1)
             body +=
                 """
-                <path class=\"whisker\" \
+                <path class=\"whisker\"\(bounded ? "" : " stroke-dasharray=\"3 3\"") \
                 d=\"M\(Self.f(cx)),\(Self.f(lo))V\(Self.f(hi))M\(Self.f(cx - 6)),\(Self.f(lo))H\(Self.f(cx + 6))\
                 M\(Self.f(cx - 6)),\(Self.f(hi))H\(Self.f(cx + 6))\" stroke=\"#000\" fill=\"none\"/>
                 """

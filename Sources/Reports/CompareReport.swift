@@ -69,7 +69,7 @@ public struct CompareReport {
             bars.bars = ranked.map { p in
                 let m = p.metrics[c]
                 return Chart.Bar(
-                    name: p.policy, colour: palette.colour(of: p.policy), value: m.mean, low: max(0, m.low),
+                    name: p.policy, colour: palette.colour(of: p.policy), value: m.mean, low: m.nonNegativeLow,
                     high: m.high)
             }
             var figures = [
@@ -80,7 +80,7 @@ public struct CompareReport {
                         ranked.map { p in
                             let m = p.metrics[c]
                             return [
-                                p.policy, Chart.describe(m.mean, unit), Chart.describe(max(0, m.low), unit),
+                                p.policy, Chart.describe(m.mean, unit), Chart.describe(m.nonNegativeLow, unit),
                                 Chart.describe(m.high, unit),
                             ]
                         }

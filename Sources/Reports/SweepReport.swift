@@ -74,15 +74,15 @@ public struct SweepReport {
                     for (v, value) in axis.values.enumerated() {
                         guard let m = point(a, value)?.statistics(of: policy)?.metrics[c] else { continue }
                         points.append((Double(v), m.mean))
-                        band.append((max(0, m.low), m.high))
+                        band.append((m.nonNegativeLow, m.high))
                         hovers.append(
                             """
-                            \(policy), \(axis.name) = \(value): \(column) mean \(Chart.describe(m.mean, unit)), 95 % \
-                            interval \(Chart.describe(max(0, m.low), unit)) to \(Chart.describe(m.high, unit))
+                            \(policy), \(axis.name) = \(value): \(column) mean \(Chart.describe(m.mean, unit)), \
+                            \(Chart.interval(m.nonNegativeLow, m.high, unit))
                             """
                         )
                         rows.append([
-                            policy, value, Chart.describe(m.mean, unit), Chart.describe(max(0, m.low), unit),
+                            policy, value, Chart.describe(m.mean, unit), Chart.describe(m.nonNegativeLow, unit),
                             Chart.describe(m.high, unit),
                         ])
                     }
@@ -209,10 +209,9 @@ public struct SweepReport {
                 let significant = d.excludesZero
                 hovers.append(
                     """
-                    \(policy) − \(reference), \(axis.name) = \(value): \(Chart.describe(d.mean, unit)), 95 % \
-                    interval \(Chart.describe(d.low, unit)) to
+                    \(policy) − \(reference), \(axis.name) = \(value): \(Chart.describe(d.mean, unit)), \
+                    \(Chart.interval(d.low, d.high, unit))\(significant ? " (excludes 0)" : "")
                     """
-                        + " \(Chart.describe(d.high, unit))\(significant ? " (excludes 0)" : "")"
                 )
                 rows.append([
                     policy, value, Chart.describe(d.mean, unit), Chart.describe(d.low, unit),

@@ -64,11 +64,15 @@ public func rankedTable(_ comparison: Comparison, focus: String? = nil) -> Strin
         let diff =
             p.differences.map { d in
                 let x = d[redownload]
-                return "\(signedBytes(x.mean)) ±\(humanBytes(x.halfWidth))"
+                return x.isBounded
+                    ? "\(signedBytes(x.mean)) ±\(humanBytes(x.halfWidth))" : "\(signedBytes(x.mean)) in all \(x.count)"
             } ?? "—"
+        // The same bytes in every replication: no interval, and it says so.
+        let interval =
+            r.isBounded ? "(\(humanBytes(r.nonNegativeLow))–\(humanBytes(r.high)))" : "(the same in all \(r.count))"
         table.add(
             [
-                "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) (\(humanBytes(max(0, r.low)))–\(humanBytes(r.high)))",
+                "\(rank + 1)", p.policy, "\(humanBytes(r.mean)) \(interval)",
                 diff,
                 p.metrics[overPurge].mean.isNaN ? "—" : humanBytes(p.metrics[overPurge].mean),
                 p.metrics[Metric.lowDiskNotifications.position].mean.isNaN

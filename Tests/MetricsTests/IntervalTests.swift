@@ -59,4 +59,24 @@ struct IntervalTests {
             common.low == Interval([80, 100, 120, 90, 110]).low
                 && common.high == Interval([80, 100, 120, 90, 110]).high)
     }
+
+    @Test("bytes or seconds the same in every replication have no interval (issue 51); with spread, Student-t")
+    func measures() {
+        // Eight runs of 300 MB: no bound either way, yet a mean and a count.
+        let same = Interval.ofMeasures([Double](repeating: 300e6, count: 8))
+        #expect(!same.isBounded && same.low == -.infinity && same.high == .infinity && same.mean == 300e6)
+        #expect(same.nonNegativeLow == -.infinity && same.count == 8)
+        // The sign test still judges a change the same in all of 6 or more (2 · 0.5⁶ < 0.05), not in 5.
+        #expect(Interval.ofMeasures([Double](repeating: -45, count: 6)).excludesZero)
+        #expect(!Interval.ofMeasures([Double](repeating: -45, count: 5)).excludesZero)
+        #expect(!Interval.ofMeasures([Double](repeating: 0, count: 20)).excludesZero)
+        // One value keeps its point (no spread can be estimated), and a spread keeps the t interval:
+        // [2, 4, 6] gives 4 ± 4.302653 × 2 / √3 = [−0.968275, 8.968275], clipped at 0 below as a mean.
+        #expect(Interval.ofMeasures([7]).isBounded && Interval.ofMeasures([7]).low == 7)
+        let spread = Interval.ofMeasures([2, 4, 6])
+        #expect(abs(spread.low + 0.968275) < 1e-5 && spread.nonNegativeLow == 0 && abs(spread.high - 8.968275) < 1e-5)
+        // The unit decides: a count the same in every run gets the rule of three's interval instead.
+        #expect(Interval.of([1, 1, 1, 1, 1], unit: .count).isBounded)
+        #expect(!Interval.of([1, 1, 1, 1, 1], unit: .seconds).isBounded)
+    }
 }

@@ -34,7 +34,8 @@ struct VerdictTests {
             Comparison(rows: rows, reference: "base"), offline: ["oracle"], metrics: [.redownloadBytes])
         let line = verdict.lines[0]
         #expect(line.best == "good")  // 100 mean; oracle's 15 is not a candidate
-        #expect(line.change?.mean == -50 && line.change?.low == -50 && line.change?.high == -50)
+        // The same bytes every time: no interval (no bound either way), yet significant by the sign test.
+        #expect(line.change?.mean == -50 && line.change?.isBounded == false && line.change?.excludesZero == true)
         #expect(line.significant && abs((line.adjustedP ?? 1) - 2 * 2 * pow(0.5, 7)) < 1e-12)
         #expect(line.bound?.policy == "oracle" && line.bound?.mean == 15)
         let text = verdict.text { _, value in String(Int(value)) }[0]
