@@ -132,7 +132,8 @@ public struct Precision: Sendable, Equatable {
         guard let worst = missed.max(by: { $0.halfWidth / $0.target < $1.halfWidth / $1.target }) else {
             return
                 "--precision: every main metric of every policy within its target after \(replications) replications "
-                + "(a sequential stop leaves intervals a little short of 95 %: docs/statistics.md has what they hold)."
+                + "(after such a stop, 95 % intervals \(Calibration.held(Calibration.afterPrecision)) on the "
+                + "shipped scenarios: docs/statistics.md)."
         }
         // Every exception named: each metric still too wide, and for which policies.
         var order: [Metric] = []

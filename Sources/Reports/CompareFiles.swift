@@ -147,6 +147,11 @@ public struct CompareFiles {
             + "adjusted for one another: about one in 20 unadjusted tests is significant by chance.)"
     }
 
+    /// What the intervals printed are worth, as the calibration suite measured it (issue 51).
+    static let measuredLevel =
+        "(Intervals are Student-t at 95 %; on the shipped scenarios they \(Calibration.held(Calibration.fixedCount)): "
+        + "docs/statistics.md.)"
+
     /// The terminal's text: the selection, the verdict, the ranked table, and what was left
     /// out, missed or fixed.
     public func text(elapsed: Double, out: String) -> String {
@@ -160,6 +165,7 @@ public struct CompareFiles {
         lines += headline.map { "  " + $0 }
         if let robust = self.robustness { lines.append("  " + robust.headline(describe: humanValue)) }
         lines.append("  " + Self.multiplicity(metrics: Verdict.metrics(of: shown).count))
+        lines.append("  " + Self.measuredLevel)
         lines += ["", rankedTable(shown, focus: request.app)]
         let auto = request.autoWarmup
         if warmup > 0 {

@@ -181,6 +181,7 @@ public struct StudyAnswer {
         text.append(
             "  (Each point's verdict is adjusted over its policies (Holm); the \(study.points) points × "
                 + "\(study.policies.count) policies and the metrics are not adjusted for one another.)")
+        text.append("  " + CompareFiles.measuredLevel)
         if let missed {
             text.append(Precision.sentence(missed, replications: plan.replications) { humanValue($1, $0) })
         }

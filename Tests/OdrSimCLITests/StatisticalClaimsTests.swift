@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Testing
 
 /// Issue 51: what odr-sim prints as statistics is no stronger than what holds. The coverage
@@ -144,5 +145,46 @@ struct StatisticalClaimsTests {
         }
         #expect(!eliminated.isEmpty && eliminated.allSatisfy { $0 >= 50 && $0 % 5 == 0 }, "\(eliminated)")
         #expect((selection["sentence"] as? String)?.contains("on means of 5 replications") == true)
+    }
+
+    /// The measured proportions of docs/statistics.md's calibration table, by its `measure` column.
+    static func calibrationTable() throws -> [String: [Double]] {
+        let text = try String(
+            contentsOf: CLI.repository.appendingPathComponent("docs/statistics.md"), encoding: .utf8)
+        var measured: [String: [Double]] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| coverage") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            // measure, scenario, what, replications, macro-runs, measured, its interval, no bounds
+            guard cells.count == 8, let value = Double(cells[5]) else { continue }
+            measured[cells[0], default: []].append(value)
+        }
+        return measured
+    }
+
+    @Test("the level printed beside the intervals is the calibration table's, at a fixed count and after --precision")
+    func printedLevel() throws {
+        let table = try Self.calibrationTable()
+        let fixed = try #require(table["coverage"])
+        let afterStop = try #require(table["coverage after --precision"])
+        // Every kind on three scenarios (game, PAD, BA) × 3 metrics × mean and difference.
+        #expect(fixed.count == 18 && afterStop.count == 6)
+        #expect(fixed.min() == Calibration.fixedCount.lowerBound && fixed.max() == Calibration.fixedCount.upperBound)
+        #expect(
+            afterStop.min() == Calibration.afterPrecision.lowerBound
+                && afterStop.max() == Calibration.afterPrecision.upperBound)
+        let (result, out) = try Self.compare([
+            "Scenarios/game.scn", "--policy", "apple", "--policy", "lru", "--replications", "3",
+        ])
+        defer { try? FileManager.default.removeItem(at: out.deletingLastPathComponent()) }
+        #expect(
+            result.stdout.contains(
+                "they held the truth in \(Self.percent(fixed.min()!)) to \(Self.percent(fixed.max()!)) of fresh-seed"),
+            "\(result.stdout)")
+    }
+
+    /// 0.925 → "92.5 %", 1.0 → "100 %", as a reader writes them.
+    static func percent(_ x: Double) -> String {
+        let tenths = Int((x * 1000).rounded())
+        return (tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)") + " %"
     }
 }
