@@ -44,6 +44,7 @@ public enum PolicyRegistry {
         BeladyPolicy.descriptor,
         SievePolicy.descriptor,
         S3FIFOPolicy.descriptor,
+        ClockPolicy.descriptor,
     ]
 
     /// The policy called `name` (exact, case-sensitive), if any.

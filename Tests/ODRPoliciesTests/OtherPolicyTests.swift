@@ -214,4 +214,25 @@ import Testing
         #expect(sieve.purgedIndices() == [1, 0])
         #expect(lfu.purgedIndices() == [1, 2])
     }
+
+    @Test func clockGivesASecondChanceAtTheNewEndUnlikeSieve() {
+        // Room for three packs of 10: 0, 1, 2 arrive; a hit marks 0 referenced. The same
+        // requests under SIEVE for contrast.
+        let clock = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: ClockPolicy())
+        let sieve = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: SievePolicy())
+        var purged: [[Int]] = [[], []]
+        for (r, rig) in [clock, sieve].enumerated() {
+            for p in [0, 1, 2, 0] { rig.access(p) }
+            for p in [3, 4, 5, 1] {
+                rig.access(p)
+                purged[r] += rig.purgedIndices()
+            }
+        }
+        // Pack 3: the hand finds 0 referenced, clears it and moves it to the new end (queue 1,
+        // 2, 0), then purges 1. Pack 4 purges 2 (queue 0, 3, 4). Pack 5: 0 is oldest again and
+        // unreferenced now: purged. Pack 1 purges 3. SIEVE's hand does not go back: after 1
+        // and 2 it has moved on to 3 and 4, and keeps 0.
+        #expect(purged[0] == [1, 2, 0, 3])
+        #expect(purged[1] == [1, 2, 3, 4])
+    }
 }
