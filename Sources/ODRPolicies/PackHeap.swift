@@ -21,6 +21,8 @@ final class PackHeap<Rank: Comparable & BitwiseCopyable> {
     private var position: UnsafeMutablePointer<Int32>
     private var positionCapacity = 0
     private var tick: UInt64 = 0
+    /// The walk of ``bytes(atMost:limit:size:)``: heap indices still to look at.
+    private var scratch: [Int] = []
 
     init() {
         keys = .allocate(capacity: 1)
@@ -158,6 +160,26 @@ struct RankedKey<Rank: Comparable>: Comparable {
 }
 
 extension PackHeap {
+    /// The bytes (`size` of each) of the packs whose rank is at most `rank`, counted until
+    /// they reach `limit`: whether an arrival of that rank would be reached before `limit`
+    /// bytes of lower packs are gone (GDSF's admission). O(packs counted): a subtree whose
+    /// root ranks above `rank` is skipped whole.
+    func bytes(atMost rank: Rank, limit: Int64, size: (PackID) -> Int64) -> Int64 {
+        var total: Int64 = 0
+        // Performance: asked on every miss of a replay that needs room; the walk's stack is
+        // kept between calls, so no call allocates once it has grown.
+        scratch.removeAll(keepingCapacity: true)
+        if count > 0 { scratch.append(0) }
+        while let i = scratch.popLast(), total < limit {
+            guard keys[i].rank <= rank else { continue }
+            total += size(PackID(rawValue: items[i]))
+            let left = 2 * i + 1
+            if left < count { scratch.append(left) }
+            if left + 1 < count { scratch.append(left + 1) }
+        }
+        return total
+    }
+
     /// Pops packs in key order until the candidates among them free `bytes`, and returns
     /// those candidates (in purge order) with their keys. Packs that are not candidates of
     /// `view` (held, or of the other tier) are put back unchanged.

@@ -45,6 +45,8 @@ public enum PolicyRegistry {
         SievePolicy.descriptor,
         S3FIFOPolicy.descriptor,
         ClockPolicy.descriptor,
+        LFUDAPolicy.descriptor,
+        ARCPolicy.descriptor,
     ]
 
     /// The policy called `name` (exact, case-sensitive), if any.

@@ -15,10 +15,13 @@ import ODRCore
 /// - Evictions repeat until the arrival fits. The ghost drops its oldest ids to stay within
 ///   its bytes, checked when the arrival is stored (so that its own id counts as found, as
 ///   libCacheSim finds it before evicting).
+/// - Before the first eviction, an arrival joins the main queue once the small one is full.
 ///
-/// Where libCacheSim differs by design: it does not admit an object larger than the small
-/// queue; odr-sim's core admits every pack that fits the disk. On traces whose objects are
-/// all smaller than a tenth of the cache the two agree exactly (Benchmarks/README.md).
+/// On a trace replay it decides admission as libCacheSim 0.3.5 does (``Admission``): a
+/// request that misses takes its id out of the ghost first, before any eviction; an object
+/// larger than the small queue is declined (delivered, not kept, nothing evicted for it), and
+/// one exactly its size is declined after the room is made, unless its id was in the ghost.
+/// A request in a scenario always keeps its pack (an app reads it from the disk).
 /// Packs that are not candidates (held, another tier) stay where they are.
 ///
 /// Cost: O(1) per notification; an eviction O(moves + victims).
@@ -30,6 +33,14 @@ public final class S3FIFOPolicy: DescribedPolicy {
     private var bytes = [Int64](repeating: 0, count: 3)
     /// The cache's bytes at the last eviction (``PurgeView/cacheBytes``).
     private var cacheBytes: Int64 = 0
+    /// Whether anything was evicted yet (libCacheSim's `has_evicted`).
+    private var hasEvicted = false
+    /// The arrival whose id admission took out of the ghost: it joins the main queue.
+    private var ghostHit: PackID?
+    /// Whether admission is asked (a trace replay): arrivals' ids leave the ghost before the
+    /// evictions made for them, so the ghost is kept within its share at every eviction, as
+    /// libCacheSim's is; otherwise only when a pack is stored, once its own id is out.
+    private var admits = false
 
     public init() {
         for list in [Self.small, Self.main, Self.ghost] { queues.ensureList(list) }
@@ -57,15 +68,41 @@ public final class S3FIFOPolicy: DescribedPolicy {
         sizes.cover(pack)
         queues.cover(pack)
         let p = pack.pack
-        let wasGhost = queues.list(of: p) == Self.ghost
+        let wasGhost = ghostHit == p || queues.list(of: p) == Self.ghost
+        ghostHit = nil
         drop(p)
         sizes[p] = pack.size
         frequency[p] = 0
-        push(p, wasGhost ? Self.main : Self.small, size: pack.size)
-        // The ghost within its share, now that the arrival's own id is out of it.
         // Shares as libCacheSim computes them: a byte count times a ratio, truncated.
+        let smallFull = bytes[Self.small] >= Int64(Double(pack.cacheBytes) * 0.1)
+        push(p, wasGhost || (!hasEvicted && smallFull) ? Self.main : Self.small, size: pack.size)
+        // The ghost within its share, now that the arrival's own id is out of it.
+        trimGhost()
+    }
+
+    private func trimGhost() {
         let limit = Int64(Double(cacheBytes) * 0.9)
         while bytes[Self.ghost] > limit, let oldest = queues.first(Self.ghost) { drop(oldest) }
+    }
+
+    public var decidesAdmission: Bool { true }
+
+    public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission {
+        frequency.cover(pack)
+        sizes.cover(pack)
+        queues.cover(pack)
+        admits = true
+        cacheBytes = pack.cacheBytes
+        // libCacheSim's lookup of a missing object takes its id out of the ghost at once.
+        ghostHit = nil
+        if queues.list(of: pack.pack) == Self.ghost {
+            drop(pack.pack)
+            ghostHit = pack.pack
+        }
+        let smallShare = Int64(Double(cacheBytes) * 0.1)
+        if pack.size > smallShare { return .decline(afterFreeing: 0) }
+        if pack.size == smallShare && ghostHit == nil { return .decline(afterFreeing: bytes) }
+        return .keep
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
@@ -80,6 +117,7 @@ public final class S3FIFOPolicy: DescribedPolicy {
 
     public func selectVictims(toFree needed: Int64, from view: PurgeView) -> [PackID] {
         cacheBytes = view.cacheBytes
+        hasEvicted = true
         let smallShare = Int64(Double(cacheBytes) * 0.1)
         let mainShare = cacheBytes - smallShare
         var victims: [PackID] = []
@@ -105,6 +143,7 @@ public final class S3FIFOPolicy: DescribedPolicy {
                 push(p, Self.main, size: sizes[p])
             } else if let size = view.candidateSize(p) {
                 push(p, Self.ghost, size: size)
+                if admits { trimGhost() }
                 return (p, size)
             }
         }

@@ -7,7 +7,9 @@ import Testing
 /// indistinguishable from the long way: `beginAccessing`, delivering every missing byte,
 /// `endAccessing`. Two devices, one per way, run the same random sequence under every
 /// policy; their outcomes, ledgers, disk use, pack states and the exact notifications and
-/// questions their policies received must agree at every step.
+/// questions their policies received must agree at every step. A policy's admission
+/// (``ODRCore/Admission``) is a trace replay's alone and differs from the long way by design
+/// (a request keeps its pack): the log that wraps each policy here does not forward it.
 @Suite("access(_:tag:at:) equals begin, deliver, end")
 struct AccessEquivalenceTests {
     /// One step: an operation code and two arguments.

@@ -235,4 +235,47 @@ import Testing
         #expect(purged[0] == [1, 2, 0, 3])
         #expect(purged[1] == [1, 2, 3, 4])
     }
+
+    @Test func lfudaAgesOldCountsBelowNewcomersUnlikeLFU() {
+        // Room for three packs of 10. LFUDA (libCacheSim's rules): counts in buckets, the
+        // minimum m starting at 0.
+        let lfuda = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10, 10], policy: LFUDAPolicy())
+        let lfu = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10, 10], policy: LFUPolicy())
+        var purged: [[Int]] = [[], []]
+        for (r, rig) in [lfuda, lfu].enumerated() {
+            for p in [0, 1, 2, 0, 3, 0, 4, 5, 6] {
+                rig.access(p)
+                purged[r] += rig.purgedIndices()
+            }
+        }
+        // A, B, C arrive with count m + 1 = 1; A's hit adds m = 0 (it only moves to the back of
+        // bucket 1: B, C, A). D: bucket 1's oldest, B, goes, m = 1; D counts 2. A's hit adds 1:
+        // 2, behind D. E: bucket 1's C goes and, bucket 1 empty, m = 2; E counts 3. F: bucket
+        // 2's oldest, D, goes; F counts 3. G: bucket 2 holds A alone: A goes, though requested
+        // three times, because the newcomers started above it (the aging).
+        #expect(purged[0] == [1, 2, 3, 0])
+        // LFU keeps A (3 requests) and takes E, the earliest of the ones requested once.
+        #expect(purged[1] == [1, 2, 3, 4])
+    }
+
+    @Test func arcKeepsWhatWasSeenTwiceWhereLRUDoesNot() {
+        // Room for three packs of 10; T1's target p starts at 0.
+        let arc = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10], policy: ARCPolicy())
+        let lru = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10], policy: LRUPolicy())
+        var purged: [[Int]] = [[], []]
+        for (r, rig) in [arc, lru].enumerated() {
+            for p in [0, 1, 2, 0, 3, 1, 4] {
+                rig.access(p)
+                purged[r] += rig.purgedIndices()
+            }
+        }
+        // A, B, C join T1; A's hit moves it to T2. D: T1 and B1 with D make 30, not above the
+        // cache, so REPLACE: T1 (20 bytes) is above p = 0: its oldest, B, goes (id to B1). B
+        // again: a ghost hit in B1, p = 0 + max(0 / 10, 1) = 1; REPLACE takes T1's oldest, C,
+        // and B joins T2 (A, B). E: T1 (D, 10) and B1 (C, 10) with E make 30: REPLACE again,
+        // T1 above p: D goes. A and B, each seen twice, stay.
+        #expect(purged[0] == [1, 2, 3])
+        // LRU: B, then C, then A (the least recent by then).
+        #expect(purged[1] == [1, 2, 0])
+    }
 }

@@ -14,31 +14,36 @@ struct S3FIFOPolicyTests {
     )
     func workedExample() {
         // Room for three packs of 10: the small queue's share is 3 bytes, the main's 27, the
-        // ghost's 27. Packs 0 (A), 1 (B), 2 (C) fill the small queue.
+        // ghost's 27. (Events are recorded, so each access is a request: every pack is kept,
+        // as in a scenario; admission is a trace replay's, S3FIFOAgreementTests.)
         let rig = Rig(capacity: 30, sizes: [10, 10, 10, 10, 10, 10], policy: S3FIFOPolicy())
         rig.device.recordsEvents = true
+        // A joins the small queue; before the first eviction, once the small queue is full
+        // (10 bytes against its 3), B and C join the main queue (libCacheSim's warm-up).
         rig.access(0)
         rig.access(1)
         rig.access(2)
         #expect(rig.purgedIndices().isEmpty)
-        // D: the main queue is empty, so the small one evicts its oldest, A (requested
-        // once: not enough to move); A's id joins the ghost.
+        // D: the main queue (20 bytes) is within its 27, so the small one evicts its oldest,
+        // A (requested once: not enough to move); A's id joins the ghost. D joins the small queue.
         rig.access(3)
         #expect(rig.purgedIndices() == [0])
-        // A again: a ghost hit. B goes (to the ghost), and A is stored in the main queue.
+        // A again: a ghost hit. The small queue evicts D (to the ghost), and A is stored in the
+        // main queue, which then holds B, C, A: 30 bytes, above its 27.
         #expect(!rig.access(0))
-        #expect(rig.purgedIndices() == [1])
+        #expect(rig.purgedIndices() == [3])
         // C twice: its frequency reaches 2.
         #expect(rig.access(2) && rig.access(2))
-        // E: the small queue's oldest, C, moves to the main queue (frequency 2); the next, D,
-        // is evicted. LRU or FIFO would have taken A.
+        // E: the main queue is over its share, so it evicts: its oldest, B, was requested no
+        // more since it arrived (frequency 0).
         rig.access(4)
-        #expect(rig.purgedIndices() == [3])
-        // F: E goes; the ghost (B, D, E: 30 bytes) drops its oldest, B, to keep 27.
+        #expect(rig.purgedIndices() == [1])
+        // F: the main queue (C, A: 20) is within its share; E goes from the small queue to the
+        // ghost (D, E: 20 bytes).
         rig.access(5)
         #expect(rig.purgedIndices() == [4])
-        // So B is a plain miss again: into the small queue, evicting F (the main queue, A and
-        // C at 20 bytes, is within its 27); F's id pushes D's out of the ghost.
+        // B, a plain miss (evicted from the main queue, it left no id): F goes (the ghost D, E,
+        // F: 30 bytes drops its oldest, D, to keep 27).
         #expect(!rig.access(1))
         #expect(rig.purgedIndices() == [5])
         // D is a plain miss too: B goes (its id pushes E's out).
@@ -48,11 +53,11 @@ struct S3FIFOPolicyTests {
         rig.access(4)
         #expect(rig.purgedIndices() == [3])
         // D again: a ghost hit. E goes from the small queue, and D joins the main queue, which
-        // then holds A, C, D: 30 bytes, above its 27.
+        // then holds C, A, D: 30 bytes, above its 27.
         #expect(!rig.access(3))
         #expect(rig.purgedIndices() == [4])
-        // So F's arrival evicts from the main queue: its oldest, A, requested no more since it
-        // arrived (frequency 0).
+        // So F's arrival evicts from the main queue: its oldest, C (frequency 2), goes to the
+        // back with frequency 1; the next, A, requested no more since it arrived, is evicted.
         rig.access(5)
         #expect(rig.purgedIndices() == [0])
     }

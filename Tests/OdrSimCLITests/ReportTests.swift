@@ -210,7 +210,7 @@ struct MultiCapacityReplayTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("mrc")
         let result = try CLI.run([
-            "replay", trace.path, "--capacity", "1%,5%,10%,25%", "--policy", "lru", "--policy", "gdsf", "--out",
+            "replay", trace.path, "--capacity", "1%,5%,10%,25%", "--policy", "lru", "--policy", "fifo", "--out",
             out.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -220,7 +220,7 @@ struct MultiCapacityReplayTests {
         // libCacheSim's rows (policy, capacity, requests, misses, bytes…): the percentages of the
         // unique bytes rounded down are its capacities, and the counts are its counts.
         let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
-            .filter { $0.hasPrefix("lru,") || $0.hasPrefix("gdsf,") }
+            .filter { $0.hasPrefix("lru,") || $0.hasPrefix("fifo,") }
         let ours = summary.dropFirst().map { $0.split(separator: ",").prefix(8).joined(separator: ",") }
         #expect(Set(ours) == Set(expected.map(String.init)), "\(ours)")
         // One curve per policy, and each hover's ratio is the CSV's.
@@ -231,7 +231,7 @@ struct MultiCapacityReplayTests {
             #expect(html.contains("object miss ratio \(f[6]), misses \(f[3])</title>"))
             #expect(html.contains("byte miss ratio \(f[7]), bytes missed \(f[5])</title>"))
         }
-        #expect(html.contains("data-series=\"lru\"") && html.contains("data-series=\"gdsf\""))
+        #expect(html.contains("data-series=\"lru\"") && html.contains("data-series=\"fifo\""))
         #expect(ReportTests.svgsParse(html) == (2, 0))
     }
 }

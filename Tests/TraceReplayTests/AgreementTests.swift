@@ -37,7 +37,9 @@ import TraceReplay
             FileManager.default.fileExists(atPath: trace),
             "the reference trace is missing: expected \(trace) (shared/ beside the repository)")
         let expected = try Self.reference()
-        let policies = ["lru", "fifo", "lfu", "belady", "gdsf"]
+        // gdsf followed this (2024) reference until libcachesim 0.3.5 changed its admission;
+        // it is held to today's in S3FIFOAgreementTests and the libcachesim matrix.
+        let policies = ["lru", "fifo", "lfu", "belady"]
         #expect(Set(expected.map(\.policy)).isSuperset(of: policies))
         let capacities = Array(Set(expected.map(\.capacity))).sorted()
         #expect(capacities.count == 4)

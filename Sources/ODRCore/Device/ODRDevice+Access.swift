@@ -49,6 +49,12 @@ extension ODRDevice {
         let pinned = record.bytesOnDisk > 0
         if pinned { pin(p) }
         let needed = record.size - record.bytesOnDisk
+        // A cache's admission, for a pack that could fit at all (a larger one fails as before).
+        if policyDecidesAdmission && !state.policies.routes && !pinned && record.size <= capacity - otherBytes,
+            case .decline(let freeing) = policy.admission(of: candidate(at: p), needing: max(0, needed - freeBytes))
+        {
+            return declined(p, app: app, bytes: needed, freeing: freeing)
+        }
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
             if pinned { unpin(p) }
             if settings.onSpaceExhausted == .terminateApp { terminate(app, cause: .outOfSpace) }
@@ -67,6 +73,22 @@ extension ODRDevice {
         store(p, .storeAtOnce)
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)
+        book(\.grants, for: app)
+        return .miss
+    }
+
+    /// A miss whose pack the policy declined (``Admission``): after freeing `freeing` bytes
+    /// as a purge would, its bytes are downloaded and dropped; nothing is stored, and its next
+    /// download counts as a re-download.
+    private func declined(_ p: PackID, app: AppID, bytes: Int64, freeing: Int64) -> AccessOutcome {
+        if freeing > 0 && !makeRoom(freeBytes + freeing, mayWarn: false, for: .request(app)) {
+            return outcome(of: fail(app, .outOfSpace))
+        }
+        book(\.downloadsStarted, for: app)
+        book(\.downloadedBytes, bytes, for: app)
+        let record = state.packs.record(p.index)
+        if record.purgedBefore { book(\.redownloadBytes, bytes, for: app) }
+        record.purgedBefore = true
         book(\.grants, for: app)
         return .miss
     }

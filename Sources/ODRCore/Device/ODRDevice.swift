@@ -67,6 +67,9 @@ public final class ODRDevice {
     public let settings: DeviceSettings
     /// The policy the system purges under; an app's own strategy is in its ``EvictionRules``.
     public let policy: any PurgePolicy
+    /// Whether ``policy`` decides admission (``PurgePolicy/decidesAdmission``), read once:
+    /// a replay under any other policy makes no call for it.
+    let policyDecidesAdmission: Bool
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -128,6 +131,7 @@ public final class ODRDevice {
         self.capacity = capacity
         state = DeviceState()
         self.policy = policy
+        policyDecidesAdmission = policy.decidesAdmission
         state.otherBytes = min(otherData, capacity)
         self.settings = settings
         state.ledger.peakUsedBytes = usedBytes

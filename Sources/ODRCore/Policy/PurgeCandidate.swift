@@ -21,6 +21,10 @@ public struct PurgeCandidate {
     /// grows to this once, rather than doubling as packs arrive one by one.
     public var packCount: Int { device.state.packs.count }
 
+    /// The bytes packs may take on the device now (``PurgeView/cacheBytes``): a policy that
+    /// sizes its queues in proportion to the cache reads it when a pack arrives too.
+    public var cacheBytes: Int64 { device.capacity - device.otherBytes }
+
     public var app: AppID { device.state.packs[pack].app }
     /// The app's name (its scenario id), for options given per app (``PolicyOptions``).
     public var appName: String { device.state.appContents[device.state.packs[pack].app.index].name }

@@ -26,6 +26,14 @@ public protocol PurgePolicy: AnyObject {
     /// A hint that the pack will be requested soon (``ODRDevice/prefetch(_:)``): a policy
     /// with an entry per pack may start loading it into the cache. It must change nothing.
     func prefetch(_ pack: PackID)
+    /// Whether the policy answers ``admission(of:needing:)``; a device asks only a policy that
+    /// does (read once, when the device is made).
+    var decidesAdmission: Bool { get }
+    /// On a single-pack access's miss (a trace replay's request), before any room is made:
+    /// keep the arriving `pack`, or decline it (``Admission``). `bytes` is what the device
+    /// must free to store it (0 when it fits). It must change nothing but the policy's own
+    /// state for this arrival.
+    func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission
 }
 
 extension PurgePolicy {
@@ -35,4 +43,6 @@ extension PurgePolicy {
     public func packRemoved(_ pack: PurgeCandidate) {}
     public func packPreservationChanged(_ pack: PurgeCandidate) {}
     public func prefetch(_ pack: PackID) {}
+    public var decidesAdmission: Bool { false }
+    public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission { .keep }
 }
