@@ -11,18 +11,23 @@ import Testing
 struct LibCacheSimMatrixTests {
     static let python = CLI.repository.appendingPathComponent(".build/venv-libcachesim/bin/python")
     static let exact = ["lru", "fifo", "lfu", "sieve", "s3-fifo", "gdsf", "belady", "clock", "arc"]
+    /// The matrix's three traces: the shipped Zipf one, the CloudPhysics sample, few large objects.
+    static let traces = [
+        "--trace", "Scenarios/traces/zipf-20k.csv", "--trace", "Tests/Fixtures/traces/cloudphysics.csv", "--few-large",
+    ]
+
+    /// `scripts/lcs-agreement` against the debug odr-sim, with `arguments`.
+    static func agreement(_ arguments: [String]) throws -> CLI.Result {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path),
+            "no libcachesim venv at \(python.path): run scripts/bootstrap --tests")
+        let script = CLI.repository.appendingPathComponent("scripts/lcs-agreement").path
+        return try CLI.run(executable: python, [script, CLI.binary.path] + arguments)
+    }
 
     @Test("every cell exact: 3 traces × 4 capacities × the policies odr-sim matches")
     func matrix() throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.python.path),
-            "no libcachesim venv at \(Self.python.path): run scripts/bootstrap --tests")
-        let arguments =
-            [
-                CLI.repository.appendingPathComponent("scripts/lcs-agreement").path, CLI.binary.path, "--trace",
-                "Scenarios/traces/zipf-20k.csv", "--trace", "Tests/Fixtures/traces/cloudphysics.csv", "--few-large",
-            ] + Self.exact.flatMap { ["--policy", $0] }
-        let result = try CLI.run(executable: Self.python, arguments)
+        let result = try Self.agreement(Self.traces + Self.exact.flatMap { ["--policy", $0] })
         let cells = 3 * 4 * Self.exact.count
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("\n\(cells) of \(cells) cells exact\n"), "\(result.stdout)")
@@ -32,27 +37,16 @@ struct LibCacheSimMatrixTests {
 
     @Test("lfuda exact at 5, 10 and 25 % of the three traces (at 1 % libcachesim's own LFUDA does not finish)")
     func lfuda() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.python.path))
-        let result = try CLI.run(
-            executable: Self.python,
-            [
-                CLI.repository.appendingPathComponent("scripts/lcs-agreement").path, CLI.binary.path, "--trace",
-                "Scenarios/traces/zipf-20k.csv", "--trace", "Tests/Fixtures/traces/cloudphysics.csv", "--few-large",
-                "--share", "0.05,0.1,0.25", "--policy", "lfuda",
-            ])
+        let result = try Self.agreement(Self.traces + ["--share", "0.05,0.1,0.25", "--policy", "lfuda"])
         #expect(result.status == 0 && result.stdout.contains("\n9 of 9 cells exact\n"), "\(result.stdout)")
     }
 
     @Test("a cell that differs fails the script: one policy's figures against another's")
     func differenceFails() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.python.path))
         // lfu replayed by odr-sim, compared with libcachesim's LRU: a cell that must differ.
-        let result = try CLI.run(
-            executable: Self.python,
-            [
-                CLI.repository.appendingPathComponent("scripts/lcs-agreement").path, CLI.binary.path, "--trace",
-                "Scenarios/traces/zipf-20k.csv", "--share", "0.01", "--policy", "lfu", "--against", "lru",
-            ])
+        let result = try Self.agreement([
+            "--trace", "Scenarios/traces/zipf-20k.csv", "--share", "0.01", "--policy", "lfu", "--against", "lru",
+        ])
         #expect(result.status == 1 && result.stdout.contains("DIFFERS") && result.stdout.contains("0 of 1 cells"))
     }
 }
