@@ -88,7 +88,7 @@ public final class ARCPolicy: DescribedPolicy {
         lists.cover(pack)
         let p = pack.pack
         // In a scenario no admission came first: a ghost hit is found now.
-        if ghostArrival != p && arrivalSize == nil { ghostHit(p, cacheBytes: pack.cacheBytes) }
+        if arrivalSize == nil { ghostHit(p, cacheBytes: pack.cacheBytes) }
         drop(p)
         sizes[p] = pack.size
         if ghostArrival == p {
