@@ -47,6 +47,10 @@ public enum PolicyRegistry {
         ClockPolicy.descriptor,
         LFUDAPolicy.descriptor,
         ARCPolicy.descriptor,
+        TwoQPolicy.descriptor,
+        SLRUPolicy.descriptor,
+        WTinyLFUPolicy.descriptor,
+        LIRSPolicy.descriptor,
     ]
 
     /// The policy called `name` (exact, case-sensitive), if any.

@@ -74,6 +74,28 @@ final class Rig {
         }
     }
 
+    /// Requests pack `index` of app 0 as a trace replay does (``ODRDevice/access(_:tag:at:)``
+    /// with no events recorded, so that admission and the policy's own evictions take part);
+    /// returns whether it was a hit.
+    @discardableResult
+    func replay(_ index: Int) -> Bool {
+        device.recordsEvents = false
+        time += 1
+        switch device.access(apps[0], tag: TagID(rawValue: Int32(index)), at: time) {
+        case .hit: return true
+        case .miss: return false
+        case .failed(let error): fatalError("request failed: \(error)")
+        }
+    }
+
+    /// Indices of app 0's packs on the disk.
+    func resident() -> [Int] {
+        (0..<device.catalog(of: apps[0]).packs.count).filter {
+            if case .downloaded = device.state(of: pack($0)) { return true }
+            return false
+        }
+    }
+
     /// Indices of packs purged since the last call, for single-app rigs.
     func purgedIndices() -> [Int] { purged().map(\.index) }
 }

@@ -10,7 +10,9 @@ import Testing
 @Suite("Agreement with libcachesim")
 struct LibCacheSimMatrixTests {
     static let python = CLI.repository.appendingPathComponent(".build/venv-libcachesim/bin/python")
-    static let exact = ["lru", "fifo", "lfu", "sieve", "s3-fifo", "gdsf", "belady", "clock", "arc"]
+    static let exact = [
+        "lru", "fifo", "lfu", "sieve", "s3-fifo", "gdsf", "belady", "clock", "arc", "2q", "slru", "wtinylfu",
+    ]
     /// The matrix's three traces: the shipped Zipf one, the CloudPhysics sample, few large objects.
     static let traces = [
         "--trace", "Scenarios/traces/zipf-20k.csv", "--trace", "Tests/Fixtures/traces/cloudphysics.csv", "--few-large",
@@ -39,6 +41,28 @@ struct LibCacheSimMatrixTests {
     func lfuda() throws {
         let result = try Self.agreement(Self.traces + ["--share", "0.05,0.1,0.25", "--policy", "lfuda"])
         #expect(result.status == 0 && result.stdout.contains("\n9 of 9 cells exact\n"), "\(result.stdout)")
+    }
+
+    @Test("lirs exact wherever libcachesim's LIRS does not serve a pack it evicted (docs/traces.md)")
+    func lirs() throws {
+        let result = try Self.agreement([
+            "--trace", "Scenarios/traces/zipf-20k.csv", "--trace", "Tests/Fixtures/traces/cloudphysics.csv",
+            "--policy", "lirs",
+        ])
+        // A cell's line: trace, share, policy, both tools' figures, the verdict (libcachesim's
+        // warnings may come before it on the line).
+        let verdicts = result.stdout.split(separator: "\n").filter { $0.contains(" lirs ") }.map { line in
+            let trace = line.contains("zipf-20k.csv") ? "zipf-20k.csv" : "cloudphysics.csv"
+            let share = line.split(separator: " ").first { $0.hasSuffix("%") } ?? ""
+            return ("\(trace) \(share)", line.hasSuffix("exact"))
+        }
+        // Where LIRSPolicy counts no such hit (CachePolicyTests): zipf-20k at 1 and 5 %, and the
+        // whole CloudPhysics sample. zipf-20k at 10 and 25 % has them, and differs.
+        let differing = ["zipf-20k.csv 10%", "zipf-20k.csv 25%"]
+        #expect(verdicts.count == 8, "\(result.stdout)")
+        for (cell, exact) in verdicts {
+            #expect(exact == !differing.contains(cell), "\(cell): \(result.stdout)")
+        }
     }
 
     @Test("a cell that differs fails the script: one policy's figures against another's")

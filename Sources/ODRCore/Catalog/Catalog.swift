@@ -62,6 +62,13 @@ public struct Catalog: Sendable {
         case numbered(names: [UInt64], sizes: [Int64])
     }
 
+    /// The object ID that pack `index` stands for in a trace (a numbered catalog's name); nil
+    /// for a catalog of named packs.
+    public func objectID(ofPack index: Int) -> UInt64? {
+        guard case .numbered(let names, _) = storage, names.indices.contains(index) else { return nil }
+        return names[index]
+    }
+
     /// Whether tag `i` is exactly pack `i` for every `i` (single-resource tags).
     public var tagsArePacks: Bool {
         switch storage {

@@ -32,6 +32,7 @@ extension ODRDevice {
             // A hit: found, held, let go.
             book(\.hits, for: app)
             use(p)
+            if policyEvictsOnItsOwn { purgeOwnEvictions() }
             holdMomentarily(p, pinned: false)
             book(\.grants, for: app)
             return .hit
@@ -71,6 +72,7 @@ extension ODRDevice {
         }
         record.bytesOnDisk = record.size
         store(p, .storeAtOnce)
+        if policyEvictsOnItsOwn { purgeOwnEvictions() }
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)
         book(\.grants, for: app)

@@ -70,6 +70,8 @@ public final class ODRDevice {
     /// Whether ``policy`` decides admission (``PurgePolicy/decidesAdmission``), read once:
     /// a replay under any other policy makes no call for it.
     let policyDecidesAdmission: Bool
+    /// Whether ``policy`` evicts on its own (``PurgePolicy/evictsOnItsOwn``), read once.
+    let policyEvictsOnItsOwn: Bool
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -132,6 +134,7 @@ public final class ODRDevice {
         state = DeviceState()
         self.policy = policy
         policyDecidesAdmission = policy.decidesAdmission
+        policyEvictsOnItsOwn = policy.evictsOnItsOwn
         state.otherBytes = min(otherData, capacity)
         self.settings = settings
         state.ledger.peakUsedBytes = usedBytes

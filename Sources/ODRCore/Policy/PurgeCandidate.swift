@@ -25,6 +25,15 @@ public struct PurgeCandidate {
     /// sizes its queues in proportion to the cache reads it when a pack arrives too.
     public var cacheBytes: Int64 { device.capacity - device.otherBytes }
 
+    /// The object ID the pack stands for in a trace replay (``Catalog/objectID(ofPack:)``): what
+    /// a policy that hashes objects hashes, as libCacheSim hashes the trace's IDs. Nil for a
+    /// scenario's named packs.
+    public var objectID: UInt64? {
+        let app = device.state.packs[pack].app
+        let local = pack.index - device.state.apps[app].firstPack.index
+        return device.state.appContents[app.index].catalog.objectID(ofPack: local)
+    }
+
     public var app: AppID { device.state.packs[pack].app }
     /// The app's name (its scenario id), for options given per app (``PolicyOptions``).
     public var appName: String { device.state.appContents[device.state.packs[pack].app.index].name }

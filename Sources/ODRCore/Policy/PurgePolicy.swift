@@ -34,6 +34,16 @@ public protocol PurgePolicy: AnyObject {
     /// must free to store it (0 when it fits). It must change nothing but the policy's own
     /// state for this arrival.
     func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission
+    /// Whether the policy evicts on its own (``takeOwnEvictions()``); read once, when the
+    /// device is made.
+    var evictsOnItsOwn: Bool { get }
+    /// The packs the policy chose to evict since it was last asked, beyond any purge the
+    /// device asked for: a cache that evicts on a hit (SLRU cooling its segments) or within a
+    /// part of itself that an arrival joins (2Q's main queue). A trace replay's access asks
+    /// after the notifications it makes and removes them at once, in one purge episode that
+    /// needed nothing. Elsewhere nobody asks: the packs stay until the next purge, and a policy
+    /// names them first there. Each must be a resident pack that no request holds, listed once.
+    func takeOwnEvictions() -> [PackID]
 }
 
 extension PurgePolicy {
@@ -45,4 +55,6 @@ extension PurgePolicy {
     public func prefetch(_ pack: PackID) {}
     public var decidesAdmission: Bool { false }
     public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission { .keep }
+    public var evictsOnItsOwn: Bool { false }
+    public func takeOwnEvictions() -> [PackID] { [] }
 }

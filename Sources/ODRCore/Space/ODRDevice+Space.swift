@@ -69,6 +69,29 @@ extension ODRDevice {
         emit(.purgeEpisode(episode: state.episode, needed: deficit, purged: purged))
     }
 
+    /// Removes the packs the policy evicted on its own (``PurgePolicy/takeOwnEvictions()``), as
+    /// one purge episode that needed nothing: every byte it frees is over-purge. Stops the
+    /// program, naming the policy, when one is not a resident pack free to purge.
+    func purgeOwnEvictions() {
+        guard !state.policies.routes else { return }
+        let victims = policy.takeOwnEvictions()
+        guard !victims.isEmpty else { return }
+        state.episode += 1
+        var purged: Int64 = 0
+        for victim in victims {
+            guard victim.index >= 0, victim.index < state.packs.count, state.packs[victim].phase == .resident,
+                state.packs[victim].purgeable
+            else {
+                let policy = "purge policy '\(policy.name)'"
+                fatalError("\(policy) evicted \(victim), which is not a resident pack free to purge")
+            }
+            purged += purgePack(victim)
+        }
+        state.ledger.purgeEpisodes += 1
+        state.ledger.overPurgeBytes += purged
+        emit(.purgeEpisode(episode: state.episode, needed: 0, purged: purged))
+    }
+
     /// The name of the policy that answered for `view`: the app's for an app's demand.
     func policyName(for view: PurgeView) -> String {
         if case .app(let app) = view.scope { return policy(of: app).name }
