@@ -122,13 +122,23 @@ import Testing
         // 4 GiB + 99 wraps to 99.
         #expect(CountingBloomFilter(entries: 1 << 31).counterCount == 20)
         #expect(CountingBloomFilter(entries: (1 << 32) + 99).counterCount == 1424)
-        var counts = sketch
-        counts.add(45)
-        counts.add(45)
-        counts.add(7)
-        #expect(counts.estimate(45) == 2 && counts.estimate(7) == 1 && counts.estimate(8) == 0)
-        counts.decay()
-        #expect(counts.estimate(45) == 1 && counts.estimate(7) == 0)
+        // Counted and halved alike in a flat array (1,424 counters) and a sparse table (20 M
+        // entries: 287,551,752 counters, past the 16 M of the flat one).
+        for var counts in [sketch, CountingBloomFilter(entries: 20_000_000)] {
+            counts.add(45)
+            counts.add(45)
+            counts.add(7)
+            #expect(counts.estimate(45) == 2 && counts.estimate(7) == 1 && counts.estimate(8) == 0)
+            counts.decay()
+            #expect(counts.estimate(45) == 1 && counts.estimate(7) == 0)
+        }
+        var large = CountingBloomFilter(entries: 20_000_000)
+        #expect(large.counterCount == 287_551_752)
+        // 3,000 keys: 30,000 counters touched, the sparse table grown many times over.
+        for key in 0..<UInt64(3000) { large.add(key) }
+        large.add(17)
+        #expect((0..<UInt64(3000)).allSatisfy { large.estimate($0) >= 1 } && large.estimate(17) >= 2)
+        #expect(large.estimate(3001) <= 1)
     }
 
     /// The shipped Zipf trace replayed under LIRS at 1, 5, 10 and 25 % of its unique bytes.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Issue 52: the replay agrees exactly with the libCacheSim researchers run today (the
-/// `libcachesim` Python package, installed by `scripts/bootstrap --tests`), object and byte
-/// miss ratios to 1e-6, for every policy both have that odr-sim matches: the shipped Zipf
+/// `libcachesim` Python package, installed by `scripts/bootstrap --tests`): the same misses
+/// and missed bytes (so both miss ratios within 1e-6), for every policy both have: the shipped Zipf
 /// trace, the CloudPhysics sample and a generated trace of few large objects (1 MiB to 512 MiB)
 /// at 1, 5, 10 and 25 % of the unique bytes. `scripts/lcs-agreement` makes the comparison;
 /// docs/traces.md has its table.
