@@ -14,7 +14,7 @@ import PackageDescription
 //   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
 //   ScenarioFile  → ODRCore, Quantities, Simulation, TextInput, Workload  [Yams]
 //   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
-//   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput
+//   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput, TextInput
 //   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities
 //   Workload      → Quantities, Simulation, Stochastic  [Collections]
 //   ODRPolicies   → CPrefetch, ODRCore, Stochastic  [HeapModule]
@@ -144,7 +144,9 @@ let package = Package(
         // host, implements; a plug-in is built against this header alone.
         .target(name: "COdrSimPolicy"),
         // Purge policies loaded at run time (`--policy-plugin`), checked against the contract.
-        .target(name: "PolicyPlugins", dependencies: ["COdrSimPolicy", "ODRCore", "ODRPolicies", "SafeOutput"]),
+        .target(
+            name: "PolicyPlugins",
+            dependencies: ["COdrSimPolicy", "ODRCore", "ODRPolicies", "SafeOutput", "TextInput"]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
         .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch", "Quantities"]),
         .target(

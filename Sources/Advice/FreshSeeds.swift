@@ -337,11 +337,17 @@ extension Advisor {
         ) {
             var chosen: FreshPrecision?
             if let precision {
-                guard confirm > 0, let p = parse(precision) else {
+                guard confirm > 0 else { throw Refusal(description: "--precision needs --confirm above 0") }
+                if precision.hasSuffix("%"), let percent = Double(precision.dropLast()), !(percent > 0 && percent < 100)
+                {
+                    throw Refusal(
+                        description: "--precision: '\(precision)' is not a percentage above 0 % and below 100 %")
+                }
+                guard let p = parse(precision) else {
                     throw Refusal(
                         description: """
-                            --precision: '\(precision)' is neither a percentage such as 5% nor a size such as \
-                            50MB (and it needs --confirm above 0)
+                            --precision: '\(precision)' is neither a percentage such as 5% nor a size from 1 B to \
+                            \(ModelLimits.bytesText) such as 50MB
                             """)
                 }
                 chosen = p
@@ -350,7 +356,8 @@ extension Advisor {
             guard let bytes = try? SizeSyntax.parse(indifference), bytes > 0, precision == nil else {
                 throw Refusal(
                     description: precision == nil
-                        ? "--indifference: '\(indifference)' is not a size above 0 such as 50MB"
+                        ? "--indifference: '\(indifference)' is not a size from 1 B to \(ModelLimits.bytesText) "
+                            + "such as 50MB"
                         : "--indifference replaces --precision: give one of them")
             }
             return (chosen, Double(bytes))

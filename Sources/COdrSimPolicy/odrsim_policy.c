@@ -2,3 +2,31 @@
 #include "odrsim_policy.h"
 
 uint32_t odrsim_policy_host_version(void) { return ODRSIM_POLICY_API_VERSION; }
+
+// odr-sim's side of calling plug-ins (odrsim_host.h).
+#include "odrsim_host.h"
+
+#include <stdlib.h>
+
+/* Per thread: a plug-in that calls exit does so on the thread that called it, and exit runs
+   the handlers there. */
+static __thread int plugin_depth = 0;
+static __thread const char *plugin_line = 0;
+static void (*plugin_exit_stop)(const char *line) = 0;
+
+static void exit_inside_plugin(void) {
+    if (plugin_depth > 0 && plugin_line != 0 && plugin_exit_stop != 0) plugin_exit_stop(plugin_line);
+}
+
+void odrsim_arm_plugin_exit(void (*stop)(const char *line)) {
+    if (plugin_exit_stop != 0) return;
+    plugin_exit_stop = stop;
+    atexit(exit_inside_plugin);
+}
+
+void odrsim_enter_plugin(const char *line) {
+    plugin_line = line;
+    plugin_depth += 1;
+}
+
+void odrsim_leave_plugin(void) { plugin_depth -= 1; }

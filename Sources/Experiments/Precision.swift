@@ -81,6 +81,9 @@ public struct Precision: Sendable, Equatable {
                 }
                 precision.absolute[metric] = target
             } else {
+                if text.hasSuffix("%"), let percent = Double(text.dropLast()), !(percent > 0 && percent < 100) {
+                    throw ParseError(description: "'\(text)' is not a percentage above 0 % and below 100 %")
+                }
                 guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent > 0, percent < 100 else {
                     throw ParseError(
                         description:

@@ -148,7 +148,13 @@ public struct SelectBest: Sendable {
             default: Double(text)
             }
         guard let delta, delta > 0, delta.isFinite else {
-            throw Failure(description: "--indifference: '\(text)' is not a positive value for \(metric.column)")
+            let kind =
+                switch metric.unit {
+                case .bytes: "a size from 1 B to \(ModelLimits.bytesText) (such as 50MB)"
+                case .seconds: "a duration above 0 up to \(ModelLimits.secondsText) (such as 30s)"
+                default: "a number above 0"
+                }
+            throw Failure(description: "--indifference: '\(text)' is not \(kind) for \(metric.column)")
         }
         return (metric, delta)
     }

@@ -11,7 +11,12 @@ public enum ShardCensus {
     public static func missing(
         count: Int, in directory: String, studyDigest: String,
         expectedRuns: (Int) -> [Int]
-    ) -> [(shard: Int, why: String)] {
+    ) throws(NotAFolder) -> [(shard: Int, why: String)] {
+        var folder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &folder), !folder.boolValue {
+            throw NotAFolder(
+                description: "--missing: \(InputText.oneLine(directory)) is a file, not the shards' folder (--out DIR)")
+        }
         var missing: [(shard: Int, why: String)] = []
         for k in 1...max(count, 1) {
             let path = (directory as NSString).appendingPathComponent(ShardFile.fileName(shard: k, of: count))
@@ -31,5 +36,12 @@ public enum ShardCensus {
             }
         }
         return missing
+    }
+}
+
+extension ShardCensus {
+    /// The shards' folder given is a file: no census can be taken there.
+    public struct NotAFolder: Error, CustomStringConvertible {
+        public let description: String
     }
 }

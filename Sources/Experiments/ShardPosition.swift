@@ -36,11 +36,28 @@ public struct ShardPosition: Sendable, Equatable, CustomStringConvertible {
     public func checked(runs: Int, option: String = "--shard", what: String = "runs") -> Result<
         ShardPosition, ShardCountError
     > {
-        count <= runs
+        // `--missing N` is shard 1 of N: it shows N as it was written.
+        let shown = option == "--missing" ? "\(count)" : "\(self)"
+        return count <= runs
             ? .success(self)
             : .failure(
                 ShardCountError(
-                    message: "\(option) \(self): there are \(runs) \(what) to share, so at most \(runs) shards"))
+                    message: "\(option) \(shown): there are \(runs) \(what) to share, so at most \(runs) shards"))
+    }
+
+    /// `--shard K/N`, or `--missing N` (shard 1 of N) with `option` "--missing", read and
+    /// checked against the `runs` it shares: the position, or the one line why not, naming the
+    /// option as written.
+    public static func checked(_ text: String, runs: Int, what: String, option: String = "--shard") -> Result<
+        ShardPosition, ShardCountError
+    > {
+        let missing = option == "--missing"
+        guard let position = ShardPosition(missing ? "1/" + text : text) else {
+            let rule =
+                missing ? "a whole number of shards from 1 to \(ModelLimits.studyRuns)" : syntax
+            return .failure(ShardCountError(message: "\(option) must be \(rule), not '\(text)'"))
+        }
+        return position.checked(runs: runs, option: option, what: what)
     }
 }
 

@@ -61,6 +61,8 @@ public struct Objective: Sendable, Equatable {
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
+        /// Whether a limit was refused (`--limit`, `limits:`), not the objective.
+        public var inLimit = false
     }
 
     /// advise's default objective, the default with limits alone: re-downloaded bytes, each
@@ -118,7 +120,11 @@ public struct Objective: Sendable, Equatable {
             return (metric, scope)
         }
         var terms: [Term] = []
-        for part in (text ?? adviseDefault).split(separator: "+") {
+        let written = text ?? adviseDefault
+        guard !written.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ParseError(description: "is empty: give METRIC or WEIGHT*METRIC terms joined by +")
+        }
+        for part in written.split(separator: "+", omittingEmptySubsequences: false) {
             let factors = part.split(separator: "*", maxSplits: 1)
             guard !part.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ParseError(description: "'\(text ?? "")' has an empty term")
@@ -143,9 +149,13 @@ public struct Objective: Sendable, Equatable {
         var parsed: [Limit] = []
         for text in limits {
             guard let at = text.range(of: "<=") else {
-                throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline")
+                throw ParseError(description: "limit '\(text)' is not METRIC<=VALUE or METRIC<=baseline", inLimit: true)
             }
-            let (which, scope) = try metric(text[..<at.lowerBound])
+            let which: Metric
+            let scope: Scope
+            do { (which, scope) = try metric(text[..<at.lowerBound]) } catch {
+                throw ParseError(description: error.description, inLimit: true)
+            }
             let value = text[at.upperBound...].trimmingCharacters(in: .whitespaces)
             let name = scope.rawValue + which.column
             if value == "baseline" {
@@ -159,7 +169,8 @@ public struct Objective: Sendable, Equatable {
             case .count: most = Double(value)
             }
             guard let most, most.isFinite, most >= 0 else {
-                throw ParseError(description: "limit '\(text)': '\(value)' is not a value of \(which.column)")
+                throw ParseError(
+                    description: "limit '\(text)': '\(value)' is not a value of \(which.column)", inLimit: true)
             }
             parsed.append(Limit(metric: which, most: most, text: "\(name) ≤ \(value)", scope: scope))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ODRPolicies
+import SafeOutput
 
 /// Loads the plug-ins a command line names (`--policy-plugin SPEC`, repeatable) and registers
 /// their policies, before the command parses its policy names: a plug-in's policy is then one
@@ -25,17 +26,30 @@ public enum PluginLoader {
         return found
     }
 
+    /// Loads the plug-ins the process's command line names (before its commands parse it),
+    /// a plug-in that cannot be used is the command's failure (exit 1).
+    public static func loadCommandLine() throws(CommandFailure) {
+        do { try load(specs(in: Array(CommandLine.arguments.dropFirst()))) } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     /// Loads and registers each plug-in; the first that cannot be used is the error.
     @discardableResult
     public static func load(_ specs: [String]) throws(PluginError) -> [PolicyPlugin] {
         var loaded: [PolicyPlugin] = []
+        // Plug-in code shares the process from here: what it prints goes to standard error.
+        if !specs.isEmpty { StandardOutput.keepForOdrSim() }
         for text in specs {
             let spec = try PluginSpec(text)
+            // A name given is checked before the plug-in's code runs at all.
+            if let name = spec.name, PolicyRegistry.descriptor(named: name) != nil {
+                throw PluginError(path: spec.path, DuplicatePolicy(name: name).description)
+            }
             let plugin = try PolicyPlugin(spec, pythonHost: PythonHost.path)
             if PolicyRegistry.descriptor(named: plugin.name) != nil {
                 throw PluginError(path: spec.path, DuplicatePolicy(name: plugin.name).description)
             }
-            try plugin.probe()
             do { try PolicyRegistry.register(plugin.descriptor) } catch {
                 throw PluginError(path: spec.path, error.description)
             }

@@ -24,21 +24,39 @@ final class PluginPolicy: PurgePolicy {
     init(plugin: PolicyPlugin, seed: UInt64) {
         self.plugin = plugin
         var error: UnsafePointer<CChar>? = nil
-        let made = plugin.withCreateArguments(seed: seed) { plugin.api.pointee.create($0, &error) }
+        let made = Self.calling(plugin) {
+            plugin.withCreateArguments(seed: seed) { plugin.api.pointee.create($0, &error) }
+        }
         guard let made else {
-            Self.stop(plugin, "create failed: \(error.map { String(cString: $0) } ?? "no instance")")
+            Self.stop(plugin, "create failed: \(Self.text(error) ?? "no instance")")
         }
         instance = made
     }
 
     deinit {
         checkNotifications()
-        plugin.api.pointee.destroy?(instance)
+        Self.calling(plugin) { plugin.api.pointee.destroy?(instance) }
+    }
+
+    /// `body`, a call into the plug-in, marked so that a plug-in calling `exit` there is one
+    /// line naming it and exit status 1 (`odrsim_host.h`).
+    @inline(__always)
+    private static func calling<T>(_ plugin: PolicyPlugin, _ body: () -> T) -> T {
+        odrsim_enter_plugin(plugin.exitLine)
+        defer { odrsim_leave_plugin() }
+        return body()
+    }
+
+    /// A plug-in's message as one safe line (``PluginProbe/oneLine(_:)``).
+    private static func text(_ message: UnsafePointer<CChar>?) -> String? {
+        message.map { PluginProbe.oneLine($0) }
     }
 
     /// Stops on an error a notification met (a Python method that raised).
     private func checkNotifications() {
-        if let error = plugin.api.pointee.error?(instance) { Self.stop(plugin, String(cString: error)) }
+        if let error = Self.calling(plugin, { plugin.api.pointee.error?(instance) }) {
+            Self.stop(plugin, Self.text(error)!)
+        }
     }
 
     func packStored(_ pack: PurgeCandidate) { notify(plugin.api.pointee.stored, pack) }
@@ -53,7 +71,7 @@ final class PluginPolicy: PurgePolicy {
     ) {
         guard let call else { return }
         var record = odrsim_pack(pack)
-        call(instance, &record)
+        Self.calling(plugin) { call(instance, &record) }
     }
 
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
@@ -98,12 +116,12 @@ final class PluginPolicy: PurgePolicy {
         var error: UnsafePointer<CChar>? = nil
         let written = withExtendedLifetime(box) {
             victims.withUnsafeMutableBufferPointer { buffer in
-                plugin.api.pointee.select_victims(instance, &cView, buffer.baseAddress, &error)
+                Self.calling(plugin) { plugin.api.pointee.select_victims(instance, &cView, buffer.baseAddress, &error) }
             }
         }
         checkNotifications()
         guard written >= 0 else {
-            Self.stop(plugin, "select_victims: \(error.map { String(cString: $0) } ?? "no message")")
+            Self.stop(plugin, "select_victims: \(Self.text(error) ?? "no message")")
         }
         guard written <= count else {
             Self.stop(plugin, "select_victims wrote \(written) victims, more than the \(count) candidates")

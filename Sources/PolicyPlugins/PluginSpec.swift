@@ -1,3 +1,6 @@
+import Foundation
+import TextInput
+
 /// What `--policy-plugin PATH[:NAME[:OPTIONS]]` says: the plug-in's file, the name its policy
 /// takes (for a Python file, the class to load), and options handed to each instance.
 ///
@@ -20,8 +23,17 @@ public struct PluginSpec: Sendable, Equatable {
     /// Whether the file is Python source, run by the Python host plug-in.
     public var isPython: Bool { path.hasSuffix(".py") }
 
+    /// Why `name` cannot name a policy, or nil: letters, digits, `-`, `_` and `.` only.
+    public static func refusal(ofName name: String) -> String? {
+        name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+            ? nil : "may hold letters, digits, '-', '_' and '.' only"
+    }
+
     public init(_ text: String) throws(PluginError) {
-        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        // A file whose own name holds a colon is that file, not a path and a name.
+        let whole = FileManager.default.fileExists(atPath: text)
+        let parts =
+            whole ? [text] : text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard let path = parts.first, !path.isEmpty else {
             throw PluginError(path: text, "give the plug-in's file: --policy-plugin PATH[:NAME[:OPTIONS]]")
         }
@@ -38,9 +50,10 @@ public struct PluginSpec: Sendable, Equatable {
             }
         }
         self.options = options
-        if let name, !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) {
-            throw PluginError(path: path, "the name '\(name)' may hold letters, digits, '-', '_' and '.' only")
+        if let name, let reason = Self.refusal(ofName: name) {
+            throw PluginError(path: path, "the name '\(InputText.oneLine(name))' \(reason)")
         }
+
         if isPython && self.name == nil {
             throw PluginError(path: path, "name the Python class to load: \(path):CLASS")
         }

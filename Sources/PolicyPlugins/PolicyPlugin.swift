@@ -2,16 +2,17 @@ import COdrSimPolicy
 import Foundation
 import ODRCore
 import ODRPolicies
+import SafeOutput
 
 /// A purge-policy plug-in loaded from a shared library (`odrsim_policy.h`), or a Python
 /// class run by the Python host plug-in: a name, and a ``PolicyDescriptor`` making one
 /// ``PluginPolicy`` per run.
 ///
-/// Loading checks what can be checked before a run: that the file is a shared library
-/// exporting `odrsim_policy_entry` and speaking this interface's version; then the loader
-/// (``PluginLoader``) checks its name is free and that an instance can be created and
-/// destroyed (``probe()``, in a child process, so that a plug-in that crashes in `create` is an
-/// error naming it, not odr-sim's crash).
+/// Loading checks what can be checked before a run, first in a child process with a time limit
+/// (``PluginProbe``: its constructors, `odrsim_policy_entry`, this interface's version, an
+/// instance created and destroyed), so that a plug-in that crashes, hangs or exits there is an
+/// error naming it, not odr-sim's crash or hang; then here, and the loader (``PluginLoader``)
+/// checks its name is free.
 public final class PolicyPlugin: @unchecked Sendable {
     // @unchecked: the table and the library live as long as the process (never unloaded);
     // the table is read-only.
@@ -26,7 +27,8 @@ public final class PolicyPlugin: @unchecked Sendable {
     public let summary: String
 
     /// Loads the plug-in `spec` names. A Python file is run by the host plug-in at
-    /// `pythonHost` (``PythonHost/path()``).
+    /// `pythonHost` (``PythonHost/path()``). The load is tried in a child first
+    /// (``PluginProbe``).
     public init(_ spec: PluginSpec, pythonHost: () throws(PluginError) -> String) throws(PluginError) {
         path = spec.path
         guard FileManager.default.fileExists(atPath: spec.path) else {
@@ -37,21 +39,65 @@ public final class PolicyPlugin: @unchecked Sendable {
             throw PluginError(path: spec.path, "is a folder, not a plug-in")
         }
         let library = spec.isPython ? try pythonHost() : spec.path
+        let probed = try PluginProbe(library: library, path: spec.isPython ? spec.path : library, spec: spec).run()
+        api = try Self.table(library)
+        let ownName = String(validating: probed.name, as: UTF8.self)
+        if spec.name == nil {
+            // The plug-in's own name follows the rule of a name given as PATH:NAME.
+            guard !probed.name.isEmpty else {
+                throw PluginError(path: spec.path, "has no name: give one with \(spec.path):NAME")
+            }
+            if let reason = ownName.map(PluginSpec.refusal(ofName:)) ?? "is not UTF-8" {
+                throw PluginError(
+                    path: spec.path,
+                    "its own name '\(PluginProbe.oneLine(probed.name))' \(reason); give another with \(spec.path):NAME")
+            }
+        }
+        name = spec.name ?? ownName ?? ""
+        argument = Self.argument(spec)
+        options = spec.options
+        let summary = PluginProbe.oneLine(probed.summary)
+        self.summary =
+            spec.isPython
+            ? "Python class \(spec.name ?? "") of \(spec.path)"
+            : (summary.isEmpty ? "plug-in \(spec.path)" : "\(summary) (plug-in \(spec.path))")
+        exitLine = strdup(
+            "odr-sim: purge policy '\(name)' (\(spec.path)): the plug-in ended the process (exit) during a call; "
+                + "no output written\n")!
+        odrsim_arm_plugin_exit { line in Interruption.fail(PolicyPlugin.exitReason(String(cString: line!))) }
+    }
+
+    /// The line the exit handler prints when this plug-in calls `exit` (kept for the process).
+    let exitLine: UnsafeMutablePointer<CChar>
+
+    /// ``Interruption/fail(_:)`` adds `odr-sim: ` and the newline.
+    private static func exitReason(_ line: String) -> String {
+        String(line.dropFirst("odr-sim: ".count).dropLast())
+    }
+
+    /// What the host plug-in loads (the Python file and class); empty for a C plug-in.
+    static func argument(_ spec: PluginSpec) -> String {
+        spec.isPython ? (URL(fileURLWithPath: spec.path).standardizedFileURL.path + ":" + (spec.name ?? "")) : ""
+    }
+
+    /// Opens `library` in this process and checks its table; `entered` is called before its
+    /// entry function is.
+    static func table(_ library: String, entered: () -> Void = {}) throws(PluginError)
+        -> UnsafePointer<odrsim_policy_api>
+    {
         // A path with no slash is searched for by dlopen in the system's folders: keep it here.
         let opened = library.contains("/") ? library : "./" + library
         // RTLD_GLOBAL: the Python host's interpreter loads extension modules that need its symbols.
         guard let handle = dlopen(opened, RTLD_NOW | RTLD_GLOBAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"
-            throw PluginError(
-                path: library,
-                "not a plug-in odr-sim can load "
-                    + "(\(reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason))"
-            )
+            let last = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
+            throw PluginError(path: library, "not a plug-in odr-sim can load (\(PluginProbe.oneLine(last)))")
         }
         guard let symbol = dlsym(handle, ODRSIM_POLICY_ENTRY) else {
             throw PluginError(path: library, "exports no \(ODRSIM_POLICY_ENTRY) (see odrsim_policy.h)")
         }
         let entry = unsafeBitCast(symbol, to: odrsim_policy_entry_fn.self)
+        entered()
         guard let api = entry() else { throw PluginError(path: library, "\(ODRSIM_POLICY_ENTRY) returned no table") }
         guard api.pointee.version == UInt32(ODRSIM_POLICY_API_VERSION) else {
             throw PluginError(
@@ -65,18 +111,7 @@ public final class PolicyPlugin: @unchecked Sendable {
         guard api.pointee.create != nil, api.pointee.select_victims != nil else {
             throw PluginError(path: library, "its table lacks create or select_victims")
         }
-        self.api = api
-        let ownName = api.pointee.name.map { String(cString: $0) } ?? ""
-        name = spec.name ?? ownName
-        guard !name.isEmpty else { throw PluginError(path: spec.path, "has no name: give one with \(spec.path):NAME") }
-        argument =
-            spec.isPython ? (URL(fileURLWithPath: spec.path).standardizedFileURL.path + ":" + (spec.name ?? "")) : ""
-        options = spec.options
-        let summary = api.pointee.summary.map { String(cString: $0) } ?? ""
-        self.summary =
-            spec.isPython
-            ? "Python class \(spec.name ?? "") of \(spec.path)"
-            : (summary.isEmpty ? "plug-in \(spec.path)" : "\(summary) (plug-in \(spec.path))")
+        return api
     }
 
     /// A descriptor making this plug-in's policy (the registry's entry for it).
@@ -87,61 +122,15 @@ public final class PolicyPlugin: @unchecked Sendable {
         }
     }
 
-    /// Creates and destroys one instance in a child process: a crash there, or a failed
-    /// `create`, is one line naming the plug-in.
-    func probe() throws(PluginError) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return }
-        let child = fork()
-        if child == 0 {
-            close(fds[0])
-            // A crash here is reported by the parent in one line: no backtrace on stderr.
-            for number in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(number, SIG_DFL) }
-            let null = open("/dev/null", O_WRONLY)
-            if null >= 0 {
-                dup2(null, 2)
-                dup2(null, 1)
-            }
-            var code: Int32 = 0
-            withCreateArguments(seed: 0) { args in
-                var error: UnsafePointer<CChar>? = nil
-                if let instance = api.pointee.create(args, &error) {
-                    api.pointee.destroy?(instance)
-                } else {
-                    let message = error.map { String(cString: $0) } ?? "create returned no instance"
-                    _ = message.withCString { write(fds[1], $0, strlen($0)) }
-                    code = 2
-                }
-            }
-            _exit(code)
-        }
-        close(fds[1])
-        guard child > 0 else {
-            close(fds[0])
-            return
-        }
-        var message = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fds[0], &buffer, buffer.count)
-            if n <= 0 { break }
-            message += buffer[..<n]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        if signal != 0 { throw PluginError(path: path, "crashed in create (signal \(signal))") }
-        if (status >> 8) & 0xff != 0 {
-            let text =
-                String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init)
-                ?? "create failed"
-            throw PluginError(path: path, "create failed: \(text)")
-        }
-    }
-
     /// Calls `body` with `create`'s arguments (valid during the call only).
     func withCreateArguments<T>(seed: UInt64, _ body: (UnsafePointer<odrsim_create_args>) -> T) -> T {
+        Self.withCreateArguments(name: name, argument: argument, options: options, seed: seed, body)
+    }
+
+    static func withCreateArguments<T>(
+        name: String, argument: String, options: [(key: String, value: String)], seed: UInt64,
+        _ body: (UnsafePointer<odrsim_create_args>) -> T
+    ) -> T {
         // Strings stay alive as C strings for the call: strdup'd, freed after.
         var owned: [UnsafeMutablePointer<CChar>] = []
         defer { for string in owned { free(string) } }

@@ -13,6 +13,7 @@ public enum Interruption {
     private final class Registry: @unchecked Sendable {
         let lock = NSRecursiveLock()
         var paths: Set<String> = []
+        var children: Set<pid_t> = []
         var sources: [DispatchSourceSignal] = []
     }
     private static let registry = Registry()
@@ -37,6 +38,7 @@ public enum Interruption {
     /// Removes what is registered and exits; the lock waits for a rename under way.
     private static func interrupted(by number: Int32) -> Never {
         registry.lock.lock()
+        endChildren()
         for path in registry.paths { removeWhileWritten(path) }
         let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "SIGHUP"
         FileHandle.standardError.write(Data("\nodr-sim: stopped by \(name); no output written\n".utf8))
@@ -49,9 +51,34 @@ public enum Interruption {
     /// the command (a purge-policy plug-in's wrong answer deep inside a run).
     public static func fail(_ line: String) -> Never {
         registry.lock.lock()
+        endChildren()
         for path in registry.paths { removeWhileWritten(path) }
         FileHandle.standardError.write(Data("odr-sim: \(line)\n".utf8))
         _exit(1)
+    }
+
+    /// A child process (a plug-in tried in a fork) to kill and reap if the program stops, so
+    /// that none is left behind; ``release(child:)`` once it is reaped.
+    public static func guardChild(_ child: pid_t) {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        registry.children.insert(child)
+    }
+
+    public static func release(child: pid_t) {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        registry.children.remove(child)
+    }
+
+    /// Kills and reaps every guarded child (the lock held).
+    private static func endChildren() {
+        for child in registry.children {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        }
+        registry.children.removeAll()
     }
 
     /// Removes `path` (a file, or a folder with what is in it) although workers may still be

@@ -13,6 +13,9 @@ public enum StandardOutput {
         /// The first write error (`errno`), if any; once set, nothing more is written.
         var failure: Int32?
         var closedByReader = false
+        /// Where standard output is: descriptor 1, or its copy once foreign code shares the
+        /// process (``keepForOdrSim()``).
+        var descriptor: Int32 = 1
     }
     private static let state = State()
 
@@ -23,7 +26,7 @@ public enum StandardOutput {
         guard state.failure == nil, !state.closedByReader else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Foundation.write(state.descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { state.closedByReader = true } else { state.failure = errno }
@@ -31,6 +34,20 @@ public enum StandardOutput {
             }
             bytes = bytes.dropFirst(written)
         }
+    }
+
+    /// Keeps standard output for odr-sim alone from now on: its writes go to a copy of
+    /// descriptor 1, and descriptor 1 becomes standard error's, so that whatever plug-in code
+    /// prints (C's `printf`, Python's `print`) goes to standard error and never into a table
+    /// or JSON a script reads. Called when a plug-in is loaded; a second call does nothing.
+    public static func keepForOdrSim() {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        guard state.descriptor == 1 else { return }
+        // C's stdout buffer is never written to here (every line goes through `write`).
+        let copy = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0, dup2(2, 1) >= 0 else { return }
+        state.descriptor = copy
     }
 
     /// The first failed write, as the command's failure (exit 1); nothing if every write

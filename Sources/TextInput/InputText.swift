@@ -141,4 +141,41 @@ public enum InputText {
         }
         return result
     }
+
+    /// Bytes as one safe line: UTF-8 as ``oneLine(_:)`` shows it, each byte that is not UTF-8
+    /// as `\xNN`, at most `limit` characters (then `…`). For text odr-sim did not write: a
+    /// plug-in's message, a file name as the system gave it.
+    public static func oneLine(bytes: [UInt8], limit: Int = 300) -> String {
+        var text = ""
+        var i = 0
+        var shown = 0
+        while i < bytes.count && shown < limit {
+            var iterator = bytes[i...].makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            if case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+                text += oneLine(String(Unicode.UTF8.decode(encoded)))
+                i += encoded.count
+            } else {
+                let hex = String(bytes[i], radix: 16)
+                text += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+                i += 1
+            }
+            shown += 1
+        }
+        return i < bytes.count ? text + "…" : text
+    }
+
+    /// The refusal of a command line holding an argument that is not UTF-8 (a file name in
+    /// another encoding), or nil: odr-sim reads its arguments as UTF-8, and such a name
+    /// would otherwise reach the file system changed (a missing file, a file of another name).
+    public static func nonUTF8Argument() -> String? {
+        for k in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[k] else { continue }
+            let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            if String(validating: bytes, as: UTF8.self) == nil {
+                return "argument '\(oneLine(bytes: bytes))' is not UTF-8: odr-sim takes file names and values in UTF-8"
+            }
+        }
+        return nil
+    }
 }

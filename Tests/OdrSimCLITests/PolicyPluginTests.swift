@@ -162,6 +162,16 @@ struct PolicyPluginTests {
             ),
             ("RaisesInCreate", "Tests/Fixtures/plugins/raising.py: create failed: RuntimeError: cannot start"),
             ("Missing", "Tests/Fixtures/plugins/raising.py: create failed: LookupError: raising.py defines no Missing"),
+            // Issue 53: every method is checked on the instance before use.
+            (
+                "HidesSelect",
+                "Tests/Fixtures/plugins/raising.py: create failed: HidesSelect.select_victims is not callable "
+                    + "(NoneType)"
+            ),
+            (
+                "NumberForStored",
+                "Tests/Fixtures/plugins/raising.py: create failed: NumberForStored.stored is not callable (int)"
+            ),
         ])
     func pythonRaises(_ name: String, _ message: String) throws {
         _ = try Self.host.get()

@@ -19,6 +19,6 @@ struct PythonPackageTests {
             ])
         #expect(result.status == 0, "\(result.stderr)")
         // unittest reports on stderr: every test ran, none was skipped.
-        #expect(result.stderr.contains("Ran 10 tests") && result.stderr.contains("\nOK"), "\(result.stderr)")
+        #expect(result.stderr.contains("Ran 12 tests") && result.stderr.contains("\nOK"), "\(result.stderr)")
     }
 }

@@ -8,11 +8,11 @@ struct VerdictInputTests {
     @Test(
         "one line, exit 64, nothing written",
         arguments: [
-            (["--precision", "0%"], "--precision: '0%' is neither a percentage"),
-            (["--precision", "150%"], "--precision: '150%' is neither a percentage"),
+            (["--precision", "0%"], "--precision: '0%' is not a percentage above 0 % and below 100 %"),
+            (["--precision", "150%"], "--precision: '150%' is not a percentage above 0 % and below 100 %"),
             (
                 ["--select-best", "redownload_bytes", "--indifference", "0MB"],
-                "--indifference: '0MB' is not a positive value"
+                "--indifference: '0MB' is not a size from 1 B to 1PiB (such as 50MB) for redownload_bytes"
             ),
             (
                 ["--select-best", "redownload_bytes", "--indifference", "50MB", "--confidence", "0.5"],
@@ -25,7 +25,7 @@ struct VerdictInputTests {
             (["--objective", "redownload_bytes + nothing_at_all"], "--objective: 'nothing_at_all' is not a metric"),
             (
                 ["--limit", "failed_requests<=soon"],
-                "--objective: limit 'failed_requests<=soon': 'soon' is not a value of failed_requests"
+                "--limit: limit 'failed_requests<=soon': 'soon' is not a value of failed_requests"
             ),
         ])
     func refused(_ flags: [String], _ message: String) throws {
@@ -44,7 +44,7 @@ struct VerdictInputTests {
     @Test(
         "advise: an indifference of 0, or with --precision: one line, exit 64, nothing written",
         arguments: [
-            (["--indifference", "0MB"], "--indifference: '0MB' is not a size above 0 such as 50MB"),
+            (["--indifference", "0MB"], "--indifference: '0MB' is not a size from 1 B to 1PiB such as 50MB"),
             (["--indifference", "50MB", "--precision", "5%"], "--indifference replaces --precision: give one of them"),
         ])
     func adviseRefused(_ flags: [String], _ message: String) throws {

@@ -4,6 +4,8 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
+import signal
 import shutil
 import subprocess
 import sys
@@ -88,6 +90,26 @@ def _policies(policy: Any) -> tuple[list[str], dict[str, str]]:
     return words, environment
 
 
+def failure_line(stderr: str, status: int) -> str:
+    """odr-sim's own line from a failed run's standard error: its ``odr-sim: …`` or
+    ``FILE:LINE:COLUMN: …`` line, never a line of a backtrace; for a crash, what crashed."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    own = [line for line in lines if line.startswith("odr-sim: ") or re.match(r"^[^\s:][^:]*:\d+(:\d+)?: \S", line)]
+    if own and status > 0:
+        return own[-1]
+    fatal = next((line for line in lines if "Fatal error:" in line), None)
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        what = fatal or (own[-1] if own else None)
+        return f"odr-sim crashed ({name})" + (f": {what}" if what else "")
+    if fatal:
+        return f"odr-sim crashed (exit status {status}): {fatal}"
+    return f"odr-sim exited with status {status}" + (f": {lines[-1]}" if lines and len(lines) == 1 else "")
+
+
 def _command(command: str, target: Optional[PathLike], main: str, out: Optional[PathLike], policy: Any,
              options: Mapping[str, Any], arguments: Iterable[str] = (), focus: Optional[str] = None) -> Result:
     """``focus``: under ``app=``, the JSON key whose rows are the app's answer (its own metrics,
@@ -102,8 +124,7 @@ def _command(command: str, target: Optional[PathLike], main: str, out: Optional[
     words += policy_words + _options(options) + ["--out", os.fspath(folder)]
     completed = subprocess.run(words, capture_output=True, text=True, env={**os.environ, **environment})
     if completed.returncode != 0:
-        lines = [line for line in completed.stderr.splitlines() if line.strip()]
-        raise OdrSimError(lines[-1] if lines else f"odr-sim exited with status {completed.returncode}", completed.returncode, words)
+        raise OdrSimError(failure_line(completed.stderr, completed.returncode), completed.returncode, words)
     tables = {path.stem: pd.read_csv(path) for path in sorted(folder.glob("*.csv"))}
     if main not in tables:
         raise OdrSimError(f"odr-sim wrote no {main}.csv in {folder}", 1, words)

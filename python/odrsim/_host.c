@@ -203,9 +203,29 @@ static void *create(const odrsim_create_args *args, const char **error) {
     }
     const char *names[] = {"stored", "accessed", "released", "removed", "select_victims"};
     PyObject **slots[] = {&self->stored, &self->accessed, &self->released, &self->removed, &self->select};
+    /* Each method is looked up on the instance, which may hide the class's: every one found
+       must be callable, and select_victims must be found. */
+    const char *refused = NULL;
     for (int k = 0; k < 5; k++) {
         *slots[k] = PyObject_GetAttrString(self->object, names[k]);
         if (!*slots[k]) PyErr_Clear();
+        if (!refused && *slots[k] && (*slots[k] == Py_None || !PyCallable_Check(*slots[k]))) {
+            snprintf(create_error, sizeof create_error, "%s.%s is not callable (%s)", self->name, names[k],
+                     Py_TYPE(*slots[k])->tp_name);
+            refused = create_error;
+        }
+    }
+    if (!refused && !self->select) {
+        snprintf(create_error, sizeof create_error, "%s has no select_victims(view) method", self->name);
+        refused = create_error;
+    }
+    if (refused) {
+        for (int k = 0; k < 5; k++) Py_XDECREF(*slots[k]);
+        Py_XDECREF(self->object);
+        free(self);
+        PyGILState_Release(gil);
+        *error = refused;
+        return NULL;
     }
     PyGILState_Release(gil);
     return self;
@@ -247,6 +267,7 @@ static const char *notification_error(void *s) {
 static int64_t select_victims(void *s, const odrsim_view *view, int64_t *victims, const char **error) {
     instance *self = s;
     if (self->failed) { *error = self->error; return -1; }
+    if (!self->select) { *error = "no select_victims(view) method"; return -1; }
     PyGILState_STATE gil = PyGILState_Ensure();
     int64_t count = -1;
     PyObject *v = PyObject_CallMethod(bootstrap, "view", "KLdLiiL", (unsigned long long)(uintptr_t)view, (long long)view->bytes, view->time,

@@ -33,7 +33,11 @@ def host_library() -> str:
     library = cache / f"odrsim-python-host-{key}.so"
     if library.is_file():
         return str(library)
-    cache.mkdir(parents=True, exist_ok=True)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OdrSimError(f"cannot use {cache} as the cache folder (ODRSIM_CACHE): {error.strerror}", 1,
+                          ["mkdir", str(cache)]) from None
     libdir = sysconfig.get_config_var("LIBDIR") or ""
     ldlibrary = sysconfig.get_config_var("LDLIBRARY") or f"libpython{sysconfig.get_python_version()}.so"
     libname = ldlibrary[3:].split(".so")[0].split(".a")[0]
@@ -42,11 +46,17 @@ def host_library() -> str:
     command = compiler + ["-std=c11", "-O2", "-fPIC", "-shared", "-I", str(HERE), "-I", sysconfig.get_path("include"),
                           f'-DODRSIM_PYTHON_HOME="{sys.base_prefix}"', str(HERE / "_host.c"), "-o", str(temporary),
                           "-L", libdir, f"-Wl,-rpath,{libdir}", f"-l{libname}", "-lpthread"]
-    built = subprocess.run(command, capture_output=True, text=True)
+    try:
+        built = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        raise OdrSimError(f"cannot build the Python host plug-in: {compiler[0]}: {error.strerror}", 1, command) from None
     if built.returncode != 0:
         first = (built.stderr.strip().splitlines() or ["the compiler failed"])[0]
         raise OdrSimError(f"cannot build the Python host plug-in ({first}); a C compiler and Python's headers are needed", 1, command)
-    os.replace(temporary, library)
+    try:
+        os.replace(temporary, library)
+    except OSError as error:
+        raise OdrSimError(f"cannot put the Python host plug-in in {cache}: {error.strerror}", 1, command) from None
     return str(library)
 
 

@@ -110,6 +110,46 @@ class PackageTests(unittest.TestCase):
             else:
                 os.environ["ODR_SIM"] = saved
 
+    def test_a_crash_is_one_line_never_a_backtrace_line(self):
+        # Issue 53: a stand-in for an odr-sim that crashes, its backtrace after the fatal line.
+        fake = Path(self.out("odr-sim"))
+        fake.write_text("#!/bin/sh\n"
+                        "echo 'ODRCore/ODRDevice.swift:85: Fatal error: purge policy chose pack#3 twice' >&2\n"
+                        "echo '' >&2\n"
+                        "echo '0      0x00005633 main + 12 in odr-sim at /work/Sources/main.swift:3:1' >&2\n"
+                        "kill -SEGV $$\n")
+        fake.chmod(0o755)
+        saved = os.environ.get("ODR_SIM")
+        try:
+            os.environ["ODR_SIM"] = str(fake)
+            with self.assertRaises(odrsim.OdrSimError) as caught:
+                odrsim.mrc("Scenarios/traces/zipf-20k.csv", out=self.out("m"))
+        finally:
+            if saved is None:
+                os.environ.pop("ODR_SIM", None)
+            else:
+                os.environ["ODR_SIM"] = saved
+        self.assertEqual(str(caught.exception),
+                         "odr-sim crashed (SIGSEGV): ODRCore/ODRDevice.swift:85: Fatal error: purge policy chose pack#3 twice")
+        self.assertEqual(caught.exception.status, -11)
+
+    def test_a_cache_folder_that_is_a_file_is_an_odrsim_error(self):
+        blocked = Path(self.out("cache"))
+        blocked.write_text("not a folder\n")
+        saved = os.environ.get("ODRSIM_CACHE")
+        try:
+            os.environ["ODRSIM_CACHE"] = str(blocked / "inner")
+            with self.assertRaises(odrsim.OdrSimError) as caught:
+                odrsim.replay("Scenarios/traces/zipf-20k.csv", policy=LRU, out=self.out("c"))
+        finally:
+            if saved is None:
+                os.environ.pop("ODRSIM_CACHE", None)
+            else:
+                os.environ["ODRSIM_CACHE"] = saved
+        self.assertIn("cannot use", str(caught.exception))
+        self.assertIn("(ODRSIM_CACHE): Not a directory", str(caught.exception))
+        self.assertTrue(blocked.is_file())
+
     def test_mrc_and_bound(self):
         curve = odrsim.mrc("Scenarios/traces/zipf-20k.csv", out=self.out("m"))
         self.assertGreater(len(curve), 5)

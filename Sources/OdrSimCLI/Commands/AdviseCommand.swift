@@ -201,8 +201,8 @@ struct AdviseCommand: ParsableCommand {
 
     func validate() throws {
         try validateReplications(replications)
-        if confirm != 0 { try validateReplications(confirm) }
-        try validateReplications(maxReplications)
+        if confirm != 0 { try validateReplications(confirm, flag: "--confirm") }
+        try validateReplications(maxReplications, flag: "--max-replications")
         if maxEvaluations < 3 || maxEvaluations > Self.maximumEvaluations {
             throw ValidationError(
                 "--max-evaluations must be 3 (the three starting layouts) to \(Self.maximumEvaluations)")
@@ -324,7 +324,7 @@ struct AdviseCommand: ParsableCommand {
         // round shares, so the bound on N.
         let devices = max(1, advisor.population.count)
         let position = try checkedShard(
-            shard, runs: 3 * replications * devices,
+            shard, option: "--shard", runs: 3 * replications * devices,
             what: "runs in the search's largest round (3 starting layouts × \(replications) replications × "
                 + "\(devices) device\(devices == 1 ? "" : "s"))")
         let inputs = [file] + [population].compactMap { $0 }

@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import PolicyPlugins
 import SafeOutput
+import TextInput
 
 /// The `odr-sim` command: simulate storage pressure and purge policy for on-demand resources.
 public struct OdrSim: ParsableCommand {
@@ -44,9 +45,8 @@ public struct OdrSim: ParsableCommand {
     public static func main() {
         Interruption.install()
         do {
-            do { try PluginLoader.load(PluginLoader.specs(in: Array(CommandLine.arguments.dropFirst()))) } catch {
-                throw CommandFailure(error.description)
-            }
+            if let refusal = InputText.nonUTF8Argument() { throw CommandFailure.usage(refusal) }
+            try PluginLoader.loadCommandLine()
             var command = try parseAsRoot()
             try command.run()
             try StandardOutput.finish()

@@ -7,6 +7,7 @@ import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
+import TextInput
 
 /// `odr-sim sweep`: a study's grid of points × policies × replications, on this machine or
 /// in shards on a cluster.
@@ -143,8 +144,9 @@ struct SweepRunCommand: ParsableCommand {
         var runner = try makeRunner(study, replications: study.replications)
         let precision = try targetPrecision()
         let position = try checkedShard(
-            shard ?? missing.map { "1/\($0)" }, runs: runner.plan.runs.count, what: "runs in the study")
-        if let missing, let out { return census(missing, of: study, plan: runner.plan, in: out) }
+            shard ?? missing.map(String.init), option: shard == nil && missing != nil ? "--missing" : "--shard",
+            runs: runner.plan.runs.count, what: "runs in the study")
+        if let missing, let out { return try census(missing, of: study, plan: runner.plan, in: out) }
         let labels = study.pointLabels
         try checkLargestWorkload(study, labels: labels)
         let report = try claimOutputs(study, shard: position)
@@ -225,8 +227,8 @@ struct SweepRunCommand: ParsableCommand {
     }
 
     /// `--missing N`: a census of the shards, one line each; nothing runs.
-    private func census(_ count: Int, of study: Study, plan: ExperimentPlan, in out: String) {
-        let shards = ShardCensus.missing(count: count, in: out, studyDigest: study.digest) {
+    private func census(_ count: Int, of study: Study, plan: ExperimentPlan, in out: String) throws {
+        let shards = try ShardCensus.missing(count: count, in: out, studyDigest: study.digest) {
             plan.shard($0, of: count)
         }
         for shard in shards { say("\(shard.shard)\t\(shard.why)") }
@@ -320,12 +322,9 @@ struct SweepMergeCommand: ParsableCommand {
 
 /// `--shard K/N` (already checked to be K/N by the command's validate()), with N checked
 /// against the `runs` there are to share: a usage error beyond them.
-func checkedShard(_ text: String?, runs: Int, what: String) throws(CommandFailure) -> ShardPosition? {
+func checkedShard(_ text: String?, option: String, runs: Int, what: String) throws(CommandFailure) -> ShardPosition? {
     guard let text else { return nil }
-    guard let position = ShardPosition(text) else {
-        throw CommandFailure.usage("--shard must be \(ShardPosition.syntax), not '\(text)'")
-    }
-    switch position.checked(runs: runs, what: what) {
+    switch ShardPosition.checked(text, runs: runs, what: what, option: option) {
     case .success(let position): return position
     case .failure(let error): throw CommandFailure.usage(error.message)
     }

@@ -64,7 +64,7 @@ struct ScenarioRunOptions: ParsableArguments {
 
     func validate() throws {
         try validateReplications(replications)
-        try validateReplications(maxReplications)
+        try validateReplications(maxReplications, flag: "--max-replications")
     }
 
     /// `--precision`, read; nil without it.
@@ -81,10 +81,10 @@ func parsePrecision(_ texts: [String]) throws -> Precision? {
     } catch { throw CommandFailure.usage("--precision: \(error)") }
 }
 
-/// The bounds of --replications, for every command that takes it.
-func validateReplications(_ replications: Int?) throws {
+/// The bounds of --replications (or another count of replications, `flag`), for every command.
+func validateReplications(_ replications: Int?, flag: String = "--replications") throws {
     if let replications, !(1...ModelLimits.replications).contains(replications) {
-        throw ValidationError("--replications must be between 1 and \(ModelLimits.replications)")
+        throw ValidationError("\(flag) must be between 1 and \(ModelLimits.replications)")
     }
 }
 
@@ -285,6 +285,6 @@ struct ObjectiveOptions: ParsableArguments {
     func parsed() throws -> Objective? {
         do {
             return try objective == nil && limits.isEmpty ? nil : Objective.parse(objective, limits: limits)
-        } catch { throw CommandFailure.usage("--objective: \(error)") }
+        } catch { throw CommandFailure.usage("\(error.inLimit ? "--limit" : "--objective"): \(error)") }
     }
 }

@@ -20,3 +20,20 @@ class RaisesOnAccess:
 
     def select_victims(self, view):
         return [p.id for p in view.candidates()]
+
+
+class HidesSelect:
+    """The class has select_victims; each instance hides it."""
+
+    def __init__(self, **options):
+        self.select_victims = None
+
+    def select_victims(self, view):
+        return []
+
+
+class NumberForStored:
+    stored = 3
+
+    def select_victims(self, view):
+        return []
