@@ -125,9 +125,12 @@ public struct Objective: Sendable, Equatable {
             throw ParseError(description: "is empty: give METRIC or WEIGHT*METRIC terms joined by +")
         }
         for part in written.split(separator: "+", omittingEmptySubsequences: false) {
-            let factors = part.split(separator: "*", maxSplits: 1)
+            let factors = part.split(separator: "*", maxSplits: 1, omittingEmptySubsequences: false)
             guard !part.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ParseError(description: "'\(text ?? "")' has an empty term")
+            }
+            guard factors.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                throw ParseError(description: "'\(part)' is not WEIGHT*METRIC: one side of '*' is empty")
             }
             if factors.count == 1 {
                 let (m, scope) = try metric(factors[0])

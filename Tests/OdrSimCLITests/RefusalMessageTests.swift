@@ -54,6 +54,14 @@ struct RefusalMessageTests {
                 "--objective: 'redownload_bytes+' has an empty term", 64
             ),
             (
+                ["compare", "Scenarios/game.scn", "--objective", "*"],
+                "--objective: '*' is not WEIGHT*METRIC: one side of '*' is empty", 64
+            ),
+            (
+                ["sweep", study, "--objective", "*redownload_bytes"],
+                "--objective: '*redownload_bytes' is not WEIGHT*METRIC: one side of '*' is empty", 64
+            ),
+            (
                 ["compare", "Scenarios/game.scn", "--select-best", "redownload_bytes", "--indifference", "1e308"],
                 "--indifference: '1e308' is not a size from 1 B to 1PiB (such as 50MB) for redownload_bytes", 64
             ),
