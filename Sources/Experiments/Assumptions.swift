@@ -7,9 +7,58 @@ extension Assumption {
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
         systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay,
-        spaceExhausted, androidCacheQuota,
+        largeDownloadThreshold, userConfirmationUpdate, spaceExhausted, androidCacheQuota, androidQuotaTiming,
         downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
     ]
+
+    /// Play: "larger than 200MB", in which unit, of which size.
+    public static let largeDownloadThreshold = Assumption(
+        name: "large-download-threshold",
+        key: "platform: {cellular_confirmation_over: …}",
+        defaultValue: "200MB",
+        why:
+            """
+            the threshold is Play's ("Asset packs larger than 200MB can download automatically, but only on Wi-Fi"); \
+            undocumented: whether MB is 10^6 or 2^20 bytes, and whether the pack's download or installed size is \
+            compared; chosen: the pack's size against 200,000,000 bytes, as Play writes sizes in decimal units
+            """,
+        covers: ["PlatformProfile.cellularConfirmationBytes"],
+        alternatives: [
+            Alternative("200MiB") { point in
+                point.scenario.modifyPlatforms {
+                    if $0.cellularConfirmationBytes == 200_000_000 { $0.cellularConfirmationBytes = 200 << 20 }
+                }
+            }
+        ],
+        appliesTo: { point, _ in point.scenario.appPlatforms.contains { $0.cellularConfirmationBytes == 200_000_000 } })
+
+    /// Play: what accepting REQUIRES_USER_CONFIRMATION does besides letting the downloads go.
+    public static let userConfirmationUpdate = Assumption(
+        name: "user-confirmation-update",
+        key: "apps[].installed_by_play",
+        defaultValue: "the waiting downloads start",
+        why:
+            """
+            Play documents that accepting REQUIRES_USER_CONFIRMATION for an app not installed through Play installs \
+            it from Play (showConfirmationDialog); that install, an app update, is not modelled: accepting only lets \
+            the waiting downloads start
+            """,
+        covers: ["AppSpec.installedByPlay"],
+        appliesTo: { point, _ in point.scenario.apps.contains { !$0.installedByPlay } })
+
+    /// Android's cache quotas: when they are computed.
+    public static let androidQuotaTiming = Assumption(
+        name: "android-quota-timing",
+        key: "(none)",
+        defaultValue: "at the first purge, checked at every purge",
+        why:
+            """
+            AOSP computes the quotas at boot and checks the free space every 30 s (StorageStatsService); \
+            undocumented how that maps onto a run whose policy is asked only when space is needed: chosen to \
+            compute them at the first purge, from the free space then, and to check at every purge
+            """,
+        covers: ["AOSPCacheQuotas.refresh"],
+        appliesTo: { _, policies in policies.contains { $0.name == AndroidQuotaPolicy.descriptor.name } })
 
     /// Background Assets: does the system remove managed packs when other data would not fit?
     public static let systemRemovesForOtherData = Assumption(

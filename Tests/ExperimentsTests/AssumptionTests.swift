@@ -104,6 +104,20 @@ struct AssumptionTests {
         #expect(Assumption.cellularConfirmationDelay.applies(to: play, policies: lru))
         let never = try #require(Assumption.cellularConfirmationDelay.alternatives.first { $0.value == "never" })
         #expect(never.applied(to: play).scenario.apps[0].cellularConfirmationDelay == nil)
+        // Play's 200 MB, read as 2^20-byte megabytes: 209,715,200 bytes; then set, nothing to vary.
+        #expect(Assumption.largeDownloadThreshold.applies(to: play, policies: lru))
+        let mebibytes = Assumption.largeDownloadThreshold.alternatives[0].applied(to: play)
+        #expect(mebibytes.scenario.platform.cellularConfirmationBytes == 209_715_200)
+        #expect(!Assumption.largeDownloadThreshold.applies(to: mebibytes, policies: lru))
+        #expect(!Assumption.largeDownloadThreshold.applies(to: ba, policies: lru))
+        // Android's quota timing is listed for android-quota alone; a sideloaded app's update is
+        // listed where an app was not installed by Play.
+        #expect(Assumption.androidQuotaTiming.alternatives.isEmpty)
+        #expect(!Assumption.androidQuotaTiming.applies(to: play, policies: lru))
+        #expect(!Assumption.userConfirmationUpdate.applies(to: play, policies: lru))
+        var sideloaded = play
+        sideloaded.scenario.apps[0].installedByPlay = false
+        #expect(Assumption.userConfirmationUpdate.applies(to: sideloaded, policies: lru))
         // The Android quota matters only when android-quota runs.
         #expect(!Assumption.androidCacheQuota.applies(to: play, policies: lru))
         #expect(Assumption.androidCacheQuota.applies(to: play, policies: [AndroidQuotaPolicy.descriptor]))

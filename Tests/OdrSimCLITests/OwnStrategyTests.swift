@@ -149,6 +149,36 @@ struct OwnStrategyTests {
         #expect(within["budget_exceeded_bytes"] == "0" && within["budget_exceeded_s"] == "0.000000", "\(within)")
     }
 
+    @Test("the budget clock stops when the app is uninstalled: above it from 1 to 30 min, 1,740 s, not 3,540 s")
+    func budgetClockStopsAtUninstall() throws {
+        // A 50 MB budget; a1 (100 MB, kept) reserves its bytes at 1 min: 50 MB above it. The app
+        // is uninstalled at 30 min: 29 min = 1,740 s above it, not the 59 min to the run's end.
+        // a1 is the app's last pack, so only a count after every pack has left stops the clock.
+        let text = """
+            duration: 1h
+            platform: background-assets
+            policies: [lru]
+            device: {capacity: 10GB}
+            network: [{at: 0, bandwidth: 40Mbps, kind: wifi}]
+            apps:
+              - id: game
+                budget: 50MB
+                keep: [a1]
+                resources:
+                  - {name: a2, size: 10MB, tags: [a2]}
+                  - {name: a1, size: 100MB, tags: [a1]}
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, launch: true}
+              - {at: 1m, app: game, request: [a1], id: r1}
+              - {at: 2m, app: game, end: r1}
+              - {at: 30m, app: game, uninstall: true}
+
+            """
+        let row = try Self.summaryRow(text)
+        #expect(row["budget_exceeded_bytes"] == "50000000" && row["budget_exceeded_s"] == "1740.000000", "\(row)")
+    }
+
     @Test("compare says what the policies vary when an app's strategy is fixed: here nothing (issue 40)")
     func fixedStrategySaid() throws {
         let dir = try CLI.temporaryDirectory()

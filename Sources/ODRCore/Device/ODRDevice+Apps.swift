@@ -136,6 +136,9 @@ extension ODRDevice {
         }
         move(a, .uninstall)
         for p in state.apps[a].packs { refresh(p) }
+        // The budget clock stops when the app's packs leave: above its budget until now, not
+        // until the end of the run (issue 54; each pack's move above counted it still there).
+        if state.someAppsEvict { noteBudget(of: a) }
         book(\.removedBytes, removed, for: a)
         emit(.appUninstalled(app, removedBytes: removed))
         return true
