@@ -24,9 +24,7 @@ import ODRCore
 /// Cost: O(1) per notification and per victim (intrusive lists).
 public final class ARCPolicy: DescribedPolicy {
     private static let t1 = 0, t2 = 1, b1 = 2, b2 = 3
-    private let lists = PackLinks()
-    private let sizes = Column<Int64>(initial: 0)
-    private var bytes = [Int64](repeating: 0, count: 4)
+    private let lists = SizedLists(lists: 4)
     /// T1's target in bytes.
     private var p: Double = 0
     /// The arrival whose id was in a ghost list (libCacheSim's `vtime_last_req_in_ghost`): its
@@ -38,44 +36,29 @@ public final class ARCPolicy: DescribedPolicy {
     /// The size of the arrival being made room for (case IV compares it), from admission.
     private var arrivalSize: Int64?
 
-    public init() {
-        for list in [Self.t1, Self.t2, Self.b1, Self.b2] { lists.ensureList(list) }
-    }
+    public init() {}
 
     public static let descriptor = PolicyDescriptor(
         name: "arc", summary: "ARC: recency and frequency lists with ghosts and an adaptive target (libCacheSim's ARC)"
     ) { _ in ARCPolicy() }
 
-    private func push(_ pack: PackID, _ list: Int) {
-        if let from = lists.list(of: pack) { bytes[from] -= sizes[pack] }
-        lists.pushBack(pack, list: list)
-        bytes[list] += sizes[pack]
-    }
-
-    private func drop(_ pack: PackID) {
-        guard let from = lists.list(of: pack) else { return }
-        bytes[from] -= sizes[pack]
-        lists.remove(pack)
-    }
-
     /// A ghost hit: `p` learns, and the id leaves its ghost list.
     private func ghostHit(_ pack: PackID, cacheBytes: Int64) {
         guard let list = lists.list(of: pack), list == Self.b1 || list == Self.b2 else { return }
-        let (b1, b2) = (Double(bytes[Self.b1]), Double(bytes[Self.b2]))
+        let (b1, b2) = (Double(lists.bytes(Self.b1)), Double(lists.bytes(Self.b2)))
         if list == Self.b1 {
             p = Swift.min(p + Swift.max(b2 / b1, 1), Double(cacheBytes))
         } else {
             p = Swift.max(p - Swift.max(b1 / b2, 1), 0)
         }
         lastGhostInB2 = list == Self.b2
-        drop(pack)
+        lists.drop(pack)
         ghostArrival = pack
     }
 
     public var decidesAdmission: Bool { true }
 
     public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission {
-        sizes.cover(pack)
         lists.cover(pack)
         ghostArrival = nil
         arrivalSize = pack.size
@@ -84,18 +67,17 @@ public final class ARCPolicy: DescribedPolicy {
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        sizes.cover(pack)
         lists.cover(pack)
         let p = pack.pack
         // In a scenario no admission came first: a ghost hit is found now.
         if arrivalSize == nil { ghostHit(p, cacheBytes: pack.cacheBytes) }
-        drop(p)
-        sizes[p] = pack.size
+        lists.drop(p)
+        lists.sizes[p] = pack.size
         if ghostArrival == p {
-            push(p, Self.t2)
+            lists.push(p, Self.t2)
             lastGhostInB2 = false
         } else {
-            push(p, Self.t1)
+            lists.push(p, Self.t1)
         }
         ghostArrival = nil
         arrivalSize = nil
@@ -104,11 +86,11 @@ public final class ARCPolicy: DescribedPolicy {
     public func packRequested(_ pack: PurgeCandidate) {
         guard let list = lists.list(of: pack.pack), list == Self.t1 || list == Self.t2 else { return }
         lastGhostInB2 = false
-        push(pack.pack, Self.t2)
+        lists.push(pack.pack, Self.t2)
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        if let list = lists.list(of: pack.pack), list == Self.t1 || list == Self.t2 { drop(pack.pack) }
+        if let list = lists.list(of: pack.pack), list == Self.t1 || list == Self.t2 { lists.drop(pack.pack) }
     }
 
     public func selectVictims(toFree needed: Int64, from view: PurgeView) -> [PackID] {
@@ -120,19 +102,19 @@ public final class ARCPolicy: DescribedPolicy {
             let victim: (PackID, Int64)?
             if ghostArrival != nil {
                 victim = replace(view)
-            } else if bytes[Self.t1] + bytes[Self.b1] + incoming > cache {
+            } else if lists.bytes(Self.t1) + lists.bytes(Self.b1) + incoming > cache {
                 if let oldest = lists.first(Self.b1) {
-                    drop(oldest)
+                    lists.drop(oldest)
                     victim = replace(view)
                 } else if let (pack, size) = oldestCandidate(Self.t1, view) {
-                    drop(pack)  // no ghost
+                    lists.drop(pack)  // no ghost
                     victim = (pack, size)
                 } else {
                     // T1 holds no candidate (a scenario's held packs): REPLACE finds T2's.
                     victim = replace(view)
                 }
             } else {
-                if bytes.reduce(0, +) >= 2 * cache, let oldest = lists.first(Self.b2) { drop(oldest) }
+                if lists.totalBytes >= 2 * cache, let oldest = lists.first(Self.b2) { lists.drop(oldest) }
                 victim = replace(view)
             }
             guard let (pack, size) = victim else { break }
@@ -144,13 +126,13 @@ public final class ARCPolicy: DescribedPolicy {
 
     /// REPLACE: T1's oldest candidate to B1, or T2's to B2.
     private func replace(_ view: PurgeView) -> (PackID, Int64)? {
-        let t1 = bytes[Self.t1]
+        let t1 = lists.bytes(Self.t1)
         let fromT1 =
-            (t1 > 0 && (Double(t1) > p || (Double(t1) == p && lastGhostInB2))) || bytes[Self.t2] == 0
+            (t1 > 0 && (Double(t1) > p || (Double(t1) == p && lastGhostInB2))) || lists.bytes(Self.t2) == 0
         let (source, other) = fromT1 ? (Self.t1, Self.t2) : (Self.t2, Self.t1)
         guard let (pack, size) = oldestCandidate(source, view) ?? oldestCandidate(other, view) else { return nil }
         // Its id to the ghost of the list it left.
-        push(pack, lists.list(of: pack) == Self.t1 ? Self.b1 : Self.b2)
+        lists.push(pack, lists.list(of: pack) == Self.t1 ? Self.b1 : Self.b2)
         return (pack, size)
     }
 

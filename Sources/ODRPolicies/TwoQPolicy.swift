@@ -20,9 +20,7 @@ import ODRCore
 /// Cost: O(1) per notification and per victim (intrusive lists).
 public final class TwoQPolicy: DescribedPolicy {
     private static let ain = 0, am = 1, aout = 2, leaving = 3
-    private let lists = PackLinks()
-    private let sizes = Column<Int64>(initial: 0)
-    private var bytes = [Int64](repeating: 0, count: 4)
+    private let lists = SizedLists(lists: 4)
     private let inShare: Double, outShare: Double
     private var ainLimit: Int64 = 0, aoutLimit: Int64 = 0, amLimit: Int64 = 0
     private var cacheBytes: Int64 = -1
@@ -34,7 +32,6 @@ public final class TwoQPolicy: DescribedPolicy {
     public init(inShare: Double = 0.25, outShare: Double = 0.5) {
         self.inShare = inShare
         self.outShare = outShare
-        for list in [Self.ain, Self.am, Self.aout, Self.leaving] { lists.ensureList(list) }
     }
 
     private static func share(_ value: Double) -> String? {
@@ -65,29 +62,16 @@ public final class TwoQPolicy: DescribedPolicy {
         amLimit = cache - ainLimit
     }
 
-    private func push(_ pack: PackID, _ list: Int) {
-        if let from = lists.list(of: pack) { bytes[from] -= sizes[pack] }
-        lists.pushBack(pack, list: list)
-        bytes[list] += sizes[pack]
-    }
-
-    private func drop(_ pack: PackID) {
-        guard let from = lists.list(of: pack) else { return }
-        bytes[from] -= sizes[pack]
-        lists.remove(pack)
-    }
-
     /// `TwoQ_find`'s ghost step: an id in A1out leaves it and marks the arrival.
     private func findGhost(_ pack: PackID) {
         ghostArrival = nil
         if lists.list(of: pack) == Self.aout {
-            drop(pack)
+            lists.drop(pack)
             ghostArrival = pack
         }
     }
 
     public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission {
-        sizes.cover(pack)
         lists.cover(pack)
         resize(cache: pack.cacheBytes)
         findGhost(pack.pack)
@@ -96,42 +80,41 @@ public final class TwoQPolicy: DescribedPolicy {
     }
 
     public func packStored(_ pack: PurgeCandidate) {
-        sizes.cover(pack)
         lists.cover(pack)
         resize(cache: pack.cacheBytes)
         let p = pack.pack
         if !admitted { findGhost(p) }
         admitted = false
-        drop(p)
-        sizes[p] = pack.size
+        lists.drop(p)
+        lists.sizes[p] = pack.size
         guard ghostArrival == p else {
-            push(p, Self.ain)
+            lists.push(p, Self.ain)
             return
         }
         ghostArrival = nil
-        push(p, Self.am)
+        lists.push(p, Self.am)
         // `Am->get`: Am makes room within its own share.
-        while bytes[Self.am] > amLimit, let oldest = lists.first(Self.am), oldest != p {
-            drop(oldest)
-            push(oldest, Self.leaving)
+        while lists.bytes(Self.am) > amLimit, let oldest = lists.first(Self.am), oldest != p {
+            lists.drop(oldest)
+            lists.push(oldest, Self.leaving)
         }
     }
 
     public func packRequested(_ pack: PurgeCandidate) {
         switch lists.list(of: pack.pack) {
-        case Self.am, Self.leaving: push(pack.pack, Self.am)
+        case Self.am, Self.leaving: lists.push(pack.pack, Self.am)
         default: break
         }
     }
 
     public func packRemoved(_ pack: PurgeCandidate) {
-        if let list = lists.list(of: pack.pack), list != Self.aout { drop(pack.pack) }
+        if let list = lists.list(of: pack.pack), list != Self.aout { lists.drop(pack.pack) }
     }
 
     public func takeOwnEvictions() -> [PackID] {
         var taken: [PackID] = []
         while let pack = lists.first(Self.leaving) {
-            drop(pack)
+            lists.drop(pack)
             taken.append(pack)
         }
         return taken
@@ -145,17 +128,17 @@ public final class TwoQPolicy: DescribedPolicy {
         while let pack = cursor {
             cursor = lists.after(pack)
             if let size = view.candidateSize(pack) {
-                drop(pack)
+                lists.drop(pack)
                 victims.append(pack)
                 freed += size
             }
         }
         while freed < needed {
-            let fromAm = bytes[Self.am] > 0 && bytes[Self.ain] <= ainLimit
+            let fromAm = lists.bytes(Self.am) > 0 && lists.bytes(Self.ain) <= ainLimit
             let (source, other) = fromAm ? (Self.am, Self.ain) : (Self.ain, Self.am)
             guard let (pack, size) = oldestCandidate(source, view) ?? oldestCandidate(other, view) else { break }
             let list = lists.list(of: pack)
-            drop(pack)
+            lists.drop(pack)
             if list == Self.ain { remember(pack) }
             victims.append(pack)
             freed += size
@@ -165,9 +148,11 @@ public final class TwoQPolicy: DescribedPolicy {
 
     /// `Aout->get`: the evicted id joins A1out, which drops its oldest ids to fit.
     private func remember(_ pack: PackID) {
-        guard sizes[pack] <= aoutLimit else { return }
-        while bytes[Self.aout] + sizes[pack] > aoutLimit, let oldest = lists.first(Self.aout) { drop(oldest) }
-        push(pack, Self.aout)
+        guard lists.sizes[pack] <= aoutLimit else { return }
+        while lists.bytes(Self.aout) + lists.sizes[pack] > aoutLimit, let oldest = lists.first(Self.aout) {
+            lists.drop(oldest)
+        }
+        lists.push(pack, Self.aout)
     }
 
     private func oldestCandidate(_ list: Int, _ view: PurgeView) -> (PackID, Int64)? {
