@@ -106,7 +106,7 @@ public final class ARCPolicy: DescribedPolicy {
                 if let oldest = lists.first(Self.b1) {
                     lists.drop(oldest)
                     victim = replace(view)
-                } else if let (pack, size) = oldestCandidate(Self.t1, view) {
+                } else if let (pack, size) = lists.oldestCandidate(Self.t1, of: view) {
                     lists.drop(pack)  // no ghost
                     victim = (pack, size)
                 } else {
@@ -130,18 +130,10 @@ public final class ARCPolicy: DescribedPolicy {
         let fromT1 =
             (t1 > 0 && (Double(t1) > p || (Double(t1) == p && lastGhostInB2))) || lists.bytes(Self.t2) == 0
         let (source, other) = fromT1 ? (Self.t1, Self.t2) : (Self.t2, Self.t1)
-        guard let (pack, size) = oldestCandidate(source, view) ?? oldestCandidate(other, view) else { return nil }
+        guard let (pack, size) = lists.oldestCandidate(source, of: view) ?? lists.oldestCandidate(other, of: view)
+        else { return nil }
         // Its id to the ghost of the list it left.
         lists.push(pack, lists.list(of: pack) == Self.t1 ? Self.b1 : Self.b2)
         return (pack, size)
-    }
-
-    private func oldestCandidate(_ list: Int, _ view: PurgeView) -> (PackID, Int64)? {
-        var cursor = lists.first(list)
-        while let pack = cursor {
-            if let size = view.candidateSize(pack) { return (pack, size) }
-            cursor = lists.after(pack)
-        }
-        return nil
     }
 }

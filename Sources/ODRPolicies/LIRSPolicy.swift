@@ -328,7 +328,9 @@ public final class LIRSPolicy: DescribedPolicy {
         resize(cache: view.cacheBytes)
         var (victims, freed) = candidatesOut(view)
         // A scenario's purge: Q's oldest candidates, then S's oldest LIR ones.
-        while freed < needed, let p = oldestCandidate(queue, view) ?? oldestCandidate(stack, view, lirOnly: true) {
+        while freed < needed,
+            let (p, _) = queue.oldestCandidate(of: view) ?? stack.oldestCandidate(of: view, where: { lir[$0] })
+        {
             let size = sizes[p]
             if queue.contains(p) {
                 queue.remove(p)
@@ -359,14 +361,5 @@ public final class LIRSPolicy: DescribedPolicy {
             }
         }
         return victims
-    }
-
-    private func oldestCandidate(_ links: PackLinks, _ view: PurgeView, lirOnly: Bool = false) -> PackID? {
-        var cursor = links.first()
-        while let p = cursor {
-            if (!lirOnly || lir[p]) && view.candidateSize(p) != nil { return p }
-            cursor = links.after(p)
-        }
-        return nil
     }
 }

@@ -119,6 +119,19 @@ final class PackLinks {
         return n >= 0 ? PackID(rawValue: n) : nil
     }
 
+    /// The oldest pack of `list` that is a candidate of `view` and passes `test`, with its
+    /// size; nil when none is (a purge passes over held packs and other tiers' packs).
+    func oldestCandidate(_ list: Int = 0, of view: PurgeView, where test: (PackID) -> Bool = { _ in true })
+        -> (PackID, Int64)?
+    {
+        var cursor = first(list)
+        while let pack = cursor {
+            if test(pack), let size = view.candidateSize(pack) { return (pack, size) }
+            cursor = after(pack)
+        }
+        return nil
+    }
+
     /// Appends `p` at the back of `list`, first unlinking it from wherever it was.
     ///
     /// Performance: a pack that is already the newest of its list (a release right after its

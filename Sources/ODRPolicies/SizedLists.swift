@@ -29,6 +29,7 @@ final class SizedLists {
     func list(of pack: PackID) -> Int? { links.list(of: pack) }
     func first(_ list: Int) -> PackID? { links.first(list) }
     func after(_ pack: PackID) -> PackID? { links.after(pack) }
+    func oldestCandidate(_ list: Int, of view: PurgeView) -> (PackID, Int64)? { links.oldestCandidate(list, of: view) }
 
     /// Moves `pack` to the newest end of `list` (from wherever it was).
     func push(_ pack: PackID, _ list: Int) {

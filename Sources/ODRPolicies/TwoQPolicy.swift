@@ -136,7 +136,8 @@ public final class TwoQPolicy: DescribedPolicy {
         while freed < needed {
             let fromAm = lists.bytes(Self.am) > 0 && lists.bytes(Self.ain) <= ainLimit
             let (source, other) = fromAm ? (Self.am, Self.ain) : (Self.ain, Self.am)
-            guard let (pack, size) = oldestCandidate(source, view) ?? oldestCandidate(other, view) else { break }
+            guard let (pack, size) = lists.oldestCandidate(source, of: view) ?? lists.oldestCandidate(other, of: view)
+            else { break }
             let list = lists.list(of: pack)
             lists.drop(pack)
             if list == Self.ain { remember(pack) }
@@ -153,14 +154,5 @@ public final class TwoQPolicy: DescribedPolicy {
             lists.drop(oldest)
         }
         lists.push(pack, Self.aout)
-    }
-
-    private func oldestCandidate(_ list: Int, _ view: PurgeView) -> (PackID, Int64)? {
-        var cursor = lists.first(list)
-        while let pack = cursor {
-            if let size = view.candidateSize(pack) { return (pack, size) }
-            cursor = lists.after(pack)
-        }
-        return nil
     }
 }

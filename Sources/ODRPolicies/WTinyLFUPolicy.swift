@@ -163,13 +163,9 @@ public final class WTinyLFUPolicy: DescribedPolicy {
     /// A scenario's purge whose chosen victim is held: the oldest candidate of the window,
     /// else of the main cache.
     private func fallback(_ view: PurgeView) -> [PackID] {
-        var cursor = window.first()
-        while let pack = cursor {
-            if view.candidateSize(pack) != nil {
-                dropFromWindow(pack)
-                return [pack]
-            }
-            cursor = window.after(pack)
+        if let (pack, _) = window.oldestCandidate(of: view) {
+            dropFromWindow(pack)
+            return [pack]
         }
         return main.evict(view).map { [$0] } ?? []
     }
