@@ -15,7 +15,7 @@ import PackageDescription
 //   ScenarioFile  → ODRCore, Quantities, Simulation, TextInput, Workload  [Yams]
 //   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
 //   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput, TextInput
-//   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities
+//   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities, TextInput
 //   Workload      → Quantities, Simulation, Stochastic  [Collections]
 //   ODRPolicies   → CPrefetch, ODRCore, Stochastic  [HeapModule]
 //   Simulation    → ODRCore  [Collections]
@@ -148,7 +148,9 @@ let package = Package(
             name: "PolicyPlugins",
             dependencies: ["COdrSimPolicy", "ODRCore", "ODRPolicies", "SafeOutput", "TextInput"]),
         // Cache-trace replay (time,obj_id,size CSV) through the core.
-        .target(name: "TraceReplay", dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch", "Quantities"]),
+        .target(
+            name: "TraceReplay",
+            dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch", "Quantities", "TextInput"]),
         .target(
             name: "OdrSimCLI",
             dependencies: [

@@ -130,7 +130,7 @@ public struct AdviceExchange: Sendable {
 
     private func write(_ done: [(index: Int, outcome: Outcome)], round: Int, total: Int) throws {
         let target = path(round: round, shard: shard)
-        if let existing = FileManager.default.contents(atPath: target),
+        if let existing = PathBytes.contents(target),
             !String(decoding: existing.prefix(Self.marker.utf8.count), as: UTF8.self).hasPrefix(Self.marker)
         {
             throw Failure.notOurs("\(target) exists and odr-sim did not write it; choose another folder for the shards")
@@ -141,17 +141,14 @@ public struct AdviceExchange: Sendable {
         let temporary = folder.appendingPathComponent(
             ".\(fileName(round: round, shard: shard)).tmp-exchange-\(getpid())")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PathBytes.makeFolders(folder.path)
             do {
-                try Data(text.utf8).write(to: temporary)
+                PathBytes.remove(temporary.path)
+                try PathBytes.create(temporary.path, Data(text.utf8))
+                try PathBytes.rename(temporary.path, target)
             } catch {
-                try? FileManager.default.removeItem(at: temporary)
+                PathBytes.remove(temporary.path)
                 throw error
-            }
-            guard rename(temporary.path, target) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
             }
         } catch {
             throw Failure.writeFailed("\(target): \(error.localizedDescription)")
@@ -187,7 +184,7 @@ public struct AdviceExchange: Sendable {
     private func read(round: Int, shard other: Int, total: Int) throws -> [(index: Int, outcome: Outcome)] {
         let source = path(round: round, shard: other)
         let started = Date()
-        while !FileManager.default.fileExists(atPath: source) {
+        while !PathBytes.exists(source) {
             guard Date().timeIntervalSince(started) < timeout else {
                 throw Failure.timedOut(
                     """

@@ -4,6 +4,7 @@ import Metrics
 import ODRCore
 import ODRPolicies
 import Simulation
+import TextInput
 
 /// Runs a scenario under several policies and replications, or a whole
 /// ``ExperimentPlan`` (a study's points), and collects their reports.
@@ -183,7 +184,7 @@ public struct ExperimentRunner {
             }
         }
         if let limited = slots.limited {
-            if let part = limited.eventsPart { try? FileManager.default.removeItem(at: part) }
+            if let part = limited.eventsPart { PathBytes.remove(part.path) }
             throw RunError.eventLimit(
                 policy: limited.policy, replication: limited.replication, events: limit, time: limited.time)
         }
@@ -203,10 +204,9 @@ public struct ExperimentRunner {
         var file: FileHandle?
         var openError: String?
         if let eventsPart {
-            if FileManager.default.createFile(atPath: eventsPart.path, contents: nil) {
-                file = try? FileHandle(forWritingTo: eventsPart)
-            }
-            if file == nil { openError = "cannot create \(eventsPart.path)" }
+            let descriptor = PathBytes.open(eventsPart.path, O_WRONLY | O_CREAT | O_TRUNC)
+            if descriptor >= 0 { file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true) }
+            if file == nil { openError = "cannot create \(InputText.oneLine(eventsPart.path))" }
         }
         let recorder = RunRecorder(
             policy: descriptor.name, replication: replication, recordsEvents: recordsEvents, eventsFile: file)
@@ -231,7 +231,7 @@ public struct ExperimentRunner {
             slots?.recordLimit(policy: descriptor.name, replication: replication, time: time, eventsPart: eventsPart)
             return nil
         case .stopped:
-            if let eventsPart { try? FileManager.default.removeItem(at: eventsPart) }
+            if let eventsPart { PathBytes.remove(eventsPart.path) }
             return nil
         }
         let summary = SummaryRow(

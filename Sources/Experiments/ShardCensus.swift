@@ -12,15 +12,14 @@ public enum ShardCensus {
         count: Int, in directory: String, studyDigest: String,
         expectedRuns: (Int) -> [Int]
     ) throws(NotAFolder) -> [(shard: Int, why: String)] {
-        var folder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &folder), !folder.boolValue {
+        if PathBytes.exists(directory), !PathBytes.isFolder(directory) {
             throw NotAFolder(
                 description: "--missing: \(InputText.oneLine(directory)) is a file, not the shards' folder (--out DIR)")
         }
         var missing: [(shard: Int, why: String)] = []
         for k in 1...max(count, 1) {
             let path = (directory as NSString).appendingPathComponent(ShardFile.fileName(shard: k, of: count))
-            guard FileManager.default.fileExists(atPath: path) else {
+            guard PathBytes.exists(path) else {
                 missing.append((k, "no file"))
                 continue
             }

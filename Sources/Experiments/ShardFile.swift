@@ -274,12 +274,10 @@ extension ShardFile {
     public static func merge(folder directory: String) throws(FolderError) -> (
         name: String, paths: [String], results: SweepResults
     ) {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathBytes.isFolder(directory) else {
             throw FolderError(description: "\(directory): no such directory", located: false)
         }
-        let names = ((try? fm.contentsOfDirectory(atPath: directory)) ?? [])
+        let names = (PathBytes.entries(of: directory) ?? [])
             .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".csv") }.sorted()
         var shards: [ShardFile] = []
         var paths: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
 import ODRPolicies
 import SafeOutput
+import TextInput
 
 /// Loads the plug-ins a command line names (`--policy-plugin SPEC`, repeatable) and registers
 /// their policies, before the command parses its policy names: a plug-in's policy is then one
@@ -26,10 +27,11 @@ public enum PluginLoader {
         return found
     }
 
-    /// Loads the plug-ins the process's command line names (before its commands parse it),
-    /// a plug-in that cannot be used is the command's failure (exit 1).
-    public static func loadCommandLine() throws(CommandFailure) {
-        do { try load(specs(in: Array(CommandLine.arguments.dropFirst()))) } catch {
+    /// Loads the plug-ins the process's command line (`arguments`, after its own name) names,
+    /// before its commands parse it; a plug-in that cannot be used is the command's failure
+    /// (exit 1).
+    public static func loadCommandLine(_ arguments: [String]) throws(CommandFailure) {
+        do { try load(specs(in: arguments)) } catch {
             throw CommandFailure(error.description)
         }
     }
@@ -69,14 +71,12 @@ public enum PythonHost {
     /// (`.build/plugins/`, where scripts/build-plugin puts it), or beside odr-sim.
     public static func path() throws(PluginError) -> String {
         if let given = ProcessInfo.processInfo.environment["ODR_SIM_PYTHON_HOST"], !given.isEmpty {
-            guard FileManager.default.fileExists(atPath: given) else {
+            guard PathBytes.exists(given) else {
                 throw PluginError(path: given, "no such file (ODR_SIM_PYTHON_HOST)")
             }
             return given
         }
-        let executable = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
+        let executable = URL(fileURLWithPath: PathBytes.linkTarget("/proc/self/exe") ?? CommandLine.arguments[0])
         // .build/x86_64-unknown-linux-gnu/debug/odr-sim looks in .build/plugins/ too.
         var folder = executable.deletingLastPathComponent()
         var candidates = [folder.appendingPathComponent(fileName)]
@@ -84,7 +84,7 @@ public enum PythonHost {
             folder = folder.deletingLastPathComponent()
             candidates.append(folder.appendingPathComponent("plugins/\(fileName)"))
         }
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+        if let found = candidates.first(where: { PathBytes.exists($0.path) }) {
             return found.path
         }
         throw PluginError(

@@ -31,7 +31,7 @@ public struct PluginSpec: Sendable, Equatable {
 
     public init(_ text: String) throws(PluginError) {
         // A file whose own name holds a colon is that file, not a path and a name.
-        let whole = FileManager.default.fileExists(atPath: text)
+        let whole = PathBytes.exists(text)
         let parts =
             whole ? [text] : text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard let path = parts.first, !path.isEmpty else {
@@ -68,5 +68,5 @@ public struct PluginError: Error, CustomStringConvertible, Equatable {
         self.path = path
         self.reason = reason
     }
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(InputText.oneLine(path)): \(reason)" }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ODRCore
 import ODRPolicies
 import SafeOutput
+import TextInput
 
 /// A purge-policy plug-in loaded from a shared library (`odrsim_policy.h`), or a Python
 /// class run by the Python host plug-in: a name, and a ``PolicyDescriptor`` making one
@@ -31,11 +32,10 @@ public final class PolicyPlugin: @unchecked Sendable {
     /// (``PluginProbe``).
     public init(_ spec: PluginSpec, pythonHost: () throws(PluginError) -> String) throws(PluginError) {
         path = spec.path
-        guard FileManager.default.fileExists(atPath: spec.path) else {
+        guard PathBytes.exists(spec.path) else {
             throw PluginError(path: spec.path, "no such file")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if PathBytes.isFolder(spec.path) {
             throw PluginError(path: spec.path, "is a folder, not a plug-in")
         }
         let library = spec.isPython ? try pythonHost() : spec.path
@@ -88,7 +88,7 @@ public final class PolicyPlugin: @unchecked Sendable {
         // A path with no slash is searched for by dlopen in the system's folders: keep it here.
         let opened = library.contains("/") ? library : "./" + library
         // RTLD_GLOBAL: the Python host's interpreter loads extension modules that need its symbols.
-        guard let handle = dlopen(opened, RTLD_NOW | RTLD_GLOBAL) else {
+        guard let handle = PathBytes.withCString(opened, { dlopen($0, RTLD_NOW | RTLD_GLOBAL) }) else {
             let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"
             let last = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
             throw PluginError(path: library, "not a plug-in odr-sim can load (\(PluginProbe.oneLine(last)))")
@@ -135,7 +135,8 @@ public final class PolicyPlugin: @unchecked Sendable {
         var owned: [UnsafeMutablePointer<CChar>] = []
         defer { for string in owned { free(string) } }
         func c(_ s: String) -> UnsafePointer<CChar> {
-            let p = strdup(s)!
+            // A path as its bytes (PathBytes): the Python host opens the file it names.
+            let p = PathBytes.withCString(s) { strdup($0) }!
             owned.append(p)
             return UnsafePointer(p)
         }

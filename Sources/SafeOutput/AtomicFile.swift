@@ -11,23 +11,23 @@ public func writeAtomically(_ text: String, to path: String) throws(CommandFailu
     // The folders this write makes, removed again (if still empty) when it fails.
     let made = OutputSafety.missingFolders(above: url)
     do {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PathBytes.makeFolders(url.deletingLastPathComponent().path)
         TemporaryFiles.removeStale(besides: url)
         defer { Interruption.unregister(temporary) }
         Interruption.register(temporary)
         do {
-            try Data(text.utf8).write(to: temporary)
+            try PathBytes.create(temporary.path, Data(text.utf8))
         } catch {
             // A full disk leaves no part-written temporary file behind.
-            try? FileManager.default.removeItem(at: temporary)
+            PathBytes.remove(temporary.path)
             throw error
         }
         try Interruption.critical {
-            guard rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temporary)
+            do { try PathBytes.rename(temporary.path, url.path) } catch {
+                PathBytes.remove(temporary.path)
                 throw CocoaError(
-                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(reason)"])
+                    .fileWriteUnknown,
+                    userInfo: [NSLocalizedDescriptionKey: "cannot replace it: \(error.localizedDescription)"])
             }
         }
     } catch {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TextInput
 
 /// What odr-sim does when SIGINT, SIGTERM or SIGHUP arrives (Ctrl-C, a cluster's or CI's time
 /// limit, a closed terminal): it removes the temporary files and folders it was writing,
@@ -53,7 +54,7 @@ public enum Interruption {
         registry.lock.lock()
         endChildren()
         for path in registry.paths { removeWhileWritten(path) }
-        FileHandle.standardError.write(Data("odr-sim: \(line)\n".utf8))
+        FileHandle.standardError.write(Data(PathBytes.shown("odr-sim: \(line)\n").utf8))
         _exit(1)
     }
 
@@ -85,11 +86,9 @@ public enum Interruption {
     /// adding files to it: a folder emptied while a worker creates its next part file is not
     /// empty for `rmdir`, so removal is tried again until nothing is left (at most a second).
     public static func removeWhileWritten(_ path: String) {
-        let fm = FileManager.default
         for _ in 0..<200 {
-            try? fm.removeItem(atPath: path)
-            var status = stat()
-            if lstat(path, &status) != 0 { return }
+            PathBytes.remove(path)
+            if PathBytes.status(path, link: true) == nil { return }
             usleep(5_000)
         }
     }

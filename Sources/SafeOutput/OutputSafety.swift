@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// The one rule for where odr-sim may write: **it never removes or overwrites a file it did
 /// not write**, whatever path it is given and whatever an input file says.
@@ -64,7 +65,7 @@ public enum OutputSafety {
     /// `path` as an absolute path, links resolved (`scenarios/` is `Scenarios/`), on one line:
     /// how a manifest records an input.
     static func absolute(_ path: String) -> String {
-        resolve(URL(fileURLWithPath: path)).replacingOccurrences(of: "\n", with: " ")
+        PathBytes.shown(resolve(URL(fileURLWithPath: path)).replacingOccurrences(of: "\n", with: " "))
     }
 
     /// Refuses `path` as a report folder unless writing there can lose nothing (see the type's
@@ -72,8 +73,7 @@ public enum OutputSafety {
     public static func checkReportFolder(_ path: String, label: String, inputs: [String]) throws(CommandFailure) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         try checkReportFolderPlace(path, label: label, inputs: inputs)
-        var status = stat()
-        guard lstat(url.path, &status) == 0 else {  // nothing there: ours to make, under a folder
+        guard let status = PathBytes.status(url.path, link: true) else {  // nothing there: ours to make, under a folder
             try checkAncestors(of: url, label: label)
             return
         }
@@ -101,7 +101,7 @@ public enum OutputSafety {
     public static func missingFolders(above url: URL) -> [URL] {
         var missing: [URL] = []
         var folder = url.standardizedFileURL.deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.path) {
+        while folder.path != "/" && !PathBytes.exists(folder.path) {
             missing.append(folder)
             folder = folder.deletingLastPathComponent()
         }
@@ -111,7 +111,7 @@ public enum OutputSafety {
     /// Removes each folder of `folders` (deepest first) that is empty: folders a failed write
     /// made; one that holds anything is left as it is.
     public static func removeEmptyFolders(_ folders: [URL]) {
-        for folder in folders where rmdir(folder.path) != 0 { return }
+        for folder in folders where PathBytes.withCString(folder.path, { rmdir($0) }) != 0 { return }
     }
 
     /// The manifest an advise exchange folder carries (``claimExchange(_:report:inputs:)``).
@@ -137,17 +137,13 @@ public enum OutputSafety {
                 """
             )
         }
-        var status = stat()
-        if lstat(url.path, &status) == 0 {
+        if let status = PathBytes.status(url.path, link: true) {
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 throw CommandFailure.usage("\(label): is a file or a link, not a folder")
             }
             try checkReportFolderPlace(path, label: label, inputs: inputs)
-            let entries: [String]
-            do {
-                entries = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-            } catch {
-                throw CommandFailure("\(label): cannot read the folder: \(error.localizedDescription)")
+            guard let entries = PathBytes.entries(of: url.path)?.sorted() else {
+                throw CommandFailure("\(label): cannot read the folder: \(String(cString: strerror(errno)))")
             }
             let foreign = entries.filter { name in
                 if name == exchangeManifestName { return false }
@@ -174,16 +170,16 @@ public enum OutputSafety {
             try checkReportFolderPlace(path, label: label, inputs: inputs)
         }
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try PathBytes.makeFolders(url.path)
             // Made once, whichever shard comes first (O_EXCL): the others find it there.
             let manifest = url.appendingPathComponent(exchangeManifestName).path
-            let descriptor = open(manifest, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            let descriptor = PathBytes.open(manifest, O_WRONLY | O_CREAT | O_EXCL)
             if descriptor >= 0 {
                 let heading = Array((exchangeManifestHeading + "\n").utf8)
                 let written = heading.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
                 close(descriptor)
                 if written != heading.count {
-                    unlink(manifest)
+                    PathBytes.remove(manifest)
                     throw CocoaError(.fileWriteOutOfSpace)
                 }
             } else if errno != EEXIST {
@@ -203,7 +199,7 @@ public enum OutputSafety {
         if resolved == resolve(URL(fileURLWithPath: NSHomeDirectory())) {
             throw CommandFailure("\(label): is your home folder; choose a new or empty folder")
         }
-        let here = resolve(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let here = resolve(URL(fileURLWithPath: PathBytes.workingFolder()))
         if here == resolved || here.hasPrefix(resolved + "/") {
             throw CommandFailure(
                 "\(label): is the current folder\(here == resolved ? "" : " or one of its ancestors"); choose a new "
@@ -217,11 +213,8 @@ public enum OutputSafety {
 
     /// What is in the folder `url` that its manifest does not list (everything, without one).
     public static func foreignEntries(of url: URL, label: String) throws(CommandFailure) -> [String] {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-        } catch {
-            throw CommandFailure("\(label): cannot read the folder: \(error.localizedDescription)")
+        guard let entries = PathBytes.entries(of: url.path)?.sorted() else {
+            throw CommandFailure("\(label): cannot read the folder: \(String(cString: strerror(errno)))")
         }
         let listed = Set(manifestFiles(in: url) ?? [])
         return entries.filter { $0 != manifestName && !listed.contains($0) }
@@ -229,7 +222,7 @@ public enum OutputSafety {
 
     /// The files a report folder's manifest lists, or nil if it has none (or not ours).
     public static func manifestFiles(in folder: URL) -> [String]? {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path),
+        guard let data = PathBytes.contents(folder.appendingPathComponent(manifestName).path),
             let text = String(data: data, encoding: .utf8)
         else { return nil }
         let lines = text.split(separator: "\n")
@@ -246,7 +239,7 @@ public enum OutputSafety {
     /// no manifest of ours.
     public static func manifestInputs(in folder: URL) -> [String]? {
         guard manifestFiles(in: folder) != nil,
-            let text = FileManager.default.contents(atPath: folder.appendingPathComponent(manifestName).path)
+            let text = PathBytes.contents(folder.appendingPathComponent(manifestName).path)
         else { return nil }
         return String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
             line.hasPrefix("input: ") ? String(line.dropFirst(7)) : nil
@@ -255,7 +248,8 @@ public enum OutputSafety {
 
     /// The manifest's text for a report of `files`, made from `inputs`.
     public static func manifest(files: [String], inputs: [String] = []) -> String {
-        let command = (["odr-sim"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        let given = (try? PathBytes.arguments().get()) ?? Array(CommandLine.arguments.dropFirst())
+        let command = (["odr-sim"] + given.map(PathBytes.shown)).joined(separator: " ")
             .replacingOccurrences(of: "\n", with: " ")
         return manifestHeading + "\ncommand: \(command)\nversion: \(ToolVersion.current)\n"
             + inputs.map(absolute).sorted().map { "input: \($0)\n" }.joined()
@@ -288,8 +282,7 @@ public enum OutputSafety {
             }
             folder = folder.deletingLastPathComponent()
         }
-        var status = stat()
-        guard lstat(url.path, &status) == 0 else {
+        guard let status = PathBytes.status(url.path, link: true) else {
             try checkAncestors(of: url, label: label)
             return
         }
@@ -316,7 +309,9 @@ public enum OutputSafety {
 
     /// The first `bytes` of a file, or nil if unreadable.
     private static func head(of url: URL, bytes: Int) -> String? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        let descriptor = PathBytes.open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: bytes)) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -327,9 +322,8 @@ public enum OutputSafety {
     private static func checkAncestors(of url: URL, label: String) throws(CommandFailure) {
         var ancestor = url.deletingLastPathComponent()
         while ancestor.path != "/" {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else {
+            if PathBytes.exists(ancestor.path) {
+                guard PathBytes.isFolder(ancestor.path) else {
                     throw CommandFailure("\(label): \(ancestor.path) is a file, not a folder; choose another path")
                 }
                 return
@@ -344,9 +338,7 @@ public enum OutputSafety {
         var missing: [String] = []
         var current = url.standardizedFileURL
         while true {
-            if let real = realpath(current.path, nil) {
-                defer { free(real) }
-                var path = String(cString: real)
+            if var path = PathBytes.resolved(current.path) {
                 for component in missing.reversed() { path = (path == "/" ? "" : path) + "/" + component }
                 return path
             }

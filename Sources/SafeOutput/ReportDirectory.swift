@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// Writes a run's report files so that a reader never sees a half-written report, and so that
 /// nothing odr-sim did not write is ever removed (``OutputSafety``).
@@ -47,20 +48,22 @@ public struct ReportDirectory {
     /// It carries the manifest from the start, which is how a later run knows a leftover for
     /// odr-sim's.
     private func makeStaging() throws {
-        let fm = FileManager.default
         let parent = destination.deletingLastPathComponent()
-        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        try PathBytes.makeFolders(parent.path)
         TemporaryFiles.removeStale(besides: destination)
         try Interruption.critical {
             Interruption.register(staging)
-            if OutputSafety.manifestFiles(in: staging) != nil { try? fm.removeItem(at: staging) }
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            if OutputSafety.manifestFiles(in: staging) != nil { PathBytes.remove(staging.path) }
+            guard PathBytes.withCString(staging.path, { mkdir($0, 0o755) }) == 0 else {
+                throw PathFailure(path: staging.path, errno: errno)
+            }
             do {
-                try Data(OutputSafety.manifest(files: []).utf8).write(
-                    to: staging.appendingPathComponent(OutputSafety.manifestName))
+                try PathBytes.create(
+                    staging.appendingPathComponent(OutputSafety.manifestName).path,
+                    Data(OutputSafety.manifest(files: []).utf8))
             } catch {
                 // A full disk: nothing of this run may stay behind.
-                try? fm.removeItem(at: staging)
+                PathBytes.remove(staging.path)
                 Interruption.unregister(staging)
                 throw error
             }
@@ -84,21 +87,22 @@ public struct ReportDirectory {
     /// are removed) as the file `name` of the report, copying a megabyte at a time.
     public func concatenate(into name: String, header: String, parts: [URL]) throws {
         let target = staging.appendingPathComponent(name)
-        guard FileManager.default.createFile(atPath: target.path, contents: Data(header.utf8)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
-        }
-        let out = try FileHandle(forWritingTo: target)
+        try PathBytes.create(target.path, Data(header.utf8))
+        let descriptor = PathBytes.open(target.path, O_WRONLY)
+        guard descriptor >= 0 else { throw PathFailure(path: target.path, errno: errno) }
+        let out = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         // A failed close (a full disk on the last write-back) is a failed file.
         var closed = false
         defer { if !closed { try? out.close() } }
         try out.seekToEnd()
         for part in parts {
-            let input = try FileHandle(forReadingFrom: part)
-            defer { try? input.close() }
+            let partDescriptor = PathBytes.open(part.path, O_RDONLY)
+            guard partDescriptor >= 0 else { throw PathFailure(path: part.path, errno: errno) }
+            let input = FileHandle(fileDescriptor: partDescriptor, closeOnDealloc: true)
             while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
                 try out.write(contentsOf: chunk)
             }
-            try FileManager.default.removeItem(at: part)
+            PathBytes.remove(part.path)
         }
         closed = true
         try out.synchronize()
@@ -133,33 +137,33 @@ public struct ReportDirectory {
     /// Writes `files` (name → contents) and swaps them in as the destination directory.
     /// `staged`: the directory was made by ``prepare()`` and may already hold files.
     public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws(CommandFailure) {
-        let fm = FileManager.default
         do {
             if !staged { try makeStaging() }
             for file in files {
-                try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name))
+                try PathBytes.create(staging.appendingPathComponent(file.name).path, Data(file.contents.utf8))
             }
-            let written = try fm.contentsOfDirectory(atPath: staging.path).filter { $0 != OutputSafety.manifestName }
-            try Data(OutputSafety.manifest(files: written, inputs: inputs).utf8)
-                .write(to: staging.appendingPathComponent(OutputSafety.manifestName))
+            let written = (PathBytes.entries(of: staging.path) ?? []).filter { $0 != OutputSafety.manifestName }
+            let manifest = staging.appendingPathComponent(OutputSafety.manifestName).path
+            PathBytes.remove(manifest)
+            try PathBytes.create(manifest, Data(OutputSafety.manifest(files: written, inputs: inputs).utf8))
             try Interruption.critical {
                 // Checked again: the folder may have changed while the run went on.
                 try OutputSafety.checkReportFolder(destination.path, label: label, inputs: inputs)
-                if fm.fileExists(atPath: destination.path) {
+                if PathBytes.exists(destination.path) {
                     // swift-corelibs-foundation's replaceItemAt fails for directories (Cocoa
                     // error 512), so swap by renames: old report aside, new one in.
                     let old = TemporaryFiles.staging(destination, kind: "old")
-                    try fm.moveItem(at: destination, to: old)
+                    try PathBytes.rename(destination.path, old.path)
                     do {
-                        try fm.moveItem(at: staging, to: destination)
+                        try PathBytes.rename(staging.path, destination.path)
                     } catch {
-                        try? fm.moveItem(at: old, to: destination)
+                        try? PathBytes.rename(old.path, destination.path)
                         throw error
                     }
                     Interruption.unregister(staging)
                     Self.removeReport(at: old)
                 } else {
-                    try fm.moveItem(at: staging, to: destination)
+                    try PathBytes.rename(staging.path, destination.path)
                     Interruption.unregister(staging)
                 }
             }
@@ -175,12 +179,11 @@ public struct ReportDirectory {
     /// Removes an earlier report folder file by file, as its manifest lists them; whatever it
     /// does not list stays, in a folder that is then left in place with a warning.
     public static func removeReport(at folder: URL) {
-        let fm = FileManager.default
         for name in OutputSafety.manifestFiles(in: folder) ?? [] {
-            try? fm.removeItem(at: folder.appendingPathComponent(name))
+            PathBytes.remove(folder.appendingPathComponent(name).path)
         }
-        try? fm.removeItem(at: folder.appendingPathComponent(OutputSafety.manifestName))
-        if rmdir(folder.path) != 0 && fm.fileExists(atPath: folder.path) {
+        PathBytes.remove(folder.appendingPathComponent(OutputSafety.manifestName).path)
+        if PathBytes.withCString(folder.path, { rmdir($0) }) != 0 && PathBytes.exists(folder.path) {
             note("odr-sim: warning: kept \(folder.path): it holds files odr-sim did not write")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// Standard output, written so that a failed write is never silent: every line a command
 /// prints goes through ``say(_:terminator:)``, and ``finish()`` reports the first failed
@@ -24,7 +25,7 @@ public enum StandardOutput {
         state.lock.lock()
         defer { state.lock.unlock() }
         guard state.failure == nil, !state.closedByReader else { return }
-        var bytes = Array(text.utf8)[...]
+        var bytes = Array(PathBytes.shown(text).utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(state.descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
@@ -70,5 +71,5 @@ public func say(_ text: String = "", terminator: String = "\n") {
 /// Prints a line on standard error (warnings and notes; never checked: a closed stderr has
 /// nowhere to say so).
 public func note(_ message: String) {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    FileHandle.standardError.write(Data("\(PathBytes.shown(message))\n".utf8))
 }

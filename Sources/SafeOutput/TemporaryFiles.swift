@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// Names of the temporary files and directories outputs are written under before they are
 /// renamed into place, and the removal of those that a killed process left behind.
@@ -30,19 +31,17 @@ public enum TemporaryFiles {
     /// for this destination only (a directory such as /tmp holds other programs' files).
     /// Failures are ignored: a leftover is untidy, not wrong.
     public static func removeStale(besides destination: URL) {
-        let fm = FileManager.default
         let directory = destination.deletingLastPathComponent()
-        guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
+        guard let names = PathBytes.entries(of: directory.path) else { return }
         let legacy = [".\(destination.lastPathComponent).tmp-", ".\(destination.lastPathComponent).old-"]
         for name in names where name.hasPrefix(".") {
             guard let (owner, pid) = owner(of: name), pid != getpid() else { continue }
             let ours = owner == host || (owner.isEmpty && legacy.contains { name == $0 + String(pid) })
             guard ours, !isRunning(pid) else { continue }
             let path = directory.appendingPathComponent(name)
-            var status = stat()
-            guard lstat(path.path, &status) == 0 else { continue }
+            guard let status = PathBytes.status(path.path, link: true) else { continue }
             switch status.st_mode & S_IFMT {
-            case S_IFREG: try? fm.removeItem(at: path)  // a single file's temporary name
+            case S_IFREG: PathBytes.remove(path.path)  // a single file's temporary name
             case S_IFDIR:
                 // Only a folder that carries odr-sim's manifest, and only what it lists; or the
                 // staging folder of this very destination that a killed run left before its
@@ -51,10 +50,10 @@ public enum TemporaryFiles {
                     if name.contains(".old-") {
                         ReportDirectory.removeReport(at: path)
                     } else {
-                        try? fm.removeItem(at: path)
+                        PathBytes.remove(path.path)
                     }
                 } else if name.hasPrefix(".\(destination.lastPathComponent).tmp-"), isUnmarkedStaging(path) {
-                    try? fm.removeItem(at: path)
+                    PathBytes.remove(path.path)
                 }
             default: continue
             }
@@ -65,7 +64,7 @@ public enum TemporaryFiles {
     /// manifest is complete: the manifest's name (empty or cut short) and run parts
     /// (`.events-N.part`).
     public static func isUnmarkedStaging(_ folder: URL) -> Bool {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
+        guard let entries = PathBytes.entries(of: folder.path) else { return false }
         return entries.allSatisfy { name in
             name == OutputSafety.manifestName
                 || (name.hasPrefix(".events-") && name.hasSuffix(".part") && Int(name.dropFirst(8).dropLast(5)) != nil)

@@ -2,6 +2,7 @@ import Foundation
 import ODRCore
 import Quantities
 import Simulation
+import TextInput
 import Yams
 
 /// Parses scenario files (`.scn`, YAML; see docs/scenario-format.md) into a validated ``Scenario``.
@@ -198,7 +199,9 @@ public struct ScenarioParser: Sendable {
 
     /// `game` for `Scenarios/game.scn`.
     static func defaultName(fileName: String) -> String {
-        let base = fileName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? fileName
+        // Shown as odr-sim shows a name's bytes that are not UTF-8 (`\xFF`): it is written into outputs.
+        let base = PathBytes.shown(
+            fileName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? fileName)
         guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return base }
         return String(base[..<dot])
     }

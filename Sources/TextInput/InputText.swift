@@ -29,8 +29,7 @@ public enum InputText {
     /// The text of the file at `path`, normalized as the type describes.
     public static func read(_ path: String) throws(Failure) -> String {
         func whole(_ message: String) -> Failure { Failure(line: 1, column: 1, message: message) }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard let status = PathBytes.status(path) else {
             let reason = errno
             if reason == ENOENT || reason == ENOTDIR { throw whole("no such file") }
             throw whole("cannot read the file: \(String(cString: strerror(reason)))")
@@ -48,7 +47,7 @@ public enum InputText {
         }
         // Read with open(2) and read(2): Foundation's Data(contentsOf:) leaks a buffer on an
         // empty file (LeakSanitizer, FuzzTelemetry), and the size is known from stat.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = PathBytes.open(path, O_RDONLY)
         guard descriptor >= 0 else { throw whole("cannot read the file: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
@@ -122,7 +121,8 @@ public enum InputText {
     }
 
     /// `text` as one safe line: line breaks and other control characters become their
-    /// escapes (`\n`, `\u{7}`), so a name from a file or a path can never start a new line
+    /// escapes (`\n`, `\u{7}`), and a byte of a name that is not UTF-8 (``PathBytes``) its
+    /// `\xNN`, so a name from a file or a path can never start a new line
     /// (or a YAML key) in a comment odr-sim writes, nor move a terminal's cursor.
     public static func oneLine(_ text: String) -> String {
         var result = ""
@@ -132,7 +132,10 @@ public enum InputText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                if let byte = PathBytes.carried(scalar) {
+                    result += "\\x" + String(byte, radix: 16)  // a byte of a name that is not UTF-8
+                } else if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+                {
                     result += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -163,19 +166,5 @@ public enum InputText {
             shown += 1
         }
         return i < bytes.count ? text + "…" : text
-    }
-
-    /// The refusal of a command line holding an argument that is not UTF-8 (a file name in
-    /// another encoding), or nil: odr-sim reads its arguments as UTF-8, and such a name
-    /// would otherwise reach the file system changed (a missing file, a file of another name).
-    public static func nonUTF8Argument() -> String? {
-        for k in 1..<Int(CommandLine.argc) {
-            guard let argument = CommandLine.unsafeArgv[k] else { continue }
-            let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
-            if String(validating: bytes, as: UTF8.self) == nil {
-                return "argument '\(oneLine(bytes: bytes))' is not UTF-8: odr-sim takes file names and values in UTF-8"
-            }
-        }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import CZstd
+import TextInput
 
 #if canImport(Glibc)
     import Glibc
@@ -47,8 +48,8 @@ public final class OracleGeneralReader {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         fileName = name
         let stem = name.split(separator: ".").first.map(String.init) ?? name
-        appNames = [stem.isEmpty ? "trace" : stem]
-        guard let handle = fopen(path, "rb") else {
+        appNames = [stem.isEmpty ? "trace" : InputText.oneLine(stem)]
+        guard let handle = PathBytes.withCString(path, { fopen($0, "rb") }) else {
             throw TraceError(file: name, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         file = handle

@@ -1,3 +1,5 @@
+import TextInput
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -78,7 +80,7 @@ public final class TraceReader {
         fileName = name
         delimiter = layout.delimiter
         collapsesBlanks = layout.collapsesBlanks
-        fd = open(path, O_RDONLY)
+        fd = PathBytes.open(path, O_RDONLY)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             throw TraceError(file: name, line: nil, message: "cannot open: \(reason)")

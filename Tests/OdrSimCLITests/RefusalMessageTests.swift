@@ -93,27 +93,4 @@ struct RefusalMessageTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
-
-    @Test(
-        "an argument that is not UTF-8 is refused as it is, never changed into another name (exit 64)",
-        arguments: [
-            "run \"$name\"", "replay \"$name\" --capacity 10%", "migrate Scenarios/game.scn --to play --out \"$name\"",
-            "run Scenarios/game.scn --policy-plugin \"$name\"",
-        ])
-    func nonUTF8(_ command: String) throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        // The name's bytes are made by printf: Swift's strings cannot carry them.
-        let result = try CLI.run(
-            executable: URL(fileURLWithPath: "/bin/sh"),
-            [
-                "-c", "name=$(printf 'm\\377.scn'); cd \"$1\" && \"$0\" \(command) --no-report", CLI.binary.path,
-                dir.path,
-            ])
-        #expect(result.status == 64, "\(result.stderr)")
-        #expect(
-            result.stderr
-                == "odr-sim: argument 'm\\xff.scn' is not UTF-8: odr-sim takes file names and values in UTF-8\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
-    }
 }

@@ -36,6 +36,7 @@ static const char *BOOTSTRAP =
     "        return [Pack(*t) for t in _odrsim_host.candidates(self._handle)]\n"
     "_modules = {}\n"
     "def load(path, name):\n"
+    "    path = os.fsdecode(path)\n"  /* bytes as odr-sim gave them: a name need not be UTF-8 */
     "    module = _modules.get(path)\n"
     "    if module is None:\n"
     "        folder = os.path.dirname(path)\n"
@@ -185,7 +186,7 @@ static void *create(const odrsim_create_args *args, const char **error) {
     PyGILState_STATE gil = PyGILState_Ensure();
     instance *self = calloc(1, sizeof *self);
     snprintf(self->name, sizeof self->name, "%s", colon + 1);
-    PyObject *cls = PyObject_CallMethod(bootstrap, "load", "s#s", args->argument, (Py_ssize_t)(colon - args->argument), colon + 1);
+    PyObject *cls = PyObject_CallMethod(bootstrap, "load", "y#s", args->argument, (Py_ssize_t)(colon - args->argument), colon + 1);
     PyObject *kwargs = PyDict_New();
     for (int32_t k = 0; k < args->option_count; k++) {
         PyObject *v = PyUnicode_FromString(args->options[k].value);

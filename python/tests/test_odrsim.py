@@ -39,6 +39,20 @@ class PackageTests(unittest.TestCase):
         self.assertIn("summary", table.tables)
         self.assertEqual(len(table.tables["summary"]), 6)
 
+    def test_names_that_are_not_utf8(self):
+        # Issue 53: a scenario and a report folder whose names are not UTF-8 (os.fsdecode keeps
+        # the byte 0xFF as a surrogate) are opened and written as those very bytes.
+        scenario = os.fsdecode(os.fsencode(self.folder.name) + b"/m\xff.scn")
+        with open("Scenarios/game.scn", "rb") as source, open(scenario, "wb") as copy:
+            copy.write(source.read())
+        out = os.fsdecode(os.fsencode(self.folder.name) + b"/r\xff")
+        rows = odrsim.run(scenario, replications=1, policy="lru", no_report=True, out=out)
+        self.assertEqual(list(rows["policy"]), ["lru"])
+        self.assertIn(b"r\xff", os.listdir(os.fsencode(self.folder.name)))
+        with self.assertRaises(odrsim.OdrSimError) as caught:
+            odrsim.run(scenario + "x", replications=1, no_report=True, out=self.out("x"))
+        self.assertIn("m\\xff.scnx:1:1: no such file", str(caught.exception))
+
     def test_compare_for_one_app_is_the_apps_answer(self):
         # Issue 50: compare(app=) is the app's table, its own metrics from comparison-apps.csv
         # and the device's (comparison.csv) where only the device has one, in comparison.csv's columns.

@@ -6,6 +6,7 @@ import ODRPolicies
 import Quantities
 import SafeOutput
 import ScenarioFile
+import TextInput
 
 /// `odr-sim migrate`: an On-Demand Resources scenario rewritten for Background Assets or Play
 /// Asset Delivery, where the app owns eviction.
@@ -120,7 +121,7 @@ struct MigrateCommand: ParsableCommand {
             // A telemetry file keeps resolving from where the result is written.
             migrated = SignedText.sign(
                 try ScenarioRewrite(text: try migration.migrateFile(atPath: file), fileName: file)
-                    .relocatingFiles(to: out ?? FileManager.default.currentDirectoryPath + "/-"))
+                    .relocatingFiles(to: out ?? PathBytes.workingFolder() + "/-"))
         } catch { throw CommandFailure("\(error)", located: true) }
         guard let out else { return say(migrated, terminator: "") }
         try writeAtomically(migrated, to: out)

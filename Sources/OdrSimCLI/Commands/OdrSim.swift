@@ -45,13 +45,14 @@ public struct OdrSim: ParsableCommand {
     public static func main() {
         Interruption.install()
         do {
-            if let refusal = InputText.nonUTF8Argument() { throw CommandFailure.usage(refusal) }
-            try PluginLoader.loadCommandLine()
-            var command = try parseAsRoot()
+            // Arguments as paths: a name that is not UTF-8 still names its file (PathBytes).
+            let arguments = try CommandFailure.commandLine()
+            try PluginLoader.loadCommandLine(arguments)
+            var command = try parseAsRoot(arguments)
             try command.run()
             try StandardOutput.finish()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data((failure.description + "\n").utf8))
+            FileHandle.standardError.write(Data((PathBytes.shown(failure.description) + "\n").utf8))
             Foundation.exit(failure.status)
         } catch {
             let code = exitCode(for: error)
@@ -70,7 +71,7 @@ public struct OdrSim: ParsableCommand {
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
             let line = text.split(separator: "\n").first.map(String.init) ?? "failed"
             let hint = code == .validationFailure ? " (see odr-sim help)" : ""
-            FileHandle.standardError.write(Data("odr-sim: \(line)\(hint)\n".utf8))
+            FileHandle.standardError.write(Data(PathBytes.shown("odr-sim: \(line)\(hint)\n").utf8))
             Foundation.exit(code.rawValue)
         }
     }

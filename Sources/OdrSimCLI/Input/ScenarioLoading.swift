@@ -157,17 +157,6 @@ func resolvePolicyFlags(_ names: [String], option: String) throws -> [PolicyDesc
     } catch { throw CommandFailure.usage("\(option): \(error)") }
 }
 
-/// The text of an input file, read by the one reader (``InputText``): a problem is one
-/// line at `FILE:LINE:COLUMN`.
-func readInput(_ path: String) throws(CommandFailure) -> String {
-    do {
-        return try InputText.read(path)
-    } catch {
-        throw CommandFailure(
-            "\(InputText.oneLine(path)):\(error.line):\(error.column): \(error.message)", located: true)
-    }
-}
-
 /// The index of the app `--app` names; a usage error naming the apps there are.
 func appIndex(_ app: String, in document: ScenarioDocument) throws -> Int {
     do { return try document.appIndex(of: app).get() } catch { throw CommandFailure.usage("--app: \(error)") }
