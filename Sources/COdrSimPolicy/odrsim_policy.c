@@ -18,10 +18,17 @@ static void exit_inside_plugin(void) {
     if (plugin_depth > 0 && plugin_line != 0 && plugin_exit_stop != 0) plugin_exit_stop(plugin_line);
 }
 
+/* The handler is registered once per thread that may call exit at the same moment: glibc
+   (2.36) pops each handler under a lock and runs it outside it, so a second thread calling
+   exit while the first runs the only copy finds the list empty and ends the process with the
+   plug-in's status before the first has said why. With a copy each, every thread that exits
+   from a plug-in call runs one; the first to stop holds Interruption's lock, the others wait. */
+enum { exit_handler_copies = 1024 };
+
 void odrsim_arm_plugin_exit(void (*stop)(const char *line)) {
     if (plugin_exit_stop != 0) return;
     plugin_exit_stop = stop;
-    atexit(exit_inside_plugin);
+    for (int k = 0; k < exit_handler_copies; k++) atexit(exit_inside_plugin);
 }
 
 void odrsim_enter_plugin(const char *line) {

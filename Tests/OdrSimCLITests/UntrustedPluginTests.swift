@@ -40,6 +40,24 @@ struct UntrustedPluginTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("exit from a plug-in on several threads at once (compare --jobs 4): each time exit 1 and the one line")
+    func exitOnManyThreads() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plugin = try PolicyPluginTests.broken("EXIT_IN_SELECT", in: dir)
+        // Before one exit handler per thread, 4 of 5 such runs ended with the plug-in's status
+        // and no line (the second thread's exit found the only handler taken by the first).
+        for _ in 0..<8 {
+            let result = try CLI.run([
+                "compare", "Scenarios/game.scn", "--replications", "4", "--jobs", "4", "--policy-plugin", plugin,
+                "--policy", "broken", "--no-report", "--out", dir.appendingPathComponent("o").path,
+            ])
+            #expect(result.status == 1)
+            #expect(result.stderr.hasSuffix("the plug-in ended the process (exit) during a call; no output written\n"))
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
+
     @Test("a plug-in calling exit during a run: one line naming it, exit 1, nothing written", arguments: [false, true])
     func exitDuringRun(asJSON: Bool) throws {
         let dir = try CLI.temporaryDirectory()
