@@ -7,7 +7,8 @@ extension Assumption {
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
         systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay,
-        largeDownloadThreshold, userConfirmationUpdate, spaceExhausted, androidCacheQuota, androidQuotaTiming,
+        largeDownloadThreshold, userConfirmationUpdate, playUpdatePatch, spaceExhausted, androidCacheQuota,
+        androidQuotaTiming,
         downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
     ]
 
@@ -45,6 +46,32 @@ extension Assumption {
             """,
         covers: ["AppSpec.installedByPlay"],
         appliesTo: { point, _ in point.scenario.apps.contains { !$0.installedByPlay } })
+
+    /// Play: how many bytes an app update's patch of a downloaded pack downloads.
+    public static let playUpdatePatch = Assumption(
+        name: "play-update-patch",
+        key: "platform: {update_patch: …}",
+        defaultValue: "100%",
+        why:
+            """
+            Play documents that an app update downloads a patch for the previously downloaded asset packs, which \
+            are invalid until it is applied (developer.android.com, Play Asset Delivery, "Update asset packs"), \
+            and that the patch is a delta; undocumented: its size. Chosen: the pack's full size (the most a patch \
+            can be, so waits and bytes are not understated); the patch takes the place of the bytes it replaces
+            """,
+        covers: ["PlatformProfile.updatePatchShare"],
+        alternatives: [
+            Alternative("25%") { point in
+                point.scenario.modifyPlatforms { if $0.updatePatchShare == 1 { $0.updatePatchShare = 0.25 } }
+            }
+        ],
+        appliesTo: { point, _ in
+            point.scenario.appPlatforms.contains { $0.updatePatchShare == 1 }
+                && point.scenario.events.contains { event in
+                    if case .updateApp = event.action { return true }
+                    return false
+                }
+        })
 
     /// Android's cache quotas: when they are computed.
     public static let androidQuotaTiming = Assumption(

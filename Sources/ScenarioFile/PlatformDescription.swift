@@ -51,6 +51,13 @@ public enum PlatformDescription {
         }
     }
 
+    /// What makes an app update's invalid packs valid again.
+    private static func patch(_ profile: PlatformProfile) -> String {
+        guard let share = profile.updatePatchShare else { return "fetched again" }
+        let percent = (share * 100).formatted(.number.precision(.fractionLength(0...2)))
+        return "their patch (`update_patch`, \(percent) % of the pack's size) downloads with the update"
+    }
+
     public static func updates(_ profile: PlatformProfile) -> String {
         guard profile.packUpdatesApartFromApp else {
             let initial = profile.family.name(of: .initialInstall)
@@ -58,7 +65,7 @@ public enum PlatformDescription {
                 """
                 only with the app (`app-update`): \(initial) packs update with it, downloaded \
                 \(profile.family.name(of: .prefetch(order: 0))) and \(profile.family.name(of: .onDemand)) \
-                packs are invalid until fetched again
+                packs are invalid until \(patch(profile))
                 """
         }
         guard profile.keepsOutdatedVersions else {

@@ -54,6 +54,19 @@ struct PlatformReader {
             }
             profile.cellularConfirmationBytes = try isNone(node) ? nil : reader.size(node, "cellular_confirmation_over")
         }
+        if let node = fields.value("update_patch") {
+            // Only where packs change with the app (Play) does an update patch them.
+            guard profile.updatePatchShare != nil || !profile.packUpdatesApartFromApp else {
+                throw reader.error(
+                    at: node,
+                    """
+                    update_patch applies where packs update only with the app (play-asset-delivery); on \
+                    \(profile.name) a pack's new version downloads apart from the app (update events)
+                    """
+                )
+            }
+            profile.updatePatchShare = try isNone(node) ? nil : share(node, "update_patch")
+        }
         if let node = fields.value("app_evicts_when_full") {
             guard profile.evictor == .app else {
                 throw reader.error(
@@ -144,6 +157,20 @@ struct PlatformReader {
     private func sizeLimit(_ fields: MappingFields, _ key: String, _ limit: inout Int64?) throws(ScenarioError) {
         guard let node = fields.value(key) else { return }
         limit = try isNone(node) ? nil : reader.size(node, key)
+    }
+
+    /// A share of a pack's size: `30%`, or a number in (0, 1].
+    private func share(_ node: Node, _ subject: String) throws(ScenarioError) -> Double {
+        let text = try reader.scalar(node, subject)
+        let value =
+            text.hasSuffix("%")
+            ? Double(text.dropLast().trimmingCharacters(in: .whitespaces)).map { $0 / 100 } : Double(text)
+        guard let value, value > 0, value <= 1 else {
+            throw reader.error(
+                at: node,
+                "\(subject) must be a share of the pack's size above 0 and at most 100% (30% or 0.3), not '\(text)'")
+        }
+        return value
     }
 
     private func isNone(_ node: Node) -> Bool {

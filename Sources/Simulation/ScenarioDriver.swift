@@ -41,7 +41,13 @@ final class ScenarioDriver {
 
     init(scenario: Scenario, policies: RunPolicies) {
         self.scenario = scenario
-        // Wi-Fi only (the user's setting): every download on cellular waits, none is confirmed.
+        // Wi-Fi only (the user's setting): every download on cellular waits as a large one does
+        // (WAITING_FOR_WIFI), and the same dialog lets the user accept mobile data for it:
+        // "This happens if the pack is too big for cellular or the user set a Wi-Fi-only
+        // preference" / RequestToUseMobileDataAsync "ask[s] for the permission to continue
+        // download using the mobile data" (Play Core AssetPackManager.showCellularDataConfirmation;
+        // Unity AndroidAssetPackStatus.WaitingForWifi). The consent comes after
+        // apps[].cellular_confirmation, as for a large download; `never` leaves it waiting.
         func asSet(_ platform: PlatformProfile) -> PlatformProfile {
             var profile = platform
             if scenario.device.wifiOnly && profile.cellularConfirmationBytes != nil {
@@ -50,7 +56,7 @@ final class ScenarioDriver {
             return profile
         }
         setsTimers =
-            !scenario.device.wifiOnly && scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
+            scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
             || scenario.apps.contains { !$0.installedByPlay }
         let settings = DeviceSettings(
             profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)

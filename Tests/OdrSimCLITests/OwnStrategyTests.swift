@@ -98,8 +98,9 @@ struct OwnStrategyTests {
     )
     func playAppUpdate() throws {
         // a1 (100 MB, on-demand) is downloaded at 1 min; the app updates at 3 min; a1 is asked
-        // for again at 5 min. On Play ("Update asset packs"): invalid since the update, so the
-        // request downloads the new version, one pack update of 100 MB, not a re-download.
+        // for again at 5 min. On Play ("Update asset packs"): invalid since the update until its
+        // patch (the full size, the preset's) downloads with the update, one pack update of
+        // 100 MB, not a re-download.
         // On Background Assets packs change apart from the app: a1 stays, one download in all.
         func summary(_ platform: String) throws -> [String: String] {
             let text = """

@@ -62,13 +62,20 @@ extension ODRDevice {
         state.appContents[a].updating = true
         emit(.appUpdated(a))
         // Where packs change only with the app (Play), its downloaded fast-follow and
-        // on-demand packs are of the old version: invalid until downloaded again, fast-follow
-        // ones by the update's prefetch below, on-demand ones at their next request (counted
-        // as updates). Source: developer.android.com, Play Asset Delivery, "Update asset
-        // packs" (``PlatformProfile/packUpdatesApartFromApp``). Packs in use are left as they
-        // are, as ``updatePack(_:at:)`` leaves them.
+        // on-demand packs are of the old version: invalid until their patch, which downloads
+        // with the update, is applied (``PlatformProfile/updatePatchShare``); without a patch
+        // share, or for a partial download, fetched again, fast-follow ones by the update's
+        // prefetch below, on-demand ones at their next request (counted as updates). Source:
+        // developer.android.com, Play Asset Delivery, "Update asset packs"
+        // (``PlatformProfile/packUpdatesApartFromApp``). Packs in use are left as they are, as
+        // ``updatePack(_:at:)`` leaves them.
         if !state.appContents[a].profile.packUpdatesApartFromApp {
-            for p in state.apps[a].packs where state.packDetails[p].category != .initialInstall { _ = invalidate(p) }
+            let share = state.appContents[a].profile.updatePatchShare
+            for p in state.apps[a].packs where state.packDetails[p].category != .initialInstall {
+                if let share, patch(p, share: share) { continue }
+                _ = invalidate(p)
+            }
+            refreshRunnability()
         }
         state.appContents[a].prefetchQueue = catalog.prefetchPacks(at: .subsequentUpdate).map(state.apps[a].pack)
         state.apps[a].prefetchCursor = 0

@@ -66,6 +66,31 @@ extension ODRDevice {
         return nil
     }
 
+    /// Play's patch of downloaded pack `p` with its app's update: the pack is invalid (not on
+    /// the device for requests, which wait for it) while `share` of its size downloads as a
+    /// system download counted in ``Ledger/updateBytes``; then it is stored again. The patch
+    /// takes the place of the bytes it replaces (no room is made: the old version's bytes
+    /// and the patch's are not both held). False if the pack is not resident and unused.
+    func patch(_ p: PackID, share: Double) -> Bool {
+        guard state.packs[p].phase == .resident, isUnused(p) else { return false }
+        let a = state.packs[p].app
+        let size = state.packs[p].size
+        let bytes = Swift.min(size, Swift.max(1, Int64((Double(size) * share).rounded(.up))))
+        state.packs[p].bytesOnDisk = size - bytes
+        state.odrBytes -= bytes
+        move(pack: p, .patch)
+        // Counted as an update's bytes, not a re-download (``receive(_:for:at:)``).
+        state.packs[p].purgedBefore = true
+        state.packDetails[p].updatePending = true
+        state.packDetails[p].outdated = false
+        refresh(p)
+        tell(p) { $0.packRemoved($1) }
+        book(\.updates, for: a)
+        emit(.packUpdated(p, a, removedBytes: bytes))
+        startDownload(p, system: true)
+        return true
+    }
+
     /// Whether nothing downloads, awaits or holds pack `p`: an update or an update check may
     /// remove it.
     private func isUnused(_ p: PackID) -> Bool {

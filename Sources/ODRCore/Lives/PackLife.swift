@@ -7,7 +7,7 @@
 ///   `uninstall` → notDownloaded.
 /// - `partial`: `startDownload` → downloading(partial); `storeAtOnce` → resident; `purge` →
 ///   purged; `uninstall` → notDownloaded.
-/// - `resident`: `purge` → purged; `uninstall` → notDownloaded.
+/// - `resident`: `purge` → purged; `patch` → partial; `uninstall` → notDownloaded.
 /// - `purged`: `startDownload` → downloading(purged); `storeAtOnce` → resident; `uninstall` →
 ///   notDownloaded.
 /// - `downloading(p)`: `finishDownload` → resident; `abandon(keptBytes: true)` → partial;
@@ -39,6 +39,9 @@ enum PackLife: Hashable {
         case storeAtOnce
         /// Its bytes were removed to make room.
         case purge
+        /// An app update made its version invalid until a patch of it downloads (Play): the
+        /// bytes the patch replaces are gone, the rest stay.
+        case patch
         /// Its app left the device: not a purge, so no re-download later.
         case uninstall
     }
@@ -56,6 +59,7 @@ enum PackLife: Hashable {
         case (.downloading(let rest), .abandon(keptBytes: false)): PackLife(resting: rest)
         case (.notDownloaded, .storeAtOnce), (.partial, .storeAtOnce), (.purged, .storeAtOnce): .resident
         case (.partial, .purge), (.resident, .purge): .purged
+        case (.resident, .patch): .partial
         case (.notDownloaded, .uninstall), (.partial, .uninstall), (.resident, .uninstall), (.purged, .uninstall):
             .notDownloaded
         default: nil

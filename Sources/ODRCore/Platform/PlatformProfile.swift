@@ -120,6 +120,16 @@ public struct PlatformProfile: Hashable, Sendable {
     /// download is paused" (developer.android.com, Play Asset Delivery, integrate (native,
     /// Unity), "Large downloads").
     public var cellularConfirmationBytes: Int64? = nil
+    /// Where packs change only with the app (Play): the share of a downloaded pack's size its
+    /// update's patch downloads (0 < share ≤ 1); nil: the pack is fetched again in full at its
+    /// next request, and nothing downloads with the update.
+    ///
+    /// Source (Play): with an app update, the patch for the assets downloads with it; the
+    /// previously downloaded packs are invalid until the patch is applied, and valid again
+    /// after (developer.android.com, Play Asset Delivery, "Update asset packs"). Google
+    /// describes delta patching and gives no patch size: 1 (the full size) is the preset's,
+    /// an assumption (`play-update-patch` in `odr-sim assumptions`).
+    public var updatePatchShare: Double? = nil
 
     public init(
         name: String,
@@ -175,6 +185,7 @@ public struct PlatformProfile: Hashable, Sendable {
         profile.initialPacksRemovable = false
         profile.cellularConfirmationBytes = 200 * mb
         profile.packUpdatesApartFromApp = false
+        profile.updatePatchShare = 1
         return profile
     }()
 
