@@ -7,7 +7,8 @@ extension Assumption {
     /// `odr-sim assumptions` prints them.
     public static let all: [Assumption] = [
         systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay,
-        largeDownloadThreshold, userConfirmationUpdate, playUpdatePatch, spaceExhausted, androidCacheQuota,
+        largeDownloadThreshold, userConfirmationUpdate, playUpdatePatch, failedDownloadBytes, downloadFailureRetry,
+        spaceExhausted, androidCacheQuota,
         androidQuotaTiming,
         downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
     ]
@@ -72,6 +73,49 @@ extension Assumption {
                     return false
                 }
         })
+
+    /// Every platform: what becomes of the bytes a failed download fetched.
+    public static let failedDownloadBytes = Assumption(
+        name: "failed-download-bytes",
+        key: "(none)",
+        defaultValue: "kept: the next download resumes",
+        why:
+            """
+            no platform documents whether a failed asset-pack download resumes from the bytes it fetched (an HTTP \
+            range request) or starts again; chosen: the bytes stay on the device as a partial pack (purged first \
+            while nobody waits for it) and the next download fetches the rest
+            """,
+        covers: ["PlatformProfile.resumesFailedDownloads"],
+        alternatives: [
+            Alternative("discarded") { point in point.scenario.modifyPlatforms { $0.resumesFailedDownloads = false } }
+        ],
+        appliesTo: { point, _ in hasFaults(point.scenario) })
+
+    /// Every platform: whether the system retries a failed download before the app hears of it.
+    public static let downloadFailureRetry = Assumption(
+        name: "download-failure-retry",
+        key: "(none)",
+        defaultValue: "no retry: the waiting requests fail at once",
+        why:
+            """
+            each platform documents that the app gets the failure (NSBundleResourceRequest's completion handler, \
+            Play's FAILED status with its error code, Background Assets' thrown error) and leaves retrying to the \
+            app; undocumented whether the system first retries on its own: chosen that it does not (the app's retry \
+            is a later request in the scenario)
+            """,
+        covers: ["ODRDevice.failDownload"],
+        appliesTo: { point, _ in hasFaults(point.scenario) })
+
+    /// Whether a scenario has download faults (events or a generator).
+    static func hasFaults(_ scenario: Scenario) -> Bool {
+        scenario.generators.contains { $0.kind == "faults" }
+            || scenario.events.contains { event in
+                switch event.action {
+                case .failDownload, .failDownloads: return true
+                default: return false
+                }
+            }
+    }
 
     /// Android's cache quotas: when they are computed.
     public static let androidQuotaTiming = Assumption(

@@ -92,7 +92,8 @@ public struct BaselineFile: Sendable {
         var strategy: String?
         // The platform metrics' columns are read when the file has them.
         let platform = Metric.allCases.filter(\.isPlatformMetric).contains { seen[$0.column] != nil }
-        let metricIndex = Metric.columns(platformMetrics: platform).map { seen[$0.column] }
+        let columns = Metric.columns(platformMetrics: platform)
+        let metricIndex = columns.map { seen[$0.column] }
 
         var rows: [SummaryRow] = []
         var hash: String?
@@ -130,9 +131,10 @@ public struct BaselineFile: Sendable {
             try same(strategyColumn, "strategy", &strategy, "a baseline is one app's strategy")
             var values: [Double] = []
             values.reserveCapacity(metricIndex.count)
-            for index in metricIndex {
+            for (metric, index) in zip(columns, metricIndex) {
                 guard let index else {
-                    values.append(.nan)
+                    // A count odr-sim added later reads as what it was then: nothing of it.
+                    values.append(Metric.countedSince.contains(metric) ? 0 : .nan)
                     continue
                 }
                 let text = fields[index]
@@ -149,9 +151,9 @@ public struct BaselineFile: Sendable {
                     policy: fields[policy], replication: r, seed: s, values: values,
                     scenarioHash: hash ?? ""))
         }
+        let missing = columns.filter { seen[$0.column] == nil && !Metric.countedSince.contains($0) }
         var file = BaselineFile(
-            rows: rows, scenarioHash: hash,
-            missingMetrics: Metric.columns(platformMetrics: platform).map(\.column).filter { seen[$0] == nil },
+            rows: rows, scenarioHash: hash, missingMetrics: missing.map(\.column),
             unknownColumns: header.filter { !known.contains($0) }, platformMetrics: platform)
         file.strategy = strategy
         return file

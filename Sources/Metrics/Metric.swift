@@ -38,6 +38,9 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     case updateBytes = "update_bytes"
     case budgetExceededBytes = "budget_exceeded_bytes"
     case budgetExceededSeconds = "budget_exceeded_s"
+    // Faults (issue 54): with the platform metrics, and wherever a scenario has faults.
+    case downloadFailures = "download_failures"
+    case failedDownload = "failed_download"
 
     /// Whether the metric counts what one app did (its requests, its packs' downloads and
     /// purges, its failures, waits and launches), so that `apps.csv` has it; the others are
@@ -59,28 +62,34 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
             || self == .budgetExceededSeconds
     }
 
+    /// Counts odr-sim added after baselines of their files were made (download faults, issue
+    /// 54): a baseline without their columns was made when none of them could happen, so it
+    /// reads them as 0 rather than as a baseline to re-make.
+    public static let countedSince: Set<Metric> = [.downloadFailures, .failedDownload]
+
     /// The columns every run has (On-Demand Resources'), in file order.
     public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
 
     /// Whether the metric's column appears only for runs on Background Assets or Play Asset
-    /// Delivery (an initial pack blocking a launch is rare under ODR, whose files keep their shape).
+    /// Delivery, or with updates or faults (an initial pack blocking a launch is rare under
+    /// ODR, whose files keep their shape).
     public var isPlatformMetric: Bool {
         switch self {
         case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes, .budgetExceededBytes,
-            .budgetExceededSeconds:
+            .budgetExceededSeconds, .downloadFailures, .failedDownload:
             true
         default: false
         }
     }
 
     /// Whether a scenario's files carry the platform metrics: on a platform where the app
-    /// evicts, or with pack or app updates (events or a generator).
+    /// evicts, or with pack or app updates or download faults (events or a generator).
     public static func hasPlatformMetrics(_ scenario: Scenario) -> Bool {
         scenario.appPlatforms.contains(where: \.appRemovesPacks) || scenario.platform.appRemovesPacks
-            || scenario.generators.contains { $0.kind == "updates" }
+            || scenario.generators.contains { $0.kind == "updates" || $0.kind == "faults" }
             || scenario.events.contains {
                 switch $0.action {
-                case .update, .updateApp: true
+                case .update, .updateApp, .failDownload, .failDownloads, .stallTransfer: true
                 default: false
                 }
             }
@@ -202,6 +211,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .updateBytes: Double(l.updateBytes)
         case .budgetExceededBytes: Double(l.budgetExceededBytes)
         case .budgetExceededSeconds: l.budgetExceededSeconds
+        case .downloadFailures: Double(l.downloadFailures)
+        case .failedDownload: Double(l.failures(.downloadFailed))
         }
     }
 }

@@ -145,6 +145,10 @@ public final class RunRecorder: SimulationObserver {
             write(
                 t, "download_abandon", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
                 bytes: bytes, detail: "kept \(kept)")
+        case .downloadFailed(let p, let a, let bytes, let kept):
+            write(
+                t, "download_fail", app: app(a), request: startedBy.removeValue(forKey: p) ?? "", pack: pack(p),
+                bytes: bytes, detail: "kept \(kept)")
         case .downloadOutstanding(let p, let a, let bytes):
             write(t, "download_pending", app: app(a), request: startedBy[p] ?? "", pack: pack(p), bytes: bytes)
         case .prefetchSkipped(let p, let a, let error):

@@ -192,6 +192,7 @@ struct EventReader {
         -> ScenarioEvent.Action
     {
         if verb == .disk { return .disk(try reader.signedSize(value, "disk")) }
+        if verb == .failDownload || verb == .stall { return try faultAction(verb, value, fields) }
         let app = try appIndex(try fields.required("app"))
         switch verb {
         case .obsolete, .checkUpdates:
@@ -303,13 +304,43 @@ struct EventReader {
             }
             packVersions[app][pack] = version
             return .update(app, pack: pack)
-        case .disk:
-            preconditionFailure("disk events are handled before the app is resolved")
+        case .disk, .failDownload, .stall:
+            preconditionFailure("disk and fault events are handled before the app is resolved")
         }
     }
 
     /// A pack named as `events.csv` names it (its tags, `level-1+level-2`) or by one of its
     /// resources (`forest`).
+    /// `fail-download: PACK` and `stall: PACK` of an app's pack; without `app`, of the link
+    /// (`fail-download: all`, `stall: link`).
+    private func faultAction(_ verb: EventVerb, _ value: Node, _ fields: MappingFields) throws(ScenarioError)
+        -> ScenarioEvent.Action
+    {
+        var seconds = 0.0
+        if verb == .stall {
+            let node = try fields.required("for")
+            seconds = try reader.duration(node, "for")
+            guard seconds > 0 else { throw reader.error(at: node, "for must be a duration above zero, such as 30s") }
+        }
+        guard let appNode = fields.value("app") else {
+            let word = verb == .stall ? "link" : "all"
+            guard try reader.scalar(value, verb.rawValue) == word else {
+                throw reader.error(
+                    at: value,
+                    """
+                    without app, \(verb.rawValue) takes '\(word)' (every transfer on the link); give app: for \
+                    one of an app's packs
+                    """
+                )
+            }
+            return verb == .stall ? .stallTransfer(nil, packs: [], seconds: seconds) : .failDownloads
+        }
+        let app = try appIndex(appNode)
+        let pack = try packIndex(value, app: app, verb: verb)
+        return verb == .stall
+            ? .stallTransfer(app, packs: [pack], seconds: seconds) : .failDownload(app, packs: [pack])
+    }
+
     private func packIndex(_ node: Node, app: AppIndex, verb: EventVerb = .update) throws(ScenarioError) -> Int32 {
         let name = try reader.scalar(node, verb.rawValue)
         let packs = apps[app].catalog.packs

@@ -12,6 +12,8 @@ enum EventVerb: String, CaseIterable, Sendable {
     case appUpdate = "app-update"
     case obsolete
     case checkUpdates = "check-updates"
+    case failDownload = "fail-download"
+    case stall
 
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
@@ -24,6 +26,8 @@ enum EventVerb: String, CaseIterable, Sendable {
         case .setPriority: ["app", "priority"]
         case .disk: []
         case .update: ["app", "version"]
+        case .failDownload: ["app"]
+        case .stall: ["app", "for"]
         }
     }
 
@@ -32,11 +36,12 @@ enum EventVerb: String, CaseIterable, Sendable {
         switch self {
         case .request: ["app", "id"]
         case .setPriority: ["app", "priority"]
-        case .disk: []
+        case .disk, .failDownload: []
+        case .stall: ["for"]
         default: ["app"]
         }
     }
 
     /// Every parameter key of any verb, in the order messages list them.
-    static let allParameters = ["app", "id", "priority", "optional", "latest", "version"]
+    static let allParameters = ["app", "id", "priority", "optional", "latest", "version", "for"]
 }

@@ -2,7 +2,7 @@
 enum Section: Sendable, CaseIterable {
     case topLevel, device, platform, networkPhase, app, resource, tagSettings, event
     case generate, lognormal, dailyCycle, spell
-    case sessions, levels, popularity, disk, networkSpells, updates, trace
+    case sessions, levels, popularity, disk, networkSpells, updates, faults, trace
     case study, axis, axisRange, shouldDownload
 
     /// Every key this mapping may have; anything else is an error, never ignored.
@@ -41,6 +41,7 @@ enum Section: Sendable, CaseIterable {
         case .disk: ["kind", "rate", "size", "cleanup_rate", "cleanup_fraction"]
         case .networkSpells: ["kind", "wifi", "cellular", "offline"]
         case .updates: ["kind", "app", "rate"]
+        case .faults: ["kind", "failures", "stalls", "stall"]
         case .trace: ["kind", "file"]
         case .study:
             [
@@ -76,6 +77,7 @@ enum Section: Sendable, CaseIterable {
         case .popularity: "popularity workload"
         case .disk: "disk workload"
         case .updates: "updates workload"
+        case .faults: "faults workload"
         case .trace: "trace workload"
         case .networkSpells: "network workload"
         case .study: "study"

@@ -16,6 +16,7 @@ import Yams
 ///   - {kind: network, wifi: {mean: 10h, bandwidth: 40Mbps}, cellular: {mean: 2h, bandwidth: 12Mbps},
 ///      offline: {mean: 30m}}
 ///   - {kind: updates, app: game, rate: 1/w}
+///   - {kind: faults, failures: 2/d, stalls: 1/h, stall: 30s}
 /// ```
 struct WorkloadReader {
     let reader: NodeReader
@@ -25,7 +26,7 @@ struct WorkloadReader {
 
     static let kinds: [String: Section] = [
         "sessions": .sessions, "levels": .levels, "popularity": .popularity, "disk": .disk, "network": .networkSpells,
-        "updates": .updates, "trace": .trace,
+        "updates": .updates, "trace": .trace, "faults": .faults,
     ]
 
     func read(_ node: Node) throws(ScenarioError) -> [any WorkloadGenerator] {
@@ -148,6 +149,23 @@ struct WorkloadReader {
                 )
             }
             return UpdatesGenerator(app: a, rate: try rate(try fields.required("rate"), "rate"))
+        case "faults":
+            let failures = try fields.value("failures").map { node throws(ScenarioError) in try rate(node, "failures") }
+            let stalls = try fields.value("stalls").map { node throws(ScenarioError) in try rate(node, "stalls") }
+            guard failures != nil || stalls != nil else {
+                throw reader.error(at: node, "faults needs failures (a rate such as 2/d), stalls (with stall), or both")
+            }
+            var stall = 0.0
+            if stalls != nil {
+                let node = try fields.required("stall")
+                stall = try reader.duration(node, "stall")
+                guard stall > 0 else {
+                    throw reader.error(at: node, "stall must be a duration above zero, such as 30s")
+                }
+            } else if let node = fields.value("stall") {
+                throw reader.error(at: node, "stall is how long each of the stalls lasts; give stalls (a rate) too")
+            }
+            return FaultsGenerator(failures: failures ?? 0, stalls: stalls ?? 0, stall: stall)
         case "disk":
             return DiskPressureGenerator(
                 rate: try rate(try fields.required("rate"), "rate"),

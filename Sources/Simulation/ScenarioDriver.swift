@@ -57,7 +57,8 @@ final class ScenarioDriver {
         }
         setsTimers =
             scenario.appPlatforms.contains { $0.cellularConfirmationBytes != nil }
-            || scenario.apps.contains { !$0.installedByPlay }
+            || scenario.apps.contains { !$0.installedByPlay } || scenario.generators.contains(where: \.stallsTransfers)
+            || scenario.events.contains { if case .stallTransfer = $0.action { true } else { false } }
         let settings = DeviceSettings(
             profile: asSet(scenario.platform), onSpaceExhausted: scenario.device.onSpaceExhausted)
         let device = ODRDevice(
@@ -114,6 +115,8 @@ final class ScenarioDriver {
         /// The user confirms the app's large downloads on cellular (Play's `WAITING_FOR_WIFI`
         /// dialog, ``AppSpec/cellularConfirmationDelay`` after the app began waiting).
         case cellularConfirmation(AppID)
+        /// A stall ends: of these packs' transfers, or (none) of the link's.
+        case stallEnds([PackID])
     }
 
     /// Whether this run's model sets timers at all (large cellular downloads wait for the
@@ -121,11 +124,17 @@ final class ScenarioDriver {
     let setsTimers: Bool
     /// Apps whose confirmation is already on its way.
     private var confirmationScheduled: Set<AppID> = []
+    /// Timers set by actions (a stall's end), handed to the kernel at the next ``timersDue(at:)``.
+    private var actionTimers: [(timer: Timer, at: Double)] = []
+    /// How many stalls of each pack (nil key: of the link) are under way: one that ends while
+    /// another of the same transfer goes on leaves it stalled.
+    private var stallsUnderWay: [PackID?: Int] = [:]
 
     /// The timers set by what happened at `time`: for each app newly waiting to use cellular
     /// data, the user's confirmation (its ``AppSpec/cellularConfirmationDelay`` from now).
     func timersDue(at time: Double) -> [(timer: Timer, at: Double)] {
-        var due: [(timer: Timer, at: Double)] = []
+        var due: [(timer: Timer, at: Double)] = actionTimers
+        actionTimers.removeAll()
         for app in device.appsAwaitingCellularConfirmation where !confirmationScheduled.contains(app) {
             guard let index = appIDs.firstIndex(of: app), let delay = scenario.apps[index].cellularConfirmationDelay
             else { continue }
@@ -139,6 +148,14 @@ final class ScenarioDriver {
     func fire(_ timer: Timer, at time: Double) {
         switch timer {
         case .cellularConfirmation(let app): device.confirmCellular(app, at: time)
+        case .stallEnds(let packs):
+            for pack in packs.isEmpty ? [nil] : packs.map(Optional.some) {
+                stallsUnderWay[pack, default: 1] -= 1
+                if stallsUnderWay[pack] == 0 {
+                    stallsUnderWay[pack] = nil
+                    device.setTransferStalled(pack, false, at: time)
+                }
+            }
         }
     }
 
@@ -273,6 +290,17 @@ final class ScenarioDriver {
             device.retirePack(device.pack(Int(pack), of: appIDs[a]), at: time)
         case .checkForUpdates(let a):
             device.checkForUpdates(appIDs[a], at: time)
+        case .failDownload(let a, let packs):
+            for pack in packs { device.failDownload(device.pack(Int(pack), of: appIDs[a]), at: time) }
+        case .failDownloads:
+            device.failDownloads(at: time)
+        case .stallTransfer(let a, let packs, let seconds):
+            let ids = a.map { a in packs.map { device.pack(Int($0), of: appIDs[a]) } } ?? []
+            for pack in ids.isEmpty ? [nil] : ids.map(Optional.some) {
+                stallsUnderWay[pack, default: 0] += 1
+                device.setTransferStalled(pack, true, at: time)
+            }
+            actionTimers.append((.stallEnds(ids), time + seconds))
         }
     }
 

@@ -46,6 +46,13 @@ public struct ScenarioEvent: Sendable, Hashable {
         /// Background Assets' `checkForUpdates()`, which removes obsolete packs
         /// (``ODRCore/ODRDevice/checkForUpdates(_:at:)``).
         case checkForUpdates(AppIndex)
+        /// The downloads under way of the app's `packs` fail (``ODRCore/ODRDevice/failDownload(_:at:)``).
+        case failDownload(AppIndex, packs: [Int32])
+        /// Every download under way fails: the link dropped them (``ODRCore/ODRDevice/failDownloads(at:)``).
+        case failDownloads
+        /// The transfers of the app's `packs` (no app: every transfer on the link) stall for
+        /// `seconds` (``ODRCore/ODRDevice/setTransferStalled(_:_:at:)``).
+        case stallTransfer(AppIndex?, packs: [Int32], seconds: Double)
     }
 }
 

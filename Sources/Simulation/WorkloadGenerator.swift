@@ -12,9 +12,13 @@ public protocol WorkloadGenerator: Sendable {
     /// The apps whose launches the generator makes, and those it makes requests for: what
     /// the checks before a run read (an app that asks for content but is never launched).
     var roles: (launches: [AppIndex], requests: [AppIndex]) { get }
+    /// Whether its events stall transfers, whose ends the kernel must wake the driver for.
+    var stallsTransfers: Bool { get }
 }
 
 extension WorkloadGenerator {
     /// By default a generator launches no app and requests nothing (disk, network, updates).
     public var roles: (launches: [AppIndex], requests: [AppIndex]) { ([], []) }
+    /// By default a generator stalls nothing.
+    public var stallsTransfers: Bool { false }
 }

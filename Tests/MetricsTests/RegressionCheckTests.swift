@@ -264,6 +264,47 @@ struct BaselineFileTests {
         #expect(read.scenarioHash == nil)
     }
 
+    @Test(
+        """
+        a baseline made before odr-sim counted download faults reads them as 0 (issue 54): it passes a run without \
+        faults, and a run with one is a change
+        """
+    )
+    func faultColumnsAddedLater() throws {
+        // The platform metrics as they were before issue 54: up to budget_exceeded_s.
+        let columns = Metric.columns(platformMetrics: true).filter { !Metric.countedSince.contains($0) }
+        let header = "policy,replication,seed," + columns.map(\.column).joined(separator: ",") + "\n"
+        let old = try BaselineFile.parse(
+            header + "apple,1,42," + columns.map { _ in "0" }.joined(separator: ",") + "\n", name: "b.csv")
+        #expect(old.missingMetrics.isEmpty && old.platformMetrics)
+        #expect(old.rows[0].values[Metric.downloadFailures.position] == 0)
+        var values = Metric.columns(platformMetrics: true).map { _ in 0.0 }
+        #expect(
+            RegressionCheck(
+                baseline: old,
+                current: [
+                    SummaryRow(
+                        policy: "apple", replication: 1, seed: 42,
+                        values: values, scenarioHash: "")
+                ], tolerance: 0.02
+            ).passed)
+        values[Metric.failedDownload.position] = 1
+        #expect(
+            !RegressionCheck(
+                baseline: old,
+                current: [
+                    SummaryRow(
+                        policy: "apple", replication: 1, seed: 42,
+                        values: values, scenarioHash: "")
+                ], tolerance: 0.02
+            ).passed)
+        // Any other column missing is still a baseline to re-make.
+        let short = try BaselineFile.parse(
+            header.replacingOccurrences(of: ",update_bytes", with: "") + "apple,1,42,"
+                + columns.dropLast().map { _ in "0" }.joined(separator: ",") + "\n", name: "b.csv")
+        #expect(short.missingMetrics == ["update_bytes"])
+    }
+
     @Test("malformed baselines are errors naming file, line and column")
     func errors() {
         func message(_ text: String) -> String {

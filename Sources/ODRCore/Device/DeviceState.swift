@@ -56,6 +56,11 @@ struct DeviceState {
     var somePacksObsolete = false
     /// Whether any app awaits the user's consent to its downloads (``AppRecord/awaitsUserConfirmation``).
     var someAppsAwaitConfirmation = false
+    /// Whether every transfer on the link is stalled (``ODRDevice/setTransferStalled(_:_:at:)``).
+    var linkStalled = false
+    /// Packs whose own transfer is stalled; with `linkStalled`, whether stalls are looked at.
+    var stalledTransfers: Set<PackID> = []
+    var someTransfersStalled: Bool { linkStalled || !stalledTransfers.isEmpty }
     /// Requests begun so far; the ordinal of the latest.
     var requestOrdinal: Int64 = 0
     /// Bumped whenever the set of downloads, their priorities or their runnability change.

@@ -147,6 +147,7 @@ extension ODRDevice {
         guard record.downloading else { return .paused }
         if state.link == .offline { return .offline }
         if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return .requiresUserConfirmation }
+        if state.someTransfersStalled && transferStalled(p) { return .transferStalled }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return .cellularNotAllowed }
             if record.size > state.apps[record.app].rules.cellularConfirmationBytes
@@ -167,6 +168,7 @@ extension ODRDevice {
         guard record.downloading else { return (.paused, false) }
         if state.link == .offline { return (.offline, false) }
         if state.someAppsAwaitConfirmation && awaitsConfirmation(p) { return (.requiresUserConfirmation, false) }
+        if state.someTransfersStalled && transferStalled(p) { return (.transferStalled, false) }
         if state.link == .cellular {
             if !state.apps[record.app].allowsCellular { return (.cellularNotAllowed, false) }
             if record.size > state.apps[record.app].rules.cellularConfirmationBytes

@@ -37,6 +37,9 @@ public struct ODREvent: Hashable, Sendable {
         /// The app was not installed through Google Play, and its downloads wait for the
         /// user's consent (Play's `REQUIRES_USER_CONFIRMATION`) on any link.
         case requiresUserConfirmation = "requires-user-confirmation"
+        /// The transfer itself makes no progress (a slow or silent server, a stalled link:
+        /// ``ODRDevice/setTransferStalled(_:_:at:)``).
+        case transferStalled = "transfer-stalled"
     }
 
     /// Why an app stopped running.
@@ -86,6 +89,9 @@ public struct ODREvent: Hashable, Sendable {
         /// No one waits for the download any more: it stops after fetching `bytes`, and the
         /// pack's `keptBytes` (from this and earlier downloads) stay on disk.
         case downloadAbandoned(PackID, AppID, bytes: Int64, keptBytes: Int64)
+        /// The download failed after fetching `bytes`; the pack's `keptBytes` stay on disk for
+        /// the next download to resume from (``PlatformProfile/resumesFailedDownloads``).
+        case downloadFailed(PackID, AppID, bytes: Int64, keptBytes: Int64)
         /// Emitted by ``ODRDevice/recordOutstanding(at:)``: a download still under way,
         /// having fetched `bytes` so far.
         case downloadOutstanding(PackID, AppID, bytes: Int64)

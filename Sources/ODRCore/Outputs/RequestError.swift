@@ -12,6 +12,10 @@ public enum RequestError: String, Hashable, Sendable, CaseIterable, CustomString
     case inUseLimit = "in-use-limit"
     /// The app is not installed.
     case appNotInstalled = "app-not-installed"
+    /// A download the request waited for failed (a server error, a dropped connection:
+    /// ``ODRDevice/failDownload(_:at:)``): the app gets the error, as NSBundleResourceRequest's
+    /// completion handler, Play's `FAILED` status and Background Assets' thrown error give it.
+    case downloadFailed = "download-failed"
 
     public var description: String { rawValue }
 }

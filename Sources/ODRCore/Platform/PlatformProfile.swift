@@ -130,6 +130,10 @@ public struct PlatformProfile: Hashable, Sendable {
     /// describes delta patching and gives no patch size: 1 (the full size) is the preset's,
     /// an assumption (`play-update-patch` in `odr-sim assumptions`).
     public var updatePatchShare: Double? = nil
+    /// Whether a failed download's bytes stay on the device for the next download of the pack
+    /// to resume from (`true`), or are removed (`false`). No platform documents it; `true` is
+    /// an assumption (`failed-download-bytes` in `odr-sim assumptions`).
+    public var resumesFailedDownloads = true
 
     public init(
         name: String,

@@ -1,0 +1,102 @@
+extension ODRDevice {
+    /// The download of pack `p` fails now (a server error, a dropped connection): it stops,
+    /// each request waiting for it fails with ``RequestError/downloadFailed`` (the app gets
+    /// the error: no platform documents retrying on its own first), an install stops waiting
+    /// for it (Background Assets: when an essential pack's download "fails and cannot
+    /// proceed, the system stops blocking the launch", Apple, developer forums thread 808927)
+    /// and a prefetch skips it. The bytes fetched stay for the next download to resume from,
+    /// or are removed (``PlatformProfile/resumesFailedDownloads``). Returns false if no
+    /// download of `p` is under way.
+    @discardableResult
+    public func failDownload(_ p: PackID, at time: Double) -> Bool {
+        advance(to: time)
+        guard state.packs[p].downloading else { return false }
+        let a = state.packs[p].app
+        let slot = state.packs[p].downloadSlot
+        let waiters = state.downloadWaiters[slot].joined
+        let wasSystem = state.packDetails[p].systemDownload
+        book(\.downloadFailures, for: a)
+        let fetched = state.packs[p].bytesOnDisk - state.downloadBase[slot]
+        state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk
+        if !state.appContents[a].profile.resumesFailedDownloads {
+            state.odrBytes -= state.packs[p].bytesOnDisk
+            state.packs[p].bytesOnDisk = 0
+        }
+        freeDownloadSlot(slot)
+        move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
+        state.packDetails[p].systemDownload = false
+        state.stalledTransfers.remove(p)
+        removeFromDownloadOrder(p)
+        refresh(p)
+        state.revision &+= 1
+        emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
+        for waiter in waiters {
+            guard let request = liveSlot(waiter), !state.requests[request].granted else { continue }
+            failWaiting(request, .downloadFailed)
+        }
+        if wasSystem { systemDownloadFailed(p, app: a) }
+        refreshRunnability()
+        return true
+    }
+
+    /// Every download under way fails now (the link dropped them all): ``failDownload(_:at:)``
+    /// of each, in start order. Returns how many failed.
+    @discardableResult
+    public func failDownloads(at time: Double) -> Int {
+        advance(to: time)
+        let failing = state.downloadOrder
+        return failing.reduce(0) { $0 + (failDownload($1, at: time) ? 1 : 0) }
+    }
+
+    /// The transfer of pack `p` (nil: every transfer on the link) stalls or goes on: a slow or
+    /// silent server, a link that carries nothing for a while. A stalled download keeps its
+    /// place and its waiters (``ODREvent/StallCause/transferStalled``); a download that starts
+    /// while the link is stalled stalls too.
+    public func setTransferStalled(_ p: PackID?, _ stalled: Bool, at time: Double) {
+        advance(to: time)
+        if let p {
+            if stalled { state.stalledTransfers.insert(p) } else { state.stalledTransfers.remove(p) }
+        } else {
+            state.linkStalled = stalled
+        }
+        state.revision &+= 1
+        refreshRunnability()
+    }
+
+    /// Whether pack `p`'s transfer is stalled (``setTransferStalled(_:_:at:)``).
+    func transferStalled(_ p: PackID) -> Bool {
+        state.someTransfersStalled && (state.linkStalled || state.stalledTransfers.contains(p))
+    }
+
+    /// A waiting request fails with `error`: its pins go, and a download no one else waits
+    /// for stops, as when it is cancelled (``cancelWaiting(_:)``), but it counts as failed.
+    func failWaiting(_ slot: Int, _ error: RequestError) {
+        let app = state.requests[slot].app
+        let id = id(of: slot)
+        for i in packList(of: slot) {
+            unpin(i)
+            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(),
+                !state.packDetails[i].systemDownload
+            {
+                abandon(i)
+            }
+            refresh(i)
+        }
+        release(slot: slot, .cancel)
+        state.revision &+= 1
+        _ = fail(app, error, request: id)
+    }
+
+    /// An install or prefetch download failed: the install stops waiting for it, a prefetch
+    /// goes on to its next pack.
+    private func systemDownloadFailed(_ p: PackID, app a: AppID) {
+        if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
+            state.apps[a].pendingInitial -= 1
+            if state.apps[a].pendingInitial == 0 { completeInstall(a) }
+        } else if state.apps[a].prefetchActive == p {
+            emit(.prefetchSkipped(p, a, .downloadFailed))
+            state.apps[a].prefetchActive = .none
+            startNextPrefetch(a)
+        }
+    }
+}
