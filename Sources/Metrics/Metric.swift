@@ -41,6 +41,8 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     // Faults (issue 54): with the platform metrics, and wherever a scenario has faults.
     case downloadFailures = "download_failures"
     case failedDownload = "failed_download"
+    // The user's removals (issue 54): an app offloaded, its storage cleared.
+    case clearedBytes = "cleared_bytes"
 
     /// Whether the metric counts what one app did (its requests, its packs' downloads and
     /// purges, its failures, waits and launches), so that `apps.csv` has it; the others are
@@ -65,7 +67,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     /// Counts odr-sim added after baselines of their files were made (download faults, issue
     /// 54): a baseline without their columns was made when none of them could happen, so it
     /// reads them as 0 rather than as a baseline to re-make.
-    public static let countedSince: Set<Metric> = [.downloadFailures, .failedDownload]
+    public static let countedSince: Set<Metric> = [.downloadFailures, .failedDownload, .clearedBytes]
 
     /// The columns every run has (On-Demand Resources'), in file order.
     public static let classic: [Metric] = allCases.filter { !$0.isPlatformMetric }
@@ -76,7 +78,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
     public var isPlatformMetric: Bool {
         switch self {
         case .blockedLaunches, .launchBlockedSeconds, .packUpdates, .updateBytes, .budgetExceededBytes,
-            .budgetExceededSeconds, .downloadFailures, .failedDownload:
+            .budgetExceededSeconds, .downloadFailures, .failedDownload, .clearedBytes:
             true
         default: false
         }
@@ -89,7 +91,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
             || scenario.generators.contains { $0.kind == "updates" || $0.kind == "faults" }
             || scenario.events.contains {
                 switch $0.action {
-                case .update, .updateApp, .failDownload, .failDownloads, .stallTransfer: true
+                case .update, .updateApp, .failDownload, .failDownloads, .stallTransfer, .offload, .clearStorage: true
                 default: false
                 }
             }
@@ -115,7 +117,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         switch self {
         case .waitP50, .waitP95, .waitP99, .waitMean, .launchBlockedSeconds, .budgetExceededSeconds: .seconds
         case .downloadedBytes, .redownloadBytes, .purgedBytes, .overPurgeBytes, .peakUsedBytes, .refusedOtherBytes,
-            .updateBytes, .budgetExceededBytes:
+            .updateBytes, .budgetExceededBytes, .clearedBytes:
             .bytes
         default: .count
         }
@@ -213,6 +215,7 @@ public enum Metric: String, CaseIterable, Sendable, Hashable {
         case .budgetExceededSeconds: l.budgetExceededSeconds
         case .downloadFailures: Double(l.downloadFailures)
         case .failedDownload: Double(l.failures(.downloadFailed))
+        case .clearedBytes: Double(l.clearedBytes)
         }
     }
 }

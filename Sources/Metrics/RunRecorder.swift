@@ -111,6 +111,8 @@ public final class RunRecorder: SimulationObserver {
         case .appLaunched(let a): write(t, "launch", app: app(a))
         case .appTerminated(let a, let cause): write(t, "terminate", app: app(a), detail: cause.rawValue)
         case .appUninstalled(let a, let removed): write(t, "uninstall", app: app(a), bytes: removed)
+        case .appOffloaded(let a, let removed): write(t, "offload", app: app(a), bytes: removed)
+        case .storageCleared(let a, let removed): write(t, "clear_storage", app: app(a), bytes: removed)
         case .requestGranted(let r, let a, let waited, let hit):
             write(t, "grant", app: app(a), request: label(r), wait: waited, detail: hit ? "hit" : "")
         case .requestEnded(let r, let a, let cause):

@@ -213,6 +213,28 @@ struct EventReader {
                 throw reader.error(at: value, "check-updates must be true; leave the event out rather than write false")
             }
             return .checkForUpdates(app)
+        case .offload, .clearStorage:
+            // iOS offloads apps; Android clears an app's storage: each is the other's nowhere.
+            let profile = apps[app].catalog.profile
+            let android = profile.family == .playAssetDelivery
+            if (verb == .offload) == android {
+                throw reader.error(
+                    at: value,
+                    verb == .offload
+                        ? """
+                        offload is iOS's "Offload App"; on \(profile.name) the user clears the app's storage \
+                        (clear-storage: true) or uninstalls it
+                        """
+                        : """
+                        clear-storage is Android's "Clear storage"; on \(profile.name) the user offloads the app \
+                        (offload: true) or uninstalls it
+                        """)
+            }
+            guard try reader.bool(value, verb.rawValue) else {
+                throw reader.error(
+                    at: value, "\(verb.rawValue) must be true; leave the event out rather than write false")
+            }
+            return verb == .offload ? .offload(app) : .clearStorage(app)
         case .install, .launch, .terminate, .uninstall, .appUpdate:
             guard try reader.bool(value, verb.rawValue) else {
                 throw reader.error(

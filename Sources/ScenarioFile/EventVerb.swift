@@ -14,12 +14,14 @@ enum EventVerb: String, CaseIterable, Sendable {
     case checkUpdates = "check-updates"
     case failDownload = "fail-download"
     case stall
+    case offload
+    case clearStorage = "clear-storage"
 
     /// The keys, beside `at` and the verb itself, that an event with this verb may have.
     var parameters: [String] {
         switch self {
         case .install, .launch, .terminate, .uninstall, .pause, .resume, .cancel, .end, .preserve, .appUpdate,
-            .obsolete, .checkUpdates:
+            .obsolete, .checkUpdates, .offload, .clearStorage:
             ["app"]
         case .request: ["app", "id", "priority", "optional", "latest"]
         case .requestIfPresent: ["app", "id"]

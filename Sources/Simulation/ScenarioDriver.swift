@@ -294,6 +294,10 @@ final class ScenarioDriver {
             for pack in packs { device.failDownload(device.pack(Int(pack), of: appIDs[a]), at: time) }
         case .failDownloads:
             device.failDownloads(at: time)
+        case .offload(let a):
+            device.offload(appIDs[a], at: time)
+        case .clearStorage(let a):
+            device.clearStorage(appIDs[a], at: time)
         case .stallTransfer(let a, let packs, let seconds):
             let ids = a.map { a in packs.map { device.pack(Int($0), of: appIDs[a]) } } ?? []
             for pack in ids.isEmpty ? [nil] : ids.map(Optional.some) {

@@ -53,6 +53,10 @@ public struct ScenarioEvent: Sendable, Hashable {
         /// The transfers of the app's `packs` (no app: every transfer on the link) stall for
         /// `seconds` (``ODRCore/ODRDevice/setTransferStalled(_:_:at:)``).
         case stallTransfer(AppIndex?, packs: [Int32], seconds: Double)
+        /// The user offloads the app (iOS, ``ODRCore/ODRDevice/offload(_:at:)``).
+        case offload(AppIndex)
+        /// The user clears the app's storage (Android, ``ODRCore/ODRDevice/clearStorage(_:at:)``).
+        case clearStorage(AppIndex)
     }
 }
 

@@ -70,7 +70,7 @@ struct MigrateCommandTests {
             summary.hasPrefix("policy,")
                 && summary.contains(
                     ",launch_blocked_s,pack_updates,update_bytes,budget_exceeded_bytes,budget_exceeded_s,"
-                        + "download_failures,failed_download\n")
+                        + "download_failures,failed_download,cleared_bytes\n")
                 && summary.contains("\nlru,1,"))
         // Migrating again replaces the file it wrote.
         #expect(try CLI.run(["migrate", game, "--to", "background-assets", "--out", out]).status == 0)
@@ -254,7 +254,7 @@ struct MigrateCommandTests {
             lines[0].hasPrefix("budget,budget_bytes,platform,policy,")
                 && lines[0].hasSuffix(
                     ",blocked_launches,launch_blocked_s,pack_updates,update_bytes,"
-                        + "budget_exceeded_bytes,budget_exceeded_s,download_failures,failed_download"
+                        + "budget_exceeded_bytes,budget_exceeded_s,download_failures,failed_download,cleared_bytes"
                 ))
         // (4 budgets × 2 platforms + the ODR point) × 6 policies × 5 replications.
         #expect(lines.count == 1 + 270)

@@ -285,7 +285,7 @@ struct MalformedScenarioTests {
                 """
                 event has no verb; give one of install, launch, terminate, uninstall, request, request-if-present, \
                 set-priority, pause, resume, cancel, end, preserve, disk, update, app-update, obsolete, \
-                check-updates, fail-download, stall
+                check-updates, fail-download, stall, offload, clear-storage
                 """
         ),
 

@@ -120,6 +120,22 @@ extension ODRDevice {
     /// Removes the app and all its packs from the disk (not counted as purges).
     @discardableResult
     public func uninstall(_ app: AppID, at time: Double) -> Bool {
+        remove(app, offloaded: false, at: time)
+    }
+
+    /// The user offloads the app (iOS's "Offload App", which frees "storage used by the app,
+    /// but keep[s] its documents and data": Apple Support, "How to check the storage on your
+    /// iPhone and iPad"): it is removed with every pack as ``uninstall(_:at:)`` removes it, but
+    /// what it held is counted (``Ledger/clearedBytes``) and remembered, so the downloads
+    /// of its reinstall are re-downloads (``Ledger/redownloadBytes``). Returns false if the
+    /// app is not on the device.
+    @discardableResult
+    public func offload(_ app: AppID, at time: Double) -> Bool {
+        remove(app, offloaded: true, at: time)
+    }
+
+    /// ``uninstall(_:at:)`` and ``offload(_:at:)``.
+    private func remove(_ app: AppID, offloaded: Bool, at time: Double) -> Bool {
         advance(to: time)
         let a = app
         guard state.apps[a].isPresent else { return false }
@@ -133,9 +149,11 @@ extension ODRDevice {
             state.odrBytes -= state.packs[p].bytesOnDisk
             move(pack: p, .uninstall)
             refresh(p)  // before zeroing: a leftover partial pack leaves state.leftoverBytes with its bytes
+            // An offloaded app's content comes back as re-downloads; an uninstalled one's is new.
+            let held = state.packs[p].bytesOnDisk > 0 || state.packs[p].purgedBefore
             state.packs[p].bytesOnDisk = 0
             state.packDetails[p].purgeCount = 0
-            state.packs[p].purgedBefore = false
+            state.packs[p].purgedBefore = offloaded && held
             state.packDetails[p].updatePending = false
             state.packDetails[p].outdated = false
             state.packs[p].requestCount = 0
@@ -147,7 +165,12 @@ extension ODRDevice {
         // until the end of the run (issue 54; each pack's move above counted it still there).
         if state.someAppsEvict { noteBudget(of: a) }
         book(\.removedBytes, removed, for: a)
-        emit(.appUninstalled(app, removedBytes: removed))
+        if offloaded {
+            book(\.clearedBytes, removed, for: a)
+            emit(.appOffloaded(app, removedBytes: removed))
+        } else {
+            emit(.appUninstalled(app, removedBytes: removed))
+        }
         return true
     }
 

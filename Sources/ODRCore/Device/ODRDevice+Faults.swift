@@ -63,6 +63,39 @@ extension ODRDevice {
         refreshRunnability()
     }
 
+    /// The user clears the app's storage (Android's Settings › Apps › Storage › "Clear
+    /// storage", which deletes the app's data): its asset packs live in the app's
+    /// `files/assetpacks` (PLATFORMS, Play), so every fast-follow and on-demand pack goes, a
+    /// download under way included; install-time packs are part of the installed app and stay.
+    /// Android stops the app first, and its requests end. The bytes count in
+    /// ``Ledger/clearedBytes``; the packs' next downloads are re-downloads. A fast-follow pack
+    /// is not fetched again by itself (Play fetches those at install and update). Returns false
+    /// if the app is not installed.
+    @discardableResult
+    public func clearStorage(_ app: AppID, at time: Double) -> Bool {
+        advance(to: time)
+        guard state.apps[app].phase.isInstalled else { return false }
+        if state.apps[app].phase.isRunning { terminate(app, cause: .user) }
+        dropRequests(of: app)
+        state.apps[app].prefetchActive = .none
+        state.apps[app].prefetchCursor = state.appContents[app].prefetchQueue.count
+        var removed: Int64 = 0
+        for p in state.apps[app].packs where state.packDetails[p].category != .initialInstall {
+            if state.packs[p].downloading {
+                state.packDetails[p].systemDownload = false
+                abandon(p)
+            }
+            let phase = state.packs[p].phase
+            guard phase == .resident || phase == .partial else { continue }
+            removed += discard(p)
+        }
+        state.revision &+= 1
+        refreshRunnability()
+        book(\.clearedBytes, removed, for: app)
+        emit(.storageCleared(app, removedBytes: removed))
+        return true
+    }
+
     /// Whether pack `p`'s transfer is stalled (``setTransferStalled(_:_:at:)``).
     func transferStalled(_ p: PackID) -> Bool {
         state.someTransfersStalled && (state.linkStalled || state.stalledTransfers.contains(p))

@@ -99,7 +99,7 @@ extension ODRDevice {
 
     /// Removes the bytes of pack `p`, stored or partial and unused, as an update or the
     /// system's removal of an obsolete pack does (not a purge); returns them.
-    private func discard(_ p: PackID) -> Int64 {
+    func discard(_ p: PackID) -> Int64 {
         let phase = state.packs[p].phase
         let bytes = state.packs[p].bytesOnDisk
         state.odrBytes -= bytes

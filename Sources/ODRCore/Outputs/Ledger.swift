@@ -36,6 +36,8 @@ public struct Ledger: Hashable, Sendable {
     public var conditionalMisses: Int64 = 0
     /// Installs that could not get the space of their initial-install packs.
     public var installFailures: Int64 = 0
+    /// Bytes of packs the user removed: an app offloaded (iOS), its storage cleared (Android).
+    public var clearedBytes: Int64 = 0
     /// Downloads that failed (``ODRDevice/failDownload(_:at:)``).
     public var downloadFailures: Int64 = 0
     /// Growth of other data that did not fit on the disk.

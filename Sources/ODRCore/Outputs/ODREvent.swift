@@ -62,6 +62,12 @@ public struct ODREvent: Hashable, Sendable {
         case appLaunched(AppID)
         case appTerminated(AppID, TerminationCause)
         case appUninstalled(AppID, removedBytes: Int64)
+        /// The user offloaded the app (iOS): removed with its packs' `removedBytes`, which a
+        /// reinstall fetches again (``ODRDevice/offload(_:at:)``).
+        case appOffloaded(AppID, removedBytes: Int64)
+        /// The user cleared the app's storage (Android): its asset packs' `removedBytes` went
+        /// (``ODRDevice/clearStorage(_:at:)``).
+        case storageCleared(AppID, removedBytes: Int64)
         /// A request was granted; `waited` is zero for a hit.
         case requestGranted(RequestID, AppID, waited: Double, hit: Bool)
         case requestEnded(RequestID, AppID, EndCause)
