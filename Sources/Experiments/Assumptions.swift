@@ -8,6 +8,7 @@ extension Assumption {
     public static let all: [Assumption] = [
         systemRemovesForOtherData, appEvictsWhenFull, systemPurgesBeforeAppEvicts, cellularConfirmationDelay,
         largeDownloadThreshold, userConfirmationUpdate, playUpdatePatch, failedDownloadBytes, downloadFailureRetry,
+        unpackSpace,
         spaceExhausted, androidCacheQuota,
         androidQuotaTiming,
         downloadReservation, bandwidthSharing, outdatedVersions, obsoleteFetch,
@@ -90,6 +91,26 @@ extension Assumption {
             Alternative("discarded") { point in point.scenario.modifyPlatforms { $0.resumesFailedDownloads = false } }
         ],
         appliesTo: { point, _ in hasFaults(point.scenario) })
+
+    /// Every platform: the space a download needs beside the pack while it is extracted.
+    public static let unpackSpace = Assumption(
+        name: "unpack-space",
+        key: "platform: {unpack_space: …}",
+        defaultValue: "0 (extracted as it arrives)",
+        why:
+            """
+            no platform documents whether a pack's compressed download is held beside the extracted pack until \
+            extraction ends, nor their ratio (Background Assets packs are uploaded as archives; Play's and ODR's \
+            delivery formats are not documented for this); chosen: no extra space. The alternative holds a \
+            download as large as the pack beside it until it completes (content that does not compress)
+            """,
+        covers: ["PlatformProfile.unpackShare"],
+        alternatives: [
+            Alternative("100%") { point in
+                point.scenario.modifyPlatforms { if $0.unpackShare == 0 { $0.unpackShare = 1 } }
+            }
+        ],
+        appliesTo: { point, _ in point.scenario.appPlatforms.contains { $0.unpackShare == 0 } })
 
     /// Every platform: whether the system retries a failed download before the app hears of it.
     public static let downloadFailureRetry = Assumption(

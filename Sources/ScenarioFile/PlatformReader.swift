@@ -67,6 +67,9 @@ struct PlatformReader {
             }
             profile.updatePatchShare = try isNone(node) ? nil : share(node, "update_patch")
         }
+        if let node = fields.value("unpack_space") {
+            profile.unpackShare = try isNone(node) ? 0 : share(node, "unpack_space")
+        }
         if let node = fields.value("app_evicts_when_full") {
             guard profile.evictor == .app else {
                 throw reader.error(

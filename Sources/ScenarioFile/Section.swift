@@ -19,7 +19,8 @@ enum Section: Sendable, CaseIterable {
             [
                 "base", "name", "max_pack_size", "max_tag_size", "max_pack_count", "max_initial_install",
                 "max_initial_and_prefetch", "max_in_use", "max_hosted", "max_prefetch_and_on_demand",
-                "cellular_confirmation_over", "update_patch", "app_evicts_when_full", "system_purges_before_app_evicts",
+                "cellular_confirmation_over", "update_patch", "unpack_space", "app_evicts_when_full",
+                "system_purges_before_app_evicts",
                 "system_removes_for_other_data",
             ]
         case .networkPhase: ["at", "bandwidth", "kind"]

@@ -41,7 +41,7 @@ struct RobustnessTests {
             in: CLI.repository)
         #expect(ba.status == 0, "\(ba.stderr)")
         let said = try #require(ba.stdout.split(separator: "\n").first { $0.hasPrefix("  robustness: ") })
-        #expect(said.contains("the verdict holds under all") || said.contains(" of 3 alternatives (same seeds)"))
+        #expect(said.contains("the verdict holds under all") || said.contains(" of 4 alternatives (same seeds)"))
         let table = try String(contentsOf: dir.appendingPathComponent("ba/robustness.csv"), encoding: .utf8).split(
             separator: "\n")
         #expect(
@@ -51,10 +51,13 @@ struct RobustnessTests {
                 + "best_significant_under_alternative,limits_broken"
         )
         let assumptions = Set(table.dropFirst().map { String($0.split(separator: ",")[0]) })
-        // Background Assets with lru and fifo: the system's removal, the app's when full, and
-        // the device's space exhaustion apply; Play's dialog and Android's quota do not.
+        // Background Assets with lru and fifo: the system's removal, the app's when full, the
+        // device's space exhaustion and the room to unpack apply; Play's dialog and Android's
+        // quota do not.
         #expect(
-            assumptions == ["system-removes-for-other-data", "app-evicts-when-full", "space-exhausted"],
+            assumptions == [
+                "system-removes-for-other-data", "app-evicts-when-full", "space-exhausted", "unpack-space",
+            ],
             "\(assumptions)")
         let rows = try CSVTable(contentsOf: dir.appendingPathComponent("ba/robustness.csv"))
         #expect(rows.column("verdict").allSatisfy { ["holds", "flips", "within the noise"].contains($0) })

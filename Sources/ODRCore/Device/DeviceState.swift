@@ -76,6 +76,9 @@ struct DeviceState {
     /// Per download slot, the pack's bytes on disk when its download started: what a
     /// download fetched is its bytes on disk minus this.
     var downloadBase: [Int64] = []
+    /// Per download slot: the space reserved beside the pack for its compressed download while
+    /// it is fetched and extracted (``PlatformProfile/unpackShare``).
+    var downloadUnpack: [Int64] = []
     /// Per request slot, the packs of a multi-pack request (empty for single-pack ones).
     var requestPackArrays: [[PackID]] = []
     /// Packs with a download under way, in start order.

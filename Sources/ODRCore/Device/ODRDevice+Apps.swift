@@ -15,7 +15,7 @@ extension ODRDevice {
         let a = app
         guard !state.apps[a].isPresent else { return false }
         let initial = accepted(state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack), of: a)
-        let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size }
+        let needed = initial.reduce(Int64(0)) { $0 + state.packs[$1].size + unpackBytes($1) }
         move(a, .install)
         guard makeRoom(needed, mayWarn: true, for: .system(a)) else {
             if !state.apps[a].rules.installFailsWithoutInitialSpace {
@@ -79,7 +79,8 @@ extension ODRDevice {
         }
         state.appContents[a].prefetchQueue = catalog.prefetchPacks(at: .subsequentUpdate).map(state.apps[a].pack)
         state.apps[a].prefetchCursor = 0
-        guard makeRoom(missing.reduce(Int64(0)) { $0 + state.packs[$1].size }, mayWarn: true, for: .system(a)) else {
+        let needed = missing.reduce(Int64(0)) { $0 + state.packs[$1].size + unpackBytes($1) }
+        guard makeRoom(needed, mayWarn: true, for: .system(a)) else {
             for p in missing { emit(.prefetchSkipped(p, a, .outOfSpace)) }
             completeInstall(a)
             return true
@@ -248,7 +249,8 @@ extension ODRDevice {
             if accepted([p], of: a).isEmpty { continue }
             let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
-            let room = makeRoom(state.packs[p].size - state.packs[p].bytesOnDisk, mayWarn: false, for: .system(a))
+            let room = makeRoom(
+                state.packs[p].size - state.packs[p].bytesOnDisk + unpackBytes(p), mayWarn: false, for: .system(a))
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded { unshield(q) }
             if room {

@@ -71,13 +71,16 @@ extension ODRDevice {
         if isNew {
             state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
+            state.downloadUnpack.append(0)
         }
         state.downloadBase[slot] = state.packs[p].bytesOnDisk
+        let unpack = unpackBytes(p)
+        state.downloadUnpack[slot] = unpack
         move(pack: p, .startDownload, slot: slot)
         if let waiter { state.downloadWaiters[slot].join(waiter, priority: state.requests[waiter.index].priority) }
         state.packDetails[p].systemDownload = system
         state.packDetails[p].stalled = false
-        state.reservedBytes += remaining
+        state.reservedBytes += remaining + unpack
         state.downloadOrder.append(p)
         refresh(p)
         book(\.downloadsStarted, for: state.packs[p].app)
@@ -96,6 +99,8 @@ extension ODRDevice {
         state.packDetails[p].systemDownload = false
         state.packDetails[p].updatePending = false
         removeFromDownloadOrder(p)
+        // Extracted: the compressed download's space is free again.
+        state.reservedBytes -= state.downloadUnpack[download]
         let app = state.packs[p].app
         emit(.downloadFinished(p, app, bytes: state.packs[p].size - state.downloadBase[download]))
         store(p)
@@ -117,7 +122,8 @@ extension ODRDevice {
 
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
     func abandon(_ p: PackID) {
-        state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk
+        state.reservedBytes -=
+            state.packs[p].size - state.packs[p].bytesOnDisk + state.downloadUnpack[state.packs[p].downloadSlot]
         let fetched = state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]
         freeDownloadSlot(state.packs[p].downloadSlot)
         move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
@@ -126,6 +132,13 @@ extension ODRDevice {
         refresh(p)
         state.revision &+= 1
         emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
+    }
+
+    /// The space pack `p`'s download needs beside it while it is fetched and extracted
+    /// (``PlatformProfile/unpackShare``): 0 on every preset.
+    func unpackBytes(_ p: PackID) -> Int64 {
+        let share = state.appContents[state.packs[p].app].profile.unpackShare
+        return share > 0 ? Int64((Double(state.packs[p].size) * share).rounded(.up)) : 0
     }
 
     func freeDownloadSlot(_ slot: Int) {

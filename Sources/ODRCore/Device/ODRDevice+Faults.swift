@@ -17,7 +17,7 @@ extension ODRDevice {
         let wasSystem = state.packDetails[p].systemDownload
         book(\.downloadFailures, for: a)
         let fetched = state.packs[p].bytesOnDisk - state.downloadBase[slot]
-        state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk
+        state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk + state.downloadUnpack[slot]
         if !state.appContents[a].profile.resumesFailedDownloads {
             state.odrBytes -= state.packs[p].bytesOnDisk
             state.packs[p].bytesOnDisk = 0

@@ -31,7 +31,9 @@
                 let record = state.packs[i]
                 let a = record.app.index
                 onDisk += record.bytesOnDisk
-                if record.downloading { reserved += record.size - record.bytesOnDisk }
+                if record.downloading {
+                    reserved += record.size - record.bytesOnDisk + state.downloadUnpack[record.downloadSlot]
+                }
                 if record.leftover {
                     leftover += record.bytesOnDisk
                     leftovers.append(PackID(i))

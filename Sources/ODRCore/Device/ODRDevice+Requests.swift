@@ -301,7 +301,7 @@ extension ODRDevice {
             if state.packs[i].phase == .resident && !state.packs[i].downloading {
                 use(i)
             } else if !state.packs[i].downloading {
-                needed += state.packs[i].size - state.packs[i].bytesOnDisk
+                needed += state.packs[i].size - state.packs[i].bytesOnDisk + unpackBytes(i)
             }
         }
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {

@@ -45,7 +45,7 @@ extension ODRDevice {
             }
         }
         if let outcome = invalidate(p) { return outcome }
-        guard state.packs[p].size <= freeBytes else { return .stale }
+        guard state.packs[p].size + unpackBytes(p) <= freeBytes else { return .stale }
         startDownload(p, system: true)
         refreshRunnability()
         return .refetching
@@ -74,6 +74,13 @@ extension ODRDevice {
     func patch(_ p: PackID, share: Double) -> Bool {
         guard state.packs[p].phase == .resident, isUnused(p) else { return false }
         let a = state.packs[p].app
+        // Room for the compressed patch beside the pack, which is kept from the purge meanwhile.
+        if unpackBytes(p) > 0 {
+            shield(p)
+            let room = makeRoom(unpackBytes(p), mayWarn: false, for: .system(a))
+            unshield(p)
+            guard room else { return false }
+        }
         let size = state.packs[p].size
         let bytes = Swift.min(size, Swift.max(1, Int64((Double(size) * share).rounded(.up))))
         state.packs[p].bytesOnDisk = size - bytes

@@ -134,6 +134,11 @@ public struct PlatformProfile: Hashable, Sendable {
     /// to resume from (`true`), or are removed (`false`). No platform documents it; `true` is
     /// an assumption (`failed-download-bytes` in `odr-sim assumptions`).
     public var resumesFailedDownloads = true
+    /// The space a download needs beside the pack while it is fetched and extracted, as a share
+    /// of the pack's size (its compressed download, held until extraction ends): a download
+    /// needs its size times (1 + share) until it completes. No platform documents whether or
+    /// how much; 0 is an assumption (`unpack-space` in `odr-sim assumptions`).
+    public var unpackShare: Double = 0
 
     public init(
         name: String,
