@@ -80,6 +80,9 @@ public struct ExperimentRunner {
         /// The run's `events.csv` rows, unless they went to ``eventsPart``.
         public let eventRows: String
         public let sampleRows: String
+        /// The run's `packs.csv` rows (with the events), and their stretches for the report's chart.
+        public var packRows = ""
+        public var packStretches: [PackTimeline.Stretch] = []
         /// Kernel events processed (for throughput figures).
         public let kernelEvents: Int
         /// The file holding the run's `events.csv` rows, with ``ExperimentRunner/eventsDirectory``.
@@ -248,6 +251,11 @@ public struct ExperimentRunner {
                 ledger: simulator.device.ledger(of: id), waits: recorder.waits(of: id))
         }
         result.samples = recorder.sampleValues
+        if recordsEvents {
+            recorder.packs.close(at: point.scenario.duration, device: simulator.device)
+            result.packRows = recorder.packs.csvRows
+            result.packStretches = recorder.packs.stretches
+        }
         result.purgeEpisodes = recorder.purgeEpisodes
         result.lowDiskWarnings = recorder.lowDiskWarnings
         result.waitDistribution = recorder.waits.distribution(points: 200)

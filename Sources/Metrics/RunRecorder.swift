@@ -27,6 +27,8 @@ public final class RunRecorder: SimulationObserver {
     private var labels: RequestLabels?
     /// The label of the request that started each download under way, for its rows.
     private var startedBy: [PackID: String] = [:]
+    /// What is on the disk, pack by pack (`packs.csv`), kept with the events.
+    public let packs: PackTimeline
     /// The first failure to write to the events file; rows stay in memory from then on.
     public private(set) var writeError: (any Error)?
 
@@ -35,6 +37,7 @@ public final class RunRecorder: SimulationObserver {
         self.replication = replication
         self.recordsEvents = recordsEvents
         self.eventsFile = eventsFile
+        packs = PackTimeline(policy: policy, replication: replication)
         let start = CSVText(capacity: 64)
         start.field(policy)
         start.field(Int64(replication))
@@ -97,6 +100,7 @@ public final class RunRecorder: SimulationObserver {
         default: break
         }
         let device = simulator.device
+        packs.note(event, device: device)
         func app(_ id: AppID) -> String { device.name(of: id) }
         if labels == nil { labels = RequestLabels(simulator.scenario) }
         func label(_ request: RequestID?) -> String { labels!.label(of: simulator.requestKey(of: request)) }

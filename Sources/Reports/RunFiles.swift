@@ -4,8 +4,9 @@ import Metrics
 
 /// What `odr-sim run` writes and says, all from its runs' rows: `summary.csv`,
 /// `timeseries.csv`, `apps.csv`, with replications `comparison.csv` and
-/// `comparison-long.csv`, with `--bound` `bounds.csv`, and `report.html`; the JSON object
-/// and the terminal's text read the same rows (`events.csv` is streamed by the runs).
+/// `comparison-long.csv`, with `--bound` `bounds.csv`, with the events `packs.csv`, and
+/// `report.html`; the JSON object and the terminal's text read the same rows (`events.csv` is
+/// streamed by the runs).
 public struct RunFiles {
     public let source: ScenarioSource
     public let results: [ExperimentRunner.RunResult]
@@ -23,7 +24,7 @@ public struct RunFiles {
 
     public init(
         _ source: ScenarioSource, results: [ExperimentRunner.RunResult], policies: [String], baseline: String,
-        app: String?, replications: Int, warmup: Double, bound: Bool, report: Bool
+        app: String?, replications: Int, warmup: Double, bound: Bool, report: Bool, events: Bool = false
     ) {
         (self.source, self.results, self.policies, self.baseline) = (source, results, policies, baseline)
         (self.app, self.replications, self.warmup, self.bound) = (app, replications, warmup, bound)
@@ -41,6 +42,7 @@ public struct RunFiles {
             ("timeseries.csv", RunRecorder.timeseriesHeader + results.map(\.sampleRows).joined()),
             ("apps.csv", AppRow.csv(results.flatMap(\.apps), platformMetrics: platformMetrics)),
         ]
+        if events { files.append(("packs.csv", PackTimeline.header + results.map(\.packRows).joined())) }
         if replications > 1 {
             files += [("comparison.csv", comparison.csv), ("comparison-long.csv", comparison.longCSV)]
         }
@@ -137,6 +139,7 @@ public struct RunFiles {
                 samples: result.samples, purgeEpisodes: result.purgeEpisodes,
                 lowDiskWarnings: result.lowDiskWarnings, waits: result.waitDistribution)
             run.redownloads = [result.samples.map(\.redownloaded)]
+            run.packStretches = result.packStretches
             runs.append(run)
         }
         // Under a focus, the app's rows: the same numbers as the verdict and the table.

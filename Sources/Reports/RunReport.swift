@@ -16,6 +16,8 @@ public struct RunReport {
         /// Cumulative re-downloaded bytes at each sample of every replication (the first
         /// replication's included), for the chart of their mean; empty: replication 1 alone.
         public var redownloads: [[Int64]] = []
+        /// Its `packs.csv` stretches (with the events), for the chart of what is on disk.
+        public var packStretches: [PackTimeline.Stretch] = []
         public init(
             policy: String, replication: Int, samples: [RunRecorder.Sample],
             purgeEpisodes: [(time: Double, purged: Int64)],
@@ -202,6 +204,9 @@ public struct RunReport {
             disk.append(Page.Figure(chart: chart, caption: caption, numbers: numbers))
         }
         sections.append(Page.Section(heading: "Disk use over time", figures: disk))
+        if runs.contains(where: { !$0.packStretches.isEmpty }) {
+            sections.append(Page.Section(heading: "What is on disk, pack by pack", figures: runs.map(Self.packsFigure)))
+        }
 
         // Cumulative re-download bytes, one line per policy: the mean over the replications
         // with the lowest and highest as a band, as the summary table shows means; with one
@@ -303,4 +308,50 @@ public struct RunReport {
     }
 
     public var html: String { page.html }
+}
+
+extension RunReport {
+    /// A policy's `packs.csv` stretches summed by phase over time: bytes stored, partial and
+    /// downloading (a download drawn with the bytes it reached), stacked, as step lines.
+    static func packsFigure(_ run: PolicyRun) -> Page.Figure {
+        let totals = PackTimeline.totals(run.packStretches)
+        // Half the points of a time series: each is drawn twice, before its change and after.
+        let picked = thinned(totals.count, to: displayPoints / 2).map { totals[$0] }
+        let phases: [(PackTimeline.Phase, String, String)] = [
+            (.stored, "stored", "#4c78a8"), (.partial, "partial", "#e45756"),
+            (.downloading, "downloading", Palette.states.downloading),
+        ]
+        var chart = Chart(
+            title: "Packs on disk: \(run.policy)", x: .init(label: "time", unit: .duration),
+            y: .init(label: "bytes", unit: .bytes))
+        // Each moment twice, before and after its change: the areas step as the bytes do.
+        var points: [(time: Double, bytes: [PackTimeline.Phase: Int64])] = []
+        for point in picked {
+            if let last = points.last { points.append((point.time, last.bytes)) }
+            points.append(point)
+        }
+        let hovers = points.map { point in
+            "\(run.policy), \(String(format: "%.6f", point.time)) s: "
+                + phases.map { "\($0.1) \(point.bytes[$0.0] ?? 0) bytes" }.joined(separator: ", ")
+        }
+        chart.stack = phases.map { phase, name, colour in
+            Chart.Line(
+                name: name, colour: colour, points: points.map { ($0.time, Double($0.bytes[phase] ?? 0)) },
+                hovers: hovers)
+        }
+        let numbers = (
+            header: ["time (s)"] + phases.map(\.1),
+            rows: thinned(picked.count, to: tableRows).map { picked[$0] }.map { point in
+                [String(format: "%.0f", point.time)] + phases.map { Units.bytes(Double(point.bytes[$0.0] ?? 0)) }
+            }
+        )
+        let packs = Set(run.packStretches.map { $0.app + "/" + $0.pack }).count
+        let caption =
+            """
+            Replication \(run.replication), from packs.csv (\(run.packStretches.count) stretches of \(packs) packs): \
+            the bytes of the packs stored, kept partial and downloading at each moment one changed.
+            """
+            + (totals.count > picked.count ? " \(picked.count) of \(totals.count) moments drawn." : "")
+        return Page.Figure(chart: chart, caption: caption, numbers: numbers)
+    }
 }

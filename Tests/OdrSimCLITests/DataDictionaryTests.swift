@@ -84,14 +84,14 @@ struct DataDictionaryTests {
         }
         let check = try Self.python([Self.checker, out.path])
         #expect(check.status == 0, "\(check.stdout)")
-        // run 7 (summary, apps, events, timeseries, comparison, comparison-long, bounds), compare 5 (with robustness
-        // and per app), sweep 5 (results, comparison, comparison-long, and per app apps, comparison-apps), replay 2,
-        // mrc 1, bound 1, advise 2.
-        #expect(check.stdout.hasPrefix("23 files"), "\(check.stdout)")
+        // run 8 (summary, apps, events, packs, timeseries, comparison, comparison-long, bounds), compare 5
+        // (with robustness and per app), sweep 5 (results, comparison, comparison-long, and per app apps,
+        // comparison-apps), replay 2, mrc 1, bound 1, advise 2.
+        #expect(check.stdout.hasPrefix("24 files"), "\(check.stdout)")
         // And as a notebook reads them: pandas.read_csv with no options gives numbers in every
         // numeric column (pandas is installed by `scripts/bootstrap --tests`).
         #expect(
-            check.stdout.contains("\npandas ") && check.stdout.contains(": 23 files read as they are"),
+            check.stdout.contains("\npandas ") && check.stdout.contains(": 24 files read as they are"),
             "\(check.stdout)")
 
         // The sweep's axes of quantities have their numbers beside them; the zip moved tags

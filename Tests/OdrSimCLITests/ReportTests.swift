@@ -67,7 +67,8 @@ struct ReportTests {
             #expect(!html.contains(attribute), "\(attribute)")
         }
         let (svgs, broken) = Self.svgsParse(html)
-        #expect(svgs == 1 + 1 + policies.count && broken == 0, "\(svgs) charts, \(broken) not well-formed")
+        // The re-downloads, the waits, and per policy its disk and its packs on disk.
+        #expect(svgs == 1 + 1 + 2 * policies.count && broken == 0, "\(svgs) charts, \(broken) not well-formed")
 
         // Hovers of the re-download chart against timeseries.csv (replication 1).
         let series = try String(contentsOf: out.appendingPathComponent("timeseries.csv"), encoding: .utf8)

@@ -226,7 +226,8 @@ struct RunCommandTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
                 == [
-                    ".odr-sim-report", "apps.csv", "comparison-long.csv", "comparison.csv", "events.csv", "report.html",
+                    ".odr-sim-report", "apps.csv", "comparison-long.csv", "comparison.csv", "events.csv", "packs.csv",
+                    "report.html",
                     "summary.csv", "timeseries.csv",
                 ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "small.scn"])

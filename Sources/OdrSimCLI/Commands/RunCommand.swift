@@ -19,6 +19,7 @@ struct RunCommand: ParsableCommand {
             downloaded and re-downloaded, purges, over-purge, low-disk warnings, failures, waits
               apps.csv         the same per app, for what belongs to one (not episodes, the disk)
               events.csv       one row per thing that happened, with time and policy
+              packs.csv        what is on disk, pack by pack: phase, bytes, from, to
               timeseries.csv   disk used, ODR bytes, bytes in use and downloading, sampled
               comparison.csv   with --replications > 1: mean, sd, 95 % interval per metric
               comparison-long.csv  the same numbers, one per row (policy, baseline, metric,
@@ -89,7 +90,7 @@ struct RunCommand: ParsableCommand {
         let files = RunFiles(
             runs.source, results: results, policies: descriptors.map(\.name), baseline: baseline.name,
             app: options.app, replications: runner.replications, warmup: runner.warmup, bound: bounds.bound,
-            report: !output.noReport)
+            report: !output.noReport, events: !noEvents)
         try report.commit(
             files.files, joining: noEvents ? nil : results.compactMap(\.eventsPart), into: "events.csv",
             header: RunRecorder.eventsHeader, problem: results.lazy.compactMap(\.writeError).first)
