@@ -5,37 +5,20 @@ import Testing
 /// rows worked out by hand, and the chart's every hover the sum of the file's rows.
 @Suite("packs.csv and its chart")
 struct PacksTimelineTests {
-    /// 8 Mbps = 1 MB/s; a and b are 100 MB each (FaultTests' scenario, without its last request).
-    static let scenario = """
-        duration: 1h
-        platform: play-asset-delivery
-        device: {capacity: 10GB}
-        network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
-        apps:
-          - id: game
-            resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 100MB, tags: [b]}]
-        events:
-          - {at: 0, app: game, install: true}
-          - {at: 0, app: game, launch: true}
-          - {at: 0, app: game, request: [a], id: r1}
-          - {at: 10, app: game, stall: a, for: 20s}
-          - {at: 50, app: game, fail-download: a}
-          - {at: 60, app: game, request: [a], id: r2}
-          - {at: 60, app: game, request: [b], id: r3}
-          - {at: 70, stall: link, for: 10s}
-          - {at: 100, fail-download: all}
-          - {at: 200, app: game, request: [a], id: r4}
-          - {at: 300, app: game, end: r4}
-          - {at: 400, app: game, uninstall: true}
-
-        """
+    /// FaultTests' scenario (`Tests/Fixtures/scenarios/faults.scn`), r4 ended and the app
+    /// uninstalled after it.
+    static func scenario() throws -> String {
+        try String(
+            contentsOf: CLI.repository.appendingPathComponent("Tests/Fixtures/scenarios/faults.scn"), encoding: .utf8)
+            + "  - {at: 300, app: game, end: r4}\n  - {at: 400, app: game, uninstall: true}\n"
+    }
 
     @Test("each stretch by hand; the chart's hovers are the file's rows summed")
     func byHand() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("p.scn")
-        try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
+        try Self.scenario().write(to: file, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("o")
         let result = try CLI.run(["run", file.path, "--policy", "lru", "--out", out.path])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,3 +1,4 @@
+import Foundation
 import ODRCore
 import ODRPolicies
 import ScenarioFile
@@ -30,27 +31,13 @@ struct FaultTests {
 
     func pack(_ device: ODRDevice, _ index: Int) -> PackID { device.pack(index, of: AppID(rawValue: 0)) }
 
-    /// 8 Mbps = 1 MB/s; a and b are 100 MB each.
-    static let scenario = """
-        duration: 1h
-        platform: play-asset-delivery
-        device: {capacity: 10GB}
-        network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
-        apps:
-          - id: game
-            resources: [{name: a, size: 100MB, tags: [a]}, {name: b, size: 100MB, tags: [b]}]
-        events:
-          - {at: 0, app: game, install: true}
-          - {at: 0, app: game, launch: true}
-          - {at: 0, app: game, request: [a], id: r1}
-          - {at: 10, app: game, stall: a, for: 20s}
-          - {at: 50, app: game, fail-download: a}
-          - {at: 60, app: game, request: [a], id: r2}
-          - {at: 60, app: game, request: [b], id: r3}
-          - {at: 70, stall: link, for: 10s}
-          - {at: 100, fail-download: all}
-          - {at: 200, app: game, request: [a], id: r4}
-        """
+    /// `Tests/Fixtures/scenarios/faults.scn` (8 Mbps = 1 MB/s; a and b are 100 MB each).
+    static func scenario() throws -> String {
+        try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/scenarios/faults.scn"),
+            encoding: .utf8)
+    }
 
     @Test("a pack's stall and failure, then the link's: bytes, failures and the resumed download by hand")
     func scripted() throws {
@@ -58,7 +45,7 @@ struct FaultTests {
         // r2 resumes a (70 MB left) and r3 starts b at 60 s, 0.5 MB/s each: 5 MB each by 70 s,
         // the link stalls to 80 s, 10 MB more each by 100 s, when both fail: a holds 45 MB,
         // b 15 MB. r4 at 200 s fetches a's last 55 MB alone: granted at 255 s.
-        let (device, grants) = try run(Self.scenario)
+        let (device, grants) = try run(try Self.scenario())
         #expect(grants == [255])
         #expect(device.ledger.downloadFailures == 3)
         #expect(device.ledger.failures(.downloadFailed) == 3 && device.ledger.failedRequests == 3)
@@ -66,7 +53,7 @@ struct FaultTests {
         #expect(device.state(of: pack(device, 1)) == .partiallyDownloaded(bytes: 15 * Self.MB))
         // Discarded instead (the assumption's alternative): r2 starts a from 0 and has 15 MB
         // at 100 s, all lost; r4 fetches 100 MB from 200 s: granted at 300 s.
-        let (discarded, later) = try run(Self.scenario, resumes: false)
+        let (discarded, later) = try run(try Self.scenario(), resumes: false)
         #expect(later == [300])
         #expect(discarded.ledger.downloadedBytes == (30 + 15 + 15 + 100) * Self.MB)
         #expect(discarded.state(of: pack(discarded, 1)) == .notDownloaded)
@@ -134,7 +121,8 @@ struct FaultTests {
     func parsing() throws {
         func parse(_ event: String) throws -> ScenarioDocument {
             try ScenarioParser(knownPolicies: ["lru"]).parse(
-                Self.scenario.replacingOccurrences(of: "  - {at: 200, app: game, request: [a], id: r4}", with: event),
+                try Self.scenario().replacingOccurrences(
+                    of: "  - {at: 200, app: game, request: [a], id: r4}", with: event),
                 fileName: "f.scn")
         }
         for (event, message) in [
@@ -148,11 +136,11 @@ struct FaultTests {
             } throws: { error in "\(error)".contains(message) }
         }
         let workload = try ScenarioParser(knownPolicies: ["lru"]).parse(
-            Self.scenario + "\nworkload:\n  - {kind: faults, stalls: 1/h, stall: 30s}\n", fileName: "f.scn")
+            try Self.scenario() + "\nworkload:\n  - {kind: faults, stalls: 1/h, stall: 30s}\n", fileName: "f.scn")
         #expect(workload.scenario.generators.first?.stallsTransfers == true)
         #expect {
             _ = try ScenarioParser(knownPolicies: ["lru"]).parse(
-                Self.scenario + "\nworkload:\n  - {kind: faults, stalls: 1/h}\n", fileName: "f.scn")
+                try Self.scenario() + "\nworkload:\n  - {kind: faults, stalls: 1/h}\n", fileName: "f.scn")
         } throws: { error in "\(error)".contains("missing required key 'stall'") }
     }
 }

@@ -11,13 +11,7 @@ struct UserRemovalTests {
     // swift-format-ignore: AlwaysUseLowerCamelCase
     static let MB: Int64 = 1_000_000
 
-    func run(_ text: String) throws -> (ODRDevice, [Double]) {
-        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "u.scn").scenario
-        let grants = FaultTests.Grants()
-        let simulator = Simulator(scenario: scenario, policy: LRUPolicy())
-        simulator.run(observer: grants)
-        return (simulator.device, grants.times)
-    }
+    func run(_ text: String) throws -> (ODRDevice, [Double]) { try FaultTests().run(text) }
 
     @Test(
         """

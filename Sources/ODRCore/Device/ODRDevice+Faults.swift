@@ -101,22 +101,12 @@ extension ODRDevice {
         state.someTransfersStalled && (state.linkStalled || state.stalledTransfers.contains(p))
     }
 
-    /// A waiting request fails with `error`: its pins go, and a download no one else waits
-    /// for stops, as when it is cancelled (``cancelWaiting(_:)``), but it counts as failed.
+    /// A waiting request fails with `error`: it goes as a cancelled one does
+    /// (``leaveWaiting(_:)``), but it counts as failed.
     func failWaiting(_ slot: Int, _ error: RequestError) {
         let app = state.requests[slot].app
         let id = id(of: slot)
-        for i in packList(of: slot) {
-            unpin(i)
-            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(),
-                !state.packDetails[i].systemDownload
-            {
-                abandon(i)
-            }
-            refresh(i)
-        }
-        release(slot: slot, .cancel)
-        state.revision &+= 1
+        leaveWaiting(slot)
         _ = fail(app, error, request: id)
     }
 

@@ -364,6 +364,15 @@ extension ODRDevice {
     func cancelWaiting(_ slot: Int) {
         let app = state.requests[slot].app
         let id = id(of: slot)
+        leaveWaiting(slot)
+        book(\.cancelled, for: app)
+        emit(.requestCancelled(id, app))
+        refreshRunnability()
+    }
+
+    /// A waiting request goes (cancelled, or failed: ``failWaiting(_:_:)``): its pins go, and
+    /// a download no one else waits for stops.
+    func leaveWaiting(_ slot: Int) {
         for i in packList(of: slot) {
             unpin(i)
             // Every pack of a waiting request it does not hold yet is downloading for it.
@@ -376,9 +385,6 @@ extension ODRDevice {
         }
         release(slot: slot, .cancel)
         state.revision &+= 1
-        book(\.cancelled, for: app)
-        emit(.requestCancelled(id, app))
-        refreshRunnability()
     }
 
     func setPaused(_ paused: Bool, _ request: RequestID, at time: Double) -> Bool {
