@@ -57,6 +57,28 @@ struct FaultTests {
         #expect(later == [300])
         #expect(discarded.ledger.downloadedBytes == (30 + 15 + 15 + 100) * Self.MB)
         #expect(discarded.state(of: pack(discarded, 1)) == .notDownloaded)
+        // Discarding also takes an earlier partial download's bytes: r1 is cancelled at 20 s
+        // (20 MB kept), r2 resumes at 30 s and fails at 40 s: nothing of a is left.
+        let partial = """
+            duration: 1h
+            platform: {base: play-asset-delivery}
+            device: {capacity: 10GB}
+            network: [{at: 0, bandwidth: 8Mbps, kind: wifi}]
+            apps:
+              - id: game
+                resources: [{name: a, size: 100MB, tags: [a]}]
+            events:
+              - {at: 0, app: game, install: true}
+              - {at: 0, app: game, request: [a], id: r1}
+              - {at: 20, app: game, cancel: r1}
+              - {at: 30, app: game, request: [a], id: r2}
+              - {at: 40, app: game, fail-download: a}
+            """
+        let (kept, _) = try run(partial)
+        #expect(kept.state(of: pack(kept, 0)) == .partiallyDownloaded(bytes: 30 * Self.MB))
+        let (gone, _) = try run(partial, resumes: false)
+        #expect(gone.state(of: pack(gone, 0)) == .notDownloaded && gone.odrBytes == 0)
+        #expect(gone.checkInvariants().isEmpty, "\(gone.checkInvariants())")
     }
 
     @Test("a failed install-time download stops blocking the launch; a failed prefetch goes on to the next")

@@ -18,12 +18,13 @@ extension ODRDevice {
         book(\.downloadFailures, for: a)
         let fetched = state.packs[p].bytesOnDisk - state.downloadBase[slot]
         state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk + state.downloadUnpack[slot]
-        if !state.appContents[a].profile.resumesFailedDownloads {
+        let keeps = state.appContents[a].profile.resumesFailedDownloads
+        if !keeps {
             state.odrBytes -= state.packs[p].bytesOnDisk
             state.packs[p].bytesOnDisk = 0
         }
         freeDownloadSlot(slot)
-        move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
+        move(pack: p, keeps ? .abandon(keptBytes: state.packs[p].bytesOnDisk > 0) : .failDiscarding)
         state.packDetails[p].systemDownload = false
         state.stalledTransfers.remove(p)
         removeFromDownloadOrder(p)

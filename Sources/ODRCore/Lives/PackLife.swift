@@ -11,7 +11,7 @@
 /// - `purged`: `startDownload` → downloading(purged); `storeAtOnce` → resident; `uninstall` →
 ///   notDownloaded.
 /// - `downloading(p)`: `finishDownload` → resident; `abandon(keptBytes: true)` → partial;
-///   `abandon(keptBytes: false)` → p.
+///   `abandon(keptBytes: false)` → p; `failDiscarding` → notDownloaded, or purged when p is.
 ///
 /// Any other event cannot happen in that life; ``after(_:)`` returns nil and the device traps
 /// in debug builds. A download that stops before its last byte leaves the pack `partial` if
@@ -35,6 +35,9 @@ enum PackLife: Hashable {
         case finishDownload
         /// Its download stopped (no one awaits it, or its app is leaving).
         case abandon(keptBytes: Bool)
+        /// Its download failed and every byte it held went with it, an earlier partial
+        /// download's too (``PlatformProfile/resumesFailedDownloads`` false).
+        case failDiscarding
         /// Every byte arrived at one instant, with no download under way (trace replay).
         case storeAtOnce
         /// Its bytes were removed to make room.
@@ -57,6 +60,7 @@ enum PackLife: Hashable {
         case (.downloading, .finishDownload): .resident
         case (.downloading, .abandon(keptBytes: true)): .partial
         case (.downloading(let rest), .abandon(keptBytes: false)): PackLife(resting: rest)
+        case (.downloading(let rest), .failDiscarding): rest == .purged ? .purged : .notDownloaded
         case (.notDownloaded, .storeAtOnce), (.partial, .storeAtOnce), (.purged, .storeAtOnce): .resident
         case (.partial, .purge), (.resident, .purge): .purged
         case (.resident, .patch): .partial
