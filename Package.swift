@@ -190,7 +190,8 @@ let package = Package(
             name: "MetricsTests",
             dependencies: ["Metrics", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
-            name: "ExperimentsTests", dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore", "ODRPolicies"]),
+            name: "ExperimentsTests",
+            dependencies: ["Experiments", "Metrics", "Simulation", "ODRCore", "ODRPolicies", "TestSupport"]),
         .testTarget(
             name: "WorkloadTests",
             dependencies: [

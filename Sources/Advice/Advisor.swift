@@ -376,6 +376,7 @@ public struct Advisor {
         let plan = ExperimentPlan(points: points, policies: [policy], replications: replications ?? self.replications)
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.computesRedownloadBound = bound
+        runner.keepsChartData = false
         runner.boundApp = appID
         runner.maxEvents = maxEvents
         func run(_ indices: [Int]) throws -> [(index: Int, outcome: AdviceExchange.Outcome)] {

@@ -34,6 +34,14 @@ public struct ExperimentRunner {
     /// Seconds at the start of every run left out of every metric (a warm-up): the ledger
     /// and the waits start over at this time; events.csv and the samples keep everything.
     public var warmup: Double = 0
+    /// Whether each run keeps what a run's report draws beside its samples: the purge
+    /// episodes, the low-disk warnings and the wait distribution (200 points). A study's runs
+    /// need only their numbers, and 200 points a run were most of a 63,000-run sweep's memory.
+    public var keepsChartData = true
+    /// With the axis values of each point (by point) and whether the platform metrics are
+    /// written: each run also makes its study lines (``RunResult/lines``) on its own thread,
+    /// so that a study's serial end only joins them.
+    public var studyLines: (values: [[String]], platformMetrics: Bool)? = nil
 
     /// A billion kernel events per run: minutes of work, far beyond any shipped scenario
     /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
@@ -58,6 +66,18 @@ public struct ExperimentRunner {
         self.init(
             plan: ExperimentPlan(points: [point], policies: policies, replications: max(1, replications)),
             sampleInterval: sampleInterval, recordsEvents: recordsEvents, jobs: jobs)
+    }
+
+    /// A runner for a study's runs: no samples, events or chart data, since a study keeps
+    /// only each run's numbers, and each run making its lines (``studyLines``): `values`, the
+    /// axis values by point; `platformMetrics`, whether the files have those columns.
+    public static func study(
+        _ plan: ExperimentPlan, values: [[String]], platformMetrics: Bool, jobs: Int
+    ) -> ExperimentRunner {
+        var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
+        runner.keepsChartData = false
+        runner.studyLines = (values, platformMetrics)
+        return runner
     }
 
     /// The scenario (the first point of a plan of several).
@@ -104,6 +124,9 @@ public struct ExperimentRunner {
         /// With ``ExperimentRunner/computesRedownloadBound``: the fewest bytes any purge order
         /// could have re-downloaded for this run's grants (``RedownloadBound``).
         public var redownloadBound: Int64? = nil
+        /// With ``ExperimentRunner/studyLines``: the run's lines of a study's files and its
+        /// rows as they read back, made on the run's own thread.
+        public var lines: SweepResults.RunLines? = nil
     }
 
     public enum RunError: Error, CustomStringConvertible {
@@ -151,6 +174,8 @@ public struct ExperimentRunner {
         let bound = computesRedownloadBound
         let boundApp = self.boundApp
         let warmup = self.warmup
+        let chartData = keepsChartData
+        let studyLines = self.studyLines
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while !slots.stopped, let position = next.take(below: order.count) {
@@ -172,7 +197,8 @@ public struct ExperimentRunner {
                 let result = Self.runOne(
                     point, descriptor, replication: run.replication, seed: seed,
                     future: future, sampleInterval: sample, recordsEvents: events, eventsPart: part,
-                    maxEvents: limit, bound: bound, boundApp: boundApp, slots: slots, warmup: warmup
+                    maxEvents: limit, bound: bound, boundApp: boundApp, slots: slots, warmup: warmup,
+                    chartData: chartData
                 ) { time in
                     if let progress { progress(slots.update(slot, fraction: duration > 0 ? time / duration : 0)) }
                     return !slots.stopped
@@ -182,6 +208,10 @@ public struct ExperimentRunner {
                     break
                 }
                 result.point = run.point
+                if let studyLines {
+                    result.lines = SweepResults.RunLines(
+                        result, values: studyLines.values[run.point], platformMetrics: studyLines.platformMetrics)
+                }
                 let update = slots.set(slot, result)
                 progress?(update)
             }
@@ -200,7 +230,7 @@ public struct ExperimentRunner {
         _ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, replication: Int, seed: UInt64,
         future: FutureRequests?, sampleInterval: Double?, recordsEvents: Bool,
         eventsPart: URL? = nil, maxEvents: Int = .max, bound: Bool = false, boundApp: String? = nil,
-        slots: ResultSlots? = nil, warmup: Double = 0, progress: ((Double) -> Bool)? = nil
+        slots: ResultSlots? = nil, warmup: Double = 0, chartData: Bool = true, progress: ((Double) -> Bool)? = nil
     ) -> RunResult? {
         let policies = point.policies(for: descriptor, seed: seed, future: future)
         let simulator = Simulator(scenario: point.scenario, policies: policies, seed: seed)
@@ -256,9 +286,11 @@ public struct ExperimentRunner {
             result.packRows = recorder.packs.csvRows
             result.packStretches = recorder.packs.stretches
         }
-        result.purgeEpisodes = recorder.purgeEpisodes
-        result.lowDiskWarnings = recorder.lowDiskWarnings
-        result.waitDistribution = recorder.waits.distribution(points: 200)
+        if chartData {
+            result.purgeEpisodes = recorder.purgeEpisodes
+            result.lowDiskWarnings = recorder.lowDiskWarnings
+            result.waitDistribution = recorder.waits.distribution(points: 200)
+        }
         result.redownloadBound = redownloads?.bytes
         if let eventsPart {
             result.eventsPart = eventsPart

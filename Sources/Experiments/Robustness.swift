@@ -71,6 +71,7 @@ public struct Robustness: Sendable {
                     replications: plan.replications)
                 var rerun = ExperimentRunner(plan: changed, sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
                 rerun.maxEvents = runner.maxEvents
+                rerun.keepsChartData = false
                 rerun.warmup = runner.warmup
                 let summaries = try rerun.run().summaryRows(app: app)
                 func row(_ measure: String, _ judged: Judged) -> Row {

@@ -23,6 +23,7 @@ public struct StudyRobustness: Sendable {
                     points: [plan.points[p]], policies: plan.policies, replications: plan.replications),
                 sampleInterval: 0, recordsEvents: false, jobs: runner.jobs)
             one.maxEvents = runner.maxEvents
+            one.keepsChartData = false
             one.warmup = runner.warmup
             let rows = zip(plan.runs, results).filter { $0.0.point == p }.map(\.1).summaryRows(app: app)
             let comparison = Comparison(

@@ -23,6 +23,17 @@ public struct SweepResults: Sendable {
     /// The point (index in point order) every point × policy is paired against under
     /// ``baseline`` (``BaselinePairs``); nil: none.
     public var baselinePoint: Int? = nil
+    /// The lines parsed back once, by ``prepared(jobs:)``: what every comparison and verdict
+    /// reads, so that a study's files and answer do not parse its runs once each.
+    private var parsed: Parsed?
+    private struct Parsed: Sendable {
+        let rows: [(values: [String], rows: [SummaryRow])]
+        let apps: [(values: [String], rows: [AppRow])]
+        /// Per point, the comparison of its policies (``comparisons()``), made once.
+        var comparisons: [(values: [String], comparison: Comparison)] = []
+    }
+    /// Threads the files' lines are parsed and written on (``prepared(jobs:)``); 0 until then.
+    public private(set) var jobs = 0
 
     /// A numeric column beside an axis's labels: its name and each label's number.
     public struct AxisNumbers: Sendable, Hashable {
@@ -79,22 +90,16 @@ public struct SweepResults: Sendable {
     /// `apps.csv` as written: the axis columns (with their numeric columns), then each app's
     /// row of each run.
     public func appsFile() throws -> String {
-        var text = String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
-        for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
-            let f = record.fields
-            text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
-        }
-        return text
+        let head = String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
+        return head + (try rewritten(appLines))
     }
 
     /// The app rows grouped by point (in point order), parsed back from ``appLines``.
     func appGroups() throws -> [(values: [String], rows: [AppRow])] {
+        if let parsed { return parsed.apps }
         var groups: [(values: [String], rows: [AppRow])] = []
-        for record in try CSVReader.records(appsHeader + appLines.joined()).dropFirst() {
-            let values = Array(record.fields[..<axisNames.count])
-            guard let row = AppRow(fields: record.fields[axisNames.count...], platformMetrics: platformMetrics) else {
-                continue
-            }
+        for (values, fields) in try records(appLines) {
+            guard let row = AppRow(fields: fields, platformMetrics: platformMetrics) else { continue }
             if groups.last?.values == values {
                 groups[groups.count - 1].rows.append(row)
             } else {
@@ -102,6 +107,144 @@ public struct SweepResults: Sendable {
             }
         }
         return groups
+    }
+
+    /// These results with their lines parsed once (on `jobs` threads, as are the written
+    /// files' lines from then on): every comparison, pair and file reads the one parse.
+    public func prepared(jobs: Int = 1) throws -> SweepResults {
+        var copy = self
+        copy.jobs = max(1, jobs)
+        if parsed == nil { copy.parsed = Parsed(rows: try copy.groups(), apps: try copy.appGroups()) }
+        copy.compare()
+        return copy
+    }
+
+    /// These results with their rows taken from the runs (`results`, the runs `indices` of
+    /// `plan` that made ``lines`` and ``appLines``) as the lines read back
+    /// (``Metrics/SummaryRow/asWritten(platformMetrics:)``): the numbers ``prepared(jobs:)``
+    /// parses, without a parse.
+    public func prepared(
+        runs results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
+        jobs: Int
+    ) -> SweepResults {
+        var copy = self
+        copy.jobs = max(1, jobs)
+        let platformMetrics = platformMetrics
+        let rows = try! OrderedParallel.map(results.count, jobs: jobs) { range in
+            range.map { i in
+                let lines =
+                    results[i].lines
+                    ?? RunLines(
+                        results[i], values: values[plan.runs[indices[i]].point], platformMetrics: platformMetrics)
+                return (values[plan.runs[indices[i]].point], lines.row, lines.appRows)
+            }
+        }
+        var groups: [(values: [String], rows: [SummaryRow])] = []
+        var apps: [(values: [String], rows: [AppRow])] = []
+        for (values, row, appRows) in rows {
+            if groups.last?.values == values {
+                groups[groups.count - 1].rows.append(row)
+            } else {
+                groups.append((values, [row]))
+            }
+            guard !appRows.isEmpty else { continue }
+            if apps.last?.values == values {
+                apps[apps.count - 1].rows += appRows
+            } else {
+                apps.append((values, appRows))
+            }
+        }
+        copy.parsed = Parsed(rows: groups, apps: apps)
+        copy.compare()
+        return copy
+    }
+
+    /// Each point's comparison, made once, the points on ``jobs`` threads.
+    private mutating func compare() {
+        guard let groups = parsed?.rows, parsed?.comparisons.isEmpty == true else { return }
+        let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
+        parsed?.comparisons = try! OrderedParallel.map(groups.count, jobs: jobs, grain: 1) { range in
+            range.map {
+                (
+                    groups[$0].values,
+                    Comparison(rows: groups[$0].rows, reference: baseline, platformMetrics: platformMetrics)
+                )
+            }
+        }
+    }
+
+    /// Each line's axis values and the rest of its fields, parsed one line at a time (a line
+    /// is one record) on ``jobs`` threads, in order.
+    private func records(_ lines: [String]) throws -> [(values: [String], fields: ArraySlice<String>)] {
+        let axes = axisNames.count
+        return try OrderedParallel.map(lines.count, jobs: jobs) { range in
+            var out: [(values: [String], fields: ArraySlice<String>)] = []
+            out.reserveCapacity(range.count)
+            for i in range {
+                for fields in try Self.fields(of: lines[i]) {
+                    out.append((Array(fields[..<axes]), fields[axes...]))
+                }
+            }
+            return out
+        }
+    }
+
+    /// Lines as the written files have them: each with its axes' numeric columns.
+    private func rewritten(_ lines: [String]) throws -> String {
+        try OrderedParallel.map(lines.count, jobs: jobs) { range in
+            var text = ""
+            for i in range {
+                if let (values, rest) = Self.plainAxes(of: lines[i], count: axisNames.count) {
+                    // The rest's fields as they are: CSV.row would write them so (none is quoted).
+                    text += String(CSV.row(writtenAxisValues(values)).dropLast()) + "," + rest
+                    continue
+                }
+                for record in try CSVReader.records(lines[i]) {
+                    let f = record.fields
+                    text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
+                }
+            }
+            return [text]
+        }.joined()
+    }
+
+    /// The records of one line as ``Metrics/CSVReader`` reads them; a line with no quote and
+    /// no carriage return (every line odr-sim writes, unless an axis value or an app's name
+    /// holds a comma, quote or line break) is split at its commas without the reader.
+    static func fields(of line: String) throws(CSVReader.Error) -> [[String]] {
+        guard isPlain(line) else { return try CSVReader.records(line).map(\.fields) }
+        return [
+            line.utf8.dropLast().split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        ]
+    }
+
+    /// A line odr-sim wrote whose fields no quoting changed: one record ending in its only
+    /// line feed, with no quote or carriage return.
+    private static func isPlain(_ line: String) -> Bool {
+        var feeds = 0
+        for byte in line.utf8 {
+            if byte == UInt8(ascii: "\"") || byte == 13 { return false }
+            if byte == 10 { feeds += 1 }
+        }
+        // A lone line feed is an empty line, which the reader skips.
+        return feeds == 1 && line.utf8.last == 10 && line.utf8.count > 1
+    }
+
+    /// A plain line's (``isPlain(_:)``) first `count` fields and the rest of it after their comma.
+    private static func plainAxes(of line: String, count: Int) -> (values: [String], rest: Substring)? {
+        guard isPlain(line) else { return nil }
+        var values: [String] = []
+        var start = line.utf8.startIndex
+        var index = start
+        while values.count < count {
+            guard let comma = line.utf8[index...].firstIndex(of: UInt8(ascii: ",")) else { return nil }
+            values.append(String(line[start..<comma]))
+            index = line.utf8.index(after: comma)
+            start = index
+        }
+        return (values, line[start...])
     }
 
     /// Per point, app `app`'s own comparison of the policies (`sweep --app`): what its
@@ -154,20 +297,16 @@ public struct SweepResults: Sendable {
     /// `results.csv` as written: ``resultsCSV`` with the axes' numeric columns.
     public func resultsFile() throws -> String {
         guard axisNumbers.contains(where: { $0 != nil }) else { return resultsCSV }
-        let records = try CSVReader.records(resultsCSV)
-        var text =
+        let head =
             String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
-        for record in records.dropFirst() {
-            let f = record.fields
-            text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
-        }
-        return text
+        return head + (try rewritten(lines))
     }
 
     /// Per point (in point order), its axis values and the comparison of its policies, from
     /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
     public func comparisons() throws -> [(values: [String], comparison: Comparison)] {
-        try groups().map {
+        if let parsed, !parsed.comparisons.isEmpty || parsed.rows.isEmpty { return parsed.comparisons }
+        return try groups().map {
             ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics))
         }
     }
@@ -207,13 +346,11 @@ public struct SweepResults: Sendable {
 
     /// The rows grouped by point (in point order), parsed back from ``resultsCSV``.
     func groups() throws -> [(values: [String], rows: [SummaryRow])] {
-        let records = try CSVReader.records(resultsCSV)
+        if let parsed { return parsed.rows }
         let axes = axisNames.count
         let fixed = 4  // policy, replication, seed, scenario_hash
         var groups: [(values: [String], rows: [SummaryRow])] = []
-        for record in records.dropFirst() {
-            let f = record.fields
-            let values = Array(f[..<axes])
+        for (values, f) in try records(lines) {
             let metrics = f[(axes + fixed)...].map { Double($0) ?? .nan }
             let row = SummaryRow(
                 policy: f[axes], replication: Int(f[axes + 1]) ?? 0, seed: UInt64(f[axes + 2]) ?? 0,
@@ -258,20 +395,63 @@ public struct SweepResults: Sendable {
 }
 
 extension SweepResults {
+    /// One run's lines of a study's files, and its rows as they read back.
+    public struct RunLines: Sendable {
+        /// Its `results.csv` line and its apps' `apps.csv` lines.
+        public let result: String
+        public let apps: [String]
+        /// What parsing those lines gives (``Metrics/SummaryRow/asWritten(platformMetrics:)``).
+        public let row: SummaryRow
+        public let appRows: [AppRow]
+
+        /// The lines of `run`, whose point has the axis values `values`.
+        public init(_ run: ExperimentRunner.RunResult, values: [String], platformMetrics: Bool) {
+            result = line(values: values, summary: run.summary, platformMetrics: platformMetrics)
+            apps = run.apps.map { appLine(values: values, row: $0, platformMetrics: platformMetrics) }
+            row = run.summary.asWritten(platformMetrics: platformMetrics)
+            appRows = run.apps.map { $0.asWritten(platformMetrics: platformMetrics) }
+        }
+    }
+
+    /// A study's results from its runs `indices` of `plan` (`results`, in that order), each
+    /// point's axis values from `values` (by point), prepared on `jobs` threads
+    /// (``prepared(runs:indices:plan:values:jobs:)``); and each app line with its run's index,
+    /// as a shard file keeps them.
+    public static func study(
+        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
+        axisNames: [String], baseline: String, platformMetrics: Bool, baselinePoint: Int?, jobs: Int
+    ) -> (results: SweepResults, appRuns: [(Int, String)]) {
+        let (lines, apps) = lines(
+            results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
+        let sweep = SweepResults(
+            axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
+            baselinePoint: baselinePoint, appLines: apps.map(\.1))
+        return (sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs), apps)
+    }
+
     /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of
     /// `plan`, each point's axis values from `values` (by point).
     public static func lines(
         _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
         platformMetrics: Bool
     ) -> (runs: [String], apps: [(Int, String)]) {
-        let runs = zip(indices, results).map { index, result in
-            line(values: values[plan.runs[index].point], summary: result.summary, platformMetrics: platformMetrics)
-        }
-        let apps = zip(indices, results).flatMap { index, result in
-            result.apps.map {
-                (index, appLine(values: values[plan.runs[index].point], row: $0, platformMetrics: platformMetrics))
+        lines(results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: 1)
+    }
+
+    /// ``lines(_:indices:plan:values:platformMetrics:)`` written on up to `jobs` threads.
+    public static func lines(
+        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
+        platformMetrics: Bool, jobs: Int
+    ) -> (runs: [String], apps: [(Int, String)]) {
+        let both = try! OrderedParallel.map(results.count, jobs: jobs) { range in
+            range.map { i in
+                let (index, result) = (indices[i], results[i])
+                let lines =
+                    result.lines
+                    ?? RunLines(result, values: values[plan.runs[index].point], platformMetrics: platformMetrics)
+                return (lines.result, lines.apps.map { (index, $0) })
             }
         }
-        return (runs, apps)
+        return (both.map(\.0), both.flatMap(\.1))
     }
 }

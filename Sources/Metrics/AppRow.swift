@@ -57,6 +57,18 @@ public struct AppRow: Sendable, Hashable {
         self.values = values
     }
 
+    /// The row as ``init(fields:platformMetrics:)`` reads it back from ``csvLine(platformMetrics:)``:
+    /// each of the file's columns as its text reads (``CSV/asWritten(seconds:)``), NaN elsewhere.
+    public func asWritten(platformMetrics: Bool) -> AppRow {
+        var written = [Double](repeating: .nan, count: Metric.allCases.count)
+        for metric in Self.columns(platformMetrics: platformMetrics) {
+            let value = self[metric]
+            written[metric.position] =
+                metric.unit == .seconds ? CSV.asWritten(seconds: value) : CSV.asWritten(integer: value)
+        }
+        return AppRow(policy: policy, replication: replication, seed: seed, app: app, values: written)
+    }
+
     /// An app row read back from its fields as ``csvLine(platformMetrics:)`` writes them
     /// (policy, replication, seed, app, the app's metrics); nil if they do not parse.
     public init?(fields: ArraySlice<String>, platformMetrics: Bool) {

@@ -36,6 +36,23 @@ public enum CSV {
         return (value.sign == .minus ? "-" : "") + String(micros / 1_000_000) + "." + digits
     }
 
+    /// What a reader gets back from `value` written as seconds (``seconds(_:)``): `Double` of
+    /// the text, without the text. The text is ±micros/10^6, and a division of two integers
+    /// that doubles hold exactly is the double nearest their quotient, as parsing is.
+    public static func asWritten(seconds value: Double) -> Double {
+        guard value.isFinite else { return .nan }
+        guard let micros = micros(value.magnitude), micros <= 1 << 53 else { return Double(sixDecimals(value)) ?? .nan }
+        let read = Double(micros) / 1e6
+        return value.sign == .minus ? -read : read
+    }
+
+    /// What a reader gets back from `value` written as an integer (`String(Int64(value))`): the
+    /// integer, rounded to the nearest double as parsing its digits rounds.
+    public static func asWritten(integer value: Double) -> Double {
+        guard value.isFinite else { return .nan }
+        return Double(Int64(value))
+    }
+
     /// `value` × 10^6 rounded as glibc's `%.6f` rounds (the exact binary value, half to even),
     /// by integer arithmetic, for 0 ≤ `value` < 4·10^12 (nil beyond, or for a negative value).
     static func micros(_ value: Double) -> UInt64? {

@@ -66,6 +66,17 @@ public struct SummaryRow: Sendable, Hashable {
 
     public var csvLine: String { csvLine(platformMetrics: false) }
 
+    /// The row as a reader gets it back from ``csvLine(platformMetrics:)``: the file's columns,
+    /// each value as its text reads (``CSV/asWritten(seconds:)``), and no device values.
+    public func asWritten(platformMetrics: Bool) -> SummaryRow {
+        let written = zip(Metric.columns(platformMetrics: platformMetrics), values).map { metric, value in
+            !value.isFinite
+                ? Double.nan : metric.unit == .seconds ? CSV.asWritten(seconds: value) : CSV.asWritten(integer: value)
+        }
+        return SummaryRow(
+            policy: policy, replication: replication, seed: seed, values: written, scenarioHash: scenarioHash)
+    }
+
     public func csvLine(platformMetrics: Bool) -> String {
         let fields = zip(Metric.columns(platformMetrics: platformMetrics), values).map { metric, value in
             // `nan`: no value (the device's own metrics in one app's rows), as the reader takes it.

@@ -17,11 +17,13 @@ public struct SweepFiles {
     public private(set) var files: [(name: String, contents: String)] = []
 
     /// The files of `results` (`extra` after them), the report's unless `report` is false;
-    /// `app`, the focus.
+    /// `app`, the focus. Results not yet prepared (a merge's) are, on every core.
     public init(
         _ results: SweepResults, name: String, report: Bool, app: String? = nil, extra: [(String, String)] = []
     ) throws {
-        let comparisons = try results.comparisons()
+        let prepared = try results.prepared(
+            jobs: results.jobs > 0 ? results.jobs : ProcessInfo.processInfo.activeProcessorCount)
+        let comparisons = try prepared.comparisons()
         // Each axis's values in the order the points first show them.
         let axes = results.axisNames.indices.map { a in
             var values: [String] = []
@@ -34,7 +36,7 @@ public struct SweepFiles {
         }
         // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
         // same); an axis an explicit point leaves out ("") has none there.
-        var results = results
+        var results = prepared
         results.axisNumbers = axes.map { axis in
             AxisQuantity.numbers(of: axis.values).map { quantity in
                 SweepResults.AxisNumbers(
@@ -42,36 +44,48 @@ public struct SweepFiles {
                     values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
             }
         }
-        files = [
-            ("results.csv", try results.resultsFile()), ("comparison.csv", results.comparisonCSV(comparisons)),
-            ("comparison-long.csv", results.comparisonLongCSV(comparisons)),
+        // The files do not depend on one another: they are made at once, on the study's threads.
+        let made = results
+        var tasks: [@Sendable () throws -> (name: String, contents: String)?] = [
+            { ("results.csv", try made.resultsFile()) }, { ("comparison.csv", made.comparisonCSV(comparisons)) },
+            { ("comparison-long.csv", made.comparisonLongCSV(comparisons)) },
+            { try made.baselinePairs().map { ("baseline-pairs.csv", made.baselinePairsCSV($0)) } },
+            {
+                guard let app else { return nil }
+                return try made.baselinePairs(app: app).map {
+                    ("baseline-pairs-app.csv", made.baselinePairsCSV($0, app: app))
+                }
+            },
         ]
-        if let pairs = try results.baselinePairs() {
-            files.append(("baseline-pairs.csv", results.baselinePairsCSV(pairs)))
-        }
-        if let app, let pairs = try results.baselinePairs(app: app) {
-            files.append(("baseline-pairs-app.csv", results.baselinePairsCSV(pairs, app: app)))
-        }
         if !results.appLines.isEmpty {
-            files += [("apps.csv", try results.appsFile()), ("comparison-apps.csv", try results.comparisonAppsCSV())]
+            tasks += [{ ("apps.csv", try made.appsFile()) }, { ("comparison-apps.csv", try made.comparisonAppsCSV()) }]
         }
         if report {
-            // Under a focus, the app's comparisons: the numbers of the terminal's verdict.
-            let shown = try app.map(results.comparisons(app:)) ?? comparisons
-            let policies = shown.first?.comparison.policies ?? []
-            let lede = """
-                \(shown.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
-                replications; paired differences against \(results.baseline)\(app.map { Self.focusNote($0) } ?? ".")
-                """
-            var page = SweepReport(
-                title: "\(name): study" + (app.map { ", app \($0)" } ?? ""), lede: lede, axes: axes, points: shown,
-                palette: reportPalette)
-            page.headline = studyVerdict(shown.map(\.comparison), app: app)
-            page.focused = app != nil
-            files.append(("report.html", page.html))
+            tasks.append { try Self.reportPage(made, comparisons: comparisons, axes: axes, name: name, app: app) }
         }
+        files = try OrderedParallel.each(tasks, jobs: results.jobs).compactMap { $0 }
         files += extra
         (self.results, self.comparisons) = (results, comparisons)
+    }
+
+    /// `report.html`: the study's charts and verdict, under a focus the app's.
+    private static func reportPage(
+        _ results: SweepResults, comparisons: [(values: [String], comparison: Comparison)], axes: [SweepReport.Axis],
+        name: String, app: String?
+    ) throws -> (name: String, contents: String) {
+        // Under a focus, the app's comparisons: the numbers of the terminal's verdict.
+        let shown = try app.map(results.comparisons(app:)) ?? comparisons
+        let policies = shown.first?.comparison.policies ?? []
+        let lede = """
+            \(shown.count) points × \(policies.count) policies × \(policies.first?.replications ?? 0) \
+            replications; paired differences against \(results.baseline)\(app.map { Self.focusNote($0) } ?? ".")
+            """
+        var page = SweepReport(
+            title: "\(name): study" + (app.map { ", app \($0)" } ?? ""), lede: lede, axes: axes, points: shown,
+            palette: reportPalette)
+        page.headline = studyVerdict(shown.map(\.comparison), app: app)
+        page.focused = app != nil
+        return ("report.html", page.html)
     }
 
     /// What the lede says of a focused report: whose numbers it shows.

@@ -9,7 +9,7 @@ public struct SweepReport {
         .redownloadBytes, .overPurgeBytes, .failedRequests, .lowDiskNotifications, .waitP95,
     ]
 
-    public struct Axis {
+    public struct Axis: Sendable {
         public var name: String
         public var values: [String]
         public init(name: String, values: [String]) {

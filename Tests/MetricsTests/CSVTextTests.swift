@@ -98,4 +98,28 @@ struct CSVTextTests {
         #expect(CSV.decimal(.nan) == "" && CSV.decimal(.infinity) == "")
         #expect(CSV.decimal(0.125, places: 2) == String(format: "%.2f", 0.125))
     }
+
+    @Test("A number as written reads back as asWritten says, bit for bit, without the text")
+    func asWrittenIsTheReadBack() {
+        var values: [Double] = [
+            0, -0.0, 1e-9, -1e-9, 0.0000005, 0.0000015, -0.0000025, 0.5, 123456.1234565, 9_007_199_254.740_991,
+            9_007_199_254.740_993, 3.999999e12, 4e12, 4.5e12, -7.25, 1e300, -1e300, .leastNonzeroMagnitude,
+            Double(Int64.max), Double(Int64.min), Double(1 << 53 + 1), 0.1, 0.2, 0.3, .nan, .infinity, -.infinity,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let exponent = Double.random(in: -12...17, using: &generator)
+            values.append((Bool.random(using: &generator) ? 1 : -1) * pow(10, exponent))
+            values.append(Double(Int.random(in: 0...1_000_000, using: &generator)) / 2_000_000)
+            values.append(Double(bitPattern: UInt64.random(in: 0...0x42C0_0000_0000_0000, using: &generator)))
+        }
+        for value in values {
+            // What a reader of the file gets: `nan` for no value, as SummaryRow writes it.
+            let seconds = value.isFinite ? Double(CSV.seconds(value))! : .nan
+            let read = CSV.asWritten(seconds: value)
+            #expect(read.bitPattern == seconds.bitPattern || (read.isNaN && seconds.isNaN), "\(value.bitPattern)")
+            guard value.isFinite, value.magnitude < 9.2e18 else { continue }
+            #expect(CSV.asWritten(integer: value).bitPattern == Double(String(Int64(value)))!.bitPattern)
+        }
+    }
 }

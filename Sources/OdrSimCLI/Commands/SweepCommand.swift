@@ -158,17 +158,15 @@ struct SweepRunCommand: ParsableCommand {
             &runner, &results, maximum: maxReplications, reference: baseline, platformMetrics: platformMetrics, app: app
         ) { try rerun(study, replications: $0, indices: &indices, labels: labels) }
         let elapsed = Date().timeIntervalSince(started)
-        let values = study.points.map(\.values)
-        let (lines, appLines) = SweepResults.lines(
-            results, indices: indices, plan: runner.plan, values: values, platformMetrics: platformMetrics)
+        let (sweep, appRuns) = SweepResults.study(
+            results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
+            axisNames: study.axes.map(\.name), baseline: baseline, platformMetrics: platformMetrics,
+            baselinePoint: study.baselinePoint, jobs: jobs.count)
         if let position, let out {
             return try writeShard(
-                position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, lines)),
-                appRuns: appLines, platformMetrics: platformMetrics, to: out, elapsed: elapsed)
+                position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, sweep.lines)),
+                appRuns: appRuns, platformMetrics: platformMetrics, to: out, elapsed: elapsed)
         }
-        let sweep = SweepResults(
-            axisNames: study.axes.map(\.name), baseline: baseline, lines: lines, platformMetrics: platformMetrics,
-            baselinePoint: study.baselinePoint, appLines: appLines.map(\.1))
         try answer(
             study, sweep, runs: results, runner: runner, objective: objective, to: report!, missed: missed,
             elapsed: elapsed)
@@ -205,11 +203,12 @@ struct SweepRunCommand: ParsableCommand {
     /// The study's plan at `replications` (its policies resolved once here: its parser
     /// accepted only registered names).
     private func makeRunner(_ study: Study, replications: Int) throws -> ExperimentRunner {
-        var runner = ExperimentRunner(
-            plan: ExperimentPlan(
+        var runner = ExperimentRunner.study(
+            ExperimentPlan(
                 points: study.points.map { ExperimentPlan.Point($0.document) },
                 policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications),
-            jobs: jobs.count)
+            values: study.points.map(\.values),
+            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
         return runner

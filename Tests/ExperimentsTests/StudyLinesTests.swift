@@ -1,0 +1,142 @@
+import Foundation
+import Metrics
+import ODRCore
+import ODRPolicies
+import Simulation
+import TestSupport
+import Testing
+
+@testable import Experiments
+
+/// A study's serial end reads its runs' rows as made on the runs' threads
+/// (``SweepResults/RunLines``), not parsed back from its lines: the same numbers, files and
+/// comparisons as the lines give, at any `--jobs`.
+@Suite("Study lines")
+struct StudyLinesTests {
+    /// Two apps that outgrow a small disk, on three points whose labels need quoting or not;
+    /// waits are fractions of a second, so seconds are written at six decimals.
+    static func plan(seed: UInt64 = 7) throws -> (plan: ExperimentPlan, values: [[String]]) {
+        var random = SplitMix64(seed: seed)
+        let values = [["plain"], ["with, comma"], ["say \"hi\""]]
+        let points = try values.indices.map { p in
+            let catalogs = try (0..<2).map { a in
+                try Catalog(
+                    resources: (0..<6).map {
+                        Resource(name: "r\(a)-\($0)", size: 7_000_000 + Int64($0 + a) * 3_333_333, tags: ["t\($0)"])
+                    }, profile: .unlimited)
+            }
+            var events = (0..<2).flatMap {
+                [ScenarioEvent(time: 0, action: .install($0)), ScenarioEvent(time: 0, action: .launch($0))]
+            }
+            for k in 0..<60 {
+                let app = random.below(2)
+                let time = Double(k) * 7.3 + Double(random.below(1_000)) / 997
+                let tag = catalogs[app].tagID(named: "t\(random.below(6))")!
+                events.append(
+                    ScenarioEvent(
+                        time: time,
+                        action: .request(
+                            app, tags: RequestTags([tag]), key: RequestKey(k), priority: .normal, optional: false)))
+                events.append(ScenarioEvent(time: time + 3.1, action: .end(app, key: RequestKey(k))))
+            }
+            return ExperimentPlan.Point(
+                Scenario(
+                    duration: 600, platform: .unlimited,
+                    device: DeviceSpec(capacity: 100_000_000, used: Int64(p) * 20_000_000),
+                    network: [NetworkPhase(at: 0, bandwidth: 30e6)],
+                    apps: catalogs.enumerated().map { AppSpec(id: "app\($0.offset)", catalog: $0.element) },
+                    events: events.sorted { $0.time < $1.time }, requestLabels: (0..<60).map { "q\($0)" }))
+        }
+        return (
+            ExperimentPlan(points: points, policies: [ApplePolicy.descriptor, LRUPolicy.descriptor], replications: 3),
+            values
+        )
+    }
+
+    static func runs(_ plan: ExperimentPlan, values: [[String]], jobs: Int) throws -> [ExperimentRunner.RunResult] {
+        var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
+        runner.keepsChartData = false
+        runner.studyLines = (values, false)
+        return try runner.run()
+    }
+
+    /// The written files as they were made before the rows came from the runs: the whole
+    /// text parsed with the reader, each record written again with the axis's numbers.
+    static func rewritten(_ header: String, _ lines: [String], numbers: [String: Double]) throws -> String {
+        try CSVReader.records(header + lines.joined()).dropFirst().map { record in
+            let label = record.fields[0]
+            return CSV.row([label, numbers[label].map { String(Int64($0)) } ?? ""] + record.fields[1...])
+        }.joined()
+    }
+
+    @Test("rows made on the runs' threads are the lines read back, at --jobs 1 and 3")
+    func rowsAreTheLinesReadBack() throws {
+        let (plan, values) = try Self.plan()
+        let indices = Array(plan.runs.indices)
+        let one = try Self.runs(plan, values: values, jobs: 1)
+        let three = try Self.runs(plan, values: values, jobs: 3)
+        #expect(one.allSatisfy { $0.lines != nil && $0.waitDistribution.isEmpty && $0.purgeEpisodes.isEmpty })
+        let (lines, apps) = SweepResults.lines(
+            one, indices: indices, plan: plan, values: values, platformMetrics: false)
+        let (lines3, apps3) = SweepResults.lines(
+            three, indices: indices, plan: plan, values: values, platformMetrics: false, jobs: 3)
+        #expect(lines == lines3 && apps.map(\.1) == apps3.map(\.1))
+        var parsed = try SweepResults(axisNames: ["x"], baseline: "apple", lines: lines, appLines: apps.map(\.1))
+            .prepared(jobs: 1)
+        // Purges happened and waits are fractions of a second: the numbers are worth comparing.
+        let rows = try parsed.groups().flatMap(\.rows)
+        #expect(rows.contains { $0[.purgedBytes] > 0 } && rows.contains { $0[.waitMean] != $0[.waitMean].rounded() })
+        var made = SweepResults(axisNames: ["x"], baseline: "apple", lines: lines3, appLines: apps3.map(\.1))
+            .prepared(runs: three, indices: indices, plan: plan, values: values, jobs: 3)
+        let numbers = ["plain": 1.0, "with, comma": 2, "say \"hi\"": 3]
+        parsed.axisNumbers = [SweepResults.AxisNumbers(column: "x_n", values: numbers)]
+        made.axisNumbers = parsed.axisNumbers
+        // Row for row, bit for bit (no summary metric is NaN here).
+        #expect(try made.groups().map(\.rows) == parsed.groups().map(\.rows))
+        #expect(try made.comparisonCSV() == parsed.comparisonCSV())
+        #expect(try made.comparisonAppsCSV() == parsed.comparisonAppsCSV())
+        #expect(
+            try made.comparisons(app: "app1").map(\.comparison.csv)
+                == parsed.comparisons(app: "app1").map(\.comparison.csv))
+        let head = String(CSV.row(["x", "x_n"]).dropLast()) + ","
+        #expect(
+            try made.resultsFile() == head + SummaryRow.header(platformMetrics: false)
+                + Self.rewritten(made.resultsHeader, lines, numbers: numbers))
+        #expect(
+            try made.appsFile() == head + AppRow.header(platformMetrics: false)
+                + Self.rewritten(made.appsHeader, apps.map(\.1), numbers: numbers))
+        #expect(try parsed.resultsFile() == made.resultsFile() && parsed.appsFile() == made.appsFile())
+    }
+
+    @Test("a line is split as the CSV reader reads it, quoted or not")
+    func fieldsAreTheReadersFields() throws {
+        var random = SplitMix64(seed: 11)
+        let pieces = ["", "a", "12.500000", "x,y", "say \"hi\"", "two\nlines", "cr\r", "é", "-0.000001"]
+        for _ in 0..<2_000 {
+            let fields = (0..<(1 + random.below(6))).map { _ in pieces[random.below(pieces.count)] }
+            let line = CSV.row(fields)
+            #expect(
+                try SweepResults.fields(of: line) == CSVReader.records(line).map(\.fields), "\(line.debugDescription)")
+        }
+    }
+
+    struct Failure: Error, Equatable { let at: Int }
+
+    @Test("ordered parallel work gives the serial result at any thread count, and the first chunk's error")
+    func orderedParallel() throws {
+        let serial = (0..<10_000).map { $0 * $0 % 7_919 }
+        for jobs in 1...5 {
+            #expect(
+                try OrderedParallel.map(10_000, jobs: jobs, grain: 100) { range in range.map { $0 * $0 % 7_919 } }
+                    == serial)
+            #expect(throws: Failure(at: 3_000)) {
+                try OrderedParallel.map(10_000, jobs: jobs, grain: 100) { range in
+                    for bad in [3_000, 7_000] where range.contains(bad) { throw Failure(at: bad) }
+                    return Array(range)
+                }
+            }
+        }
+        let tasks: [@Sendable () throws -> String] = (0..<9).map { k in { String(k) } }
+        #expect(try OrderedParallel.each(tasks, jobs: 4) == (0..<9).map(String.init))
+    }
+}
