@@ -37,6 +37,9 @@ public final class BeladyPolicy: DescribedPolicy {
         self.future = future
     }
 
+    /// It plans from each pack's last request's ordinal.
+    public var readsPackHistory: Bool { true }
+
     public static let descriptor = PolicyDescriptor(
         name: "belady", summary: "offline optimum: the pack whose next request is farthest away first",
         needsFuture: true

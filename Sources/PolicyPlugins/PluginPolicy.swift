@@ -20,6 +20,9 @@ final class PluginPolicy: PurgePolicy {
     private var epoch: UInt32 = 0
 
     var name: String { plugin.name }
+    /// A plug-in is handed every field of its candidates, the last use's time and the
+    /// admission order included.
+    var readsPackHistory: Bool { true }
 
     init(plugin: PolicyPlugin, seed: UInt64) {
         self.plugin = plugin

@@ -111,8 +111,8 @@ struct LifeTableTests {
         let sources = try Self.coreSources()
         #expect(sources.count > 20)
         // An assignment (=, +=, -=) to a pack record's field, or to a request record's life.
-        let pack = try NSRegularExpression(
-            pattern: #"(packs\[[^\]]+\]|record)\.(phase|download|pins|retain)\s*[-+]?=[^=]"#)
+        let owner = #"(packs\[[^\]]+\]|packDetails\[[^\]]+\]|record|detail)"#
+        let pack = try NSRegularExpression(pattern: owner + #"\.(phase|download|downloading|pins|retain)\s*[-+]?=[^=]"#)
         let request = try NSRegularExpression(pattern: #"requests\[[^\]]+\]\.life\s*=[^=]"#)
         var packWriters: Set<String> = []
         var requestWriters: Set<String> = []

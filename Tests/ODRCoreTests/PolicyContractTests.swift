@@ -58,6 +58,20 @@ final class RecordingPolicy: PurgePolicy {
     }
 }
 
+/// The apple policy's answers, from a policy that reads its packs' history (the device keeps it).
+final class HistoryReadingPolicy: PurgePolicy {
+    let name = "history-reading"
+    private let inner = ApplePolicy()
+    var readsPackHistory: Bool { true }
+    func packStored(_ pack: PurgeCandidate) { inner.packStored(pack) }
+    func packRequested(_ pack: PurgeCandidate) { inner.packRequested(pack) }
+    func packReleased(_ pack: PurgeCandidate) { inner.packReleased(pack) }
+    func packRemoved(_ pack: PurgeCandidate) { inner.packRemoved(pack) }
+    func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] {
+        inner.selectVictims(toFree: bytes, from: view)
+    }
+}
+
 /// Answers like LRU by asking the view for each pack's size, and records what it was told.
 final class SizeAskingPolicy: PurgePolicy {
     let name = "size-asking"
@@ -117,7 +131,7 @@ struct PolicyContractTests {
 
     @Test("The candidate a policy sees: recency, request counts, admission order, running state")
     func candidateView() throws {
-        let device = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        let device = ODRDevice(capacity: 1 * GB, policy: HistoryReadingPolicy())
         let app = device.installedApp("game", try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)]), running: true)
         let a = device.pack("A", of: app)
         let b = device.pack("B", of: app)
@@ -136,6 +150,26 @@ struct PolicyContractTests {
         #expect(ca.size == 10 * MB && cb.size == 20 * MB)
         #expect(ca.appIsRunning && ca.app == app && ca.category == .onDemand && ca.purgeCount == 0)
         #expect(device.requestOrdinal == 3)
+    }
+
+    @Test("A device keeps its packs' history only for a policy that reads it, from an app's strategy on for every pack")
+    func historyOnlyWhenRead() throws {
+        let catalog = try makeCatalog([(["A"], 10 * MB), (["B"], 20 * MB)])
+        let plain = ODRDevice(capacity: 1 * GB, policy: ApplePolicy())
+        _ = plain.installedApp("game", catalog, running: true)
+        plain.useAndRelease(AppID(rawValue: 0), ["A"], at: 1)
+        #expect(!plain.state.keepsHistory && plain.state.history.isEmpty)
+        // A second app whose own strategy reads it: every pack has its history from then on.
+        let device = ODRDevice(
+            capacity: 1 * GB, policy: ApplePolicy(), settings: DeviceSettings(profile: .backgroundAssets))
+        let first = device.installedApp("game", catalog, running: true)
+        #expect(!device.state.keepsHistory)
+        let second = device.addApp(
+            name: "maps", catalog: catalog, eviction: EvictionRules(strategy: HistoryReadingPolicy()))
+        #expect(device.state.keepsHistory && device.state.history.count == 4)
+        device.useAndRelease(first, ["B"], at: 5)
+        #expect(device.candidate(device.pack("B", of: first)).lastUse == 5)
+        #expect(device.candidate(device.pack("A", of: second)).lastRequestOrdinal == 0)
     }
 
     @Test("A policy choosing a held pack stops the program")

@@ -163,6 +163,8 @@ struct AccessEquivalenceTests {
         var name: String { inner.name }
 
         init(_ inner: any PurgePolicy) { self.inner = inner }
+        /// It writes every field of the candidates it hears of, the history included.
+        var readsPackHistory: Bool { true }
 
         private func note(_ what: String, _ c: PurgeCandidate) {
             entries.append(

@@ -23,6 +23,7 @@ private struct FixedRequests: WorkloadGenerator {
 /// Records which pack each request ordinal touched, as the device numbers them.
 private final class OrdinalLog: PurgePolicy {
     let name = "ordinal-log"
+    var readsPackHistory: Bool { true }
     var seen: [(ordinal: Int64, pack: PackID)] = []
     func packRequested(_ pack: PurgeCandidate) { seen.append((pack.lastRequestOrdinal, pack.pack)) }
     func selectVictims(toFree bytes: Int64, from view: PurgeView) -> [PackID] { view.candidates.map(\.pack) }

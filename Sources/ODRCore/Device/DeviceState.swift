@@ -14,10 +14,14 @@ struct DeviceState {
     var policies = PolicyTable()
     /// Per app, what changes as it is installed, launched and used.
     var apps = RecordTable<AppRecord>()
-    /// Per pack, what a request touches: one cache line each.
+    /// Per pack, what a request touches: two to a cache line.
     var packs = RecordTable<PackRecord>(alignment: 64)
     /// Per pack, beside ``packs``: what only downloads, admissions and purges touch.
     var packDetails = RecordTable<PackDetail>()
+    /// Per pack, with ``keepsHistory``: what only some policies read (empty otherwise).
+    var history = RecordTable<PackHistory>()
+    /// Whether a policy of the device reads its packs' history (``PurgePolicy/readsPackHistory``).
+    var keepsHistory = false
     /// Per request slot (slots are reused once a request ends).
     var requests = RecordTable<RequestRecord>()
     /// Which request slots are free for reuse.
@@ -103,6 +107,7 @@ struct DeviceState {
     func deallocate() {
         packs.deallocate()
         packDetails.deallocate()
+        history.deallocate()
         requests.deallocate()
         apps.deallocate()
         requestSlots.deallocate()

@@ -47,9 +47,10 @@ extension ODRDevice {
         // disk can be neither, and nothing reads the pin before it is given up but the app's
         // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
         // trace replay's packs never are, which spares each miss two refreshes of the pack).
-        let pinned = record.bytesOnDisk > 0
+        let detail = state.packDetails.record(p.index)
+        let pinned = detail.bytesOnDisk > 0
         if pinned { pin(p) }
-        let needed = record.size - record.bytesOnDisk
+        let needed = record.size - detail.bytesOnDisk
         // A cache's admission, for a pack that could fit at all (a larger one fails as before).
         if policyDecidesAdmission && !state.policies.routes && !pinned && record.size <= capacity - otherBytes,
             case .decline(let freeing) = policy.admission(of: candidate(at: p), needing: max(0, needed - freeBytes))
@@ -70,7 +71,7 @@ extension ODRDevice {
         if record.purgedBefore {
             book(\.redownloadBytes, needed, for: app)
         }
-        record.bytesOnDisk = record.size
+        detail.bytesOnDisk = record.size
         store(p, .storeAtOnce)
         if policyEvictsOnItsOwn { purgeOwnEvictions() }
         // Granted, then ended.
@@ -104,7 +105,7 @@ extension ODRDevice {
         case .waiting(let request):
             if let slot = liveSlot(request) {
                 for p in packList(of: slot) where state.packs[p].downloading {
-                    let missing = state.packs[p].size - state.packs[p].bytesOnDisk
+                    let missing = state.packs[p].size - state.packDetails[p].bytesOnDisk
                     receive(missing, for: p, at: time)
                 }
             }

@@ -71,7 +71,7 @@ extension ODRDevice {
         // ``updatePack(_:at:)`` leaves them.
         if !state.appContents[a].profile.packUpdatesApartFromApp {
             let share = state.appContents[a].profile.updatePatchShare
-            for p in state.apps[a].packs where state.packDetails[p].category != .initialInstall {
+            for p in state.apps[a].packs where !state.packDetails[p].initialInstall {
                 if let share, patch(p, share: share) { continue }
                 _ = invalidate(p)
             }
@@ -146,19 +146,19 @@ extension ODRDevice {
             if state.packs[p].downloading { abandon(p) }
             let wasResident = state.packs[p].phase == .resident
             if wasResident { tell(p) { $0.packRemoved($1) } }
-            removed += state.packs[p].bytesOnDisk
-            state.odrBytes -= state.packs[p].bytesOnDisk
+            removed += state.packDetails[p].bytesOnDisk
+            state.odrBytes -= state.packDetails[p].bytesOnDisk
             move(pack: p, .uninstall)
             refresh(p)  // before zeroing: a leftover partial pack leaves state.leftoverBytes with its bytes
             // An offloaded app's content comes back as re-downloads; an uninstalled one's is new.
-            let held = state.packs[p].bytesOnDisk > 0 || state.packs[p].purgedBefore
-            state.packs[p].bytesOnDisk = 0
+            let held = state.packDetails[p].bytesOnDisk > 0 || state.packs[p].purgedBefore
+            state.packDetails[p].bytesOnDisk = 0
             state.packDetails[p].purgeCount = 0
             state.packs[p].purgedBefore = offloaded && held
             state.packDetails[p].updatePending = false
             state.packDetails[p].outdated = false
             state.packs[p].requestCount = 0
-            state.packs[p].lastRequestOrdinal = 0
+            if state.keepsHistory { state.history[p].lastRequestOrdinal = 0 }
         }
         move(a, .uninstall)
         for p in state.apps[a].packs { refresh(p) }
@@ -214,7 +214,7 @@ extension ODRDevice {
         guard let filter = state.appContents[a.index].automaticFilter else { return packs }
         var committed: Int64 = 0
         return packs.filter { p in
-            let bytes = state.packs[p].size - state.packs[p].bytesOnDisk
+            let bytes = state.packs[p].size - state.packDetails[p].bytesOnDisk
             guard filter.accepts(bytes: bytes, size: state.packs[p].size, free: freeBytes, committed: committed) else {
                 emit(.downloadDeclined(p, a))
                 return false
@@ -225,7 +225,7 @@ extension ODRDevice {
     }
 
     func systemDownloadFinished(_ p: PackID, app a: AppID) {
-        if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
+        if state.apps[a].installing && state.packDetails[p].initialInstall {
             state.apps[a].pendingInitial -= 1
             if state.apps[a].pendingInitial == 0 { completeInstall(a) }
         } else if state.apps[a].prefetchActive == p {
@@ -250,7 +250,8 @@ extension ODRDevice {
             let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
             let room = makeRoom(
-                state.packs[p].size - state.packs[p].bytesOnDisk + unpackBytes(p), mayWarn: false, for: .system(a))
+                state.packs[p].size - state.packDetails[p].bytesOnDisk + unpackBytes(p), mayWarn: false, for: .system(a)
+            )
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded { unshield(q) }
             if room {

@@ -26,14 +26,15 @@ extension ODRDevice {
             list.append(
                 DownloadStatus(
                     pack: p, app: state.packs[p].app, size: state.packs[p].size,
-                    received: state.packs[p].bytesOnDisk, priority: effectivePriority(p), isRunnable: isRunnable(p)))
+                    received: state.packDetails[p].bytesOnDisk, priority: effectivePriority(p),
+                    isRunnable: isRunnable(p)))
         }
     }
 
     /// Bytes received so far by the pack's running download, or nil if none is running.
     public func bytesReceived(by pack: PackID) -> Int64? {
         let p = Int(pack.rawValue)
-        return state.packs[p].downloading ? state.packs[p].bytesOnDisk : nil
+        return state.packs[p].downloading ? state.packDetails[p].bytesOnDisk : nil
     }
 
     /// The network delivered `bytes` of `pack`. Completing a pack grants the requests it
@@ -43,8 +44,9 @@ extension ODRDevice {
         let p = pack
         precondition(state.packs[p].downloading, "\(pack) is not downloading")
         precondition(
-            bytes >= 0 && bytes <= state.packs[p].size - state.packs[p].bytesOnDisk, "\(bytes) bytes overrun \(pack)")
-        state.packs[p].bytesOnDisk += bytes
+            bytes >= 0 && bytes <= state.packs[p].size - state.packDetails[p].bytesOnDisk,
+            "\(bytes) bytes overrun \(pack)")
+        state.packDetails[p].bytesOnDisk += bytes
         state.odrBytes += bytes
         state.reservedBytes -= bytes
         let owner = state.packs[p].app
@@ -58,22 +60,22 @@ extension ODRDevice {
             }
         }
         if settings.reportsProgress {
-            emit(.downloadProgressed(pack, received: state.packs[p].bytesOnDisk, size: state.packs[p].size))
+            emit(.downloadProgressed(pack, received: state.packDetails[p].bytesOnDisk, size: state.packs[p].size))
         }
-        if state.packs[p].bytesOnDisk == state.packs[p].size { finishDownload(p) }
+        if state.packDetails[p].bytesOnDisk == state.packs[p].size { finishDownload(p) }
     }
 
     /// Starts pack `p`'s download, `waiter` (if any) waiting for it. A pack with nothing left
     /// to fetch finishes at once, granting the waiter if that was all it missed.
     func startDownload(_ p: PackID, system: Bool, waiter: RequestID? = nil) {
-        let remaining = state.packs[p].size - state.packs[p].bytesOnDisk
+        let remaining = state.packs[p].size - state.packDetails[p].bytesOnDisk
         let (slot, isNew) = state.downloadSlots.take()
         if isNew {
             state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
             state.downloadUnpack.append(0)
         }
-        state.downloadBase[slot] = state.packs[p].bytesOnDisk
+        state.downloadBase[slot] = state.packDetails[p].bytesOnDisk
         let unpack = unpackBytes(p)
         state.downloadUnpack[slot] = unpack
         move(pack: p, .startDownload, slot: slot)
@@ -94,7 +96,7 @@ extension ODRDevice {
     }
 
     func finishDownload(_ p: PackID) {
-        let download = state.packs[p].downloadSlot
+        let download = state.packDetails[p].downloadSlot
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
         state.packDetails[p].updatePending = false
@@ -123,15 +125,16 @@ extension ODRDevice {
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
     func abandon(_ p: PackID) {
         state.reservedBytes -=
-            state.packs[p].size - state.packs[p].bytesOnDisk + state.downloadUnpack[state.packs[p].downloadSlot]
-        let fetched = state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]
-        freeDownloadSlot(state.packs[p].downloadSlot)
-        move(pack: p, .abandon(keptBytes: state.packs[p].bytesOnDisk > 0))
+            state.packs[p].size - state.packDetails[p].bytesOnDisk
+            + state.downloadUnpack[state.packDetails[p].downloadSlot]
+        let fetched = state.packDetails[p].bytesOnDisk - state.downloadBase[state.packDetails[p].downloadSlot]
+        freeDownloadSlot(state.packDetails[p].downloadSlot)
+        move(pack: p, .abandon(keptBytes: state.packDetails[p].bytesOnDisk > 0))
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         refresh(p)
         state.revision &+= 1
-        emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
+        emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packDetails[p].bytesOnDisk))
     }
 
     /// The space pack `p`'s download needs beside it while it is fetched and extracted
@@ -170,7 +173,7 @@ extension ODRDevice {
             }
         }
         if state.packDetails[p].systemDownload { return nil }
-        return highestWaitingPriority(record.downloadSlot) == nil ? .paused : nil
+        return highestWaitingPriority(state.packDetails[p].downloadSlot) == nil ? .paused : nil
     }
 
     /// ``stallCause(_:)`` and whether ``effectivePriority(_:)`` is urgent, in one look at
@@ -190,7 +193,7 @@ extension ODRDevice {
                 return (.waitingForWifi, false)
             }
         }
-        let waiting = highestWaitingPriority(record.downloadSlot)
+        let waiting = highestWaitingPriority(state.packDetails[p].downloadSlot)
         // A system download runs on its own, at normal priority unless an urgent request awaits it.
         if state.packDetails[p].systemDownload { return (nil, waiting?.isUrgent ?? false) }
         guard let waiting else { return (.paused, false) }
@@ -201,7 +204,7 @@ extension ODRDevice {
         let record = state.packs[p]
         let system: LoadingPriority? = state.packDetails[p].systemDownload ? .normal : nil
         guard record.downloading else { return system ?? .normal }
-        guard let waiting = highestWaitingPriority(record.downloadSlot) else { return system ?? .normal }
+        guard let waiting = highestWaitingPriority(state.packDetails[p].downloadSlot) else { return system ?? .normal }
         return system.map { Swift.max($0, waiting) } ?? waiting
     }
 
@@ -225,7 +228,7 @@ extension ODRDevice {
     func noteWaiterChanged(_ slot: Int) {
         let id = id(of: slot)
         for p in packList(of: slot) where state.packs[p].downloading {
-            state.downloadWaiters[state.packs[p].downloadSlot].push(state.requests[slot].priority, id)
+            state.downloadWaiters[state.packDetails[p].downloadSlot].push(state.requests[slot].priority, id)
         }
     }
 
@@ -263,7 +266,7 @@ extension ODRDevice {
             emit(
                 .downloadOutstanding(
                     p, state.packs[p].app,
-                    bytes: state.packs[p].bytesOnDisk - state.downloadBase[state.packs[p].downloadSlot]))
+                    bytes: state.packDetails[p].bytesOnDisk - state.downloadBase[state.packDetails[p].downloadSlot]))
         }
         for slot in state.requests.indices where state.requests[slot].live && !state.requests[slot].granted {
             emit(.requestOutstanding(id(of: slot), state.requests[slot].app))
@@ -296,7 +299,7 @@ extension ODRDevice {
     /// Whether pack `p`'s download waits for the user's consent because its app was not
     /// installed through Play (install-time packs come with the install).
     func awaitsConfirmation(_ p: PackID) -> Bool {
-        state.apps[state.packs[p].app].awaitsUserConfirmation && state.packDetails[p].category != .initialInstall
+        state.apps[state.packs[p].app].awaitsUserConfirmation && !state.packDetails[p].initialInstall
     }
 
     /// The app was not installed through Google Play: from now on its asset-pack downloads

@@ -12,25 +12,25 @@ extension ODRDevice {
         advance(to: time)
         guard state.packs[p].downloading else { return false }
         let a = state.packs[p].app
-        let slot = state.packs[p].downloadSlot
+        let slot = state.packDetails[p].downloadSlot
         let waiters = state.downloadWaiters[slot].joined
         let wasSystem = state.packDetails[p].systemDownload
         book(\.downloadFailures, for: a)
-        let fetched = state.packs[p].bytesOnDisk - state.downloadBase[slot]
-        state.reservedBytes -= state.packs[p].size - state.packs[p].bytesOnDisk + state.downloadUnpack[slot]
+        let fetched = state.packDetails[p].bytesOnDisk - state.downloadBase[slot]
+        state.reservedBytes -= state.packs[p].size - state.packDetails[p].bytesOnDisk + state.downloadUnpack[slot]
         let keeps = state.appContents[a].profile.resumesFailedDownloads
         if !keeps {
-            state.odrBytes -= state.packs[p].bytesOnDisk
-            state.packs[p].bytesOnDisk = 0
+            state.odrBytes -= state.packDetails[p].bytesOnDisk
+            state.packDetails[p].bytesOnDisk = 0
         }
         freeDownloadSlot(slot)
-        move(pack: p, keeps ? .abandon(keptBytes: state.packs[p].bytesOnDisk > 0) : .failDiscarding)
+        move(pack: p, keeps ? .abandon(keptBytes: state.packDetails[p].bytesOnDisk > 0) : .failDiscarding)
         state.packDetails[p].systemDownload = false
         state.stalledTransfers.remove(p)
         removeFromDownloadOrder(p)
         refresh(p)
         state.revision &+= 1
-        emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packs[p].bytesOnDisk))
+        emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packDetails[p].bytesOnDisk))
         for waiter in waiters {
             guard let request = liveSlot(waiter), !state.requests[request].granted else { continue }
             failWaiting(request, .downloadFailed)
@@ -81,7 +81,7 @@ extension ODRDevice {
         state.apps[app].prefetchActive = .none
         state.apps[app].prefetchCursor = state.appContents[app].prefetchQueue.count
         var removed: Int64 = 0
-        for p in state.apps[app].packs where state.packDetails[p].category != .initialInstall {
+        for p in state.apps[app].packs where !state.packDetails[p].initialInstall {
             if state.packs[p].downloading {
                 state.packDetails[p].systemDownload = false
                 abandon(p)
@@ -114,7 +114,7 @@ extension ODRDevice {
     /// An install or prefetch download failed: the install stops waiting for it, a prefetch
     /// goes on to its next pack.
     private func systemDownloadFailed(_ p: PackID, app a: AppID) {
-        if state.apps[a].installing && state.packDetails[p].category == .initialInstall {
+        if state.apps[a].installing && state.packDetails[p].initialInstall {
             state.apps[a].pendingInitial -= 1
             if state.apps[a].pendingInitial == 0 { completeInstall(a) }
         } else if state.apps[a].prefetchActive == p {

@@ -29,13 +29,17 @@
             var committed = [Int64](repeating: 0, count: state.apps.count)
             for i in state.packs.indices {
                 let record = state.packs[i]
+                let detail = state.packDetails[i]
                 let a = record.app.index
-                onDisk += record.bytesOnDisk
+                onDisk += detail.bytesOnDisk
+                if record.downloading != (detail.download >= 0) {
+                    found.append("pack \(i) downloading \(record.downloading) with download slot \(detail.download)")
+                }
                 if record.downloading {
-                    reserved += record.size - record.bytesOnDisk + state.downloadUnpack[record.downloadSlot]
+                    reserved += record.size - detail.bytesOnDisk + state.downloadUnpack[detail.downloadSlot]
                 }
                 if record.leftover {
-                    leftover += record.bytesOnDisk
+                    leftover += detail.bytesOnDisk
                     leftovers.append(PackID(i))
                 }
                 let settled = record.pins == 0 && !record.downloading
@@ -53,8 +57,8 @@
                     perApp[a].bytes += record.size
                     perApp[a].count += 1
                 }
-                if record.phase == .resident && record.bytesOnDisk != record.size {
-                    found.append("pack \(i) resident with \(record.bytesOnDisk) of \(record.size) bytes")
+                if record.phase == .resident && detail.bytesOnDisk != record.size {
+                    found.append("pack \(i) resident with \(detail.bytesOnDisk) of \(record.size) bytes")
                 }
                 if record.retain > 0 && record.phase != .resident {
                     found.append("pack \(i) held in phase \(record.phase)")

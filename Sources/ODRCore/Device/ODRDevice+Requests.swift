@@ -185,7 +185,7 @@ extension ODRDevice {
         for p in packList(of: slot) {
             let record = state.packs[p]
             total += record.size
-            done += record.phase == .resident ? record.size : record.bytesOnDisk
+            done += record.phase == .resident ? record.size : state.packDetails[p].bytesOnDisk
         }
         return RequestProgress(completedBytes: done, totalBytes: total)
     }
@@ -246,7 +246,7 @@ extension ODRDevice {
         let ordinal = state.requestOrdinal
         let record = state.packs.record(p.index)
         if record.requestCount < Int32.max { record.requestCount += 1 }
-        record.lastRequestOrdinal = ordinal
+        if state.keepsHistory { state.history[p].lastRequestOrdinal = ordinal }
     }
 
     func allocate(_ app: AppID, _ packList: PackList, priority: LoadingPriority, optional: Bool) -> (Int, RequestID) {
@@ -301,7 +301,7 @@ extension ODRDevice {
             if state.packs[i].phase == .resident && !state.packs[i].downloading {
                 use(i)
             } else if !state.packs[i].downloading {
-                needed += state.packs[i].size - state.packs[i].bytesOnDisk + unpackBytes(i)
+                needed += state.packs[i].size - state.packDetails[i].bytesOnDisk + unpackBytes(i)
             }
         }
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {
@@ -315,7 +315,7 @@ extension ODRDevice {
         state.requests[slot].missing = missing
         for i in packList where state.packs[i].phase != .resident || state.packs[i].downloading {
             if state.packs[i].downloading {
-                state.downloadWaiters[state.packs[i].downloadSlot].join(id, priority: priority)
+                state.downloadWaiters[state.packDetails[i].downloadSlot].join(id, priority: priority)
             } else {
                 startDownload(i, system: false, waiter: id)
             }
@@ -376,7 +376,7 @@ extension ODRDevice {
         for i in packList(of: slot) {
             unpin(i)
             // Every pack of a waiting request it does not hold yet is downloading for it.
-            if state.packs[i].downloading, state.downloadWaiters[state.packs[i].downloadSlot].leave(),
+            if state.packs[i].downloading, state.downloadWaiters[state.packDetails[i].downloadSlot].leave(),
                 !state.packDetails[i].systemDownload
             {
                 abandon(i)

@@ -135,6 +135,7 @@ public final class ODRDevice {
         self.policy = policy
         policyDecidesAdmission = policy.decidesAdmission
         policyEvictsOnItsOwn = policy.evictsOnItsOwn
+        state.keepsHistory = policy.readsPackHistory
         state.otherBytes = min(otherData, capacity)
         self.settings = settings
         state.ledger.peakUsedBytes = usedBytes
@@ -178,7 +179,7 @@ public final class ODRDevice {
             numbered = true
             for size in sizes {
                 state.packs.append(PackRecord(app: id, size: size))
-                state.packDetails.append(PackDetail(category: .onDemand, preservation: 0))
+                state.packDetails.append(PackDetail(initialInstall: false, preservation: 0))
             }
         } else {
             numbered = false
@@ -186,8 +187,15 @@ public final class ODRDevice {
                 var preservation = 0.0
                 for tag in pack.tags { preservation = max(preservation, catalog.tags[Int(tag)].preservation) }
                 state.packs.append(PackRecord(app: id, size: pack.size))
-                state.packDetails.append(PackDetail(category: pack.category, preservation: preservation))
+                state.packDetails.append(
+                    PackDetail(initialInstall: pack.category == .initialInstall, preservation: preservation))
             }
+        }
+        // An app's own strategy that reads the packs' history has it from here on, for every pack.
+        if eviction.strategy?.readsPackHistory == true { state.keepsHistory = true }
+        if state.keepsHistory {
+            state.history.reserveCapacity(state.packs.count)
+            while state.history.count < state.packs.count { state.history.append(PackHistory()) }
         }
         state.apps.append(
             AppRecord(
@@ -265,12 +273,13 @@ public final class ODRDevice {
 
     public func state(of pack: PackID) -> PackState {
         let p = state.packs[pack]
+        let bytes = state.packDetails[pack].bytesOnDisk
         if p.downloading {
-            return isRunnable(pack) ? .downloading(bytes: p.bytesOnDisk) : .partiallyDownloaded(bytes: p.bytesOnDisk)
+            return isRunnable(pack) ? .downloading(bytes: bytes) : .partiallyDownloaded(bytes: bytes)
         }
         switch p.phase {
         case .notDownloaded: return .notDownloaded
-        case .partial: return .partiallyDownloaded(bytes: p.bytesOnDisk)
+        case .partial: return .partiallyDownloaded(bytes: bytes)
         case .purged: return .purged
         case .resident: return p.retain > 0 ? .inUse(retainCount: Int(p.retain)) : .downloaded
         }
@@ -325,9 +334,8 @@ public final class ODRDevice {
         let tick = state.useTick &+ uses
         let now = state.now
         state.useTick = tick
-        let record = state.packs.record(p.index)
-        record.lastUse = now
-        record.lastUseTick = tick
+        state.packs.record(p.index).lastUseTick = tick
+        if state.keepsHistory { state.history[p].lastUse = now }
     }
 
     func notePeak() {
@@ -356,7 +364,7 @@ public final class ODRDevice {
         setPurgeable(p, purgeable)
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
-            let bytes = packs[p].bytesOnDisk
+            let bytes = state.packDetails[p].bytesOnDisk
             if leftover { state.leftoverPacks.append(p) } else { removeLeftover(p) }
             state.leftoverBytes += leftover ? bytes : -bytes
         }
@@ -418,7 +426,7 @@ public final class ODRDevice {
         if state.groupsPresent.isDisjoint(with: groups) { return 0 }
         var bytes: Int64 = 0
         for p in state.leftoverPacks where groups.contains(state.apps[state.packs[p].app].rules.group) {
-            bytes += state.packs[p].bytesOnDisk
+            bytes += state.packDetails[p].bytesOnDisk
         }
         return bytes + purgeableBytes(in: .appsNotRunning, groups: groups)
             + purgeableBytes(in: .runningApps, groups: groups)

@@ -142,9 +142,11 @@ extension ODRDevice {
         state.packs[i].phase = next.restingPhase
         if case .downloading = next {
             assert(slot >= 0, "a download starts in a slot")
-            state.packs[i].download = Int32(truncatingIfNeeded: slot)
+            state.packDetails[i].download = Int32(truncatingIfNeeded: slot)
+            state.packs[i].downloading = true
         } else {
-            state.packs[i].download = -1
+            state.packDetails[i].download = -1
+            state.packs[i].downloading = false
         }
         // What an app's budget counts changes only here (a download reserving a pack, a pack
         // leaving): where apps evict, how far above its budget the app is now.
@@ -196,7 +198,7 @@ extension ODRDevice {
     func store(_ i: PackID, _ event: PackLife.Event = .finishDownload) {
         move(pack: i, event)
         touch(i)
-        state.packDetails[i].storedTick = state.useTick
+        if state.keepsHistory { state.history[i].storedTick = state.useTick }
         refresh(i)
         book(\.downloadsFinished, for: state.packs[i].app)
         state.revision &+= 1

@@ -40,21 +40,38 @@ public struct PurgeCandidate {
     /// Bytes purging it would free.
     public var size: Int64 { device.state.packs[pack].size }
     /// Time of the last request, grant or end touching the pack (or when it was stored).
-    public var lastUse: Double { device.state.packs[pack].lastUse }
+    /// Part of the pack's history: for a policy that reads it (``PurgePolicy/readsPackHistory``).
+    public var lastUse: Double { history.lastUse }
     /// Device-wide order of that last use, to break ties between equal times.
     public var lastUseTick: UInt64 { device.state.packs[pack].lastUseTick }
-    /// Device-wide order in which packs finished downloading (admission order).
-    public var storedTick: UInt64 { device.state.packDetails[pack].storedTick }
+    /// Device-wide order in which packs finished downloading (admission order). Part of the
+    /// pack's history (``PurgePolicy/readsPackHistory``).
+    public var storedTick: UInt64 { history.storedTick }
     /// Highest preservation priority among the pack's tags.
     public var preservation: Double { device.state.packDetails[pack].preservation }
     public var appIsRunning: Bool { device.state.apps[device.state.packs[pack].app].running }
-    public var category: TagCategory { device.state.packDetails[pack].category }
+    /// Its catalog's category (the lowest of its tags').
+    public var category: TagCategory {
+        let app = device.state.packs[pack].app
+        let local = pack.index - device.state.apps[app].firstPack.index
+        return device.state.appContents[app.index].catalog.packs[local].category
+    }
     /// Requests that included the pack since its app was installed.
     public var requestCount: Int64 { Int64(device.state.packs[pack].requestCount) }
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
-    public var lastRequestOrdinal: Int64 { device.state.packs[pack].lastRequestOrdinal }
+    /// Part of the pack's history (``PurgePolicy/readsPackHistory``).
+    public var lastRequestOrdinal: Int64 { history.lastRequestOrdinal }
     /// How often the pack has been purged.
     public var purgeCount: Int32 { device.state.packDetails[pack].purgeCount }
+
+    /// The pack's history, which a device keeps only for a policy that says it reads it.
+    private var history: PackHistory {
+        precondition(
+            device.state.keepsHistory,
+            "a purge policy read a pack's lastUse, storedTick or lastRequestOrdinal, which a device keeps only "
+                + "for a policy whose readsPackHistory is true")
+        return device.state.history[pack]
+    }
 }
 
 /// Which purgeable packs a purge step may choose from.

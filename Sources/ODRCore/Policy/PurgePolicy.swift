@@ -44,6 +44,11 @@ public protocol PurgePolicy: AnyObject {
     /// needed nothing. Elsewhere nobody asks: the packs stay until the next purge, and a policy
     /// names them first there. Each must be a resident pack that no request holds, listed once.
     func takeOwnEvictions() -> [PackID]
+    /// Whether the policy reads a pack's history: ``PurgeCandidate/lastUse``,
+    /// ``PurgeCandidate/storedTick`` and ``PurgeCandidate/lastRequestOrdinal``. A device keeps
+    /// them (24 bytes a pack) only where a policy says so (read once, when the device is made
+    /// or the app whose strategy it is added); reading them otherwise stops the program.
+    var readsPackHistory: Bool { get }
 }
 
 extension PurgePolicy {
@@ -57,4 +62,5 @@ extension PurgePolicy {
     public func admission(of pack: PurgeCandidate, needing bytes: Int64) -> Admission { .keep }
     public var evictsOnItsOwn: Bool { false }
     public func takeOwnEvictions() -> [PackID] { [] }
+    public var readsPackHistory: Bool { false }
 }

@@ -10,7 +10,7 @@ extension ODRDevice {
     public func storedBytes(of app: AppID) -> Int64 {
         var bytes: Int64 = 0
         for p in state.apps[app].packs {
-            bytes += state.packs[p].downloading ? state.packs[p].size : state.packs[p].bytesOnDisk
+            bytes += state.packs[p].downloading ? state.packs[p].size : state.packDetails[p].bytesOnDisk
         }
         return bytes
     }
@@ -48,7 +48,7 @@ extension ODRDevice {
     /// packs), and not one the app keeps (`apps[].keep`).
     func isRemovable(_ p: PackID, by app: AppID) -> Bool {
         guard state.packs[p].app == app, state.packs[p].purgeable else { return false }
-        guard state.apps[app].rules.initialPacksRemovable || state.packDetails[p].category != .initialInstall else {
+        guard state.apps[app].rules.initialPacksRemovable || !state.packDetails[p].initialInstall else {
             return false
         }
         return state.appContents[app.index].kept.isEmpty || !state.appContents[app.index].kept.contains(p)

@@ -133,17 +133,18 @@ extension ODRDevice {
     func purgePack(_ p: PackID) -> Int64 {
         // Performance: the record through one address (no pack is added during a purge).
         let record = state.packs.record(p.index)
-        let bytes = record.bytesOnDisk
+        let detail = state.packDetails.record(p.index)
+        let bytes = detail.bytesOnDisk
         let wasResident = record.phase == .resident
         state.odrBytes -= bytes
-        record.bytesOnDisk = 0
+        detail.bytesOnDisk = 0
         if record.leftover {
             state.leftoverBytes -= bytes
             removeLeftover(p)
             record.leftover = false
         }
         move(pack: p, .purge)
-        state.packDetails[p].purgeCount += 1
+        detail.purgeCount += 1
         record.purgedBefore = true
         // What `refresh` would find: purged, so not purgeable, and no longer a leftover.
         setPurgeable(p, false)
