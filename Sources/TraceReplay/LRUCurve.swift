@@ -40,7 +40,7 @@ public struct LRUCurve {
     {
         let objects = try TraceObjects.scan(path: path, format: format, recordRequests: true, streamBudget: .max)
         var sizeOfPack = [Int64](repeating: 0, count: objects.objects.count)
-        for object in objects.objects { sizeOfPack[Int(object.pack)] = object.size }
+        for object in objects.objects { sizeOfPack[Int(objects.pack(of: object))] = object.size }
         let unique = sizeOfPack.reduce(0, +)
         let bytes = capacities.map { $0.bytes(uniqueBytes: unique) }
         let counts = Self.count(

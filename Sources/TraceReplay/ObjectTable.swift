@@ -26,6 +26,12 @@ struct ObjectTable {
         shift = UInt64(64 - bits)
     }
 
+    /// The table of `ids`, each distinct, at its index.
+    init(ids: [UInt64]) {
+        self.init(minimumCapacity: ids.count)
+        for id in ids { _ = findOrInsert(id) }
+    }
+
     @inline(__always)
     private func slot(_ key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)

@@ -48,6 +48,9 @@ extension TraceObjects {
         // and no name points past the last record.
         var names = 0
         var named = 0
+        // The IDs seen, to check that an unnamed request is a new object; the table that
+        // maps IDs to objects is made at the end only if the runs will read the file again.
+        var seen = ObjectIDSet()
         func disagreement(_ record: Int, _ message: String) -> LinkedScan {
             .disagrees(TraceError(file: reader.fileName, line: nil, message: "record \(record): \(message)"))
         }
@@ -64,7 +67,7 @@ extension TraceObjects {
                         odr_prefetch($0.baseAddress! + Int(requests.base[ahead]))
                     }
                 } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
-                    objects.table.prefetch(id)
+                    seen.prefetch(id)
                 }
             }
             var index = requests.base[k]
@@ -80,13 +83,12 @@ extension TraceObjects {
                     )
                 }
             } else {
-                let (found, inserted, _) = objects.table.findOrInsert(record.object)
-                guard inserted else {
+                guard seen.insert(record.object) else {
                     return disagreement(
                         record.line,
                         "object \(record.object) was requested before, but no next_access_vtime names this record")
                 }
-                index = found
+                index = Int32(objects.objectID.count)
                 objects.objectID.append(record.object)
                 objects.objects.append(Object(size: record.size, app: 0, local: objects.objectsPerApp[0]))
                 objects.objectsPerApp[0] += 1
@@ -137,6 +139,7 @@ extension TraceObjects {
                     message: "\(names - named) next_access_vtime fields name a record that another one names too"))
         }
         objects.requests = objects.keepsStream || recordRequests ? requests.array() : []
+        if !objects.keepsStream { objects.table = ObjectTable(ids: objects.objectID) }
         objects.hasNextAccess = keepNextAccess
         objects.assignPacks()
         return .scanned(objects)

@@ -18,15 +18,15 @@ struct TraceObjects {
     var fileName: String
     var appNames: [String]
     var table: ObjectTable
-    /// What the replay needs of one object, kept together: one cache line per request.
+    /// What the replay needs of one object, kept together: 16 bytes, one cache line per request.
     struct Object {
         var size: Int64
         var app: Int32
         /// Index in its app's catalog (its tag and its pack there).
         var local: Int32
-        /// Device-wide pack, set by ``assignPacks()``.
-        var pack: Int32 = -1
     }
+    /// Each app's first device-wide pack, set by ``assignPacks()``: apps' packs are contiguous.
+    var firstPack: [Int32] = []
     /// Per object, in order of first appearance.
     var objects: [Object] = []
     var objectID: [UInt64] = []
@@ -149,7 +149,9 @@ struct TraceObjects {
         if objects.objectsPerApp.count > 1 {
             // Objects were numbered in order of first appearance across apps; the stream
             // names device-wide packs (apps' packs are contiguous).
-            for k in objects.requests.indices { objects.requests[k] = objects.objects[Int(objects.requests[k])].pack }
+            for k in objects.requests.indices {
+                objects.requests[k] = objects.pack(of: objects.objects[Int(objects.requests[k])])
+            }
         }
         return objects
     }
@@ -186,14 +188,17 @@ struct TraceObjects {
     /// Device-wide pack of each object: apps are added in order, their packs contiguous, so
     /// with one app an object's pack is its index.
     mutating func assignPacks() {
-        var firstPack: [Int32] = []
+        firstPack = []
         var next: Int32 = 0
         for count in objectsPerApp {
             firstPack.append(next)
             next += count
         }
-        for i in objects.indices { objects[i].pack = firstPack[Int(objects[i].app)] + objects[i].local }
     }
+
+    /// The device-wide pack of `object` (after ``assignPacks()``).
+    @inline(__always)
+    func pack(of object: Object) -> Int32 { firstPack[Int(object.app)] + object.local }
 
     /// One catalog per app: each object is a single-resource tag, hence one pack, named by
     /// its object ID; tag `i` and pack `i` of an app are its `i`-th object. The catalogs are

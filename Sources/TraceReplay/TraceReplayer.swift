@@ -159,7 +159,7 @@ public struct TraceReplayer: Sendable {
     public func requestSequence() throws(TraceError) -> (objects: [Int32], sizes: [Int64], uniqueBytes: Int64) {
         let objects = try TraceObjects.scan(path: path, format: format, recordRequests: true, streamBudget: 0)
         var sizes = [Int64](repeating: 0, count: objects.objects.count)
-        for object in objects.objects { sizes[Int(object.pack)] = object.size }
+        for object in objects.objects { sizes[Int(objects.pack(of: object))] = object.size }
         return (objects.requests, sizes, sizes.reduce(0, +))
     }
 
@@ -227,7 +227,7 @@ public struct TraceReplayer: Sendable {
                     file: reader.fileName, line: record.line,
                     message: "object \(record.object) was not in the file a moment ago; did the trace change?")
             }
-            if let error = run.request(pack: objects.objects[Int(index)].pack, at: record.time) {
+            if let error = run.request(pack: objects.pack(of: objects.objects[Int(index)]), at: record.time) {
                 throw TraceError(
                     file: reader.fileName, line: record.line, message: "the device refused the request: \(error)")
             }

@@ -69,6 +69,11 @@ struct TraceFormatTests {
         let parallel = try TraceReplayer(path: zst.path).replay(
             capacities: [.percent(1), .percent(10)], policies: policies, jobs: 3)
         #expect(parallel == results[0])
+        // Read from the file again by every run (no stream kept): the linked scan's objects,
+        // found by their IDs.
+        let streamed = try TraceReplayer(path: bin.path, streamBudget: 0).replay(
+            capacities: [.percent(1), .percent(10)], policies: policies)
+        #expect(streamed == results[0])
         for r in results.dropFirst() {
             #expect(r.map(\.misses) == results[0].map(\.misses))
             #expect(r.map(\.bytesMissed) == results[0].map(\.bytesMissed))
