@@ -37,10 +37,15 @@ public final class OracleGeneralReader {
     private let input: UnsafeMutableRawBufferPointer
     private var inputStart = 0, inputEnd = 0
     private let output: UnsafeMutableRawBufferPointer
-    private var start = 0, end = 0
+    // Performance: `next()` moves these two on every record, and Swift checked the
+    // exclusivity of each write to a class's stored property at run time (a twentieth of a
+    // replay). A reader is used by one thread and no access to them spans a call, so the
+    // check could never fire.
+    @exclusivity(unchecked) private var start = 0
+    private var end = 0
     private var finished = false
     /// Records handed out so far.
-    public private(set) var records = 0
+    @exclusivity(unchecked) public private(set) var records = 0
     /// Whether the zstd decoder ended a frame cleanly at the last byte it consumed.
     private var frameComplete = true
 
