@@ -16,9 +16,9 @@ import PackageDescription
 //   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
 //   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput, TextInput
 //   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities, TextInput
-//   Workload      → Quantities, Simulation, Stochastic  [Collections]
+//   Workload      → Quantities, Simulation, Stochastic
 //   ODRPolicies   → CPrefetch, ODRCore, Stochastic  [HeapModule]
-//   Simulation    → ODRCore  [Collections]
+//   Simulation    → ODRCore  [HeapModule]
 //   Bounds        → CFlow
 //   ODRCore       → CPrefetch
 //   SafeOutput    → TextInput
@@ -99,13 +99,13 @@ let package = Package(
         // Discrete-event kernel and the models that drive the core (network, disk, apps).
         .target(
             name: "Simulation",
-            dependencies: ["ODRCore", .product(name: "Collections", package: "swift-collections")]
+            dependencies: ["ODRCore", .product(name: "HeapModule", package: "swift-collections")]
         ),
         // Stochastic workload generators expanding a scenario's `workload:` section.
         .target(
             name: "Workload",
             dependencies: [
-                "Simulation", "Stochastic", "Quantities", .product(name: "Collections", package: "swift-collections"),
+                "Simulation", "Stochastic", "Quantities",
             ]
         ),
         // Scenario files (.scn, YAML) into Simulation's Scenario; knows nothing of metrics.
