@@ -16,7 +16,7 @@ import TextInput
 public final class OracleGeneralReader {
     public static let recordSize = 24
     /// The bytes of one record: 24 (oracleGeneral, lcs v1) or 28 (lcs v2).
-    public private(set) var recordLength = OracleGeneralReader.recordSize
+    @exclusivity(unchecked) public private(set) var recordLength = OracleGeneralReader.recordSize
     /// The bytes before the first record: lcs's header (``lcsHeaderBytes``), or none.
     private var headerBytes = 0
     /// lcs v2: each tenant's app index, in the order the trace first names them.
@@ -37,12 +37,12 @@ public final class OracleGeneralReader {
     private let input: UnsafeMutableRawBufferPointer
     private var inputStart = 0, inputEnd = 0
     private let output: UnsafeMutableRawBufferPointer
-    // Performance: `next()` moves these two on every record, and Swift checked the
-    // exclusivity of each write to a class's stored property at run time (a twentieth of a
-    // replay). A reader is used by one thread and no access to them spans a call, so the
-    // check could never fire.
+    // Performance: `next()` reads these and the record length and moves two counters on
+    // every record, and Swift checked the exclusivity of each access to a class's stored
+    // property at run time (a twentieth of a replay). A reader is used by one thread and no
+    // access to them spans a call, so the check could never fire.
     @exclusivity(unchecked) private var start = 0
-    private var end = 0
+    @exclusivity(unchecked) private var end = 0
     private var finished = false
     /// Records handed out so far.
     @exclusivity(unchecked) public private(set) var records = 0
