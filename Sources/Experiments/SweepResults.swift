@@ -193,10 +193,16 @@ public struct SweepResults: Sendable {
     private func rewritten(_ lines: [String]) throws -> String {
         try OrderedParallel.map(lines.count, jobs: jobs) { range in
             var text = ""
+            // A study has few points: each one's written axis fields are made once.
+            var prefixes: [[String]: String] = [:]
             for i in range {
                 if let (values, rest) = Self.plainAxes(of: lines[i], count: axisNames.count) {
                     // The rest's fields as they are: CSV.row would write them so (none is quoted).
-                    text += String(CSV.row(writtenAxisValues(values)).dropLast()) + "," + rest
+                    if prefixes[values] == nil {
+                        prefixes[values] = String(CSV.row(writtenAxisValues(values)).dropLast()) + ","
+                    }
+                    text += prefixes[values]!
+                    text += rest
                     continue
                 }
                 for record in try CSVReader.records(lines[i]) {
