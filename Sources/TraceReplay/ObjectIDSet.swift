@@ -1,5 +1,3 @@
-import CPrefetch
-
 /// The set of object IDs a linked scan has seen (``TraceObjects/scanLinked``), to check that
 /// a request no earlier one named is a new object.
 ///
@@ -21,15 +19,11 @@ struct ObjectIDSet {
     }
 
     @inline(__always)
-    private func slot(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
+    private func slot(_ key: UInt64) -> Int { ObjectIDHash.slot(key, shift: shift) }
 
     /// Starts loading the slot where a lookup of `key` begins (a hint; changes nothing).
     @inline(__always)
-    func prefetch(_ key: UInt64) {
-        slots.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + slot(key)) }
-    }
+    func prefetch(_ key: UInt64) { ObjectIDHash.prefetch(slots, slot(key)) }
 
     /// Adds `key`; false if it was there already.
     @inline(__always)

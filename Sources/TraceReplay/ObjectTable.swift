@@ -33,15 +33,11 @@ struct ObjectTable {
     }
 
     @inline(__always)
-    private func slot(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
+    private func slot(_ key: UInt64) -> Int { ObjectIDHash.slot(key, shift: shift) }
 
     /// Starts loading the slot where a lookup of `key` begins (a hint; changes nothing).
     @inline(__always)
-    func prefetch(_ key: UInt64) {
-        slots.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + slot(key)) }
-    }
+    func prefetch(_ key: UInt64) { ObjectIDHash.prefetch(slots, slot(key)) }
 
     /// The index of `key`, or nil if it was never inserted.
     @inline(__always)
@@ -86,5 +82,22 @@ struct ObjectTable {
             while slots[s].value >= 0 { s = (s + 1) & mask }
             slots[s] = entry
         }
+    }
+}
+
+/// Where an object ID's search starts in ``ObjectTable`` and ``ObjectIDSet``: tables of 2^k
+/// slots, open addressing with linear probing.
+enum ObjectIDHash {
+    /// The home slot of `key` in a table of 2^(64 − `shift`) slots: multiplicative (Fibonacci)
+    /// hashing, whose top bits spread the sequential IDs traces are full of.
+    @inline(__always)
+    static func slot(_ key: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// Starts loading slot `slot` of `slots` (a hint; changes nothing).
+    @inline(__always)
+    static func prefetch<Slot>(_ slots: [Slot], _ slot: Int) {
+        slots.withUnsafeBufferPointer { odr_prefetch($0.baseAddress! + slot) }
     }
 }
