@@ -201,7 +201,7 @@ struct PurgeTests {
 
     @Test("A purged pack requested again is downloaded again: re-download bytes = pack size")
     func redownload() throws {
-        let device = ODRDevice(capacity: 500 * MB, policy: ApplePolicy())
+        let device = ODRDevice(capacity: 500 * MB, policy: HistoryReadingPolicy())
         let app = device.installedApp("game", try makeCatalog([(["A"], 120 * MB)]))
         let a = device.pack("A", of: app)
         device.useAndRelease(app, ["A"], at: 1)

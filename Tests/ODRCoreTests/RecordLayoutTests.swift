@@ -7,20 +7,20 @@ import Testing
 /// mostly these records.
 @Suite("Pack record layout")
 struct RecordLayoutTests {
-    @Test("A pack record is 32 bytes, two to a cache line; its details 32 bytes beside it; its history 24")
+    @Test("A pack record is 32 bytes, two to a cache line; its details 24 bytes beside it; its history 32")
     func packRecordLayout() {
         #expect(MemoryLayout<PackRecord>.stride == 32)
-        #expect(MemoryLayout<PackDetail>.stride == 32)
-        #expect(MemoryLayout<PackHistory>.stride == 24)
+        #expect(MemoryLayout<PackDetail>.stride == 24)
+        #expect(MemoryLayout<PackHistory>.stride == 32)
         // In a table aligned to 64 bytes, no record straddles two lines.
         #expect(64 % MemoryLayout<PackRecord>.stride == 0)
     }
 
-    @Test("The phase, the four flags and the use tick share one word without touching one another")
+    @Test("The phase, the five flags and the use tick share one word without touching one another")
     func packedFields() {
         var record = PackRecord(app: AppID(rawValue: 3), size: 5)
         var random = SystemRandomNumberGenerator()
-        var expected = (tick: UInt64(0), phase: PackPhase.notDownloaded, flags: [false, false, false, false])
+        var expected = (tick: UInt64(0), phase: PackPhase.notDownloaded, flags: [false, false, false, false, false])
         let phases: [PackPhase] = [.notDownloaded, .partial, .resident, .purged]
         for _ in 0..<10_000 {
             switch Int.random(in: 0..<6, using: &random) {
@@ -31,19 +31,21 @@ struct RecordLayoutTests {
                 expected.phase = phases.randomElement(using: &random)!
                 record.phase = expected.phase
             default:
-                let k = Int.random(in: 0..<4, using: &random)
+                let k = Int.random(in: 0..<5, using: &random)
                 let on = Bool.random(using: &random)
                 expected.flags[k] = on
                 switch k {
                 case 0: record.purgeable = on
                 case 1: record.leftover = on
                 case 2: record.purgedBefore = on
-                default: record.downloading = on
+                case 3: record.downloading = on
+                default: record.chosen = on
                 }
             }
             #expect(record.lastUseTick == expected.tick && record.phase == expected.phase)
             #expect(
-                [record.purgeable, record.leftover, record.purgedBefore, record.downloading] == expected.flags)
+                [record.purgeable, record.leftover, record.purgedBefore, record.downloading, record.chosen]
+                    == expected.flags)
         }
         #expect(record.app == AppID(rawValue: 3) && record.size == 5)
         record.lastUseTick = PackRecord.tickLimit - 1

@@ -91,8 +91,6 @@ struct DeviceState {
     var useTick: UInt64 = 0
     /// Purge episodes so far.
     var episode = 0
-    /// Bumped per checked purge answer, to find a victim named twice without a set.
-    var markEpoch: UInt32 = 0
     /// Packs that are leftovers (partial, no longer downloading), in no order: a purge takes
     /// them first, and reading them here rather than scanning every pack record matters
     /// with ten thousand packs.

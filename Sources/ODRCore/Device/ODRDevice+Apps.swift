@@ -153,7 +153,7 @@ extension ODRDevice {
             // An offloaded app's content comes back as re-downloads; an uninstalled one's is new.
             let held = state.packDetails[p].bytesOnDisk > 0 || state.packs[p].purgedBefore
             state.packDetails[p].bytesOnDisk = 0
-            state.packDetails[p].purgeCount = 0
+            if state.keepsHistory { state.history[p].purgeCount = 0 }
             state.packs[p].purgedBefore = offloaded && held
             state.packDetails[p].updatePending = false
             state.packDetails[p].outdated = false

@@ -32,6 +32,7 @@
                 let detail = state.packDetails[i]
                 let a = record.app.index
                 onDisk += detail.bytesOnDisk
+                if record.chosen { found.append("pack \(i) still marked by a purge answer's check") }
                 if record.downloading != (detail.download >= 0) {
                     found.append("pack \(i) downloading \(record.downloading) with download slot \(detail.download)")
                 }

@@ -61,14 +61,15 @@ public struct PurgeCandidate {
     /// Device-wide ordinal (1, 2, …) of the latest request that included the pack; 0 if none.
     /// Part of the pack's history (``PurgePolicy/readsPackHistory``).
     public var lastRequestOrdinal: Int64 { history.lastRequestOrdinal }
-    /// How often the pack has been purged.
-    public var purgeCount: Int32 { device.state.packDetails[pack].purgeCount }
+    /// How often the pack has been purged since its app was installed. Part of the pack's
+    /// history (``PurgePolicy/readsPackHistory``).
+    public var purgeCount: Int32 { history.purgeCount }
 
     /// The pack's history, which a device keeps only for a policy that says it reads it.
     private var history: PackHistory {
         precondition(
             device.state.keepsHistory,
-            "a purge policy read a pack's lastUse, storedTick or lastRequestOrdinal, which a device keeps only "
+            "a purge policy read a pack's lastUse, storedTick, lastRequestOrdinal or purgeCount, which a device keeps only "
                 + "for a policy whose readsPackHistory is true")
         return device.state.history[pack]
     }

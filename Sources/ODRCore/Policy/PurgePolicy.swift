@@ -45,8 +45,8 @@ public protocol PurgePolicy: AnyObject {
     /// names them first there. Each must be a resident pack that no request holds, listed once.
     func takeOwnEvictions() -> [PackID]
     /// Whether the policy reads a pack's history: ``PurgeCandidate/lastUse``,
-    /// ``PurgeCandidate/storedTick`` and ``PurgeCandidate/lastRequestOrdinal``. A device keeps
-    /// them (24 bytes a pack) only where a policy says so (read once, when the device is made
+    /// ``PurgeCandidate/storedTick``, ``PurgeCandidate/lastRequestOrdinal`` and
+    /// ``PurgeCandidate/purgeCount``. A device keeps them (32 bytes a pack) only where a policy says so (read once, when the device is made
     /// or the app whose strategy it is added); reading them otherwise stops the program.
     var readsPackHistory: Bool { get }
 }

@@ -16,10 +16,11 @@ enum PackPhase: UInt8 {
 ///
 /// Performance: 32 bytes, two records to a cache line, so that a hit touches half a line
 /// and a trace replay of ten million objects holds 320 MB of them rather than 640 (a test
-/// pins this layout). The phase and the four flags ride in the low byte of the last use's
+/// pins this layout). The phase and the five flags ride in the low byte of the last use's
 /// tick. What only downloads, admissions and purges touch is the pack's ``PackDetail``, in
-/// a table of its own (32 bytes); what only some policies read (the last use's time, the
-/// admission order, the last request's ordinal) is its ``PackHistory``, kept only for them.
+/// a table of its own (24 bytes); what only some policies read (the last use's time, the
+/// admission order, the last request's ordinal, the purges) is its ``PackHistory``, kept
+/// only for them.
 struct PackRecord: BitwiseCopyable {
     let app: AppID
     var retain: Int32 = 0
@@ -72,6 +73,12 @@ struct PackRecord: BitwiseCopyable {
         @inline(__always) get { flag(32) }
         @inline(__always) set { setFlag(32, newValue) }
     }
+    /// Named by the purge answer being checked (``ODRDevice/verify(_:toFree:view:)``), which
+    /// clears it again: a victim named twice is found on the line its size is read from.
+    var chosen: Bool {
+        @inline(__always) get { flag(64) }
+        @inline(__always) set { setFlag(64, newValue) }
+    }
 
     @inline(__always) private func flag(_ bit: UInt64) -> Bool { useAndState & bit != 0 }
     @inline(__always) private mutating func setFlag(_ bit: UInt64, _ on: Bool) {
@@ -79,7 +86,7 @@ struct PackRecord: BitwiseCopyable {
     }
 }
 
-/// The rest of a pack's state beside its ``PackRecord`` (plain data, 32 bytes): what
+/// The rest of a pack's state beside its ``PackRecord`` (plain data, 24 bytes): what
 /// downloads, admissions and purges read and write.
 struct PackDetail: BitwiseCopyable {
     /// Bytes of the pack on the disk: its size when resident, what arrived when partial.
@@ -87,11 +94,8 @@ struct PackDetail: BitwiseCopyable {
     var preservation: Double
     /// The slot of the pack's running download (its waiters' list), or -1.
     var download: Int32 = -1
-    var purgeCount: Int32 = 0
-    /// The purge episode that last counted the pack (see `markEpoch`).
-    var mark: UInt32 = 0
     private var flags: UInt8 = 0
-    /// Its versions' state, in one byte so that the record stays 32 bytes.
+    /// Its versions' state, in one byte so that the record stays 24 bytes.
     private var versions: UInt8 = 0
 
     init(initialInstall: Bool, preservation: Double) {
@@ -131,7 +135,7 @@ struct PackDetail: BitwiseCopyable {
 
 /// What only some policies read of a pack (``PurgePolicy/readsPackHistory``): kept, in a
 /// table of its own, only on a device with such a policy, so that the others' packs do not
-/// carry 24 bytes each that nothing reads.
+/// carry 32 bytes each that nothing reads.
 struct PackHistory: BitwiseCopyable {
     /// Time of the last request, grant or end touching the pack (or when it was stored).
     var lastUse: Double = 0
@@ -139,4 +143,6 @@ struct PackHistory: BitwiseCopyable {
     var storedTick: UInt64 = 0
     /// Device-wide ordinal of the latest request that included the pack; 0 if none.
     var lastRequestOrdinal: Int64 = 0
+    /// How often the pack was purged since its app was installed.
+    var purgeCount: Int32 = 0
 }

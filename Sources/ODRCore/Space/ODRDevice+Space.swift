@@ -101,9 +101,9 @@ extension ODRDevice {
     /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
     func verify(_ victims: [PackID], toFree bytes: Int64, view: PurgeView) {
         // A few victims (nearly every episode) are checked for repeats against each other;
-        // more, by marking each in its detail record: linear, but a second line per victim.
+        // more, by marking each in its record (whose size the check reads anyway), the marks
+        // cleared after.
         let few = victims.count <= Self.victimsComparedPairwise
-        if !few { state.markEpoch &+= 1 }
         var freed: Int64 = 0
         // Built only when an answer is wrong: verify runs on every purge.
         func policy() -> String { "purge policy '\(policyName(for: view))'" }
@@ -113,13 +113,14 @@ extension ODRDevice {
                     "\(policy()) chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)"
                 )
             }
-            let repeated = few ? victims[..<k].contains(victim) : state.packDetails[victim].mark == state.markEpoch
+            let repeated = few ? victims[..<k].contains(victim) : state.packs[victim].chosen
             guard !repeated else {
                 fatalError("\(policy()) chose \(victim) twice")
             }
-            if !few { state.packDetails[victim].mark = state.markEpoch }
+            if !few { state.packs[victim].chosen = true }
             freed += size
         }
+        if !few { for victim in victims { state.packs[victim].chosen = false } }
         if freed < bytes && victims.count != view.candidateCount {
             fatalError("\(policy()) freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
@@ -144,7 +145,7 @@ extension ODRDevice {
             record.leftover = false
         }
         move(pack: p, .purge)
-        detail.purgeCount += 1
+        if state.keepsHistory { state.history[p].purgeCount += 1 }
         record.purgedBefore = true
         // What `refresh` would find: purged, so not purgeable, and no longer a leftover.
         setPurgeable(p, false)
