@@ -69,8 +69,8 @@ public struct PurgeCandidate {
     private var history: PackHistory {
         precondition(
             device.state.keepsHistory,
-            "a purge policy read a pack's lastUse, storedTick, lastRequestOrdinal or purgeCount, which a device keeps only "
-                + "for a policy whose readsPackHistory is true")
+            "a purge policy read a pack's lastUse, storedTick, lastRequestOrdinal or purgeCount, which a device "
+                + "keeps only for a policy whose readsPackHistory is true")
         return device.state.history[pack]
     }
 }

@@ -46,8 +46,9 @@ public protocol PurgePolicy: AnyObject {
     func takeOwnEvictions() -> [PackID]
     /// Whether the policy reads a pack's history: ``PurgeCandidate/lastUse``,
     /// ``PurgeCandidate/storedTick``, ``PurgeCandidate/lastRequestOrdinal`` and
-    /// ``PurgeCandidate/purgeCount``. A device keeps them (32 bytes a pack) only where a policy says so (read once, when the device is made
-    /// or the app whose strategy it is added); reading them otherwise stops the program.
+    /// ``PurgeCandidate/purgeCount``. A device keeps them (32 bytes a pack) only where a
+    /// policy says so (read once, when the device is made or the app whose strategy it is
+    /// added); reading them otherwise stops the program.
     var readsPackHistory: Bool { get }
 }
 
