@@ -11,6 +11,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 //   swift package benchmark                       (all benchmarks)
 //   swift package benchmark --target ReplayThroughput
 //   swift package benchmark --target KernelThroughput
+//   swift package benchmark --target StudyThroughput
 let package = Package(
     name: "odr-sim-benchmarks",
     platforms: [.macOS(.v13)],
@@ -19,6 +20,19 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.0.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .executableTarget(
+            name: "StudyThroughput",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Experiments", package: root),
+                .product(name: "Metrics", package: root),
+                .product(name: "ODRPolicies", package: root),
+                .product(name: "Reports", package: root),
+                .product(name: "ScenarioFile", package: root),
+            ],
+            path: "Benchmarks/StudyThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "ReplayThroughput",
             dependencies: [
