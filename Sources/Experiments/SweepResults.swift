@@ -136,23 +136,28 @@ public struct SweepResults: Sendable {
                     results[i].lines
                     ?? RunLines(
                         results[i], values: values[plan.runs[indices[i]].point], platformMetrics: platformMetrics)
-                return (values[plan.runs[indices[i]].point], lines.row, lines.appRows)
+                return (plan.runs[indices[i]].point, lines.row, lines.appRows)
             }
         }
+        // Grouped as ``groups()`` groups the lines, by equal consecutive axis values; the
+        // values are compared only where the point changes.
         var groups: [(values: [String], rows: [SummaryRow])] = []
         var apps: [(values: [String], rows: [AppRow])] = []
-        for (values, row, appRows) in rows {
-            if groups.last?.values == values {
+        var (lastPoint, lastAppPoint) = (-1, -1)
+        for (point, row, appRows) in rows {
+            if point == lastPoint || groups.last?.values == values[point] {
                 groups[groups.count - 1].rows.append(row)
             } else {
-                groups.append((values, [row]))
+                groups.append((values[point], [row]))
             }
+            lastPoint = point
             guard !appRows.isEmpty else { continue }
-            if apps.last?.values == values {
+            if point == lastAppPoint || apps.last?.values == values[point] {
                 apps[apps.count - 1].rows += appRows
             } else {
-                apps.append((values, appRows))
+                apps.append((values[point], appRows))
             }
+            lastAppPoint = point
         }
         copy.parsed = Parsed(rows: groups, apps: apps)
         copy.compare()
