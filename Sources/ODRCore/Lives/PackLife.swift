@@ -19,10 +19,10 @@
 /// whole download at one instant. `purge` applies to a resident pack or a partial leftover;
 /// `uninstall` to a pack at rest (a running download is abandoned first).
 ///
-/// The life is stored in the pack's record as its resting ``PackPhase`` and its download slot
-/// (`download` ≥ 0 while downloading), so that the record keeps its one cache line. The
-/// device's pack steps, below, are the only code that writes the phase, the download slot,
-/// `pins` and `retain` (a test reads the sources to hold it so).
+/// The life is stored as the pack's resting ``PackPhase`` and `downloading` flag in its
+/// 32-byte record, and its download slot (`download` ≥ 0 while downloading) in its detail.
+/// The device's pack steps, below, are the only code that writes the phase, the download
+/// slot, the flag, `pins` and `retain` (a test reads the sources to hold it so).
 enum PackLife: Hashable {
     case notDownloaded, partial, resident, purged
     /// A download runs; the pack rests in the phase given if it stops before its last byte.
