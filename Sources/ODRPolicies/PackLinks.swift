@@ -1,22 +1,21 @@
 import CPrefetch
 import ODRCore
 
-/// Intrusive doubly linked lists of packs, several lists sharing one set of nodes.
+/// Intrusive doubly linked lists of packs, several lists sharing one set of nodes: what
+/// the multi-list policies use (``Links`` with a ``ListNode`` per pack).
+typealias PackLinks = Links<ListNode>
+
+/// Intrusive doubly linked lists of packs, several lists sharing one set of nodes (or one
+/// list, with ``QueueNode``s).
 ///
 /// A pack is in at most one list at a time. Nodes live in one flat block indexed by the
 /// pack's device-wide raw value, so every operation is O(1) with no allocation per node
-/// (12 bytes per pack, one cache line touched per node). The front of a list is its oldest
-/// entry, the back its newest.
+/// (12 bytes per pack, 8 for a single queue: one cache line touched per node). The front
+/// of a list is its oldest entry, the back its newest.
 ///
 /// Performance: a class over manually managed blocks, so that moving a pack (on every
 /// request, for LRU) is a handful of stores, with no copy-on-write uniqueness checks.
-final class PackLinks {
-    private struct Node {
-        var prev: Int32 = -1
-        var next: Int32 = -1
-        /// The list the pack is in, or -1.
-        var owner: Int32 = -1
-    }
+final class Links<Node: LinkNode> {
     private struct Ends {
         var head: Int32 = -1
         var tail: Int32 = -1
@@ -33,6 +32,7 @@ final class PackLinks {
         endsCapacity = Swift.max(lists, 4)
         ends = .allocate(capacity: endsCapacity)
         ends.initialize(repeating: Ends(), count: endsCapacity)
+        precondition(lists <= Node.lists, "\(Node.self) links at most \(Node.lists) list")
         listCount = lists
     }
 
@@ -47,6 +47,7 @@ final class PackLinks {
     /// Makes room for list `list` (lists are created on first use).
     func ensureList(_ list: Int) {
         guard list >= listCount else { return }
+        precondition(list < Node.lists, "\(Node.self) links at most \(Node.lists) list")
         if list >= endsCapacity {
             let grown = Swift.max(list + 1, endsCapacity * 2)
             ends = regrow(ends, from: endsCapacity, to: grown, filling: Ends())

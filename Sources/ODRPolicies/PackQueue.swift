@@ -7,7 +7,7 @@ import ODRCore
 /// Cost: O(1) to store, move or remove; a purge walks from the front, O(victims + skipped).
 /// A class, so that a policy's call reaches the lists without copying (and retaining) them.
 final class PackQueue {
-    private let order = PackLinks()
+    private let order = Links<QueueNode>()
 
     /// Appends a newly stored pack at the back.
     func store(_ pack: PurgeCandidate) {

@@ -138,6 +138,8 @@ extension TraceObjects {
                     file: reader.fileName, line: nil,
                     message: "\(names - named) next_access_vtime fields name a record that another one names too"))
         }
+        // The set goes before the stream is copied out: both at once would be the scan's peak.
+        seen = ObjectIDSet()
         objects.requests = objects.keepsStream || recordRequests ? requests.array() : []
         if !objects.keepsStream { objects.table = ObjectTable(ids: objects.objectID) }
         objects.hasNextAccess = keepNextAccess

@@ -179,8 +179,8 @@ public struct TraceReplayer: Sendable {
     /// for a trip to memory to finish while the requests between are worked on.
     static let prefetchDistance = 8
 
-    /// Fewer packs than this and their records (the device's 32-byte record and 24-byte
-    /// detail, the policy's entries: about 100 bytes a pack) stay in a core's 1 MiB
+    /// Fewer packs than this and their records (the device's 32-byte record, the policy's
+    /// entries: under 100 bytes a pack) stay in a core's 1 MiB
     /// second-level cache on their own, so the replay loads nothing ahead: the hints would be
     /// work with nothing to hide.
     static let prefetchFromPacks = 8_192

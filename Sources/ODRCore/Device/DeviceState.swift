@@ -16,8 +16,8 @@ struct DeviceState {
     var apps = RecordTable<AppRecord>()
     /// Per pack, what a request touches: two to a cache line.
     var packs = RecordTable<PackRecord>(alignment: 64)
-    /// Per pack, beside ``packs``: what only downloads, admissions and purges touch.
-    var packDetails = RecordTable<PackDetail>()
+    /// Per pack, beside ``packs``: what only downloads, updates and preservation write.
+    var packDetails = PagedRecordTable<PackDetail>(fill: .plain)
     /// Per pack, with ``keepsHistory``: what only some policies read (empty otherwise).
     var history = RecordTable<PackHistory>()
     /// Whether a policy of the device reads its packs' history (``PurgePolicy/readsPackHistory``).

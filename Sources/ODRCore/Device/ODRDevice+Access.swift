@@ -47,10 +47,12 @@ extension ODRDevice {
         // disk can be neither, and nothing reads the pin before it is given up but the app's
         // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
         // trace replay's packs never are, which spares each miss two refreshes of the pack).
-        let detail = state.packDetails.record(p.index)
-        let pinned = detail.bytesOnDisk > 0
+        // Read, not written: a pack with nothing on disk (every miss of a trace replay) keeps
+        // its detail as it was made, and no page of details is made for it.
+        let received = state.packDetails[p].received
+        let pinned = received > 0
         if pinned { pin(p) }
-        let needed = record.size - detail.bytesOnDisk
+        let needed = record.size - received
         // A cache's admission, for a pack that could fit at all (a larger one fails as before).
         if policyDecidesAdmission && !state.policies.routes && !pinned && record.size <= capacity - otherBytes,
             case .decline(let freeing) = policy.admission(of: candidate(at: p), needing: max(0, needed - freeBytes))
@@ -71,7 +73,7 @@ extension ODRDevice {
         if record.purgedBefore {
             book(\.redownloadBytes, needed, for: app)
         }
-        detail.bytesOnDisk = record.size
+        if received > 0 { state.packDetails[p].received = 0 }
         store(p, .storeAtOnce)
         if policyEvictsOnItsOwn { purgeOwnEvictions() }
         // Granted, then ended.
@@ -105,7 +107,7 @@ extension ODRDevice {
         case .waiting(let request):
             if let slot = liveSlot(request) {
                 for p in packList(of: slot) where state.packs[p].downloading {
-                    let missing = state.packs[p].size - state.packDetails[p].bytesOnDisk
+                    let missing = state.packs[p].size - state.packDetails[p].received
                     receive(missing, for: p, at: time)
                 }
             }

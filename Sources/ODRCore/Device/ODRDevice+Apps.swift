@@ -146,13 +146,14 @@ extension ODRDevice {
             if state.packs[p].downloading { abandon(p) }
             let wasResident = state.packs[p].phase == .resident
             if wasResident { tell(p) { $0.packRemoved($1) } }
-            removed += state.packDetails[p].bytesOnDisk
-            state.odrBytes -= state.packDetails[p].bytesOnDisk
+            let onDisk = bytesOnDisk(p)
+            removed += onDisk
+            state.odrBytes -= onDisk
             move(pack: p, .uninstall)
             refresh(p)  // before zeroing: a leftover partial pack leaves state.leftoverBytes with its bytes
             // An offloaded app's content comes back as re-downloads; an uninstalled one's is new.
-            let held = state.packDetails[p].bytesOnDisk > 0 || state.packs[p].purgedBefore
-            state.packDetails[p].bytesOnDisk = 0
+            let held = onDisk > 0 || state.packs[p].purgedBefore
+            if state.packDetails[p].received != 0 { state.packDetails[p].received = 0 }
             if state.keepsHistory { state.history[p].purgeCount = 0 }
             state.packs[p].purgedBefore = offloaded && held
             state.packDetails[p].updatePending = false
@@ -214,7 +215,7 @@ extension ODRDevice {
         guard let filter = state.appContents[a.index].automaticFilter else { return packs }
         var committed: Int64 = 0
         return packs.filter { p in
-            let bytes = state.packs[p].size - state.packDetails[p].bytesOnDisk
+            let bytes = state.packs[p].size - bytesOnDisk(p)
             guard filter.accepts(bytes: bytes, size: state.packs[p].size, free: freeBytes, committed: committed) else {
                 emit(.downloadDeclined(p, a))
                 return false
@@ -250,7 +251,7 @@ extension ODRDevice {
             let shielded = state.appContents[a].catalog.initialInstallPacks.map(state.apps[a].pack)
             for q in shielded { shield(q) }
             let room = makeRoom(
-                state.packs[p].size - state.packDetails[p].bytesOnDisk + unpackBytes(p), mayWarn: false, for: .system(a)
+                state.packs[p].size - bytesOnDisk(p) + unpackBytes(p), mayWarn: false, for: .system(a)
             )
             // Pins restored within the call: the app's committed bytes (which count pins) never see them.
             for q in shielded { unshield(q) }

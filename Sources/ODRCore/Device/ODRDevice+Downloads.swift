@@ -26,7 +26,7 @@ extension ODRDevice {
             list.append(
                 DownloadStatus(
                     pack: p, app: state.packs[p].app, size: state.packs[p].size,
-                    received: state.packDetails[p].bytesOnDisk, priority: effectivePriority(p),
+                    received: state.packDetails[p].received, priority: effectivePriority(p),
                     isRunnable: isRunnable(p)))
         }
     }
@@ -34,7 +34,7 @@ extension ODRDevice {
     /// Bytes received so far by the pack's running download, or nil if none is running.
     public func bytesReceived(by pack: PackID) -> Int64? {
         let p = Int(pack.rawValue)
-        return state.packs[p].downloading ? state.packDetails[p].bytesOnDisk : nil
+        return state.packs[p].downloading ? state.packDetails[p].received : nil
     }
 
     /// The network delivered `bytes` of `pack`. Completing a pack grants the requests it
@@ -44,9 +44,9 @@ extension ODRDevice {
         let p = pack
         precondition(state.packs[p].downloading, "\(pack) is not downloading")
         precondition(
-            bytes >= 0 && bytes <= state.packs[p].size - state.packDetails[p].bytesOnDisk,
+            bytes >= 0 && bytes <= state.packs[p].size - state.packDetails[p].received,
             "\(bytes) bytes overrun \(pack)")
-        state.packDetails[p].bytesOnDisk += bytes
+        state.packDetails[p].received += bytes
         state.odrBytes += bytes
         state.reservedBytes -= bytes
         let owner = state.packs[p].app
@@ -60,22 +60,22 @@ extension ODRDevice {
             }
         }
         if settings.reportsProgress {
-            emit(.downloadProgressed(pack, received: state.packDetails[p].bytesOnDisk, size: state.packs[p].size))
+            emit(.downloadProgressed(pack, received: state.packDetails[p].received, size: state.packs[p].size))
         }
-        if state.packDetails[p].bytesOnDisk == state.packs[p].size { finishDownload(p) }
+        if state.packDetails[p].received == state.packs[p].size { finishDownload(p) }
     }
 
     /// Starts pack `p`'s download, `waiter` (if any) waiting for it. A pack with nothing left
     /// to fetch finishes at once, granting the waiter if that was all it missed.
     func startDownload(_ p: PackID, system: Bool, waiter: RequestID? = nil) {
-        let remaining = state.packs[p].size - state.packDetails[p].bytesOnDisk
+        let remaining = state.packs[p].size - state.packDetails[p].received
         let (slot, isNew) = state.downloadSlots.take()
         if isNew {
             state.downloadWaiters.append(DownloadWaiters())
             state.downloadBase.append(0)
             state.downloadUnpack.append(0)
         }
-        state.downloadBase[slot] = state.packDetails[p].bytesOnDisk
+        state.downloadBase[slot] = state.packDetails[p].received
         let unpack = unpackBytes(p)
         state.downloadUnpack[slot] = unpack
         move(pack: p, .startDownload, slot: slot)
@@ -97,6 +97,8 @@ extension ODRDevice {
 
     func finishDownload(_ p: PackID) {
         let download = state.packDetails[p].downloadSlot
+        // Resident from here on: its bytes are its size (``PackDetail/received``).
+        state.packDetails[p].received = 0
         let wasSystem = state.packDetails[p].systemDownload
         state.packDetails[p].systemDownload = false
         state.packDetails[p].updatePending = false
@@ -125,16 +127,16 @@ extension ODRDevice {
     /// Stops a download no one waits for; its bytes stay on disk as a partial pack.
     func abandon(_ p: PackID) {
         state.reservedBytes -=
-            state.packs[p].size - state.packDetails[p].bytesOnDisk
+            state.packs[p].size - state.packDetails[p].received
             + state.downloadUnpack[state.packDetails[p].downloadSlot]
-        let fetched = state.packDetails[p].bytesOnDisk - state.downloadBase[state.packDetails[p].downloadSlot]
+        let fetched = state.packDetails[p].received - state.downloadBase[state.packDetails[p].downloadSlot]
         freeDownloadSlot(state.packDetails[p].downloadSlot)
-        move(pack: p, .abandon(keptBytes: state.packDetails[p].bytesOnDisk > 0))
+        move(pack: p, .abandon(keptBytes: state.packDetails[p].received > 0))
         state.packDetails[p].systemDownload = false
         removeFromDownloadOrder(p)
         refresh(p)
         state.revision &+= 1
-        emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packDetails[p].bytesOnDisk))
+        emit(.downloadAbandoned(p, state.packs[p].app, bytes: fetched, keptBytes: state.packDetails[p].received))
     }
 
     /// The space pack `p`'s download needs beside it while it is fetched and extracted
@@ -266,7 +268,7 @@ extension ODRDevice {
             emit(
                 .downloadOutstanding(
                     p, state.packs[p].app,
-                    bytes: state.packDetails[p].bytesOnDisk - state.downloadBase[state.packDetails[p].downloadSlot]))
+                    bytes: state.packDetails[p].received - state.downloadBase[state.packDetails[p].downloadSlot]))
         }
         for slot in state.requests.indices where state.requests[slot].live && !state.requests[slot].granted {
             emit(.requestOutstanding(id(of: slot), state.requests[slot].app))

@@ -16,21 +16,21 @@ extension ODRDevice {
         let waiters = state.downloadWaiters[slot].joined
         let wasSystem = state.packDetails[p].systemDownload
         book(\.downloadFailures, for: a)
-        let fetched = state.packDetails[p].bytesOnDisk - state.downloadBase[slot]
-        state.reservedBytes -= state.packs[p].size - state.packDetails[p].bytesOnDisk + state.downloadUnpack[slot]
+        let fetched = state.packDetails[p].received - state.downloadBase[slot]
+        state.reservedBytes -= state.packs[p].size - state.packDetails[p].received + state.downloadUnpack[slot]
         let keeps = state.appContents[a].profile.resumesFailedDownloads
         if !keeps {
-            state.odrBytes -= state.packDetails[p].bytesOnDisk
-            state.packDetails[p].bytesOnDisk = 0
+            state.odrBytes -= state.packDetails[p].received
+            state.packDetails[p].received = 0
         }
         freeDownloadSlot(slot)
-        move(pack: p, keeps ? .abandon(keptBytes: state.packDetails[p].bytesOnDisk > 0) : .failDiscarding)
+        move(pack: p, keeps ? .abandon(keptBytes: state.packDetails[p].received > 0) : .failDiscarding)
         state.packDetails[p].systemDownload = false
         state.stalledTransfers.remove(p)
         removeFromDownloadOrder(p)
         refresh(p)
         state.revision &+= 1
-        emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packDetails[p].bytesOnDisk))
+        emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packDetails[p].received))
         for waiter in waiters {
             guard let request = liveSlot(waiter), !state.requests[request].granted else { continue }
             failWaiting(request, .downloadFailed)

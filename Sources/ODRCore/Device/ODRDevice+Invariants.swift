@@ -31,16 +31,16 @@
                 let record = state.packs[i]
                 let detail = state.packDetails[i]
                 let a = record.app.index
-                onDisk += detail.bytesOnDisk
+                onDisk += bytesOnDisk(PackID(i))
                 if record.chosen { found.append("pack \(i) still marked by a purge answer's check") }
                 if record.downloading != (detail.download >= 0) {
                     found.append("pack \(i) downloading \(record.downloading) with download slot \(detail.download)")
                 }
                 if record.downloading {
-                    reserved += record.size - detail.bytesOnDisk + state.downloadUnpack[detail.downloadSlot]
+                    reserved += record.size - detail.received + state.downloadUnpack[detail.downloadSlot]
                 }
                 if record.leftover {
-                    leftover += detail.bytesOnDisk
+                    leftover += detail.received
                     leftovers.append(PackID(i))
                 }
                 let settled = record.pins == 0 && !record.downloading
@@ -58,8 +58,8 @@
                     perApp[a].bytes += record.size
                     perApp[a].count += 1
                 }
-                if record.phase == .resident && detail.bytesOnDisk != record.size {
-                    found.append("pack \(i) resident with \(detail.bytesOnDisk) of \(record.size) bytes")
+                if record.phase == .resident && detail.received != 0 {
+                    found.append("pack \(i) resident with \(detail.received) bytes received still noted")
                 }
                 if record.retain > 0 && record.phase != .resident {
                     found.append("pack \(i) held in phase \(record.phase)")

@@ -185,7 +185,7 @@ extension ODRDevice {
         for p in packList(of: slot) {
             let record = state.packs[p]
             total += record.size
-            done += record.phase == .resident ? record.size : state.packDetails[p].bytesOnDisk
+            done += bytesOnDisk(p)
         }
         return RequestProgress(completedBytes: done, totalBytes: total)
     }
@@ -301,7 +301,7 @@ extension ODRDevice {
             if state.packs[i].phase == .resident && !state.packs[i].downloading {
                 use(i)
             } else if !state.packs[i].downloading {
-                needed += state.packs[i].size - state.packDetails[i].bytesOnDisk + unpackBytes(i)
+                needed += state.packs[i].size - bytesOnDisk(i) + unpackBytes(i)
             }
         }
         guard makeRoom(needed, mayWarn: true, for: .request(app)) else {

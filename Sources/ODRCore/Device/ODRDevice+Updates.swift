@@ -38,7 +38,7 @@ extension ODRDevice {
         if state.appContents[a.index].profile.keepsOutdatedVersions, state.apps[a].isPresent,
             state.packs[p].phase == .resident
         {
-            if !isUnused(p) || state.packs[p].size > freeBytes + state.packDetails[p].bytesOnDisk {
+            if !isUnused(p) || state.packs[p].size > freeBytes + bytesOnDisk(p) {
                 state.packDetails[p].outdated = true
                 emit(.packOutdated(p, a))
                 return .outdated
@@ -83,7 +83,7 @@ extension ODRDevice {
         }
         let size = state.packs[p].size
         let bytes = Swift.min(size, Swift.max(1, Int64((Double(size) * share).rounded(.up))))
-        state.packDetails[p].bytesOnDisk = size - bytes
+        state.packDetails[p].received = size - bytes
         state.odrBytes -= bytes
         move(pack: p, .patch)
         // Counted as an update's bytes, not a re-download (``receive(_:for:at:)``).
@@ -108,9 +108,9 @@ extension ODRDevice {
     /// system's removal of an obsolete pack does (not a purge); returns them.
     func discard(_ p: PackID) -> Int64 {
         let phase = state.packs[p].phase
-        let bytes = state.packDetails[p].bytesOnDisk
+        let bytes = bytesOnDisk(p)
         state.odrBytes -= bytes
-        state.packDetails[p].bytesOnDisk = 0
+        if state.packDetails[p].received != 0 { state.packDetails[p].received = 0 }
         if state.packs[p].leftover {
             state.leftoverBytes -= bytes
             removeLeftover(p)

@@ -179,7 +179,7 @@ public final class ODRDevice {
             numbered = true
             for size in sizes {
                 state.packs.append(PackRecord(app: id, size: size))
-                state.packDetails.append(PackDetail(initialInstall: false, preservation: 0))
+                state.packDetails.append(.plain)
             }
         } else {
             numbered = false
@@ -257,9 +257,6 @@ public final class ODRDevice {
     public func prefetch(_ pack: PackID) {
         guard pack.index >= 0 && pack.index < state.packs.count else { return }
         odr_prefetch(state.packs.base + pack.index)
-        // A miss admits the pack and writes its detail (admission order): on traces where
-        // most requests miss, that line is otherwise a trip to memory of its own.
-        odr_prefetch(state.packDetails.base + pack.index)
         // The hint reads no record: only a device whose apps run strategies of their own (never
         // a trace replay's) looks up the pack's app to find its policy.
         if _slowPath(state.policies.routes) { return tellRouted(pack) { policy, _ in policy.prefetch(pack) } }
@@ -273,7 +270,7 @@ public final class ODRDevice {
 
     public func state(of pack: PackID) -> PackState {
         let p = state.packs[pack]
-        let bytes = state.packDetails[pack].bytesOnDisk
+        let bytes = bytesOnDisk(pack)
         if p.downloading {
             return isRunnable(pack) ? .downloading(bytes: bytes) : .partiallyDownloaded(bytes: bytes)
         }
@@ -349,6 +346,14 @@ public final class ODRDevice {
         return .failed(error)
     }
 
+    /// Bytes of pack `p` on the disk: its size when resident, else what arrived of it
+    /// (``PackDetail/received``).
+    @inline(__always)
+    func bytesOnDisk(_ p: PackID) -> Int64 {
+        let record = state.packs[p]
+        return record.phase == .resident ? record.size : state.packDetails[p].received
+    }
+
     /// Recomputes the cached purgeability of pack `p` and its app's totals.
     @inline(__always)
     func refresh(_ p: PackID) {
@@ -364,7 +369,7 @@ public final class ODRDevice {
         setPurgeable(p, purgeable)
         if leftover != packs[p].leftover {
             packs[p].leftover = leftover
-            let bytes = state.packDetails[p].bytesOnDisk
+            let bytes = bytesOnDisk(p)
             if leftover { state.leftoverPacks.append(p) } else { removeLeftover(p) }
             state.leftoverBytes += leftover ? bytes : -bytes
         }
@@ -426,7 +431,7 @@ public final class ODRDevice {
         if state.groupsPresent.isDisjoint(with: groups) { return 0 }
         var bytes: Int64 = 0
         for p in state.leftoverPacks where groups.contains(state.apps[state.packs[p].app].rules.group) {
-            bytes += state.packDetails[p].bytesOnDisk
+            bytes += bytesOnDisk(p)
         }
         return bytes + purgeableBytes(in: .appsNotRunning, groups: groups)
             + purgeableBytes(in: .runningApps, groups: groups)

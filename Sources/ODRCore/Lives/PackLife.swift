@@ -20,7 +20,8 @@
 /// `uninstall` to a pack at rest (a running download is abandoned first).
 ///
 /// The life is stored as the pack's resting ``PackPhase`` and `downloading` flag in its
-/// 32-byte record, and its download slot (`download` ≥ 0 while downloading) in its detail.
+/// 32-byte record, and its download slot (`download` ≥ 0 while downloading, else -1) in its
+/// detail.
 /// The device's pack steps, below, are the only code that writes the phase, the download
 /// slot, the flag, `pins` and `retain` (a test reads the sources to hold it so).
 enum PackLife: Hashable {
@@ -144,7 +145,9 @@ extension ODRDevice {
             assert(slot >= 0, "a download starts in a slot")
             state.packDetails[i].download = Int32(truncatingIfNeeded: slot)
             state.packs[i].downloading = true
-        } else {
+        } else if state.packs[i].downloading {
+            // Only a download's end writes the detail: a pack stored or purged whole (trace
+            // replay) leaves it as it was made (``PagedRecordTable``).
             state.packDetails[i].download = -1
             state.packs[i].downloading = false
         }

@@ -17,10 +17,10 @@ enum PackPhase: UInt8 {
 /// Performance: 32 bytes, two records to a cache line, so that a hit touches half a line
 /// and a trace replay of ten million objects holds 320 MB of them rather than 640 (a test
 /// pins this layout). The phase and the five flags ride in the low byte of the last use's
-/// tick. What only downloads, admissions and purges touch is the pack's ``PackDetail``, in
-/// a table of its own (24 bytes); what only some policies read (the last use's time, the
-/// admission order, the last request's ordinal, the purges) is its ``PackHistory``, kept
-/// only for them.
+/// tick. What only downloads, updates and preservation write is the pack's ``PackDetail``,
+/// in a paged table of its own (24 bytes, none for a pack whose detail was never written);
+/// what only some policies read (the last use's time, the admission order, the last
+/// request's ordinal, the purges) is its ``PackHistory``, kept only for them.
 struct PackRecord: BitwiseCopyable {
     let app: AppID
     var retain: Int32 = 0
@@ -87,10 +87,14 @@ struct PackRecord: BitwiseCopyable {
 }
 
 /// The rest of a pack's state beside its ``PackRecord`` (plain data, 24 bytes): what
-/// downloads, admissions and purges read and write.
-struct PackDetail: BitwiseCopyable {
-    /// Bytes of the pack on the disk: its size when resident, what arrived when partial.
-    var bytesOnDisk: Int64 = 0
+/// downloads, updates and preservation write, in a ``PagedRecordTable`` whose pages exist
+/// only where some pack's detail differs from ``plain``: a trace
+/// replay's packs, stored and purged whole, never write theirs.
+struct PackDetail: BitwiseCopyable, Equatable {
+    /// Bytes of the pack on the disk while it is not resident: what arrived of its download,
+    /// or a leftover's. 0 when it is resident (its bytes are then its size, and the detail is
+    /// left as it was) or absent; ``ODRDevice/bytesOnDisk(_:)`` reads both.
+    var received: Int64 = 0
     var preservation: Double
     /// The slot of the pack's running download (its waiters' list), or -1.
     var download: Int32 = -1
@@ -102,6 +106,9 @@ struct PackDetail: BitwiseCopyable {
         self.preservation = preservation
         if initialInstall { flags = 1 }
     }
+
+    /// The detail of an on-demand pack of preservation 0, as made: every pack of a trace.
+    static let plain = PackDetail(initialInstall: false, preservation: 0)
 
     /// Its category is initial-install (the rest of the category is its catalog's).
     var initialInstall: Bool { flags & 1 != 0 }

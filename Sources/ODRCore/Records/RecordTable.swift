@@ -95,7 +95,7 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
 }
 
 /// One record of a ``RecordTable``, its fields read and written by name (`record.phase`,
-/// `record.bytesOnDisk = 0`) through the one address the table checked: the device's domain
+/// `record.received = 0`) through the one address the table checked: the device's domain
 /// code handles no raw pointer (a source test holds it), and the optimizer sees plain loads
 /// and stores. Valid until its table grows.
 @dynamicMemberLookup

@@ -10,7 +10,7 @@ extension ODRDevice {
     public func storedBytes(of app: AppID) -> Int64 {
         var bytes: Int64 = 0
         for p in state.apps[app].packs {
-            bytes += state.packs[p].downloading ? state.packs[p].size : state.packDetails[p].bytesOnDisk
+            bytes += state.packs[p].downloading ? state.packs[p].size : bytesOnDisk(p)
         }
         return bytes
     }

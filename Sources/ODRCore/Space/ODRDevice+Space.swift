@@ -134,11 +134,11 @@ extension ODRDevice {
     func purgePack(_ p: PackID) -> Int64 {
         // Performance: the record through one address (no pack is added during a purge).
         let record = state.packs.record(p.index)
-        let detail = state.packDetails.record(p.index)
-        let bytes = detail.bytesOnDisk
         let wasResident = record.phase == .resident
+        // A resident pack's detail is not read: its bytes are its size.
+        let bytes = wasResident ? record.size : state.packDetails[p].received
         state.odrBytes -= bytes
-        detail.bytesOnDisk = 0
+        if !wasResident { state.packDetails[p].received = 0 }
         if record.leftover {
             state.leftoverBytes -= bytes
             removeLeftover(p)
