@@ -183,7 +183,37 @@ public final class OracleGeneralReader {
     }
 
     /// The next record, or nil at the end of the trace; `next_access_vtime` is `nextAccess`.
+    ///
+    /// Performance: inlined into the scan's loop, with refilling the buffer and naming a
+    /// tenant out of line, so that a record costs its loads and the fields nobody reads
+    /// (its line, an app that is always 0) are never made.
+    @inline(__always)
     public func next() throws(TraceError) -> (record: TraceRecord, nextAccess: Int64)? {
+        if end - start < recordLength {
+            guard try fill() else { return nil }
+        }
+        let p = UnsafeRawPointer(output.baseAddress! + start)
+        // lcs v2 puts the operation (low 8 bits) and the tenant (high 24) before the next access.
+        let wide = recordLength == 28
+        let fields = (
+            UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
+            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
+            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
+            Int64(littleEndian: p.loadUnaligned(fromByteOffset: wide ? 20 : 16, as: Int64.self))
+        )
+        let app = wide ? tenant(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) >> 8) : 0
+        start += recordLength
+        records += 1
+        return (
+            TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: app),
+            fields.3
+        )
+    }
+
+    /// Refills the buffer until it holds a whole record: false at the end of the trace, an
+    /// error if bytes are left over there.
+    @inline(never)
+    private func fill() throws(TraceError) -> Bool {
         while end - start < recordLength {
             guard try refill() else {
                 if end - start > 0 {
@@ -196,34 +226,19 @@ public final class OracleGeneralReader {
                             """
                     )
                 }
-                return nil
+                return false
             }
         }
-        let p = UnsafeRawPointer(output.baseAddress! + start)
-        // lcs v2 puts the operation (low 8 bits) and the tenant (high 24) before the next access.
-        let wide = recordLength == 28
-        let fields = (
-            UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)),
-            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
-            UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
-            Int64(littleEndian: p.loadUnaligned(fromByteOffset: wide ? 20 : 16, as: Int64.self))
-        )
-        var app: Int32 = 0
-        if wide {
-            let tenant = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) >> 8
-            if let known = tenants[tenant] {
-                app = known
-            } else {
-                app = Int32(appNames.count)
-                tenants[tenant] = app
-                appNames.append("tenant-\(tenant)")
-            }
-        }
-        start += recordLength
-        records += 1
-        return (
-            TraceRecord(line: records, time: Double(fields.0), object: fields.1, size: Int64(fields.2), app: app),
-            fields.3
-        )
+        return true
+    }
+
+    /// The app of lcs v2's `tenant`, named on its first record.
+    @inline(never)
+    private func tenant(_ tenant: UInt32) -> Int32 {
+        if let known = tenants[tenant] { return known }
+        let app = Int32(appNames.count)
+        tenants[tenant] = app
+        appNames.append("tenant-\(tenant)")
+        return app
     }
 }
