@@ -24,6 +24,9 @@ struct DeviceState {
     var keepsHistory = false
     /// Per request slot (slots are reused once a request ends).
     var requests = RecordTable<RequestRecord>()
+    /// The victims of the purge step under way, copied out of the policy's answer
+    /// (``ODRDevice/purge(_:groups:)`` says why).
+    var victims = RecordTable<PackID>()
     /// Which request slots are free for reuse.
     var requestSlots = SlotPool()
     /// Bytes of everything that is not ODR content.
@@ -105,6 +108,7 @@ struct DeviceState {
     func deallocate() {
         packs.deallocate()
         packDetails.deallocate()
+        victims.deallocate()
         history.deallocate()
         requests.deallocate()
         apps.deallocate()

@@ -71,6 +71,9 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
         count += 1
     }
 
+    /// Empties the table, keeping its storage.
+    mutating func removeAll() { count = 0 }
+
     mutating func popLast() -> Element? {
         guard count > 0 else { return nil }
         count -= 1
