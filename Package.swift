@@ -5,14 +5,20 @@ import PackageDescription
 // targets it depends on (in brackets, the packages it uses), drawn from the targets below by
 // scripts/architecture (--update rewrites it here and in docs/architecture.md; a test holds both):
 // architecture:begin
+//   odr-sim-live  → LiveCLI
+//   LiveCLI       → CommandShell, Experiments, Live, Metrics, OdrSimCLI, Reports, SafeOutput, ScenarioFile, Simulation
+//                    [ArgumentParser]
 //   odr-sim       → OdrSimCLI
-//   OdrSimCLI     → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins, Quantities, Reports,
-//                   SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay  [ArgumentParser]
+//   OdrSimCLI     → Advice, Bounds, CommandShell, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins,
+//                   Quantities, Reports, SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay
+//                   [ArgumentParser]
 //   Reports       → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput,
 //                   TraceReplay  [Mustache]
 //   Advice        → Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
+//   CommandShell  → PolicyPlugins, SafeOutput, TextInput  [ArgumentParser]
 //   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
 //   ScenarioFile  → ODRCore, Quantities, Simulation, TextInput, Workload  [Yams]
+//   Live          → ODRCore, SafeOutput, Simulation, TextInput  [NIOCore, NIOHTTP1, NIOPosix]
 //   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
 //   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput, TextInput
 //   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities, TextInput
@@ -37,6 +43,9 @@ let package = Package(
     name: "odr-sim",
     products: [
         .executable(name: "odr-sim", targets: ["odr-sim"]),
+        // `odr-sim serve` and `odr-sim live` (SwiftNIO): a product of its own, built on first use, so
+        // that odr-sim's own first build compiles no NIO (docs/live.md).
+        .executable(name: "odr-sim-live", targets: ["odr-sim-live"]),
         .library(name: "ODRCore", targets: ["ODRCore"]),
         .library(name: "ODRPolicies", targets: ["ODRPolicies"]),
         .library(name: "Simulation", targets: ["Simulation"]),
@@ -61,6 +70,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         // GNU Scientific Library (Debian: libgsl-dev): random streams, distributions, t-quantiles.
@@ -151,16 +161,43 @@ let package = Package(
         .target(
             name: "TraceReplay",
             dependencies: ["ODRCore", "ODRPolicies", "CZstd", "CPrefetch", "Quantities", "TextInput"]),
+        // How odr-sim's executables run a command line: the one main (one-line failures, exit
+        // statuses, checked standard output), and handing `serve` and `live` to odr-sim-live.
+        .target(
+            name: "CommandShell",
+            dependencies: [
+                "SafeOutput", "TextInput", "PolicyPlugins",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .target(
             name: "OdrSimCLI",
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports",
                 "TraceReplay", "Bounds", "Quantities",
-                "Advice", "TextInput", "SafeOutput", "PolicyPlugins",
+                "Advice", "TextInput", "SafeOutput", "PolicyPlugins", "CommandShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "odr-sim", dependencies: ["OdrSimCLI"]),
+        // Real downloads through the unchanged core (issue 56): the pack server, the folder of
+        // packs and its manifest, the transfers, and the real-clock loop around the simulator.
+        .target(
+            name: "Live",
+            dependencies: [
+                "ODRCore", "Simulation", "TextInput", "SafeOutput",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        // `odr-sim-live serve` and `odr-sim-live live`: the command line of Live, on odr-sim's.
+        .target(
+            name: "LiveCLI",
+            dependencies: [
+                "Live", "OdrSimCLI", "CommandShell", "Simulation", "ScenarioFile", "Experiments", "Metrics", "Reports",
+                "SafeOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "odr-sim-live", dependencies: ["LiveCLI"]),
 
         .testTarget(
             name: "ODRCoreTests",
@@ -204,6 +241,9 @@ let package = Package(
             dependencies: ["Advice", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies", "Metrics", "TextInput"],
             exclude: ["Fixtures"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput"]),
+        .testTarget(
+            name: "LiveTests", dependencies: ["Live", "ODRPolicies", "ScenarioFile", "Simulation"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "ScenarioFileTests",
             dependencies: ["ScenarioFile", "Simulation", "Workload", "ODRCore", "ODRPolicies", "Quantities"]),

@@ -267,12 +267,32 @@ public struct ExperimentRunner {
             if let eventsPart { PathBytes.remove(eventsPart.path) }
             return nil
         }
+        var result = Self.result(
+            of: simulator, recorder: recorder, point: point, descriptor: descriptor, replication: replication,
+            seed: seed, recordsEvents: recordsEvents, eventsInFile: file != nil, chartData: chartData)
+        result.redownloadBound = redownloads?.bytes
+        if let eventsPart {
+            result.eventsPart = eventsPart
+            result.writeError =
+                openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }
+        }
+        return result
+    }
+}
+
+extension ExperimentRunner {
+    /// The result of a run that reached its end: its summary and per-app rows, and what the
+    /// recorder kept (events, samples, pack stretches, chart data).
+    static func result(
+        of simulator: Simulator, recorder: RunRecorder, point: ExperimentPlan.Point, descriptor: PolicyDescriptor,
+        replication: Int, seed: UInt64, recordsEvents: Bool, eventsInFile: Bool, chartData: Bool
+    ) -> RunResult {
         let summary = SummaryRow(
             policy: descriptor.name, replication: replication, seed: seed, scenarioHash: point.sourceDigest,
             ledger: simulator.device.ledger, pendingAtEnd: simulator.device.waitingRequests,
             waits: recorder.waits)
         var result = RunResult(
-            summary: summary, eventRows: file == nil ? recorder.eventRows : "", sampleRows: recorder.sampleRows,
+            summary: summary, eventRows: eventsInFile ? "" : recorder.eventRows, sampleRows: recorder.sampleRows,
             kernelEvents: simulator.processedEvents)
         result.notices = simulator.notices
         result.apps = zip(point.scenario.apps, simulator.appIDs).map { app, id in
@@ -291,12 +311,33 @@ public struct ExperimentRunner {
             result.lowDiskWarnings = recorder.lowDiskWarnings
             result.waitDistribution = recorder.waits.distribution(points: 200)
         }
-        result.redownloadBound = redownloads?.bytes
-        if let eventsPart {
-            result.eventsPart = eventsPart
-            result.writeError =
-                openError ?? recorder.writeError.map { "\(eventsPart.path): \($0.localizedDescription)" }
+        return result
+    }
+
+    /// One run of `point` under `descriptor` whose downloads' bytes come from outside
+    /// (``Simulator/Transfers/external``: `odr-sim live`): `drive` runs the simulator, started
+    /// with the run's recorder and `watcher` listening, to its end (``Simulator/finish()``
+    /// included), and the result is made as any run's, with every event, sampled every
+    /// `sampleInterval`.
+    public static func drivenRun(
+        _ point: ExperimentPlan.Point, _ descriptor: PolicyDescriptor, seed: UInt64, sampleInterval: Double?,
+        watcher: (any SimulationObserver)? = nil, drive: (Simulator) throws -> Void
+    ) rethrows -> RunResult {
+        let policies = point.policies(for: descriptor, seed: seed, future: nil)
+        let simulator = Simulator(scenario: point.scenario, policies: policies, seed: seed, transfers: .external)
+        // Replication 1 of the plan, on the scenario's seed, as `run`'s first.
+        let recorder = RunRecorder(policy: descriptor.name, replication: 1, recordsEvents: true, eventsFile: nil)
+        let observer: any SimulationObserver = watcher.map { TeeObserver(recorder, $0) } ?? recorder
+        // The observer is held weakly by the simulator: kept alive here for the run.
+        try withExtendedLifetime(observer) {
+            simulator.start(observer: observer, sampleInterval: sampleInterval)
+            try drive(simulator)
         }
+        recorder.finish()
+        var result = Self.result(
+            of: simulator, recorder: recorder, point: point, descriptor: descriptor, replication: 1, seed: seed,
+            recordsEvents: true, eventsInFile: false, chartData: true)
+        result.point = 0
         return result
     }
 }

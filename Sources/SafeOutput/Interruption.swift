@@ -16,6 +16,8 @@ public enum Interruption {
         var paths: Set<String> = []
         var children: Set<pid_t> = []
         var sources: [DispatchSourceSignal] = []
+        /// Called instead of stopping the program, when a command's normal end is a signal.
+        var stop: (@Sendable (Int32) -> Void)?
     }
     private static let registry = Registry()
 
@@ -30,13 +32,27 @@ public enum Interruption {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { interrupted(by: number) }
+            source.setEventHandler {
+                registry.lock.lock()
+                let stop = registry.stop
+                registry.lock.unlock()
+                if let stop { stop(number) } else { interrupted(by: number) }
+            }
             source.resume()
             registry.sources.append(source)
         }
     }
 
     /// Removes what is registered and exits; the lock waits for a rename under way.
+    /// Makes SIGINT, SIGTERM and SIGHUP call `stop` (with the signal's number, on a queue of
+    /// their own) instead of stopping the program: for a command whose normal end is a signal
+    /// (`odr-sim serve`), which then ends its work and returns as usual.
+    public static func onSignal(_ stop: @escaping @Sendable (Int32) -> Void) {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        registry.stop = stop
+    }
+
     private static func interrupted(by number: Int32) -> Never {
         registry.lock.lock()
         endChildren()

@@ -27,6 +27,9 @@ final class ScenarioDriver {
         /// Whether the core records events (only for an observer). A copy of the device's
         /// flag: reading a property of another module's class costs a dynamic exclusivity check.
         var recording = true
+        /// Whether downloads' bytes come from outside (``Simulator/Transfers/external``): the
+        /// network model then keeps the link and delivers nothing.
+        var externalTransfers = false
     }
     @exclusivity(unchecked) private var state: State
 
@@ -90,14 +93,23 @@ final class ScenarioDriver {
 
     // MARK: The network
 
-    /// Downloads progress to `time` at the planned rates.
-    @inline(__always)
-    func advance(to time: Double) { state.network.advance(device, to: time) }
+    /// Whether downloads' bytes come from outside (``Simulator/Transfers/external``).
+    var externalTransfers: Bool {
+        get { state.externalTransfers }
+        set { state.externalTransfers = newValue }
+    }
 
-    /// A new bandwidth plan if the downloads changed; the time the next download finishes.
+    /// Downloads progress to `time` at the planned rates (none planned: external transfers).
+    @inline(__always)
+    func advance(to time: Double) {
+        if !state.externalTransfers { state.network.advance(device, to: time) }
+    }
+
+    /// A new bandwidth plan if the downloads changed; the time the next download finishes
+    /// (never, when transfers are external: their bytes arrive when they arrive).
     @inline(__always)
     func replanIfNeeded(at time: Double) -> Double? {
-        guard state.network.needsReplan(device) else { return nil }
+        guard !state.externalTransfers, state.network.needsReplan(device) else { return nil }
         return state.network.replan(device, at: time)
     }
 

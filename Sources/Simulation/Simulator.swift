@@ -74,11 +74,26 @@ public final class Simulator {
         self.init(scenario: scenario, policies: RunPolicies(system: policy), seed: seed)
     }
 
+    /// Where downloads' bytes come from.
+    public enum Transfers: Sendable, Hashable {
+        /// The network model: the link's bandwidth shared among the downloads (``run``).
+        case modelled
+        /// The caller: bytes arrive by ``deliver(_:to:at:)`` and transfers fail by
+        /// ``failTransfer(_:at:)``, between events (`odr-sim live`, real downloads). The link
+        /// still changes as the scenario says, and the device still decides which downloads run.
+        case external
+    }
+
+    /// Where this run's downloads get their bytes.
+    public let transfers: Transfers
+
     /// Prepares a run of `scenario` with the system's policy and the apps' own strategies.
-    public init(scenario: Scenario, policies: RunPolicies, seed: UInt64? = nil) {
+    public init(scenario: Scenario, policies: RunPolicies, seed: UInt64? = nil, transfers: Transfers = .modelled) {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
+        self.transfers = transfers
         driver = ScenarioDriver(scenario: scenario, policies: policies)
+        driver.externalTransfers = transfers == .external
         events = ScenarioStreams.merger(scenario, seed: seed ?? scenario.seed)
         driver.simulator = self
     }
@@ -239,6 +254,13 @@ public final class Simulator {
                 driver.apply(action, at: time)
             }
         }
+        settle(at: time)
+    }
+
+    /// What follows whatever happened at `time`: the core's events to the observer, the
+    /// driver's new timers, a new bandwidth plan.
+    @inline(__always)
+    private func settle(at time: Double) {
         if driver.recording { drainEvents() }
         if driver.setsTimers {
             for (timer, at) in driver.timersDue(at: time) {
@@ -248,6 +270,44 @@ public final class Simulator {
         if let finish = driver.replanIfNeeded(at: time) {
             queue.schedule(.downloadDue, at: finish, priority: Rank.downloadDue)
         }
+    }
+
+    // MARK: External transfers
+
+    /// `bytes` of `pack`'s running download arrived at `time` (external transfers): the
+    /// device receives them (a download's last byte stores the pack and grants what waited for
+    /// it), and what follows settles as after an event. `time` is not before the device's
+    /// clock and not after ``peek()``.
+    public func deliver(_ bytes: Int64, to pack: PackID, at time: Double) {
+        precondition(transfers == .external, "deliver(_:to:at:) is for external transfers")
+        start()
+        let time = max(time, device.now)
+        device.receive(bytes, for: pack, at: time)
+        settle(at: time)
+    }
+
+    /// `pack`'s running download failed at `time` (external transfers): the device's
+    /// ``ODRDevice/failDownload(_:at:)``, then what follows settles as after an event.
+    public func failTransfer(_ pack: PackID, at time: Double) {
+        precondition(transfers == .external, "failTransfer(_:at:) is for external transfers")
+        start()
+        let time = max(time, device.now)
+        device.failDownload(pack, at: time)
+        settle(at: time)
+    }
+
+    /// Other data changed by `delta` bytes at `time` (external transfers: what the real disk
+    /// says beside the scenario), as the scenario's own `disk` events change it; what follows
+    /// settles as after an event. Returns the change applied (other data stops at 0 and at
+    /// the capacity).
+    @discardableResult
+    public func changeOtherData(by delta: Int64, at time: Double) -> Int64 {
+        precondition(transfers == .external, "changeOtherData(by:at:) is for external transfers")
+        start()
+        let time = max(time, device.now)
+        let applied = device.changeOtherData(by: delta, at: time)
+        settle(at: time)
+        return applied
     }
 
     /// Hands the core's events to the observer, then drops the keys of requests that finished.

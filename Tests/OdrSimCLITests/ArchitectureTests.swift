@@ -32,7 +32,9 @@ struct ArchitectureTests {
     @Test("docs/architecture.md's diagram is the one Package.swift makes")
     func diagram() throws {
         let generated = try Self.generated()
-        #expect(generated.hasPrefix("```text\nodr-sim       → OdrSimCLI\n"), "\(generated)")
+        // The two executables on top: odr-sim-live's command line over odr-sim's (issue 56).
+        #expect(generated.hasPrefix("```text\nodr-sim-live  → LiveCLI\n"), "\(generated)")
+        #expect(generated.contains("\nodr-sim       → OdrSimCLI\n"), "\(generated)")
         let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- architecture:begin -->\n"))
         let end = try #require(readme.range(of: "<!-- architecture:end -->"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandShell
 import Foundation
 import Metrics
 import PolicyPlugins
@@ -30,49 +31,12 @@ public struct OdrSim: ParsableCommand {
             RunCommand.self, ValidateCommand.self, CompareCommand.self, CheckCommand.self, SweepCommand.self,
             ReplayCommand.self,
             MRCCommand.self, BoundCommand.self, PoliciesCommand.self, PlatformsCommand.self, AssumptionsCommand.self,
-            MigrateCommand.self, AdviseCommand.self,
+            MigrateCommand.self, AdviseCommand.self, ServeLauncher.self, LiveLauncher.self,
         ]
     )
 
     public init() {}
 
-    /// Parses the command line and runs the command. Every failure is one line on stderr,
-    /// `odr-sim: …` or `FILE:LINE:COLUMN: …`: exit status 64 for a misuse of the command line
-    /// (ArgumentParser's checks included), 1 for bad input or a failed run, 128 + the signal
-    /// when interrupted (``Interruption``). `--help` and `--version` are ArgumentParser's.
-    /// Standard output is checked to its end (``StandardOutput``): a failed write is exit 1.
-    /// This is the only place that exits: commands throw.
-    public static func main() {
-        Interruption.install()
-        do {
-            // Arguments as paths: a name that is not UTF-8 still names its file (PathBytes).
-            let arguments = try CommandFailure.commandLine()
-            try PluginLoader.loadCommandLine(arguments)
-            var command = try parseAsRoot(arguments)
-            try command.run()
-            try StandardOutput.finish()
-        } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data((PathBytes.shown(failure.description) + "\n").utf8))
-            Foundation.exit(failure.status)
-        } catch {
-            let code = exitCode(for: error)
-            guard code != .success else {  // --help, --version: through the checked writer too
-                let text = fullMessage(for: error)
-                say(text.hasSuffix("\n") ? String(text.dropLast()) : text)
-                do {
-                    try StandardOutput.finish()
-                } catch {
-                    FileHandle.standardError.write(Data((error.description + "\n").utf8))
-                    Foundation.exit(error.status)
-                }
-                Foundation.exit(0)
-            }
-            var text = message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
-            let line = text.split(separator: "\n").first.map(String.init) ?? "failed"
-            let hint = code == .validationFailure ? " (see odr-sim help)" : ""
-            FileHandle.standardError.write(Data(PathBytes.shown("odr-sim: \(line)\(hint)\n").utf8))
-            Foundation.exit(code.rawValue)
-        }
-    }
+    /// Parses the command line and runs the command (``CommandLineMain``).
+    public static func main() { CommandLineMain.run(OdrSim.self) }
 }

@@ -89,7 +89,7 @@ func validateReplications(_ replications: Int?, flag: String = "--replications")
 }
 
 /// Loads a scenario file or exits with the parser's one-line `FILE:LINE:COLUMN: reason`.
-func loadScenario(_ path: String) throws -> ScenarioDocument {
+package func loadScenario(_ path: String) throws -> ScenarioDocument {
     let document: ScenarioDocument
     do {
         document = try scenarioParser().parseFile(atPath: path)
@@ -122,7 +122,7 @@ func studyParser() -> StudyParser {
 
 /// Resolves policy names given on the command line (`--policy`), or the scenario's; an
 /// unknown one is a misuse of the command line.
-func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [PolicyDescriptor] {
+package func resolvePolicies(_ requested: [String], scenario: ScenarioDocument) throws -> [PolicyDescriptor] {
     try resolvePolicyFlags(requested.isEmpty ? scenario.policies : requested, option: "--policy")
 }
 
@@ -143,7 +143,7 @@ func experimentRunner(
 extension ExperimentPlan.Point {
     /// A scenario file as a point of a plan: its scenario (its apps' strategies and system
     /// policy in it, resolved by the registry at each run), policy options and digest.
-    init(_ document: ScenarioDocument) {
+    package init(_ document: ScenarioDocument) {
         self.init(document.scenario, policyOptions: document.policyOptions, sourceDigest: document.sourceDigest)
     }
 }

@@ -8,7 +8,9 @@ import SafeOutput
 import ScenarioFile
 
 /// `--out`: the folder a command writes, declared once for every command that writes one.
-struct FolderOption: ParsableArguments {
+package struct FolderOption: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("out"),
         help: ArgumentHelp(
@@ -17,26 +19,28 @@ struct FolderOption: ParsableArguments {
             description).
             """,
             valueName: "dir"))
-    var folder: String?
+    package var folder: String?
 
     /// The report folder, `--out` or `fallback` (`Reports/…`), claimed before any work starts
     /// (``OutputSafety``).
-    func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
+    package func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
         try OutputSafety.reportFolder(out: folder, default: fallback, inputs: inputs)
     }
 }
 
 /// Where a command writes its report, and whether it draws the charts: `--out` and
 /// `--no-report`, for every command whose folder holds a report.html.
-struct OutputOptions: ParsableArguments {
-    @OptionGroup var destination: FolderOption
+package struct OutputOptions: ParsableArguments {
+    package init() {}
+
+    @OptionGroup package var destination: FolderOption
 
     @Flag(name: .customLong("no-report"), help: "Skip report.html (the charts).")
-    var noReport = false
+    package var noReport = false
 
-    var folder: String? { destination.folder }
+    package var folder: String? { destination.folder }
 
-    func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
+    package func claim(default fallback: String, inputs: [String]) throws -> ReportDirectory {
         try destination.claim(default: fallback, inputs: inputs)
     }
 }

@@ -1,0 +1,3 @@
+import LiveCLI
+
+OdrSimLive.main()
