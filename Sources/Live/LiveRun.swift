@@ -110,7 +110,7 @@ public final class LiveRun {
                 if next == nil { break }
                 simulator.step()
             } else {
-                let time = min(max(clock.now, simulator.device.now), target)
+                let time = now(simulator)
                 for item in news { try handle(item, simulator, at: time) }
             }
             try settle(simulator)
@@ -124,6 +124,12 @@ public final class LiveRun {
         unclaimed.removeAll()
         try syncFiles(simulator)
         try folder.removeEmptyFolders()
+    }
+
+    /// The virtual time of what happens now: the clock's, but never before the device's
+    /// last step nor past its next event (which comes first, at its own time).
+    private func now(_ simulator: Simulator) -> Double {
+        min(max(clock.now, simulator.device.now), simulator.peek() ?? scenario.duration)
     }
 
     private func handle(_ news: TransferNews, _ simulator: Simulator, at time: Double) throws(LiveError) {
@@ -247,7 +253,7 @@ public final class LiveRun {
         let scenarioOther = simulator.device.otherBytes - addedOther
         let wanted = max(0, measured - scenarioOther)
         guard wanted != addedOther else { return }
-        addedOther += simulator.changeOtherData(by: wanted - addedOther, at: max(clock.now, simulator.device.now))
+        addedOther += simulator.changeOtherData(by: wanted - addedOther, at: now(simulator))
     }
 
     /// Starts a transfer for each runnable download that has none (or delivers it from the
@@ -261,7 +267,7 @@ public final class LiveRun {
             transfers[index] = nil
             byTransfer[transfer.id] = nil
         }
-        let time = min(max(clock.now, simulator.device.now), simulator.peek() ?? scenario.duration)
+        let time = now(simulator)
         for status in statuses where status.isRunnable && transfers[Int(status.pack.rawValue)] == nil {
             if try start(status, simulator, at: time) { return true }
         }

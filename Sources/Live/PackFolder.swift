@@ -39,18 +39,32 @@ final class PackFolder {
         manifest = try FolderManifest.read(folder: path)
         let sizes = Dictionary(packs.map { ("\($0.app)\u{0}\($0.pack)", $0.size) }, uniquingKeysWith: { a, _ in a })
         for entry in manifest.entries {
+            // Both names of a pack the manifest names are odr-sim's: a run killed between a
+            // rename and the manifest's rewrite leaves the other one.
+            manifest.remove(entry.relativePath)
+            let whole = PackPath.file(app: entry.app, pack: entry.pack)
+            let part = PackPath.partFile(app: entry.app, pack: entry.pack)
             let size = sizes["\(entry.app)\u{0}\(entry.pack)"]
-            let length = PathBytes.status(file(entry.relativePath)).map { Int64($0.st_size) }
-            if let size, let length, entry.isComplete ? length == size && digestHolds(entry) : length <= size {
-                lengths[entry.relativePath] = length
+            let wholeLength = PathBytes.status(file(whole)).map { Int64($0.st_size) }
+            let partLength = PathBytes.status(file(part)).map { Int64($0.st_size) }
+            var kept = entry
+            if let size, wholeLength == size, digestHolds(entry, at: whole) {
+                kept.isComplete = true
+                PathBytes.remove(file(part))
+            } else if let size, let partLength, partLength <= size {
+                kept.isComplete = false
+                PathBytes.remove(file(whole))
             } else {
-                PathBytes.remove(file(entry.relativePath))
-                manifest.remove(entry.relativePath)
+                PathBytes.remove(file(whole))
+                PathBytes.remove(file(part))
+                continue
             }
+            manifest.set(kept)
+            lengths[kept.relativePath] = kept.isComplete ? wholeLength : partLength
         }
-        for (app, pack, _) in packs {
+        for (app, pack, _) in packs where holding(app: app, pack: pack) == nil {
             for relative in [PackPath.file(app: app, pack: pack), PackPath.partFile(app: app, pack: pack)]
-            where PathBytes.exists(file(relative)) && manifest.entry(relative) == nil {
+            where PathBytes.exists(file(relative)) {
                 throw LiveError(
                     """
                     \(file(relative)) is there and odr-sim did not write it (not in \(FolderManifest.name)); \
@@ -64,11 +78,11 @@ final class PackFolder {
     /// The absolute path of `relative`.
     func file(_ relative: String) -> String { path + "/" + relative }
 
-    /// Whether a complete file's digest is the one its tag names (true when the tag names
-    /// none: another server's packs are checked by size).
-    private func digestHolds(_ entry: FolderManifest.Entry) -> Bool {
+    /// Whether the file at `relative` has the digest its entry's tag names (true when the tag
+    /// names none: another server's packs are checked by size).
+    private func digestHolds(_ entry: FolderManifest.Entry, at relative: String) -> Bool {
         guard let etag = entry.etag, let expected = PackDigest.digest(fromETag: etag) else { return true }
-        return (try? Self.digest(of: file(entry.relativePath))) == expected
+        return (try? Self.digest(of: file(relative))) == expected
     }
 
     /// The ``PackDigest`` of the file at `path`.

@@ -22,8 +22,8 @@ struct LiveCommand: ParsableCommand {
             run's (summary.csv, apps.csv, events.csv, packs.csv, report.html), for one policy. docs/live.md.
 
             Examples:
-              odr-sim serve Scenarios/live.scn --port 8437 --throttle --speed 60 &
-              odr-sim live Scenarios/live.scn --server http://127.0.0.1:8437 --folder /tmp/packs --speed 60
+              odr-sim serve Scenarios/live/rehearsal.scn --port 8437 --throttle --speed 60 &
+              odr-sim live Scenarios/live/rehearsal.scn --server http://127.0.0.1:8437 --folder /tmp/packs --speed 60
             """)
 
     @Argument(help: "The scenario file (.scn).")

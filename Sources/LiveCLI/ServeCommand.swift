@@ -17,8 +17,8 @@ struct ServeCommand: ParsableCommand {
             what it served. docs/live.md.
 
             Examples:
-              odr-sim serve Scenarios/live.scn --port 8437
-              odr-sim serve Scenarios/live.scn --port 0 --throttle --speed 60
+              odr-sim serve Scenarios/live/rehearsal.scn --port 8437
+              odr-sim serve Scenarios/live/rehearsal.scn --port 0 --throttle --speed 60
             """)
 
     @Argument(help: "The scenario file (.scn).")
@@ -53,7 +53,10 @@ struct ServeCommand: ParsableCommand {
         let stopped = DispatchSemaphore(value: 0)
         Interruption.onSignal { _ in stopped.signal() }
         let packs = document.scenario.apps.reduce(0) { $0 + $1.catalog.packs.count }
-        say("odr-sim serve: \(packs) packs of \(document.scenario.apps.count) apps at \(server.url) (Ctrl-C stops)")
+        let apps = document.scenario.apps.count
+        say(
+            "odr-sim serve: \(packs) pack\(packs == 1 ? "" : "s") of \(apps) app\(apps == 1 ? "" : "s") at "
+                + "\(server.url) (Ctrl-C stops)")
         stopped.wait()
         server.stop()
         say("odr-sim serve: stopped; \(server.stats.bytesServed) bytes served in \(server.stats.requests) requests")

@@ -128,6 +128,43 @@ struct LiveAgreementTests {
         #expect(runs.bytesServed == Int64(live["downloaded_bytes"]!)!)
     }
 
+    @Test(
+        "Someone else's file on the tmpfs is the device's other data: more purges, the file untouched",
+        .enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+    func foreignData() throws {
+        let folder = try LiveHarness.SizedFolder(bytes: 32 * Self.mib + 8192)
+        defer { folder.stop() }
+        #expect(folder.isSized)
+        // 8 MiB and a page: with the manifest's page, exactly 8 MiB more than the slack.
+        let foreign = [UInt8](repeating: 7, count: Int(8 * Self.mib) + 4096)
+        try Data(foreign).write(to: URL(fileURLWithPath: folder.path + "/photos.bin"))
+        let out = try LiveHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenario = LiveHarness.repository.path + "/Scenarios/live/rehearsal.scn"
+        let parsed = try ScenarioParser(knownPolicies: PolicyRegistry.names).parseFile(atPath: scenario)
+        let server = try PackServer(packs: ServedPacks(parsed.scenario), port: 0, rate: 40e6 / 8 * Self.speed)
+        defer { server.stop() }
+        let live = try LiveHarness.run(
+            LiveHarness.binary("odr-sim-live"),
+            [
+                "live", scenario, "--server", server.url, "--folder", folder.path + "/packs", "--speed",
+                String(Self.speed), "--policy", "lru", "--out", out.path, "--no-report",
+            ])
+        #expect(live.status == 0, "\(live.stderr)")
+        let summary = try LiveHarness.rows(out.path + "/summary.csv")[0]
+        // By hand, with 24 MiB for packs: l1 A+F (12), l2 B (18). l3 C+G needs 14, 6 free: purge
+        // A, B (over 2). l4 D needs 7, 2 free: purge F (over 3). l5 E+F again needs 14, 3 free:
+        // purge C, D (over 1). l1b A again needs 4, 1 free: purge G (over 6). As `run` with
+        // `used: 72MiB` has it.
+        #expect(summary["downloads"] == "9")
+        #expect(summary["downloaded_bytes"] == String(57 * Self.mib))
+        #expect(summary["redownload_bytes"] == String((8 + 4) * Self.mib))
+        #expect(summary["purges"] == "6" && summary["purge_episodes"] == "4")
+        #expect(summary["purged_bytes"] == String((4 + 6 + 8 + 5 + 7 + 9) * Self.mib))
+        #expect(summary["over_purge_bytes"] == String((2 + 3 + 1 + 6) * Self.mib))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/photos.bin")) == Data(foreign))
+    }
+
     @Test("An app's budget (Background Assets): its own code removes packs before each download that passes it")
     func budget() throws {
         let folder = try LiveHarness.SizedFolder(bytes: 960 * Self.mib + 8192)

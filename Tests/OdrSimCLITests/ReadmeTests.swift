@@ -160,7 +160,8 @@ struct ReadmeTests {
                 let words = command.split(separator: " ").dropFirst().map(String.init)
                 guard
                     !words.contains(where: {
-                        ["K/N", "STUDY", "FILE", "DIR", "TRACE", "→"].contains($0) || $0.contains("…")
+                        ["K/N", "STUDY", "FILE", "DIR", "TRACE", "PORT", "→"].contains($0) || $0.contains("PORT")
+                            || $0.contains("…")
                     })
                 else { continue }
                 examples.append(GuideExample(guide: name, arguments: words))
