@@ -133,10 +133,13 @@ final class PackRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard open, let body else { return }
         let count = Int(min(Int64(Self.chunkSize), body.end - body.next))
         let at = pacer.slot(for: count)
+        // Always through the event loop, never a direct call: a write to a socket with room
+        // completes at once, so calling on would nest one frame per chunk (a stack overflow
+        // some thousands of chunks into an unpaced pack).
         if at > .now() {
             context.eventLoop.assumeIsolated().scheduleTask(deadline: at) { self.writeChunk(count, context: context) }
         } else {
-            writeChunk(count, context: context)
+            context.eventLoop.assumeIsolated().execute { self.writeChunk(count, context: context) }
         }
     }
 

@@ -66,6 +66,29 @@ struct PackServerTests {
         #expect(packs.count == 1 && packs[0]["pack"] as? String == "level-1" && packs[0]["requests"] as? Int == 6)
     }
 
+    @Test("An unpaced pack of 4,096 chunks goes whole (each chunk through the event loop, not one frame deeper)")
+    func unpacedLargePack() throws {
+        let text = """
+            name: large
+            duration: 1h
+            platform: unlimited
+            device: {capacity: 1GiB, used: 0}
+            apps:
+              - id: app
+                resources: [{name: big, size: 256MiB, tags: [big]}]
+            events: []
+
+            """
+        let scenario = try ScenarioParser(knownPolicies: PolicyRegistry.names).parse(text, fileName: "l.scn").scenario
+        let server = try PackServer(packs: ServedPacks(scenario), port: 0)
+        defer { server.stop() }
+        let response = try LiveHarness.get(port: server.port, "/packs/app/big/v1")
+        #expect(response.status == 200 && response.body.count == 256 << 20)
+        var digest = PackDigest()
+        response.body.withUnsafeBytes { digest.add($0) }
+        #expect(PackDigest.etag(digest.value) == response.headers["etag"])
+    }
+
     @Test("A paced server takes the rate's time for a pack")
     func pacing() throws {
         // 2 MiB a second: 4 MiB takes 2 s (the first chunk goes at once: 2 s less 32 ms).
