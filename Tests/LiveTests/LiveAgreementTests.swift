@@ -12,7 +12,8 @@ import Testing
 ///
 /// The packs of both scenarios (A = level-1 4 MiB, B = level-2 6, C = level-3 5, D = level-4
 /// 7, E = level-5 6, F = forest 8, G = desert 9) come level after level, each request
-/// ended before the next: l1 = A+F, l2 = B+F, l3 = C+G, l4 = D+G, l5 = E+F, l1b = A+F.
+/// ended before the next: l1 = A+F, l2 = B+F, l3 = C+G, l4 = D+G, l5 = E+F, l1b = A+F; then
+/// (rehearsal only) l5b = E+F at 56m, and l2b = B at 59m, after the link went at 58m.
 /// Under LRU, a pack's last use is its request's end; packs ended together go in request
 /// order (B before F, C before G, D before G).
 @Suite("odr-sim live against odr-sim run", .serialized)
@@ -117,7 +118,10 @@ struct LiveAgreementTests {
         #expect(live["purges"] == "4" && live["purge_episodes"] == "3")
         #expect(live["purged_bytes"] == String((4 + 6 + 5 + 7) * Self.mib))
         #expect(live["over_purge_bytes"] == String((3 + 2 + 5) * Self.mib))
-        #expect(live["hits"] == "0" && live["failed_requests"] == "0")
+        // At 56m level-5 (E and F) is all on the disk: a hit. At 59m, offline since 58m, level-2
+        // (B, purged at l4) cannot come: a failure for the network.
+        #expect(live["requests"] == "8" && live["hits"] == "1")
+        #expect(live["failed_requests"] == "1" && live["failed_no_network"] == "1")
         // The folder holds what the device stores: A, F, G and E whole, nothing partial.
         #expect(runs.folder["odr-sim-live.manifest"] != nil)
         #expect(
@@ -162,6 +166,8 @@ struct LiveAgreementTests {
         #expect(summary["purges"] == "6" && summary["purge_episodes"] == "4")
         #expect(summary["purged_bytes"] == String((4 + 6 + 8 + 5 + 7 + 9) * Self.mib))
         #expect(summary["over_purge_bytes"] == String((2 + 3 + 1 + 6) * Self.mib))
+        // E and F resident at 56m (a hit), B not at 59m, offline (a failure), as with 24 MiB.
+        #expect(summary["hits"] == "1" && summary["failed_no_network"] == "1")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/photos.bin")) == Data(foreign))
     }
 
