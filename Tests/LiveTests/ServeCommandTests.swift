@@ -36,6 +36,33 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("scripts/live-demo, the README's example: live and run print the same table, and it leaves nothing behind")
+    func demo() throws {
+        let process = Process()
+        process.executableURL = LiveHarness.repository.appendingPathComponent("scripts/live-demo")
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["ODR_SIM": LiveHarness.binary("odr-sim").path, "TMPDIR": try LiveHarness.temporaryDirectory().path]
+        ) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        let started = Date()
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(Date().timeIntervalSince(started) < 60, "the README promises under a minute")
+        // The two tables' lru rows: the same numbers, wait p95 aside (the last column).
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("lru ") }.map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).dropLast(2).joined(separator: " ")
+        }
+        #expect(rows.count == 2 && rows[0] == rows[1], "\(text)")
+        #expect(text.contains("game/level-1%2Blevel-2%2Blevel-5"))
+        let temporary = process.environment!["TMPDIR"]!
+        #expect((try FileManager.default.contentsOfDirectory(atPath: temporary)).isEmpty)
+        try? FileManager.default.removeItem(atPath: temporary)
+    }
+
     @Test("odr-sim serve --help and odr-sim live --help are odr-sim-live's, with examples")
     func help() throws {
         for command in ["serve", "live"] {
