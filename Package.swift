@@ -17,8 +17,8 @@ import PackageDescription
 //   Advice        → Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
 //   CommandShell  → PolicyPlugins, SafeOutput, TextInput  [ArgumentParser]
 //   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
+//   Live          → Metrics, ODRCore, SafeOutput, Simulation, TextInput  [NIOCore, NIOHTTP1, NIOPosix]
 //   ScenarioFile  → ODRCore, Quantities, Simulation, TextInput, Workload  [Yams]
-//   Live          → ODRCore, SafeOutput, Simulation, TextInput  [NIOCore, NIOHTTP1, NIOPosix]
 //   Metrics       → ODRCore, Quantities, Simulation, Stochastic, TextInput  [Histogram]
 //   PolicyPlugins → COdrSimPolicy, ODRCore, ODRPolicies, SafeOutput, TextInput
 //   TraceReplay   → CPrefetch, CZstd, ODRCore, ODRPolicies, Quantities, TextInput
@@ -184,7 +184,7 @@ let package = Package(
         .target(
             name: "Live",
             dependencies: [
-                "ODRCore", "Simulation", "TextInput", "SafeOutput",
+                "ODRCore", "Simulation", "Metrics", "TextInput", "SafeOutput",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -242,7 +242,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput"]),
         .testTarget(
-            name: "LiveTests", dependencies: ["Live", "ODRPolicies", "ScenarioFile", "Simulation"],
+            name: "LiveTests", dependencies: ["Live", "ODRPolicies", "ScenarioFile", "Simulation", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "ScenarioFileTests",
@@ -251,7 +251,7 @@ let package = Package(
             name: "OdrSimCLITests",
             dependencies: [
                 "OdrSimCLI", "Metrics", "Experiments", "ScenarioFile", "Simulation", "ODRCore", "ODRPolicies",
-                "Reports", "SafeOutput",
+                "Reports", "SafeOutput", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

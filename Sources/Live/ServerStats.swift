@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// What a pack server has served, counted as its writes complete, read from any thread
 /// (`GET /stats`, and the server's last line).
@@ -52,30 +53,19 @@ public final class ServerStats: @unchecked Sendable {
     }
 
     /// `GET /stats`: `{"bytes_served": N, "requests": N, "packs": [{"app", "pack", "requests",
-    /// "bytes_served"}, …]}`, packs sorted by app and pack.
+    /// "bytes_served"}, …]}`, packs sorted by app and pack, written as every JSON of odr-sim is
+    /// (``Metrics/JSONText``).
     public var json: String {
         lock.lock()
         defer { lock.unlock() }
-        let packs = perPack.keys.sorted().map { key -> String in
-            let entry = perPack[key]!
-            return
-                "{\"app\": \(Self.quoted(key.app)), \"pack\": \(Self.quoted(key.pack)), "
-                + "\"requests\": \(entry.requests), \"bytes_served\": \(entry.bytes)}"
+        let packs = perPack.keys.sorted().map { key in
+            JSONText.object([
+                ("app", JSONText.string(key.app)), ("pack", JSONText.string(key.pack)),
+                ("requests", String(perPack[key]!.requests)), ("bytes_served", String(perPack[key]!.bytes)),
+            ])
         }
-        return
-            "{\"bytes_served\": \(total), \"requests\": \(requestCount), \"packs\": [\(packs.joined(separator: ", "))]}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return JSONText.object([
+            ("bytes_served", String(total)), ("requests", String(requestCount)), ("packs", JSONText.array(packs)),
+        ])
     }
 }

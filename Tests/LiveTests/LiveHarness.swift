@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -24,29 +25,11 @@ enum LiveHarness {
         repository.appendingPathComponent("Tests/LiveTests/Fixtures/\(name)").path
     }
 
-    struct Output {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Output = ProcessRun.Output
 
     /// Runs `executable` with `arguments` from the repository's root, to its end.
     static func run(_ executable: URL, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try ProcessRun.run(executable, arguments, in: repository)
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `odr-sim` executable, as a user would.
 struct CLI {
@@ -33,24 +34,9 @@ struct CLI {
     static func run(
         executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.currentDirectoryURL = directory ?? repository
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let output = try ProcessRun.run(
+            executable, arguments, in: directory ?? repository, environment: environment)
+        return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 
     /// A fresh temporary directory.
