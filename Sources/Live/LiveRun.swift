@@ -38,6 +38,8 @@ public final class LiveRun {
     private let fetcher = PackFetcher()
     /// Each device-wide pack's app ID, name and size.
     private var packs: [(app: String, pack: String, size: Int64)] = []
+    /// Each pack's device-wide index by app ID and name.
+    private var indexOf: [String: Int] = [:]
     /// Each pack's version: 1, and one more at each update that removed the old one.
     private var versions: [Int] = []
     /// Packs whose files a run before this one left, not yet downloaded by this one: other
@@ -67,7 +69,10 @@ public final class LiveRun {
         self.server = server
         clock = LiveClock(speed: speed)
         for app in scenario.apps {
-            for pack in app.catalog.packs { packs.append((app.id, pack.name, pack.size)) }
+            for pack in app.catalog.packs {
+                indexOf[Self.key(app.id, pack.name)] = packs.count
+                packs.append((app.id, pack.name, pack.size))
+            }
         }
         versions = Array(repeating: 1, count: packs.count)
         folder = try PackFolder(path: path, packs: packs)
@@ -77,6 +82,8 @@ public final class LiveRun {
     }
 
     deinit { fetcher.shutdown() }
+
+    private static func key(_ app: String, _ pack: String) -> String { app + "\u{0}" + pack }
 
     /// What the run watches of the device's events: updates (a new version).
     public lazy var watcher: any SimulationObserver = Watcher(run: self)
@@ -220,9 +227,7 @@ public final class LiveRun {
     /// Removes or shortens odr-sim's files so that each pack's is what the device holds.
     private func syncFiles(_ simulator: Simulator) throws(LiveError) {
         for (app, name) in folder.packsHeld {
-            guard let index = packs.firstIndex(where: { $0.app == app && $0.pack == name }),
-                !unclaimed.contains(index)
-            else { continue }
+            guard let index = indexOf[Self.key(app, name)], !unclaimed.contains(index) else { continue }
             let state = simulator.device.state(of: PackID(rawValue: Int32(index)))
             switch (state, folder.holding(app: app, pack: name)) {
             case (.downloaded, .complete), (.inUse, .complete): break
@@ -243,9 +248,7 @@ public final class LiveRun {
     private func syncOtherData(_ simulator: Simulator) throws(LiveError) {
         var ours: Int64 = 0
         for held in folder.packsHeld {
-            guard let index = packs.firstIndex(where: { $0.app == held.app && $0.pack == held.pack }),
-                !unclaimed.contains(index)
-            else { continue }
+            guard let index = indexOf[Self.key(held.app, held.pack)], !unclaimed.contains(index) else { continue }
             let downloading = simulator.device.bytesReceived(by: PackID(rawValue: Int32(index))) != nil
             ours += downloading ? packs[index].size : folder.bytes(of: [held])
         }
