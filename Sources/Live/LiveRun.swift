@@ -16,7 +16,8 @@ import Simulation
 ///   folder holds, for each pack, what the device says it holds (``PackFolder``). The device's
 ///   other data is raised to what the file system says beyond odr-sim's files (``statvfs``),
 ///   so a folder on a file system of the device's free space (a tmpfs) is a real full disk; a
-///   write that fails for space (ENOSPC) fails its download after the device hears of it.
+///   write that fails for space (ENOSPC) fails its download, its requests out of space, after
+///   the device hears of it.
 /// - **Restarts.** A pack the folder already holds (a run before this one was killed) is
 ///   delivered from the disk when the device downloads it: whole if complete, else from its
 ///   part file's length on.
@@ -163,8 +164,10 @@ public final class LiveRun {
             }
             try finishFile(index, simulator, at: time)
         case .failed(_, let reason, let diskFull):
+            // The disk refused the bytes: the device hears what fills it, and the requests
+            // waiting for the pack fail out of space, as the device's own full disk fails them.
             if diskFull { try syncOtherData(simulator) }
-            fail(index, reason, simulator, at: time)
+            fail(index, reason, simulator, at: time, because: diskFull ? .outOfSpace : .downloadFailed)
         }
     }
 
@@ -204,14 +207,17 @@ public final class LiveRun {
         simulator.deliver(size - delivered, to: pack, at: time)
     }
 
-    private func fail(_ index: Int, _ reason: String, _ simulator: Simulator, at time: Double) {
+    private func fail(
+        _ index: Int, _ reason: String, _ simulator: Simulator, at time: Double,
+        because error: RequestError = .downloadFailed
+    ) {
         let pack = PackID(rawValue: Int32(index))
         if let transfer = transfers.removeValue(forKey: index) {
             fetcher.stop(transfer.id)
             byTransfer[transfer.id] = nil
         }
         failures.append("\(packs[index].app)/\(packs[index].pack): \(reason)")
-        if simulator.device.bytesReceived(by: pack) != nil { simulator.failTransfer(pack, at: time) }
+        if simulator.device.bytesReceived(by: pack) != nil { simulator.failTransfer(pack, at: time, because: error) }
     }
 
     /// After each step: files as the device says, other data as the disk says, transfers as
@@ -319,7 +325,14 @@ public final class LiveRun {
             offset = length
             etag = tag
         } else {
-            partPath = try folder.beginPart(app: app, pack: name, version: version, size: size)
+            do {
+                partPath = try folder.beginPart(app: app, pack: name, version: version, size: size)
+            } catch where error.isDiskFull {
+                // No room for the manifest naming the file: the download fails out of space.
+                transfers[index] = Transfer(id: 0, written: 0, delivered: status.received)
+                fail(index, error.description, simulator, at: time, because: .outOfSpace)
+                return true
+            }
         }
         let id = fetcher.start(
             PackFetcher.Request(

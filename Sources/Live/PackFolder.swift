@@ -151,7 +151,7 @@ final class PackFolder {
         guard var entry = manifest.entry(relative), entry.etag != etag else { return }
         entry.etag = etag
         manifest.set(entry)
-        try save()
+        try save(deferrable: true)
     }
 
     /// The part file of `pack` of `app` is whole: renamed to its complete name.
@@ -166,7 +166,7 @@ final class PackFolder {
         entry.isComplete = true
         manifest.set(entry)
         lengths[whole] = lengths.removeValue(forKey: part) ?? entry.size
-        try save()
+        try save(deferrable: true)
     }
 
     /// Shortens the part file of `pack` of `app` to `length` bytes (what the device holds).
@@ -189,7 +189,7 @@ final class PackFolder {
             lengths[relative] = nil
             changed = true
         }
-        if changed { try save() }
+        if changed { try save(deferrable: true) }
     }
 
     /// Bytes of odr-sim's files of the packs in `packs` (app, pack), as written so far.
@@ -218,14 +218,20 @@ final class PackFolder {
             rmdir(file(folder))
             manifest.removeFolder(folder)
         }
-        try save()
+        try save(deferrable: true)
     }
 
-    private func save() throws(LiveError) {
+    /// Rewrites the manifest. A rewrite that only forgets or renames files may wait (`deferrable`)
+    /// when the disk is full: the manifest on disk then names a file that is gone or has its
+    /// other name, which the next run reconciles; the next save writes it whole. One that
+    /// names a file about to be made may not: that file is then not made.
+    private func save(deferrable: Bool = false) throws(LiveError) {
         do throws(CommandFailure) {
             try writeAtomically(manifest.text, to: file(FolderManifest.name))
         } catch {
-            throw LiveError(error.description)
+            let full = ((try? freeBytes()) ?? 0) < 1 << 16
+            if deferrable && full { return }
+            throw LiveError(error.message, isDiskFull: full)
         }
     }
 }

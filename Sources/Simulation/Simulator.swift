@@ -287,12 +287,13 @@ public final class Simulator {
     }
 
     /// `pack`'s running download failed at `time` (external transfers): the device's
-    /// ``ODRDevice/failDownload(_:at:)``, then what follows settles as after an event.
-    public func failTransfer(_ pack: PackID, at time: Double) {
-        precondition(transfers == .external, "failTransfer(_:at:) is for external transfers")
+    /// ``ODRDevice/failDownload(_:at:because:)``, its waiting requests failing with `error`,
+    /// then what follows settles as after an event.
+    public func failTransfer(_ pack: PackID, at time: Double, because error: RequestError = .downloadFailed) {
+        precondition(transfers == .external, "failTransfer(_:at:because:) is for external transfers")
         start()
         let time = max(time, device.now)
-        device.failDownload(pack, at: time)
+        device.failDownload(pack, at: time, because: error)
         settle(at: time)
     }
 

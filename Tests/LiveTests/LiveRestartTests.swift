@@ -105,6 +105,66 @@ struct LiveRestartTests {
         #expect(summary["downloads"] == "2" && summary["downloaded_bytes"] == String(12 * Self.mib))
     }
 
+    @Test(
+        "A disk filled by someone else mid-download (ENOSPC): the request fails out of space, their file untouched",
+        .enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+    func diskFilledUnderneath() throws {
+        let work = try LiveHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.path + "/full.scn"
+        // 64 MiB with 32 used; one 16 MiB pack, requested at once.
+        try """
+        name: full
+        duration: 1h
+        platform: ios17
+        device: {capacity: 64MiB, used: 32MiB}
+        apps:
+          - id: game
+            resources: [{name: big, size: 16MiB, tags: [big]}]
+        events:
+          - {at: 0, app: game, install: true}
+          - {at: 0, app: game, launch: true}
+          - {at: 0, app: game, request: [big], id: r, priority: urgent}
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let disk = try LiveHarness.SizedFolder(bytes: 32 * Self.mib + 8192)
+        defer { disk.stop() }
+        #expect(disk.isSized)
+        let server = try Self.server(file, rate: 2 * Double(Self.mib))
+        defer { server.stop() }
+        let live = Process()
+        live.executableURL = LiveHarness.binary("odr-sim-live")
+        live.arguments = [
+            "live", file, "--server", server.url, "--folder", disk.path + "/packs", "--out", work.path + "/out",
+            "--no-report",
+        ]
+        live.standardOutput = FileHandle.nullDevice
+        live.standardError = FileHandle.nullDevice
+        try live.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Self.size(disk.path + "/packs/game/big.part") < 2 * Self.mib && Date() < deadline { usleep(20_000) }
+        // Someone else's 31 MiB: more than is left, so theirs fills the disk and ours hits ENOSPC.
+        let theirs = FileManager.default.createFile(atPath: disk.path + "/video.mov", contents: nil)
+        #expect(theirs)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: disk.path + "/video.mov"))
+        let block = Data(repeating: 1, count: 1 << 20)
+        var written = 0
+        for _ in 0..<31 {
+            do { try handle.write(contentsOf: block) } catch { break }
+            written += 1
+        }
+        try? handle.close()
+        let kept = Self.size(disk.path + "/video.mov")
+        live.waitUntilExit()
+        #expect(live.terminationStatus == 0)
+        let summary = try LiveHarness.rows(work.path + "/out/summary.csv")[0]
+        #expect(summary["failed_requests"] == "1" && summary["failed_out_of_space"] == "1", "\(summary)")
+        // The download began and never finished: some of its bytes came, not all.
+        let bytes = Int64(summary["downloaded_bytes"] ?? "") ?? -1
+        #expect(summary["downloads"] == "0" && bytes > 0 && bytes < 16 * Self.mib, "\(summary)")
+        #expect(Self.size(disk.path + "/video.mov") == kept && kept >= Int64(written - 1) * Self.mib)
+    }
+
     @Test("A file odr-sim did not write, at a pack's name or beside the packs, is never touched")
     func foreignFiles() throws {
         let work = try LiveHarness.temporaryDirectory()

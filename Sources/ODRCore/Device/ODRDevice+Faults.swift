@@ -7,8 +7,11 @@ extension ODRDevice {
     /// and a prefetch skips it. The bytes fetched stay for the next download to resume from,
     /// or are removed (``PlatformProfile/resumesFailedDownloads``). Returns false if no
     /// download of `p` is under way.
+    ///
+    /// `error` is what the waiting requests get: ``RequestError/outOfSpace`` when the disk
+    /// refused the bytes (a real disk, full of data the device was not told of: `odr-sim live`).
     @discardableResult
-    public func failDownload(_ p: PackID, at time: Double) -> Bool {
+    public func failDownload(_ p: PackID, at time: Double, because error: RequestError = .downloadFailed) -> Bool {
         advance(to: time)
         guard state.packs[p].downloading else { return false }
         let a = state.packs[p].app
@@ -33,7 +36,7 @@ extension ODRDevice {
         emit(.downloadFailed(p, a, bytes: fetched, keptBytes: state.packDetails[p].received))
         for waiter in waiters {
             guard let request = liveSlot(waiter), !state.requests[request].granted else { continue }
-            failWaiting(request, .downloadFailed)
+            failWaiting(request, error)
         }
         if wasSystem { systemDownloadFailed(p, app: a) }
         refreshRunnability()
