@@ -327,7 +327,7 @@ public final class LiveRun {
         } else {
             do {
                 partPath = try folder.beginPart(app: app, pack: name, version: version, size: size)
-            } catch where error.isDiskFull {
+            } catch  where error.isDiskFull {
                 // No room for the manifest naming the file: the download fails out of space.
                 transfers[index] = Transfer(id: 0, written: 0, delivered: status.received)
                 fail(index, error.description, simulator, at: time, because: .outOfSpace)
