@@ -6,8 +6,8 @@ import PackageDescription
 // scripts/architecture (--update rewrites it here and in docs/architecture.md; a test holds both):
 // architecture:begin
 //   odr-sim-live  → LiveCLI
-//   LiveCLI       → CommandShell, Experiments, Live, Metrics, OdrSimCLI, Reports, SafeOutput, ScenarioFile, Simulation
-//                    [ArgumentParser]
+//   LiveCLI       → CommandShell, Experiments, Live, Metrics, OdrSimCLI, Quantities, Reports, SafeOutput,
+//                   ScenarioFile, Simulation  [ArgumentParser]
 //   odr-sim       → OdrSimCLI
 //   OdrSimCLI     → Advice, Bounds, CommandShell, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins,
 //                   Quantities, Reports, SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay
@@ -194,7 +194,7 @@ let package = Package(
             name: "LiveCLI",
             dependencies: [
                 "Live", "OdrSimCLI", "CommandShell", "Simulation", "ScenarioFile", "Experiments", "Metrics", "Reports",
-                "SafeOutput",
+                "SafeOutput", "Quantities",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "odr-sim-live", dependencies: ["LiveCLI"]),

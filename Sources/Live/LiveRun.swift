@@ -1,6 +1,12 @@
 import ODRCore
 import Simulation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `odr-sim live`: the loop that drives a ``Simulator`` with external transfers through real
 /// downloads into a folder, on a real clock.
 ///
@@ -29,6 +35,20 @@ public final class LiveRun {
         public init(host: String, port: Int) {
             self.host = host
             self.port = port
+        }
+
+        /// Whether something accepts connections there now (a run against no server would
+        /// only fail each download in turn).
+        public var isListening: Bool {
+            var hints = addrinfo()
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var found: UnsafeMutablePointer<addrinfo>?
+            guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return false }
+            defer { freeaddrinfo(found) }
+            let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Live
 import Metrics
 import OdrSimCLI
+import Quantities
 import Reports
 import SafeOutput
 import ScenarioFile
@@ -44,11 +45,16 @@ struct LiveCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        guard ModelLimits.clockSpeeds.contains(speed) else {
+            throw ValidationError("--speed must be between 0.001 and 1000000 (virtual seconds a real one)")
+        }
     }
 
     func run() throws {
         let address = try Self.loopback(server)
+        guard address.isListening else {
+            throw CommandFailure("--server \(server): nothing listens there; start odr-sim serve first (docs/live.md)")
+        }
         let document = try loadScenario(file)
         guard let descriptor = try resolvePolicies(policy.map { [$0] } ?? [], scenario: document).first else {
             throw CommandFailure.usage("the scenario names no policy; give one with --policy")

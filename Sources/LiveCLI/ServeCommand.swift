@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Live
 import OdrSimCLI
+import Quantities
 import SafeOutput
 import Simulation
 
@@ -38,7 +39,9 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        guard ModelLimits.clockSpeeds.contains(speed) else {
+            throw ValidationError("--speed must be between 0.001 and 1000000 (virtual seconds a real one)")
+        }
     }
 
     func run() throws {

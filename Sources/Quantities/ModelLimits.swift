@@ -36,6 +36,10 @@ public enum ModelLimits {
     /// 100: a Zipf exponent.
     public static let zipfAlpha: Double = 100
 
+    /// A live run's clock (`odr-sim live --speed`, `odr-sim serve --speed`): from a thousandth
+    /// to a million virtual seconds a real one (a real second then covers eleven days).
+    public static let clockSpeeds: ClosedRange<Double> = 0.001...1_000_000
+
     /// A drawn size in bytes, rounded and clipped to 1 … ``bytes`` (a draw can be any
     /// positive double, infinity included).
     public static func drawnBytes(_ value: Double) -> Int64 {

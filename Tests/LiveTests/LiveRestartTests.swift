@@ -201,8 +201,20 @@ struct LiveRestartTests {
         #expect(refused.stderr.contains("is not this machine"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never"))
         let server = try PackServer(packs: ServedPacks(Self.scenarioValue()), port: 0)
-        defer { server.stop() }
         #expect(server.host == "127.0.0.1" && server.url.hasPrefix("http://127.0.0.1:"))
+        // Once it has stopped, nothing listens there: one line, before any folder is made.
+        let url = server.url
+        server.stop()
+        let folder = try LiveHarness.temporaryDirectory().path + "/packs"
+        let nobody = try LiveHarness.run(
+            LiveHarness.binary("odr-sim-live"),
+            ["live", "Scenarios/live/rehearsal.scn", "--server", url, "--folder", folder])
+        #expect(nobody.status == 1 && nobody.stderr.contains("nothing listens there"), "\(nobody.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        let slow = try LiveHarness.run(
+            LiveHarness.binary("odr-sim-live"),
+            ["live", "Scenarios/live/rehearsal.scn", "--server", url, "--folder", folder, "--speed", "0"])
+        #expect(slow.status == 64 && slow.stderr.contains("--speed must be between 0.001 and 1000000"))
     }
 
     static func scenarioValue() throws -> Scenario {
