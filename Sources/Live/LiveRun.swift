@@ -165,7 +165,10 @@ public final class LiveRun {
         switch news {
         case .wrote(let slot, _), .answered(let slot, _), .ended(let slot), .failed(let slot, _, _): id = slot
         }
-        guard let index = byTransfer[id], var transfer = transfers[index], !transfer.ended else { return }
+        // News of a transfer stopped since (its pack's download may have started again, as
+        // another transfer) is not this one's.
+        guard let index = byTransfer[id], var transfer = transfers[index], transfer.id == id, !transfer.ended
+        else { return }
         let (app, name, size) = packs[index]
         switch news {
         case .answered(_, let etag):
@@ -221,8 +224,9 @@ public final class LiveRun {
             }
         }
         try folder.complete(app: app, pack: name)
-        let delivered = transfers.removeValue(forKey: index)?.delivered ?? 0
-        byTransfer = byTransfer.filter { $0.value != index }
+        let finished = transfers.removeValue(forKey: index)
+        if let finished { byTransfer[finished.id] = nil }
+        let delivered = finished?.delivered ?? 0
         guard simulator.device.bytesReceived(by: pack) == delivered else { return }
         simulator.deliver(size - delivered, to: pack, at: time)
     }
@@ -261,7 +265,10 @@ public final class LiveRun {
             case (.partiallyDownloaded(let bytes), .part(_, let length, _)) where bytes > 0:
                 if length > bytes { try folder.truncatePart(app: app, pack: name, to: bytes) }
             default:
-                if let transfer = transfers.removeValue(forKey: index) { fetcher.stop(transfer.id) }
+                if let transfer = transfers.removeValue(forKey: index) {
+                    fetcher.stop(transfer.id)
+                    byTransfer[transfer.id] = nil
+                }
                 try folder.remove(app: app, pack: name)
             }
         }
