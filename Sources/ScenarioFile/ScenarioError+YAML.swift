@@ -56,7 +56,9 @@ extension ScenarioError {
             }
         }
         let firstLine = lines[first.line - 1]
-        var index = first.column - 1 + key.unicodeScalars.count
+        // From the first character after the key, and never before the line's second: each
+        // step looks at the character before it (an empty key at column 1 starts at 0).
+        var index = max(1, first.column - 1 + key.unicodeScalars.count)
         while index < firstLine.count, !(firstLine[index] == "#" && firstLine[index - 1] == " ") {
             if [",", "{", " "].contains(firstLine[index - 1]), keyStarts(firstLine, at: index) {
                 return (first.line, index + 1)

@@ -362,6 +362,13 @@ struct MalformedScenarioTests {
                 """, line: 2, column: 37, message: "duplicate key 'capacity' (first at line 2)"),
 
         MalformedCase(
+            name: "YAML duplicate empty key at column 1 (found by FuzzStudy: it read before the line)",
+            text: """
+                "": 1
+                "": 2
+                """, line: 2, column: 1, message: "duplicate key '' (first at line 1)"),
+
+        MalformedCase(
             name: "YAML duplicate key in a block list item",
             text: """
                 duration: 1d
