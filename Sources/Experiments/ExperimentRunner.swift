@@ -42,6 +42,11 @@ public struct ExperimentRunner {
     /// written: each run also makes its study lines (``RunResult/lines``) on its own thread,
     /// so that a study's serial end only joins them.
     public var studyLines: (values: [[String]], platformMetrics: Bool)? = nil
+    /// With ``studyLines``: whether each run also keeps its numbers as it ran them (its
+    /// ``RunResult/summary`` and ``RunResult/apps``), for what reads them (a study's
+    /// objective, `--precision`, `--robustness`). Without, they are the rows its lines read
+    /// back as, one copy of them: a plain sweep's memory.
+    public var keepsRunNumbers = true
 
     /// A billion kernel events per run: minutes of work, far beyond any shipped scenario
     /// (a 50-app simulated year is 6 million), and short of a runaway workload's hours.
@@ -71,12 +76,14 @@ public struct ExperimentRunner {
     /// A runner for a study's runs: no samples, events or chart data, since a study keeps
     /// only each run's numbers, and each run making its lines (``studyLines``): `values`, the
     /// axis values by point; `platformMetrics`, whether the files have those columns.
+    /// `keepsRunNumbers`: ``keepsRunNumbers``.
     public static func study(
-        _ plan: ExperimentPlan, values: [[String]], platformMetrics: Bool, jobs: Int
+        _ plan: ExperimentPlan, values: [[String]], platformMetrics: Bool, jobs: Int, keepsRunNumbers: Bool = false
     ) -> ExperimentRunner {
         var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
         runner.keepsChartData = false
         runner.studyLines = (values, platformMetrics)
+        runner.keepsRunNumbers = keepsRunNumbers
         return runner
     }
 
@@ -96,7 +103,9 @@ public struct ExperimentRunner {
 
     /// The outcome of one run.
     public struct RunResult: Sendable {
-        public let summary: SummaryRow
+        /// The run's numbers; in a study that does not keep them
+        /// (``ExperimentRunner/keepsRunNumbers``), as its `results.csv` line reads back.
+        public internal(set) var summary: SummaryRow
         /// The run's `events.csv` rows, unless they went to ``eventsPart``.
         public let eventRows: String
         public let sampleRows: String
@@ -176,6 +185,7 @@ public struct ExperimentRunner {
         let warmup = self.warmup
         let chartData = keepsChartData
         let studyLines = self.studyLines
+        let keepsRunNumbers = self.keepsRunNumbers
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while !slots.stopped, let position = next.take(below: order.count) {
@@ -209,8 +219,10 @@ public struct ExperimentRunner {
                 }
                 result.point = run.point
                 if let studyLines {
-                    result.lines = SweepResults.RunLines(
+                    let lines = SweepResults.RunLines(
                         result, values: studyLines.values[run.point], platformMetrics: studyLines.platformMetrics)
+                    if !keepsRunNumbers { (result.summary, result.apps) = (lines.row, lines.appRows) }
+                    result.lines = lines
                 }
                 let update = slots.set(slot, result)
                 progress?(update)

@@ -90,8 +90,15 @@ public struct SweepResults: Sendable {
     /// `apps.csv` as written: the axis columns (with their numeric columns), then each app's
     /// row of each run.
     public func appsFile() throws -> String {
-        let head = String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
-        return head + (try rewritten(appLines))
+        var text = ""
+        try writeAppsFile { text += $0 }
+        return text
+    }
+
+    /// ``appsFile()`` handed to `write` a piece at a time (``stream(_:rewrite:to:)``).
+    public func writeAppsFile(_ write: (String) throws -> Void) throws {
+        try write(String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics))
+        try stream(appLines, rewrite: true, to: write)
     }
 
     /// The app rows grouped by point (in point order), parsed back from ``appLines``.
@@ -194,29 +201,48 @@ public struct SweepResults: Sendable {
         }
     }
 
-    /// Lines as the written files have them: each with its axes' numeric columns.
-    private func rewritten(_ lines: [String]) throws -> String {
-        try OrderedParallel.map(lines.count, jobs: jobs) { range in
-            var text = ""
-            // A study has few points: each one's written axis fields are made once.
-            var prefixes: [[String]: String] = [:]
-            for i in range {
-                if let (values, rest) = Self.plainAxes(of: lines[i], count: axisNames.count) {
-                    // The rest's fields as they are: CSV.row would write them so (none is quoted).
-                    if prefixes[values] == nil {
-                        prefixes[values] = String(CSV.row(writtenAxisValues(values)).dropLast()) + ","
-                    }
-                    text += prefixes[values]!
-                    text += rest
-                    continue
-                }
-                for record in try CSVReader.records(lines[i]) {
-                    let f = record.fields
-                    text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
+    /// `lines` as the written files have them (with their axes' numeric columns when
+    /// `rewrite`), handed to `write` a piece at a time: pieces of 4,096 lines, ``jobs`` of them
+    /// made at once, so that a study's largest files are never held whole.
+    private func stream(_ lines: [String], rewrite: Bool, to write: (String) throws -> Void) throws {
+        let piece = 4_096
+        let pieces = (lines.count + piece - 1) / piece
+        var next = 0
+        while next < pieces {
+            let batch = next..<min(pieces, next + max(1, jobs))
+            let texts = try OrderedParallel.map(batch.count, jobs: jobs, grain: 1) { range in
+                try range.map { k in
+                    let start = (batch.lowerBound + k) * piece
+                    let part = lines[start..<min(lines.count, start + piece)]
+                    return rewrite ? try rewritten(part) : part.joined()
                 }
             }
-            return [text]
-        }.joined()
+            for text in texts { try write(text) }
+            next = batch.upperBound
+        }
+    }
+
+    /// Lines as the written files have them: each with its axes' numeric columns.
+    private func rewritten(_ lines: ArraySlice<String>) throws -> String {
+        var text = ""
+        // A study has few points: each one's written axis fields are made once.
+        var prefixes: [[String]: String] = [:]
+        for i in lines.indices {
+            if let (values, rest) = Self.plainAxes(of: lines[i], count: axisNames.count) {
+                // The rest's fields as they are: CSV.row would write them so (none is quoted).
+                if prefixes[values] == nil {
+                    prefixes[values] = String(CSV.row(writtenAxisValues(values)).dropLast()) + ","
+                }
+                text += prefixes[values]!
+                text += rest
+                continue
+            }
+            for record in try CSVReader.records(lines[i]) {
+                let f = record.fields
+                text += CSV.row(writtenAxisValues(Array(f[..<axisNames.count])) + f[axisNames.count...])
+            }
+        }
+        return text
     }
 
     /// The records of one line as ``Metrics/CSVReader`` reads them; a line with no quote and
@@ -307,10 +333,21 @@ public struct SweepResults: Sendable {
 
     /// `results.csv` as written: ``resultsCSV`` with the axes' numeric columns.
     public func resultsFile() throws -> String {
-        guard axisNumbers.contains(where: { $0 != nil }) else { return resultsCSV }
-        let head =
-            String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
-        return head + (try rewritten(lines))
+        var text = ""
+        try writeResultsFile { text += $0 }
+        return text
+    }
+
+    /// ``resultsFile()`` handed to `write` a piece at a time (``stream(_:rewrite:to:)``).
+    public func writeResultsFile(_ write: (String) throws -> Void) throws {
+        // Without numeric columns, the lines are written as they are.
+        let rewrite = axisNumbers.contains { $0 != nil }
+        try write(
+            rewrite
+                ? String(CSV.row(writtenAxisNames).dropLast()) + ","
+                    + SummaryRow.header(platformMetrics: platformMetrics)
+                : resultsHeader)
+        try stream(lines, rewrite: rewrite, to: write)
     }
 
     /// Per point (in point order), its axis values and the comparison of its policies, from

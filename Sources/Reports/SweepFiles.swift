@@ -15,6 +15,10 @@ public struct SweepFiles {
     public let results: SweepResults
     public let comparisons: [(values: [String], comparison: Comparison)]
     public private(set) var files: [(name: String, contents: String)] = []
+    /// `results.csv` and `apps.csv`, which grow with the runs: written a piece at a time
+    /// when the folder is committed (`ReportDirectory.commit(_:streams:staged:)`): `write`
+    /// hands each piece, in order, to the function it is given.
+    public private(set) var streams: [(name: String, write: ((String) throws -> Void) throws -> Void)] = []
 
     /// The files of `results` (`extra` after them), the report's unless `report` is false;
     /// `app`, the focus. Results not yet prepared (a merge's) are, on every core.
@@ -47,7 +51,7 @@ public struct SweepFiles {
         // The files do not depend on one another: they are made at once, on the study's threads.
         let made = results
         var tasks: [@Sendable () throws -> (name: String, contents: String)?] = [
-            { ("results.csv", try made.resultsFile()) }, { ("comparison.csv", made.comparisonCSV(comparisons)) },
+            { ("comparison.csv", made.comparisonCSV(comparisons)) },
             { ("comparison-long.csv", made.comparisonLongCSV(comparisons)) },
             { try made.baselinePairs().map { ("baseline-pairs.csv", made.baselinePairsCSV($0)) } },
             {
@@ -57,8 +61,10 @@ public struct SweepFiles {
                 }
             },
         ]
+        streams = [("results.csv", made.writeResultsFile)]
         if !results.appLines.isEmpty {
-            tasks += [{ ("apps.csv", try made.appsFile()) }, { ("comparison-apps.csv", try made.comparisonAppsCSV()) }]
+            streams.append(("apps.csv", made.writeAppsFile))
+            tasks.append { ("comparison-apps.csv", try made.comparisonAppsCSV()) }
         }
         if report {
             tasks.append { try Self.reportPage(made, comparisons: comparisons, axes: axes, name: name, app: app) }

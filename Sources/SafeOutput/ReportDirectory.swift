@@ -134,14 +134,21 @@ public struct ReportDirectory {
         try commit(files, staged: true)
     }
 
-    /// Writes `files` (name → contents) and swaps them in as the destination directory.
-    /// `staged`: the directory was made by ``prepare()`` and may already hold files.
-    public func commit(_ files: [(name: String, contents: String)], staged: Bool = false) throws(CommandFailure) {
+    /// A file written a piece at a time: `write` hands each piece, in order, to the function
+    /// it is given, so that a large file is never held whole.
+    public typealias StreamedFile = (name: String, write: ((String) throws -> Void) throws -> Void)
+
+    /// Writes `files` (name → contents) and `streams` and swaps them in as the destination
+    /// directory. `staged`: the directory was made by ``prepare()`` and may already hold files.
+    public func commit(
+        _ files: [(name: String, contents: String)], streams: [StreamedFile] = [], staged: Bool = false
+    ) throws(CommandFailure) {
         do {
             if !staged { try makeStaging() }
             for file in files {
                 try PathBytes.create(staging.appendingPathComponent(file.name).path, Data(file.contents.utf8))
             }
+            for file in streams { try write(file) }
             let written = (PathBytes.entries(of: staging.path) ?? []).filter { $0 != OutputSafety.manifestName }
             let manifest = staging.appendingPathComponent(OutputSafety.manifestName).path
             PathBytes.remove(manifest)
@@ -173,6 +180,17 @@ public struct ReportDirectory {
         } catch {
             abandon()
             throw CommandFailure("cannot write reports to \(label): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes one streamed file, new, into the temporary directory.
+    private func write(_ file: StreamedFile) throws {
+        let path = staging.appendingPathComponent(file.name).path
+        let descriptor = PathBytes.open(path, O_WRONLY | O_CREAT | O_EXCL)
+        guard descriptor >= 0 else { throw PathFailure(path: path, errno: errno) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try file.write { piece in
+            do { try handle.write(contentsOf: Data(piece.utf8)) } catch { throw PathFailure(path: path, errno: EIO) }
         }
     }
 

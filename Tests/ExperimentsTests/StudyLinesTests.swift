@@ -53,11 +53,12 @@ struct StudyLinesTests {
         )
     }
 
-    static func runs(_ plan: ExperimentPlan, values: [[String]], jobs: Int) throws -> [ExperimentRunner.RunResult] {
-        var runner = ExperimentRunner(plan: plan, sampleInterval: 0, recordsEvents: false, jobs: jobs)
-        runner.keepsChartData = false
-        runner.studyLines = (values, false)
-        return try runner.run()
+    static func runs(
+        _ plan: ExperimentPlan, values: [[String]], jobs: Int, keepsRunNumbers: Bool = false
+    ) throws -> [ExperimentRunner.RunResult] {
+        try ExperimentRunner.study(
+            plan, values: values, platformMetrics: false, jobs: jobs, keepsRunNumbers: keepsRunNumbers
+        ).run()
     }
 
     /// The written files as they were made before the rows came from the runs: the whole
@@ -106,6 +107,61 @@ struct StudyLinesTests {
             try made.appsFile() == head + AppRow.header(platformMetrics: false)
                 + Self.rewritten(made.appsHeader, apps.map(\.1), numbers: numbers))
         #expect(try parsed.resultsFile() == made.resultsFile() && parsed.appsFile() == made.appsFile())
+    }
+
+    @Test(
+        """
+        a plain study's runs keep only the numbers their lines hold, bit for bit; one that an objective reads keeps \
+        them as run
+        """)
+    func runsKeepTheWrittenNumbers() throws {
+        let (plan, values) = try Self.plan()
+        let runs = try Self.runs(plan, values: values, jobs: 2)
+        let asRun = try Self.runs(plan, values: values, jobs: 2, keepsRunNumbers: true)
+        let (lines, apps) = SweepResults.lines(
+            runs, indices: Array(plan.runs.indices), plan: plan, values: values, platformMetrics: false)
+        let parsed = try SweepResults(axisNames: ["x"], baseline: "apple", lines: lines, appLines: apps.map(\.1))
+            .prepared(jobs: 1)
+        func bits(_ values: [Double]) -> [UInt64] { values.map(\.bitPattern) }
+        // What an objective, --precision and --robustness read: the run's own rows.
+        #expect(try runs.map { bits($0.summary.values) } == parsed.groups().flatMap(\.rows).map { bits($0.values) })
+        #expect(
+            try runs.flatMap(\.apps).map { bits($0.values) }
+                == parsed.appGroups().flatMap(\.rows).map { bits($0.values) })
+        // The numbers as run carry the platform metrics too, which this study's files do not.
+        let written = Metric.columns(platformMetrics: false).count
+        #expect(written < Metric.allCases.count && runs.allSatisfy { $0.summary.values.count == written })
+        #expect(asRun.allSatisfy { $0.summary.values.count == Metric.allCases.count })
+        #expect(zip(runs, asRun).allSatisfy { $0.lines?.result == $1.lines?.result })
+    }
+
+    @Test("results.csv and apps.csv are handed over in pieces of 4,096 lines, in order, at any --jobs")
+    func filesStreamInPieces() throws {
+        let labels = ["plain", "with, comma", "say \"hi\""]
+        let metrics = Metric.columns(platformMetrics: false).count
+        let lines = (0..<10_000).map {
+            SweepResults.line(
+                values: [labels[$0 % 3]],
+                summary: SummaryRow(
+                    policy: "lru", replication: $0 + 1, seed: 7, values: Array(repeating: Double($0), count: metrics)))
+        }
+        let numbers = ["plain": 1.0, "with, comma": 2, "say \"hi\"": 3]
+        for jobs in [1, 3] {
+            var results = SweepResults(axisNames: ["x"], baseline: "lru", lines: lines, appLines: lines)
+            results = try results.prepared(jobs: jobs)
+            var pieces: [String] = []
+            try results.writeResultsFile { pieces.append($0) }
+            // The header, then 4,096 + 4,096 + 1,808 lines.
+            #expect(
+                pieces.count == 4 && pieces.dropFirst().map { $0.filter { $0 == "\n" }.count } == [4_096, 4_096, 1_808])
+            #expect(pieces.joined() == results.resultsCSV)
+            results.axisNumbers = [SweepResults.AxisNumbers(column: "x_n", values: numbers)]
+            pieces = []
+            try results.writeAppsFile { pieces.append($0) }
+            let head = String(CSV.row(["x", "x_n"]).dropLast()) + "," + AppRow.header(platformMetrics: false)
+            #expect(pieces.count == 4)
+            #expect(pieces.joined() == head + (try Self.rewritten("x\n", lines, numbers: numbers)))
+        }
     }
 
     @Test("a line is split as the CSV reader reads it, quoted or not")

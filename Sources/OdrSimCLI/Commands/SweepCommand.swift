@@ -208,7 +208,8 @@ struct SweepRunCommand: ParsableCommand {
                 points: study.points.map { ExperimentPlan.Point($0.document) },
                 policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications),
             values: study.points.map(\.values),
-            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count)
+            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count,
+            keepsRunNumbers: objective.objective != nil || !precision.isEmpty || robustness)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
         return runner
@@ -338,6 +339,6 @@ private func write(
     do { files = try SweepFiles(results, name: name, report: report, app: app, extra: extra ?? []) } catch {
         throw CommandFailure("cannot write reports to \(destination.path): \(error)")
     }
-    try destination.commit(files.files)
+    try destination.commit(files.files, streams: files.streams)
     return files
 }
