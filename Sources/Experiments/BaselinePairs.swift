@@ -30,40 +30,54 @@ public struct BaselinePairs: Sendable {
     /// Every other point × policy, in point order and then policy order.
     public let pairs: [Pair]
 
-    /// Pairs the runs of `groups` (each point's values and rows, in point order) against the
-    /// rows of point `baselinePoint` under `policy`; nil if that point has no such rows.
-    init?(groups: [(values: [String], rows: [SummaryRow])], baselinePoint: Int, policy: String, platformMetrics: Bool) {
-        guard groups.indices.contains(baselinePoint) else { return nil }
-        let base = groups[baselinePoint].rows.filter { $0.policy == policy }
-        guard !base.isEmpty else { return nil }
-        let byReplication = Dictionary(base.map { ($0.replication, $0) }, uniquingKeysWith: { a, _ in a })
-        metrics = Metric.columns(platformMetrics: platformMetrics)
-        baselineValues = groups[baselinePoint].values
-        baselinePolicy = policy
-        var pairs: [Pair] = []
-        for (g, group) in groups.enumerated() {
-            var order: [String] = []
-            for row in group.rows where !order.contains(row.policy) { order.append(row.policy) }
-            for name in order where !(g == baselinePoint && name == policy) {
-                let runs = group.rows.filter { $0.policy == name }
-                let paired = runs.compactMap { run in byReplication[run.replication].map { (run, $0) } }
-                guard !paired.isEmpty else { continue }
-                // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
-                let columns = metrics.indices
-                let units = metrics.map(\.unit)
-                pairs.append(
-                    Pair(
-                        values: group.values, policy: name, replications: paired.count,
-                        means: columns.map { c in paired.reduce(0) { $0 + $1.0.values[c] } / Double(paired.count) },
-                        baselineMeans: columns.map { c in
-                            paired.reduce(0) { $0 + $1.1.values[c] } / Double(paired.count)
-                        },
-                        differences: columns.map { c in
-                            Interval.of(paired.map { $0.0.values[c] - $0.1.values[c] }, unit: units[c])
-                        }))
-            }
+    /// The pairs of a study folded point by point (``StudyPoint``): `pairs`, every point's
+    /// against `base`, in point order.
+    init(base: Base, metrics: [Metric], pairs: [Pair]) {
+        (baselineValues, baselinePolicy, self.metrics, self.pairs) = (base.values, base.policy, metrics, pairs)
+    }
+
+    /// The baseline point's runs under the baseline policy, by replication.
+    struct Base: Sendable {
+        let values: [String]
+        let policy: String
+        let byReplication: [Int: SummaryRow]
+
+        /// Point `values`'s `rows` under `policy`; nil if it has none.
+        init?(values: [String], rows: [SummaryRow], policy: String) {
+            let base = rows.filter { $0.policy == policy }
+            guard !base.isEmpty else { return nil }
+            byReplication = Dictionary(base.map { ($0.replication, $0) }, uniquingKeysWith: { a, _ in a })
+            (self.values, self.policy) = (values, policy)
         }
-        self.pairs = pairs
+    }
+
+    /// One point's pairs (values `values`, runs `rows`) against `base`, in its policies' order;
+    /// the baseline point's own policy left out there (`isBaseline`).
+    static func pairs(
+        of values: [String], _ rows: [SummaryRow], isBaseline: Bool, against base: Base, metrics: [Metric]
+    ) -> [Pair] {
+        var order: [String] = []
+        for row in rows where !order.contains(row.policy) { order.append(row.policy) }
+        var pairs: [Pair] = []
+        for name in order where !(isBaseline && name == base.policy) {
+            let runs = rows.filter { $0.policy == name }
+            let paired = runs.compactMap { run in base.byReplication[run.replication].map { (run, $0) } }
+            guard !paired.isEmpty else { continue }
+            // The metrics are a prefix of `Metric.allCases`, the order of a row's values.
+            let columns = metrics.indices
+            let units = metrics.map(\.unit)
+            pairs.append(
+                Pair(
+                    values: values, policy: name, replications: paired.count,
+                    means: columns.map { c in paired.reduce(0) { $0 + $1.0.values[c] } / Double(paired.count) },
+                    baselineMeans: columns.map { c in
+                        paired.reduce(0) { $0 + $1.1.values[c] } / Double(paired.count)
+                    },
+                    differences: columns.map { c in
+                        Interval.of(paired.map { $0.0.values[c] - $0.1.values[c] }, unit: units[c])
+                    }))
+        }
+        return pairs
     }
 
     /// The long table's header after the axis columns.

@@ -23,16 +23,19 @@ public struct SweepResults: Sendable {
     /// The point (index in point order) every point × policy is paired against under
     /// ``baseline`` (``BaselinePairs``); nil: none.
     public var baselinePoint: Int? = nil
-    /// The lines parsed back once, by ``prepared(jobs:)``: what every comparison and verdict
-    /// reads, so that a study's files and answer do not parse its runs once each.
-    private var parsed: Parsed?
-    private struct Parsed: Sendable {
-        let rows: [(values: [String], rows: [SummaryRow])]
-        let apps: [(values: [String], rows: [AppRow])]
-        /// Per point, the comparison of its policies (``comparisons()``), made once.
-        var comparisons: [(values: [String], comparison: Comparison)] = []
+    /// The points folded once (``prepared(jobs:app:)``, ``StudyFold``): what every comparison,
+    /// pair and verdict reads, so that a study's files and answer do not read its runs once each.
+    private var folded: Folded?
+    struct Folded: Sendable {
+        /// Every point with runs, in point order.
+        let points: [StudyPoint]
+        /// The app whose numbers were folded apart (``comparisons(app:)``).
+        let focus: String?
+        /// Against the baseline point: the device's pairs and the focus's.
+        let pairs: BaselinePairs?
+        let focusPairs: BaselinePairs?
     }
-    /// Threads the files' lines are parsed and written on (``prepared(jobs:)``); 0 until then.
+    /// Threads the files' lines are parsed and written on (``prepared(jobs:app:)``); 0 until then.
     public private(set) var jobs = 0
 
     /// A numeric column beside an axis's labels: its name and each label's number.
@@ -103,7 +106,6 @@ public struct SweepResults: Sendable {
 
     /// The app rows grouped by point (in point order), parsed back from ``appLines``.
     func appGroups() throws -> [(values: [String], rows: [AppRow])] {
-        if let parsed { return parsed.apps }
         var groups: [(values: [String], rows: [AppRow])] = []
         for (values, fields) in try records(appLines) {
             guard let row = AppRow(fields: fields, platformMetrics: platformMetrics) else { continue }
@@ -116,23 +118,25 @@ public struct SweepResults: Sendable {
         return groups
     }
 
-    /// These results with their lines parsed once (on `jobs` threads, as are the written
-    /// files' lines from then on): every comparison, pair and file reads the one parse.
-    public func prepared(jobs: Int = 1) throws -> SweepResults {
+    /// These results with their lines parsed and every point folded once (``StudyPoint``), on
+    /// `jobs` threads (as are the written files' lines from then on), `app`'s numbers apart:
+    /// every comparison, pair and file reads the one fold.
+    public func prepared(jobs: Int = 1, app: String? = nil) throws -> SweepResults {
         var copy = self
         copy.jobs = max(1, jobs)
-        if parsed == nil { copy.parsed = Parsed(rows: try copy.groups(), apps: try copy.appGroups()) }
-        copy.compare()
+        if folded == nil || folded?.focus != app {
+            copy.folded = copy.fold(try copy.groups(), apps: try copy.appGroups(), focus: app)
+        }
         return copy
     }
 
-    /// These results with their rows taken from the runs (`results`, the runs `indices` of
-    /// `plan` that made ``lines`` and ``appLines``) as the lines read back
-    /// (``Metrics/SummaryRow/asWritten(platformMetrics:)``): the numbers ``prepared(jobs:)``
+    /// These results with their points folded from the runs (`results`, the runs `indices` of
+    /// `plan` that made ``lines`` and ``appLines``), their rows as the lines read back
+    /// (``Metrics/SummaryRow/asWritten(platformMetrics:)``): the numbers ``prepared(jobs:app:)``
     /// parses, without a parse.
     public func prepared(
         runs results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        jobs: Int
+        jobs: Int, app: String? = nil
     ) -> SweepResults {
         var copy = self
         copy.jobs = max(1, jobs)
@@ -166,23 +170,64 @@ public struct SweepResults: Sendable {
             }
             lastAppPoint = point
         }
-        copy.parsed = Parsed(rows: groups, apps: apps)
-        copy.compare()
+        copy.folded = copy.fold(groups, apps: apps, focus: app)
         return copy
     }
 
-    /// Each point's comparison, made once, the points on ``jobs`` threads.
-    private mutating func compare() {
-        guard let groups = parsed?.rows, parsed?.comparisons.isEmpty == true else { return }
+    /// These results with their points folded as they finished (``StudyFold``).
+    func with(_ folded: Folded, jobs: Int) -> SweepResults {
+        var copy = self
+        (copy.folded, copy.jobs) = (folded, max(1, jobs))
+        return copy
+    }
+
+    /// Every point of `groups` (each point's device rows) and `apps` (its app rows, for the
+    /// points that have them) folded on ``jobs`` threads, `focus`'s numbers apart.
+    private func fold(
+        _ groups: [(values: [String], rows: [SummaryRow])], apps: [(values: [String], rows: [AppRow])],
+        focus: String?
+    ) -> Folded {
+        var byValues: [[String]: [AppRow]] = [:]
+        for group in apps { byValues[group.values, default: []] += group.rows }
+        let appRows = byValues
         let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
-        parsed?.comparisons = try! OrderedParallel.map(groups.count, jobs: jobs, grain: 1) { range in
-            range.map {
-                (
-                    groups[$0].values,
-                    Comparison(rows: groups[$0].rows, reference: baseline, platformMetrics: platformMetrics)
-                )
+        var bases = StudyPoint.Bases.none
+        if let b = baselinePoint, groups.indices.contains(b) {
+            bases = StudyPoint.Bases(
+                values: groups[b].values, rows: groups[b].rows, appRows: appRows[groups[b].values] ?? [],
+                policy: baseline, focus: focus)
+        }
+        let base = bases
+        let points = try! OrderedParallel.map(groups.count, jobs: jobs, grain: 1) { range in
+            range.map { g in
+                StudyPoint(
+                    values: groups[g].values, rows: groups[g].rows, appRows: appRows[groups[g].values] ?? [],
+                    reference: baseline, platformMetrics: platformMetrics, focus: focus,
+                    bases: base.atBaseline(g == baselinePoint))
             }
         }
+        return Self.folded(points, focus: focus, bases: bases, platformMetrics: platformMetrics)
+    }
+
+    /// The fold of `points`, their pairs gathered against `bases`.
+    static func folded(_ points: [StudyPoint], focus: String?, bases: StudyPoint.Bases, platformMetrics: Bool)
+        -> Folded
+    {
+        let metrics = Metric.columns(platformMetrics: platformMetrics)
+        return Folded(
+            points: points, focus: focus,
+            pairs: bases.device.map { BaselinePairs(base: $0, metrics: metrics, pairs: points.flatMap(\.pairs)) },
+            focusPairs: bases.focus.map {
+                BaselinePairs(base: $0, metrics: metrics, pairs: points.flatMap(\.focusPairs))
+            })
+    }
+
+    /// The fold these results read: the prepared one when it has `app`'s numbers apart (or
+    /// none are asked for), else one made now from the lines.
+    private func fold(for app: String?, any: Bool = false) throws -> Folded {
+        if let folded, any || folded.focus == app { return folded }
+        precondition(!lines.isEmpty || folded == nil, "a study folded as it ran has only its own focus's numbers")
+        return try prepared(jobs: max(1, jobs), app: app).folded!
     }
 
     /// Each line's axis values and the rest of its fields, parsed one line at a time (a line
@@ -287,33 +332,17 @@ public struct SweepResults: Sendable {
     /// Per point, app `app`'s own comparison of the policies (`sweep --app`): what its
     /// verdict reads, as ``comparisons()`` is the device's.
     public func comparisons(app: String) throws -> [(values: [String], comparison: Comparison)] {
-        try focus(app).map {
-            ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics))
-        }
-    }
-
-    /// Per point, app `app`'s rows as its focus: its own metrics, the device's beside them
-    /// (``Metrics/AppRow/summaryRows(of:in:beside:scenarioHash:)``).
-    func focus(_ app: String) throws -> [(values: [String], rows: [SummaryRow])] {
-        var devices: [[String]: [SummaryRow]] = [:]
-        for group in try groups() { devices[group.values] = group.rows }
-        return try appGroups().map { group in
-            (group.values, AppRow.summaryRows(of: app, in: group.rows, beside: devices[group.values] ?? []))
-        }
+        try fold(for: app).points.compactMap { point in point.focus.map { (point.values, $0) } }
     }
 
     /// `comparison-apps.csv`: the axis columns, then ``Metrics/AppRow/comparisonCSV(_:)``'s,
     /// per point (in point order), app and policy.
     public func comparisonAppsCSV() throws -> String {
-        let groups = try appGroups()
         var text = ""
-        for (g, group) in groups.enumerated() {
-            let lines = AppRow.comparisonCSV(
-                AppRow.comparisons(group.rows, reference: baseline, platformMetrics: platformMetrics)
-            )
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        for (g, point) in try fold(for: nil, any: true).points.filter({ !$0.apps.isEmpty }).enumerated() {
+            let lines = AppRow.comparisonCSV(point.apps).split(separator: "\n", omittingEmptySubsequences: false)
             if g == 0 { text += String(CSV.row(writtenAxisNames).dropLast()) + "," + lines[0] + "\n" }
-            let prefix = String(CSV.row(writtenAxisValues(group.values)).dropLast())
+            let prefix = String(CSV.row(writtenAxisValues(point.values)).dropLast())
             for line in lines.dropFirst() where !line.isEmpty { text += prefix + "," + line + "\n" }
         }
         return text
@@ -353,20 +382,15 @@ public struct SweepResults: Sendable {
     /// Per point (in point order), its axis values and the comparison of its policies, from
     /// the rows as `results.csv` writes them: what `comparison.csv` and the report show.
     public func comparisons() throws -> [(values: [String], comparison: Comparison)] {
-        if let parsed, !parsed.comparisons.isEmpty || parsed.rows.isEmpty { return parsed.comparisons }
-        return try groups().map {
-            ($0.values, Comparison(rows: $0.rows, reference: baseline, platformMetrics: platformMetrics))
-        }
+        try fold(for: nil, any: true).points.map { ($0.values, $0.comparison) }
     }
 
     /// Every point × policy against the baseline point, if the study names one: the device's,
     /// or app `app`'s own rows.
     public func baselinePairs(app: String? = nil) throws -> BaselinePairs? {
-        guard let baselinePoint else { return nil }
-        let groups =
-            try app.map(focus) ?? groups()
-        return BaselinePairs(
-            groups: groups, baselinePoint: baselinePoint, policy: baseline, platformMetrics: platformMetrics)
+        guard baselinePoint != nil else { return nil }
+        guard let app else { return try fold(for: nil, any: true).pairs }
+        return try fold(for: app).focusPairs
     }
 
     /// `baseline-pairs.csv`: the axis columns, then ``BaselinePairs/header``; a row per
@@ -394,7 +418,6 @@ public struct SweepResults: Sendable {
 
     /// The rows grouped by point (in point order), parsed back from ``resultsCSV``.
     func groups() throws -> [(values: [String], rows: [SummaryRow])] {
-        if let parsed { return parsed.rows }
         let axes = axisNames.count
         let fixed = 4  // policy, replication, seed, scenario_hash
         var groups: [(values: [String], rows: [SummaryRow])] = []
@@ -463,18 +486,20 @@ extension SweepResults {
 
     /// A study's results from its runs `indices` of `plan` (`results`, in that order), each
     /// point's axis values from `values` (by point), prepared on `jobs` threads
-    /// (``prepared(runs:indices:plan:values:jobs:)``); and each app line with its run's index,
+    /// (``prepared(runs:indices:plan:values:jobs:app:)``, `app`'s numbers apart); and each app
+    /// line with its run's index,
     /// as a shard file keeps them.
     public static func study(
         _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        axisNames: [String], baseline: String, platformMetrics: Bool, baselinePoint: Int?, jobs: Int
+        axisNames: [String], baseline: String, platformMetrics: Bool, baselinePoint: Int?, jobs: Int,
+        app: String? = nil
     ) -> (results: SweepResults, appRuns: [(Int, String)]) {
         let (lines, apps) = lines(
             results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
         let sweep = SweepResults(
             axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
             baselinePoint: baselinePoint, appLines: apps.map(\.1))
-        return (sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs), apps)
+        return (sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs, app: app), apps)
     }
 
     /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of

@@ -26,7 +26,7 @@ public struct SweepFiles {
         _ results: SweepResults, name: String, report: Bool, app: String? = nil, extra: [(String, String)] = []
     ) throws {
         let prepared = try results.prepared(
-            jobs: results.jobs > 0 ? results.jobs : ProcessInfo.processInfo.activeProcessorCount)
+            jobs: results.jobs > 0 ? results.jobs : ProcessInfo.processInfo.activeProcessorCount, app: app)
         let comparisons = try prepared.comparisons()
         // Each axis's values in the order the points first show them.
         let axes = results.axisNames.indices.map { a in

@@ -161,7 +161,7 @@ struct SweepRunCommand: ParsableCommand {
         let (sweep, appRuns) = SweepResults.study(
             results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
             axisNames: study.axes.map(\.name), baseline: baseline, platformMetrics: platformMetrics,
-            baselinePoint: study.baselinePoint, jobs: jobs.count)
+            baselinePoint: study.baselinePoint, jobs: jobs.count, app: app)
         if let position, let out {
             return try writeShard(
                 position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, sweep.lines)),
