@@ -12,8 +12,8 @@ import PackageDescription
 //   OdrSimCLI     → Advice, Bounds, CommandShell, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins,
 //                   Quantities, Reports, SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay
 //                   [ArgumentParser]
-//   Reports       → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput,
-//                   TraceReplay  [Mustache]
+//   Reports       → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, Quantities, SafeOutput, Simulation,
+//                   TextInput, TraceReplay  [Mustache]
 //   Advice        → Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
 //   CommandShell  → PolicyPlugins, SafeOutput, TextInput  [ArgumentParser]
 //   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
@@ -148,7 +148,7 @@ let package = Package(
             name: "Reports",
             dependencies: [
                 "Metrics", "Simulation", "Experiments", "Advice", "ODRCore", "ODRPolicies", "TraceReplay", "Bounds",
-                "Quantities", "TextInput", .product(name: "Mustache", package: "swift-mustache"),
+                "Quantities", "TextInput", "SafeOutput", .product(name: "Mustache", package: "swift-mustache"),
             ]),
         // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
         // host, implements; a plug-in is built against this header alone.

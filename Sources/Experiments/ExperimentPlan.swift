@@ -127,6 +127,17 @@ public struct ExperimentPlan: Sendable {
         }.map { indices[$0] }
     }
 
+    /// Run indices point by point, point `first` first and then the others in point order,
+    /// each point's from the most to the least costly (``longestFirst(_:)``): a study folded as
+    /// it runs (``StudyFold``) holds the rows of about one point at a time, and the last runs
+    /// to finish are still short ones.
+    public func pointByPoint(_ indices: [Int], first: Int?) -> [Int] {
+        var byPoint: [Int: [Int]] = [:]
+        for index in indices { byPoint[runs[index].point, default: []].append(index) }
+        let order = byPoint.keys.sorted { a, b in a == first || (b != first && a < b) }
+        return order.flatMap { longestFirst(byPoint[$0]!) }
+    }
+
     /// The runs of shard `k` (1-based) of `n`, in canonical order: each run goes, longest
     /// first, to the shard with the least cost so far (the lowest-numbered among equals).
     /// Deterministic, so every machine computes the same split from the same study.

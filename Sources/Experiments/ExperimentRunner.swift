@@ -167,18 +167,37 @@ public struct ExperimentRunner {
     /// ``Simulator/progressInterval`` kernel events of a run under way. When a run reaches
     /// ``maxEvents``, the runs under way stop and it throws ``RunError/eventLimit(policy:replication:events:time:)``.
     public func run(indices: [Int]? = nil, progress: (@Sendable (Progress) -> Void)? = nil) throws -> [RunResult] {
-        let plan = self.plan
         let chosen = indices ?? Array(plan.runs.indices)
-        let order = plan.longestFirst(Array(chosen.indices).map { chosen[$0] })
+        return try run(chosen, order: plan.longestFirst(chosen), progress: progress, deliver: nil)
+    }
+
+    /// The runs at `indices` (canonical order; all by default) point by point
+    /// (``ExperimentPlan/pointByPoint(_:first:)``, point `first` first), each finished run
+    /// handed to `deliver` (on its worker's thread, with its place in `indices`) and not kept:
+    /// a study folded as it runs (``StudyFold``). `deliver` returning false stops the runs.
+    public func run(
+        indices: [Int]? = nil, first: Int?, progress: (@Sendable (Progress) -> Void)? = nil,
+        deliver: @escaping @Sendable (Int, RunResult) -> Bool
+    ) throws {
+        let chosen = indices ?? Array(plan.runs.indices)
+        _ = try run(chosen, order: plan.pointByPoint(chosen, first: first), progress: progress, deliver: deliver)
+    }
+
+    /// The runs `chosen` started in `order`: kept (in `chosen`'s order) or, with `deliver`, handed over.
+    private func run(
+        _ chosen: [Int], order: [Int], progress: (@Sendable (Progress) -> Void)?,
+        deliver: (@Sendable (Int, RunResult) -> Bool)?
+    ) throws -> [RunResult] {
+        let plan = self.plan
         // Where each run's result goes in the answer.
         let slotOf = Dictionary(uniqueKeysWithValues: chosen.enumerated().map { ($1, $0) })
-        let slots = ResultSlots(count: chosen.count)
+        let slots = ResultSlots(count: chosen.count, keeps: deliver == nil)
         let sample = sampleInterval
         let events = recordsEvents
         let eventsDirectory = recordsEvents ? self.eventsDirectory : nil
         let workers = min(jobs, chosen.count)
         // Belady's future depends only on the workload, so it is computed once per point and replication.
-        let futures = FutureCache()
+        let futures = FutureCache(uses: plan.policies.filter(\.needsFuture).count)
         let limit = maxEvents
         let bound = computesRedownloadBound
         let boundApp = self.boundApp
@@ -224,6 +243,15 @@ public struct ExperimentRunner {
                     if !keepsRunNumbers { (result.summary, result.apps) = (lines.row, lines.appRows) }
                     result.lines = lines
                 }
+                if let deliver {
+                    let update = slots.finished(slot)
+                    guard deliver(slot, result) else {
+                        slots.stop()
+                        break
+                    }
+                    progress?(update)
+                    continue
+                }
                 let update = slots.set(slot, result)
                 progress?(update)
             }
@@ -233,7 +261,7 @@ public struct ExperimentRunner {
             throw RunError.eventLimit(
                 policy: limited.policy, replication: limited.replication, events: limit, time: limited.time)
         }
-        return slots.results
+        return deliver == nil ? slots.results : []
     }
 
     /// One run; nil if it stopped before its end (its limit, or `progress` said stop), in
@@ -368,8 +396,9 @@ final class ResultSlots: @unchecked Sendable {
     /// The run that reached the event limit first.
     private(set) var limited: (policy: String, replication: Int, time: Double, eventsPart: URL?)?
 
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+    /// Slots for `count` runs; `keeps`: their results are kept (else only their progress).
+    init(count: Int, keeps: Bool = true) {
+        slots = keeps ? Array(repeating: nil, count: count) : []
         fractions = Array(repeating: 0, count: count)
     }
 
@@ -383,6 +412,16 @@ final class ResultSlots: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         slots[index] = result
+        fractionSum += 1 - fractions[index]
+        fractions[index] = 1
+        done += 1
+        return progress()
+    }
+
+    /// Run `index` finished, its result handed over rather than kept.
+    func finished(_ index: Int) -> ExperimentRunner.Progress {
+        lock.lock()
+        defer { lock.unlock() }
         fractionSum += 1 - fractions[index]
         fractions[index] = 1
         done += 1
@@ -423,14 +462,23 @@ final class ResultSlots: @unchecked Sendable {
 /// One ``FutureRequests`` per point and replication, computed by whichever worker needs it first.
 private final class FutureCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var cache: [Int: [Int: FutureRequests]] = [:]
+    private var cache: [Int: [Int: (future: FutureRequests, left: Int)]] = [:]
+    /// How many runs of a point and replication read its future: one per policy that needs it.
+    private let uses: Int
 
+    init(uses: Int) { self.uses = uses }
+
+    /// The future of `point`'s `replication`, made once; let go when its last reader has it,
+    /// so that a study holds only the futures of the runs under way.
     func future(_ point: Int, _ replication: Int, make: () -> FutureRequests) -> FutureRequests {
         lock.lock()
         defer { lock.unlock() }
-        if let cached = cache[point]?[replication] { return cached }
+        if let cached = cache[point]?[replication] {
+            cache[point]![replication] = cached.left > 1 ? (cached.future, cached.left - 1) : nil
+            return cached.future
+        }
         let made = make()
-        cache[point, default: [:]][replication] = made
+        if uses > 1 { cache[point, default: [:]][replication] = (made, uses - 1) }
         return made
     }
 }

@@ -44,6 +44,23 @@ public struct ShardFile: Sendable, Equatable {
             && a.appRuns.map(\.index) == b.appRuns.map(\.index) && a.appRuns.map(\.line) == b.appRuns.map(\.line)
     }
 
+    /// Shard `position` of study `name` (digest `studyDigest`), from its runs (`results`, the
+    /// runs `indices` of `plan`, each point's axis values from `values`): their lines, made on
+    /// `jobs` threads; `baselinePoint` and `platformMetrics` as the study has them.
+    public init(
+        _ position: ShardPosition, of name: String, studyDigest: String, runs results: [ExperimentRunner.RunResult],
+        indices: [Int], plan: ExperimentPlan, values: [[String]], axisNames: [String], baseline: String,
+        baselinePoint: Int?, platformMetrics: Bool, jobs: Int
+    ) {
+        let (lines, apps) = SweepResults.lines(
+            results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
+        self.init(
+            shard: position.index, count: position.count, studyDigest: studyDigest, totalRuns: plan.runs.count,
+            baseline: baseline, name: name, axisNames: axisNames, runs: Array(zip(indices, lines)))
+        (self.platformMetrics, self.baselinePoint) = (platformMetrics, baselinePoint)
+        appRuns = apps.map { (index: $0.0, line: $0.1) }
+    }
+
     public init(
         shard: Int, count: Int, studyDigest: String, totalRuns: Int, baseline: String, name: String,
         axisNames: [String], runs: [(index: Int, line: String)]

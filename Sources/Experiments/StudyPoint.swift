@@ -63,7 +63,7 @@ public struct StudyPoint: Sendable {
         var focus: BaselinePairs.Base?
         var isBaselinePoint = false
 
-        static let none = Bases(device: nil, focus: nil)
+        static let empty = Bases(device: nil, focus: nil)
 
         /// The bases of the baseline point `values` (its rows and app rows), under `policy`,
         /// the focus `app`'s too.

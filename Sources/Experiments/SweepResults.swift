@@ -100,9 +100,31 @@ public struct SweepResults: Sendable {
 
     /// ``appsFile()`` handed to `write` a piece at a time (``stream(_:rewrite:to:)``).
     public func writeAppsFile(_ write: (String) throws -> Void) throws {
-        try write(String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics))
+        try write(appsFileHeader)
         try stream(appLines, rewrite: true, to: write)
     }
+
+    /// `apps.csv`'s header as written: the axis columns (with their numeric columns), then
+    /// ``Metrics/AppRow``'s.
+    var appsFileHeader: String {
+        String(CSV.row(writtenAxisNames).dropLast()) + "," + AppRow.header(platformMetrics: platformMetrics)
+    }
+
+    /// `results.csv`'s header as written.
+    var resultsFileHeader: String {
+        axisNumbers.contains { $0 != nil }
+            ? String(CSV.row(writtenAxisNames).dropLast()) + "," + SummaryRow.header(platformMetrics: platformMetrics)
+            : resultsHeader
+    }
+
+    /// Results lines (`apps`: app lines) as the written files have them
+    /// (``writeResultsFile(_:)``, ``writeAppsFile(_:)``), in one piece.
+    func writtenText(of lines: [String], apps: Bool) throws -> String {
+        apps || axisNumbers.contains { $0 != nil } ? try rewritten(lines[...]) : lines.joined()
+    }
+
+    /// Whether the runs have app rows (`apps.csv` and `comparison-apps.csv` are written).
+    public var hasApps: Bool { !appLines.isEmpty || folded?.points.contains { !$0.apps.isEmpty } == true }
 
     /// The app rows grouped by point (in point order), parsed back from ``appLines``.
     func appGroups() throws -> [(values: [String], rows: [AppRow])] {
@@ -191,7 +213,7 @@ public struct SweepResults: Sendable {
         for group in apps { byValues[group.values, default: []] += group.rows }
         let appRows = byValues
         let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
-        var bases = StudyPoint.Bases.none
+        var bases = StudyPoint.Bases.empty
         if let b = baselinePoint, groups.indices.contains(b) {
             bases = StudyPoint.Bases(
                 values: groups[b].values, rows: groups[b].rows, appRows: appRows[groups[b].values] ?? [],
@@ -370,13 +392,8 @@ public struct SweepResults: Sendable {
     /// ``resultsFile()`` handed to `write` a piece at a time (``stream(_:rewrite:to:)``).
     public func writeResultsFile(_ write: (String) throws -> Void) throws {
         // Without numeric columns, the lines are written as they are.
-        let rewrite = axisNumbers.contains { $0 != nil }
-        try write(
-            rewrite
-                ? String(CSV.row(writtenAxisNames).dropLast()) + ","
-                    + SummaryRow.header(platformMetrics: platformMetrics)
-                : resultsHeader)
-        try stream(lines, rewrite: rewrite, to: write)
+        try write(resultsFileHeader)
+        try stream(lines, rewrite: axisNumbers.contains { $0 != nil }, to: write)
     }
 
     /// Per point (in point order), its axis values and the comparison of its policies, from

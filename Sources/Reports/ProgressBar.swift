@@ -53,6 +53,19 @@ public final class ProgressBar: @unchecked Sendable {
         return try runner.run(indices: indices, progress: progress)
     }
 
+    /// `runner`'s runs point by point, each handed to `fold` as it finishes
+    /// (``Experiments/ExperimentRunner/run(indices:first:progress:deliver:)``), drawn as they go.
+    public func run(_ runner: ExperimentRunner, indices: [Int]? = nil, folding fold: StudyFold) throws {
+        defer { finish() }
+        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
+        if enabled {
+            progress = { (p: ExperimentRunner.Progress) in
+                self.update(fraction: p.fraction, done: p.finished, total: p.total)
+            }
+        }
+        try runner.run(indices: indices, first: fold.first, progress: progress, deliver: fold.receive)
+    }
+
     /// A fraction of `total` items done, as a callback; nil where nothing is drawn.
     public func fractions(of total: Int) -> ((Double) -> Void)? {
         guard enabled else { return nil }

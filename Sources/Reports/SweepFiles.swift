@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import ODRPolicies
 import Quantities
+import SafeOutput
 
 /// What a study's sweep writes: `results.csv`, `comparison.csv`, `comparison-long.csv`, with
 /// a reference point `baseline-pairs.csv`, per app `apps.csv` and `comparison-apps.csv`, and
@@ -28,26 +29,9 @@ public struct SweepFiles {
         let prepared = try results.prepared(
             jobs: results.jobs > 0 ? results.jobs : ProcessInfo.processInfo.activeProcessorCount, app: app)
         let comparisons = try prepared.comparisons()
-        // Each axis's values in the order the points first show them.
-        let axes = results.axisNames.indices.map { a in
-            var values: [String] = []
-            // A reference point that leaves the axis out ("") is no position on it (issue 50):
-            // the report draws it as its own labelled line.
-            for point in comparisons where !point.values[a].isEmpty && !values.contains(point.values[a]) {
-                values.append(point.values[a])
-            }
-            return SweepReport.Axis(name: results.axisNames[a], values: values)
-        }
-        // Beside each axis of quantities, its numbers (from the labels, so a merge writes the
-        // same); an axis an explicit point leaves out ("") has none there.
+        let axes = Self.axes(results.axisNames, points: comparisons.map(\.values))
         var results = prepared
-        results.axisNumbers = axes.map { axis in
-            AxisQuantity.numbers(of: axis.values).map { quantity in
-                SweepResults.AxisNumbers(
-                    column: axis.name + quantity.suffix,
-                    values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
-            }
-        }
+        results.axisNumbers = Self.axisNumbers(axes)
         // The files do not depend on one another: they are made at once, on the study's threads.
         let made = results
         var tasks: [@Sendable () throws -> (name: String, contents: String)?] = [
@@ -61,17 +45,101 @@ public struct SweepFiles {
                 }
             },
         ]
-        streams = [("results.csv", made.writeResultsFile)]
-        if !results.appLines.isEmpty {
-            streams.append(("apps.csv", made.writeAppsFile))
-            tasks.append { ("comparison-apps.csv", try made.comparisonAppsCSV()) }
-        }
+        // Results folded as they ran (``Experiments/StudyFold``) wrote these two already.
+        if !results.lines.isEmpty { streams = [("results.csv", made.writeResultsFile)] }
+        if !results.appLines.isEmpty { streams.append(("apps.csv", made.writeAppsFile)) }
+        if results.hasApps { tasks.append { ("comparison-apps.csv", try made.comparisonAppsCSV()) } }
         if report {
             tasks.append { try Self.reportPage(made, comparisons: comparisons, axes: axes, name: name, app: app) }
         }
         files = try OrderedParallel.each(tasks, jobs: results.jobs).compactMap { $0 }
         files += extra
         (self.results, self.comparisons) = (results, comparisons)
+    }
+
+    /// The files of `results` (``init(_:name:report:app:extra:)``) swapped in together as
+    /// `destination` (`staged`: beside those already written into its temporary directory).
+    @discardableResult
+    public static func write(
+        _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool = true,
+        app: String? = nil, extra: [(String, String)] = [], staged: Bool = false
+    ) throws(CommandFailure) -> SweepFiles {
+        let files: SweepFiles
+        do { files = try SweepFiles(results, name: name, report: report, app: app, extra: extra) } catch {
+            destination.abandon()
+            throw CommandFailure("cannot write reports to \(destination.path): \(error)")
+        }
+        try destination.commit(files.files, streams: files.streams, staged: staged)
+        return files
+    }
+
+    /// The results a study's runs are folded into (``Experiments/StudyFold``): its axes
+    /// (their numbers from the points' axis values `values`), baseline policy and point, and
+    /// whether the platform metrics are written; no runs yet.
+    public static func template(
+        axisNames: [String], baseline: String, baselinePoint: Int?, platformMetrics: Bool, values: [[String]]
+    ) -> SweepResults {
+        var template = SweepResults(
+            axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics,
+            baselinePoint: baselinePoint)
+        template.axisNumbers = axisNumbers(axes(axisNames, points: values))
+        return template
+    }
+
+    /// Each axis's values in the order the points (`points`, each one's axis values) first
+    /// show them.
+    static func axes(_ names: [String], points: [[String]]) -> [SweepReport.Axis] {
+        names.indices.map { a in
+            var values: [String] = []
+            // A reference point that leaves the axis out ("") is no position on it (issue 50):
+            // the report draws it as its own labelled line.
+            for point in points where !point[a].isEmpty && !values.contains(point[a]) { values.append(point[a]) }
+            return SweepReport.Axis(name: names[a], values: values)
+        }
+    }
+
+    /// Beside each axis of quantities, its numbers (from the labels, so a merge writes the
+    /// same); an axis an explicit point leaves out ("") has none there.
+    static func axisNumbers(_ axes: [SweepReport.Axis]) -> [SweepResults.AxisNumbers?] {
+        axes.map { axis in
+            AxisQuantity.numbers(of: axis.values).map { quantity in
+                SweepResults.AxisNumbers(
+                    column: axis.name + quantity.suffix,
+                    values: Dictionary(zip(axis.values, quantity.values), uniquingKeysWith: { a, _ in a }))
+            }
+        }
+    }
+
+    /// A study's runs (`runner`'s, a study runner's: ``Experiments/ExperimentRunner/studyLines``)
+    /// folded point by point as they finish (``Experiments/StudyFold``), drawn as they go,
+    /// `results.csv` and `apps.csv` (as written, with their axes' numbers) written into
+    /// `report`'s temporary directory a piece at a time (``SafeOutput/StagedFiles``), the runs'
+    /// notices said (`locations`: the scripted events'; `labels`: the points'). `axisNames`,
+    /// `baseline` and `baselinePoint` are the study's; `app`, the focus. The results every
+    /// other file and answer reads; a failure abandons the report, in one line.
+    public static func fold(
+        _ runner: ExperimentRunner, axisNames: [String], baseline: String, baselinePoint: Int?, app: String?,
+        locations: [String], labels: [String], into report: ReportDirectory
+    ) throws(CommandFailure) -> SweepResults {
+        let (values, platformMetrics) = runner.studyLines!
+        let template = Self.template(
+            axisNames: axisNames, baseline: baseline, baselinePoint: baselinePoint, platformMetrics: platformMetrics,
+            values: values)
+        let files = StagedFiles(in: try report.prepared())
+        let fold = StudyFold(
+            runner.plan, indices: Array(runner.plan.runs.indices), values: values, template: template, focus: app
+        ) { file, text in try files.write(file == .results ? "results.csv" : "apps.csv", text) }
+        do {
+            try ProgressBar(unit: "runs").run(runner, folding: fold)
+            let (results, notices) = try fold.finish(jobs: runner.jobs, locations: locations, labels: labels)
+            try files.close()
+            for line in notices { note(line) }
+            return results
+        } catch {
+            report.abandon()
+            throw error is ExperimentRunner.RunError
+                ? CommandFailure("\(error)") : CommandFailure("cannot write reports to \(report.path): \(error)")
+        }
     }
 
     /// `report.html`: the study's charts and verdict, under a focus the app's.

@@ -8,8 +8,9 @@ import ScenarioFile
 
 /// A study as `odr-sim sweep` runs it (issue 55): the shipped `game-free-space.study` (6
 /// points × 7 policies) at 150 and 1,500 replications (6,300 and 63,000 runs) on 2 threads;
-/// then its serial end, the lines, rows, comparisons and files (`SweepResults.study`,
-/// `SweepFiles` with the report, and the pieces of the files it streams), timed apart.
+/// each point folded as it finishes (`StudyFold`, results.csv and apps.csv written as they
+/// go); then its serial end, the last fold and the other files (`SweepFiles` with the
+/// report), timed apart.
 ///
 /// Memory per run = peak resident / runs; the serial end's share = `serial end (ms)` / the
 /// wall clock.
@@ -38,23 +39,27 @@ func study(replications: Int) {
             policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: study.replications)
         let values = study.points.map(\.values)
         let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
+        // As `odr-sim sweep` runs a study nothing reads but its files: each point folded as it
+        // finishes, results.csv and apps.csv written as they go (here, counted).
+        let template = SweepFiles.template(
+            axisNames: study.axes.map(\.name), baseline: study.baseline, baselinePoint: study.baselinePoint,
+            platformMetrics: platformMetrics, values: values)
+        let bytes = ByteCount()
+        let fold = StudyFold(
+            plan, indices: Array(plan.runs.indices), values: values, template: template, focus: nil,
+            write: { _, text in bytes.add(text.utf8.count) })
         benchmark.startMeasurement()
-        let results = try ExperimentRunner.study(plan, values: values, platformMetrics: platformMetrics, jobs: 2).run()
+        try ExperimentRunner.study(plan, values: values, platformMetrics: platformMetrics, jobs: 2)
+            .run(first: fold.first, deliver: fold.receive)
         let end = ContinuousClock.now
-        let (sweep, _) = SweepResults.study(
-            results, indices: Array(plan.runs.indices), plan: plan, values: values,
-            axisNames: study.axes.map(\.name), baseline: study.baseline, platformMetrics: platformMetrics,
-            baselinePoint: study.baselinePoint, jobs: 2)
+        let (sweep, _) = try fold.finish(jobs: 2, locations: [], labels: [])
         let files = try SweepFiles(sweep, name: study.name, report: true)
-        // results.csv and apps.csv are made a piece at a time as the folder is written.
-        var bytes = 0
-        for file in files.streams { try file.write { bytes += $0.utf8.count } }
         let serial = ContinuousClock.now - end
         benchmark.stopMeasurement()
         benchmark.measurement(
             .custom("serial end (ms)", polarity: .prefersSmaller),
             Int(serial.components.seconds * 1_000 + serial.components.attoseconds / 1_000_000_000_000_000))
-        blackHole(files.files.count + bytes)
+        blackHole(files.files.count + bytes.total)
     }
 }
 
@@ -69,5 +74,17 @@ enum StudyFixture {
             .replacingOccurrences(of: "replications: 5\n", with: "replications: \(replications)\n")
         return try StudyParser(knownPolicies: PolicyRegistry.names, offlinePolicies: PolicyRegistry.offline)
             .parse(text, fileName: path)
+    }
+}
+
+/// Bytes written, from the runs' threads.
+final class ByteCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var total = 0
+
+    func add(_ count: Int) {
+        lock.lock()
+        total += count
+        lock.unlock()
     }
 }

@@ -150,23 +150,23 @@ struct SweepRunCommand: ParsableCommand {
         let labels = study.pointLabels
         try checkLargestWorkload(study, labels: labels)
         let report = try claimOutputs(study, shard: position)
+        let (started, platformMetrics) = (Date(), study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
+        // Nothing but the files reads the runs: each point is folded as it finishes.
+        if position == nil, !runner.keepsRunNumbers, let report { return try fold(study, runner, baseline, report) }
         var indices = position.map { runner.plan.shard($0.index, of: $0.count) } ?? Array(runner.plan.runs.indices)
-        let started = Date()
-        let platformMetrics = study.points.contains { Metric.hasPlatformMetrics($0.scenario) }
         var results = try runStudy(runner, study, indices: indices, labels: labels)
         let missed = try precision?.replicate(  // --precision: more on the same seeds
             &runner, &results, maximum: maxReplications, reference: baseline, platformMetrics: platformMetrics, app: app
         ) { try rerun(study, replications: $0, indices: &indices, labels: labels) }
         let elapsed = Date().timeIntervalSince(started)
-        let (sweep, appRuns) = SweepResults.study(
+        if let position, let out {
+            return try writeShard(
+                position, of: study, results, indices: indices, plan: runner.plan, baseline, out, elapsed)
+        }
+        let (sweep, _) = SweepResults.study(
             results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
             axisNames: study.axes.map(\.name), baseline: baseline, platformMetrics: platformMetrics,
             baselinePoint: study.baselinePoint, jobs: jobs.count, app: app)
-        if let position, let out {
-            return try writeShard(
-                position, of: study, plan: runner.plan, baseline: baseline, runs: Array(zip(indices, sweep.lines)),
-                appRuns: appRuns, platformMetrics: platformMetrics, to: out, elapsed: elapsed)
-        }
         try answer(
             study, sweep, runs: results, runner: runner, objective: objective, to: report!, missed: missed,
             elapsed: elapsed)
@@ -175,7 +175,8 @@ struct SweepRunCommand: ParsableCommand {
     /// The sweep's files, then its answer (``Reports/StudyAnswer``) on the terminal or as JSON.
     private func answer(
         _ study: Study, _ sweep: SweepResults, runs results: [ExperimentRunner.RunResult], runner: ExperimentRunner,
-        objective: Objective?, to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double
+        objective: Objective?, to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double,
+        staged: Bool = false
     ) throws {
         let labels = study.pointLabels
         let robust =
@@ -184,9 +185,9 @@ struct SweepRunCommand: ParsableCommand {
                 like: runner, results: results, baseline: sweep.baseline, labels: labels, app: app, objective: objective
             )
             : nil
-        let files = try write(
+        let files = try SweepFiles.write(
             sweep, name: study.name, to: report, report: !output.noReport, app: app,
-            extra: robust.map { [("robustness.csv", $0.csv)] })
+            extra: robust.map { [("robustness.csv", $0.csv)] } ?? [], staged: staged)
         let answer = try StudyAnswer(
             StudyAnswer.Study(
                 name: study.name, file: file, points: study.points.count, policies: study.policies, labels: labels,
@@ -200,6 +201,19 @@ struct SweepRunCommand: ParsableCommand {
                 : answer.text(missed: missed, elapsed: elapsed, out: report.path))
     }
 
+    /// A sweep whose runs nothing reads but its files (`SweepFiles.fold`): each point folded
+    /// as it finishes, results.csv and apps.csv written as they go; then its answer.
+    private func fold(_ study: Study, _ runner: ExperimentRunner, _ baseline: String, _ report: ReportDirectory) throws
+    {
+        let started = Date()
+        let sweep = try SweepFiles.fold(
+            runner, axisNames: study.axes.map(\.name), baseline: baseline, baselinePoint: study.baselinePoint, app: app,
+            locations: study.points[0].document.eventLocations, labels: study.pointLabels, into: report)
+        try answer(
+            study, sweep, runs: [], runner: runner, objective: nil, to: report, missed: nil,
+            elapsed: Date().timeIntervalSince(started), staged: true)
+    }
+
     /// The study's plan at `replications` (its policies resolved once here: its parser
     /// accepted only registered names).
     private func makeRunner(_ study: Study, replications: Int) throws -> ExperimentRunner {
@@ -209,7 +223,7 @@ struct SweepRunCommand: ParsableCommand {
                 policies: study.policies.compactMap(PolicyRegistry.descriptor(named:)), replications: replications),
             values: study.points.map(\.values),
             platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count,
-            keepsRunNumbers: objective.objective != nil || !precision.isEmpty || robustness)
+            keepsRunNumbers: try objective.parsed(study) != nil || !precision.isEmpty || robustness)
         runner.maxEvents = limits.maxEvents
         runner.warmup = try warmup.seconds(shortestRun: study.points.map(\.scenario.duration).min() ?? 0)
         return runner
@@ -272,18 +286,15 @@ struct SweepRunCommand: ParsableCommand {
 
     /// `--shard K/N`: this shard's runs as DIR/shard-K-of-N.csv, and a line saying so.
     private func writeShard(
-        _ position: ShardPosition, of study: Study, plan: ExperimentPlan, baseline: String,
-        runs: [(index: Int, line: String)], appRuns: [(Int, String)], platformMetrics: Bool, to out: String,
-        elapsed: Double
+        _ position: ShardPosition, of study: Study, _ results: [ExperimentRunner.RunResult], indices: [Int],
+        plan: ExperimentPlan, _ baseline: String, _ out: String, _ elapsed: Double
     ) throws {
-        let (k, n) = (position.index, position.count)
-        var file = ShardFile(
-            shard: k, count: n, studyDigest: study.digest, totalRuns: plan.runs.count, baseline: baseline,
-            name: study.name, axisNames: study.axes.map(\.name), runs: runs)
-        file.platformMetrics = platformMetrics
-        file.baselinePoint = study.baselinePoint
-        file.appRuns = appRuns.map { (index: $0.0, line: $0.1) }
-        let target = ShardFile.path(in: out, shard: k, of: n)
+        let file = ShardFile(
+            position, of: study.name, studyDigest: study.digest, runs: results, indices: indices, plan: plan,
+            values: study.points.map(\.values), axisNames: study.axes.map(\.name), baseline: baseline,
+            baselinePoint: study.baselinePoint,
+            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count)
+        let target = ShardFile.path(in: out, shard: file.shard, of: file.count)
         try writeAtomically(file.text, to: target)
         say(file.doneLine(plan: plan, points: study.points.count, elapsed: elapsed, path: target))
     }
@@ -310,7 +321,7 @@ struct SweepMergeCommand: ParsableCommand {
         }
         let destination = try output.claim(
             default: OutputSafety.defaultReport(merged.name, suffix: "-sweep"), inputs: merged.paths)
-        _ = try write(merged.results, name: merged.name, to: destination, report: !output.noReport)
+        try SweepFiles.write(merged.results, name: merged.name, to: destination, report: !output.noReport)
         say(
             """
             \(merged.name): \(merged.paths.count) shards, \(merged.results.lines.count) runs merged; results in \
@@ -328,17 +339,4 @@ func checkedShard(_ text: String?, option: String, runs: Int, what: String) thro
     case .success(let position): return position
     case .failure(let error): throw CommandFailure.usage(error.message)
     }
-}
-
-/// The sweep's files (``SweepFiles``), swapped in together.
-private func write(
-    _ results: SweepResults, name: String, to destination: ReportDirectory, report: Bool = true, app: String? = nil,
-    extra: [(String, String)]? = nil
-) throws -> SweepFiles {
-    let files: SweepFiles
-    do { files = try SweepFiles(results, name: name, report: report, app: app, extra: extra ?? []) } catch {
-        throw CommandFailure("cannot write reports to \(destination.path): \(error)")
-    }
-    try destination.commit(files.files, streams: files.streams)
-    return files
 }
