@@ -146,7 +146,8 @@ public struct SweepResults: Sendable {
     public func prepared(jobs: Int = 1, app: String? = nil) throws -> SweepResults {
         var copy = self
         copy.jobs = max(1, jobs)
-        if folded == nil || folded?.focus != app {
+        // Results folded as they ran keep no lines to fold again: theirs is the focus they ran with.
+        if folded == nil || folded?.focus != app && !lines.isEmpty {
             copy.folded = copy.fold(try copy.groups(), apps: try copy.appGroups(), focus: app)
         }
         return copy
@@ -503,20 +504,18 @@ extension SweepResults {
 
     /// A study's results from its runs `indices` of `plan` (`results`, in that order), each
     /// point's axis values from `values` (by point), prepared on `jobs` threads
-    /// (``prepared(runs:indices:plan:values:jobs:app:)``, `app`'s numbers apart); and each app
-    /// line with its run's index,
-    /// as a shard file keeps them.
+    /// (``prepared(runs:indices:plan:values:jobs:app:)``, `app`'s numbers apart).
     public static func study(
         _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
         axisNames: [String], baseline: String, platformMetrics: Bool, baselinePoint: Int?, jobs: Int,
         app: String? = nil
-    ) -> (results: SweepResults, appRuns: [(Int, String)]) {
+    ) -> SweepResults {
         let (lines, apps) = lines(
             results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
         let sweep = SweepResults(
             axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
             baselinePoint: baselinePoint, appLines: apps.map(\.1))
-        return (sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs, app: app), apps)
+        return sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs, app: app)
     }
 
     /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of

@@ -63,8 +63,7 @@ struct StudyFoldTests {
         let runs = try StudyLinesTests.runs(plan, values: values, jobs: 2)
         var kept = SweepResults.study(
             runs, indices: indices, plan: plan, values: values, axisNames: ["x"], baseline: "apple",
-            platformMetrics: false, baselinePoint: baselinePoint, jobs: 2, app: "app1"
-        ).results
+            platformMetrics: false, baselinePoint: baselinePoint, jobs: 2, app: "app1")
         kept.axisNumbers = Self.template(baselinePoint: nil).axisNumbers
         let expected = try Self.files(kept)
         #expect(expected["baseline-pairs.csv"] != nil || baselinePoint == nil)

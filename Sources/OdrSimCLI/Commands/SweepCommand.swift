@@ -163,7 +163,7 @@ struct SweepRunCommand: ParsableCommand {
             return try writeShard(
                 position, of: study, results, indices: indices, plan: runner.plan, baseline, out, elapsed)
         }
-        let (sweep, _) = SweepResults.study(
+        let sweep = SweepResults.study(
             results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
             axisNames: study.axes.map(\.name), baseline: baseline, platformMetrics: platformMetrics,
             baselinePoint: study.baselinePoint, jobs: jobs.count, app: app)
