@@ -147,9 +147,7 @@ public struct SweepResults: Sendable {
         var copy = self
         copy.jobs = max(1, jobs)
         // Results folded as they ran keep no lines to fold again: theirs is the focus they ran with.
-        if folded == nil || folded?.focus != app && !lines.isEmpty {
-            copy.folded = copy.fold(try copy.groups(), apps: try copy.appGroups(), focus: app)
-        }
+        if folded == nil || folded?.focus != app && !lines.isEmpty { copy.folded = try copy.foldLines(focus: app) }
         return copy
     }
 
@@ -195,6 +193,74 @@ public struct SweepResults: Sendable {
         }
         copy.folded = copy.fold(groups, apps: apps, focus: app)
         return copy
+    }
+
+    /// Every point folded from the lines a point at a time, ``jobs`` points at once: a merge
+    /// holds its lines, and only the rows of the points under way.
+    private func foldLines(focus: String?) throws -> Folded {
+        let axes = axisNames.count
+        let points = try Self.pointRanges(lines, axes: axes)
+        var byValues: [[String]: [Range<Int>]] = [:]
+        for (values, range) in try Self.pointRanges(appLines, axes: axes) {
+            byValues[values, default: []].append(range)
+        }
+        // Lines odr-sim wrote hold each point's lines together; others are folded all at once.
+        guard Set(points.map(\.values)).count == points.count, byValues.values.allSatisfy({ $0.count == 1 }) else {
+            return fold(try groups(), apps: try appGroups(), focus: focus)
+        }
+        let (appRanges, lines, appLines) = (byValues, self.lines, self.appLines)
+        let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
+        // A point's rows and app rows, parsed from its lines.
+        let rows: @Sendable (Int) throws -> (rows: [SummaryRow], apps: [AppRow]) = { p in
+            let records = try lines[points[p].range].flatMap { try Self.fields(of: $0) }
+            let apps = try (appRanges[points[p].values] ?? []).flatMap { range in
+                try appLines[range].flatMap { try Self.fields(of: $0) }
+            }
+            return (
+                records.map { Self.summaryRow($0[axes...], axes: axes) },
+                apps.compactMap { AppRow(fields: $0[axes...], platformMetrics: platformMetrics) }
+            )
+        }
+        var bases = StudyPoint.Bases.empty
+        if let b = baselinePoint, points.indices.contains(b) {
+            let (rows, apps) = try rows(b)
+            bases = StudyPoint.Bases(
+                values: points[b].values, rows: rows, appRows: apps, policy: baseline, focus: focus)
+        }
+        let base = bases
+        let folded = try OrderedParallel.map(points.count, jobs: jobs, grain: 1) { range in
+            try range.map { p in
+                let (rows, apps) = try rows(p)
+                return StudyPoint(
+                    values: points[p].values, rows: rows, appRows: apps, reference: baseline,
+                    platformMetrics: platformMetrics, focus: focus, bases: base.atBaseline(p == baselinePoint))
+            }
+        }
+        return Self.folded(folded, focus: focus, bases: bases, platformMetrics: platformMetrics)
+    }
+
+    /// `lines` cut where their axis values change: each point's values and its lines (a line
+    /// with no record stays with the point before it).
+    static func pointRanges(_ lines: [String], axes: Int) throws -> [(values: [String], range: Range<Int>)] {
+        var ranges: [(values: [String], range: Range<Int>)] = []
+        for (i, line) in lines.enumerated() {
+            let values =
+                try plainAxes(of: line, count: axes)?.values ?? fields(of: line).first.map { Array($0.prefix(axes)) }
+            if let values, ranges.last?.values != values {
+                ranges.append((values, i..<(i + 1)))
+            } else if let last = ranges.last {
+                ranges[ranges.count - 1].range = last.range.lowerBound..<(i + 1)
+            }
+        }
+        return ranges
+    }
+
+    /// The summary row of a results line's fields after its `axes` axis values.
+    static func summaryRow(_ f: ArraySlice<String>, axes: Int) -> SummaryRow {
+        let fixed = 4  // policy, replication, seed, scenario_hash
+        return SummaryRow(
+            policy: f[axes], replication: Int(f[axes + 1]) ?? 0, seed: UInt64(f[axes + 2]) ?? 0,
+            values: f[(axes + fixed)...].map { Double($0) ?? .nan }, scenarioHash: f[axes + 3])
     }
 
     /// These results with their points folded as they finished (``StudyFold``).
@@ -436,14 +502,9 @@ public struct SweepResults: Sendable {
 
     /// The rows grouped by point (in point order), parsed back from ``resultsCSV``.
     func groups() throws -> [(values: [String], rows: [SummaryRow])] {
-        let axes = axisNames.count
-        let fixed = 4  // policy, replication, seed, scenario_hash
         var groups: [(values: [String], rows: [SummaryRow])] = []
         for (values, f) in try records(lines) {
-            let metrics = f[(axes + fixed)...].map { Double($0) ?? .nan }
-            let row = SummaryRow(
-                policy: f[axes], replication: Int(f[axes + 1]) ?? 0, seed: UInt64(f[axes + 2]) ?? 0,
-                values: metrics, scenarioHash: f[axes + 3])
+            let row = Self.summaryRow(f, axes: axisNames.count)
             if groups.last?.values == values {
                 groups[groups.count - 1].rows.append(row)
             } else {

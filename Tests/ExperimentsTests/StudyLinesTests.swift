@@ -164,6 +164,14 @@ struct StudyLinesTests {
         }
     }
 
+    @Test("lines are cut into points where their axis values change, quoted or not; an empty line stays put")
+    func pointRanges() throws {
+        let lines = ["a,1\n", "\n", "a,2\n", "\"b,c\",1\n", "\"b,c\",2\n", "a,3\n"]
+        let ranges = try SweepResults.pointRanges(lines, axes: 1)
+        #expect(ranges.map(\.values) == [["a"], ["b,c"], ["a"]])
+        #expect(ranges.map(\.range) == [0..<3, 3..<5, 5..<6])
+    }
+
     @Test("a line is split as the CSV reader reads it, quoted or not")
     func fieldsAreTheReadersFields() throws {
         var random = SplitMix64(seed: 11)
