@@ -209,7 +209,7 @@ public struct SweepResults: Sendable {
             return fold(try groups(), apps: try appGroups(), focus: focus)
         }
         let (appRanges, lines, appLines) = (byValues, self.lines, self.appLines)
-        let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
+        let platformMetrics = self.platformMetrics
         // A point's rows and app rows, parsed from its lines.
         let rows: @Sendable (Int) throws -> (rows: [SummaryRow], apps: [AppRow]) = { p in
             let records = try lines[points[p].range].flatMap { try Self.fields(of: $0) }
@@ -221,22 +221,7 @@ public struct SweepResults: Sendable {
                 apps.compactMap { AppRow(fields: $0[axes...], platformMetrics: platformMetrics) }
             )
         }
-        var bases = StudyPoint.Bases.empty
-        if let b = baselinePoint, points.indices.contains(b) {
-            let (rows, apps) = try rows(b)
-            bases = StudyPoint.Bases(
-                values: points[b].values, rows: rows, appRows: apps, policy: baseline, focus: focus)
-        }
-        let base = bases
-        let folded = try OrderedParallel.map(points.count, jobs: jobs, grain: 1) { range in
-            try range.map { p in
-                let (rows, apps) = try rows(p)
-                return StudyPoint(
-                    values: points[p].values, rows: rows, appRows: apps, reference: baseline,
-                    platformMetrics: platformMetrics, focus: focus, bases: base.atBaseline(p == baselinePoint))
-            }
-        }
-        return Self.folded(folded, focus: focus, bases: bases, platformMetrics: platformMetrics)
+        return try fold(points.map(\.values), rows: rows, focus: focus)
     }
 
     /// `lines` cut where their axis values change: each point's values and its lines (a line
@@ -279,20 +264,29 @@ public struct SweepResults: Sendable {
         var byValues: [[String]: [AppRow]] = [:]
         for group in apps { byValues[group.values, default: []] += group.rows }
         let appRows = byValues
-        let (baseline, platformMetrics) = (self.baseline, self.platformMetrics)
+        return try! fold(
+            groups.map(\.values), rows: { (groups[$0].rows, appRows[groups[$0].values] ?? []) }, focus: focus)
+    }
+
+    /// The points with axis values `values` folded on ``jobs`` threads, `focus`'s numbers
+    /// apart, each from its device rows and app rows as `rows` gives them (the baseline
+    /// point's first: what every point's pairs are taken against).
+    private func fold(
+        _ values: [[String]], rows: @Sendable (Int) throws -> (rows: [SummaryRow], apps: [AppRow]), focus: String?
+    ) throws -> Folded {
+        let (baseline, platformMetrics, baselinePoint) = (self.baseline, self.platformMetrics, self.baselinePoint)
         var bases = StudyPoint.Bases.empty
-        if let b = baselinePoint, groups.indices.contains(b) {
-            bases = StudyPoint.Bases(
-                values: groups[b].values, rows: groups[b].rows, appRows: appRows[groups[b].values] ?? [],
-                policy: baseline, focus: focus)
+        if let b = baselinePoint, values.indices.contains(b) {
+            let (rows, apps) = try rows(b)
+            bases = StudyPoint.Bases(values: values[b], rows: rows, appRows: apps, policy: baseline, focus: focus)
         }
         let base = bases
-        let points = try! OrderedParallel.map(groups.count, jobs: jobs, grain: 1) { range in
-            range.map { g in
-                StudyPoint(
-                    values: groups[g].values, rows: groups[g].rows, appRows: appRows[groups[g].values] ?? [],
-                    reference: baseline, platformMetrics: platformMetrics, focus: focus,
-                    bases: base.atBaseline(g == baselinePoint))
+        let points = try OrderedParallel.map(values.count, jobs: jobs, grain: 1) { range in
+            try range.map { p in
+                let (rows, apps) = try rows(p)
+                return StudyPoint(
+                    values: values[p], rows: rows, appRows: apps, reference: baseline, platformMetrics: platformMetrics,
+                    focus: focus, bases: base.atBaseline(p == baselinePoint))
             }
         }
         return Self.folded(points, focus: focus, bases: bases, platformMetrics: platformMetrics)
