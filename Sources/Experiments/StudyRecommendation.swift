@@ -2,15 +2,14 @@ import Metrics
 
 extension Objective {
     /// Each point's recommendation: the point's runs alone, against the baseline policy there.
-    /// `results` are the runs of `plan`, in its order.
+    /// `runRows` are the rows of the runs of `plan`, in its order (``ExperimentRunner/RunResult/objectiveRows(app:)``).
     public func recommendEachPoint(
-        _ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, app: String?, baseline: String,
-        offline: Set<String>
+        _ runRows: [[SummaryRow]], plan: ExperimentPlan, baseline: String, offline: Set<String>
     ) -> [Recommendation] {
         plan.points.indices.map { point in
             recommend(
-                zip(plan.runs, results).filter { $0.0.point == point }.map(\.1).summaryRows(app: app),
-                baseline: baseline, offline: offline)
+                zip(plan.runs, runRows).filter { $0.0.point == point }.flatMap(\.1), baseline: baseline,
+                offline: offline)
         }
     }
 
@@ -19,8 +18,8 @@ extension Objective {
     /// shares (at a point where the system purges, in a study that also has points where the
     /// app does, only the baseline policy). Nil for a study of one point (its point's recommendation is the answer).
     public func recommendOverStudy(
-        _ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, app: String?, baseline: String,
-        baselinePoint: Int, labels: [String], offline: Set<String>
+        _ runRows: [[SummaryRow]], plan: ExperimentPlan, baseline: String, baselinePoint: Int, labels: [String],
+        offline: Set<String>
     ) -> Recommendation? {
         guard plan.points.count > 1 else { return nil }
         func name(_ run: ExperimentPlan.Run) -> String { "\(run.policy) @ \(labels[run.point])" }
@@ -29,11 +28,11 @@ extension Objective {
         // choose: there only the baseline policy (what the platform does) is a candidate.
         let mixed =
             plan.points.contains(where: \.policiesAreStrategies) && plan.points.contains { !$0.policiesAreStrategies }
-        let rows = zip(plan.runs, results).filter { run, _ in
+        let rows = zip(plan.runs, runRows).filter { run, _ in
             !mixed || plan.points[run.point].policiesAreStrategies || run.policy == baseline
         }
-        .flatMap { run, result in
-            [result].summaryRows(app: app).map { row in
+        .flatMap { run, rows in
+            rows.map { row in
                 var row = row
                 row.policy = name(run)
                 return row
@@ -43,4 +42,11 @@ extension Objective {
             rows, baseline: "\(baseline) @ \(labels[baselinePoint])",
             offline: Set(plan.runs.filter { offline.contains($0.policy) }.map(name)))
     }
+}
+
+extension ExperimentRunner.RunResult {
+    /// What an objective reads of this run: its row as run (not as written), under a focus
+    /// on `app` the app's (with the device's beside it), none if the run has no such app.
+    /// A study keeps only these of each run when an objective is its only reader.
+    public func objectiveRows(app: String?) -> [SummaryRow] { [self].summaryRows(app: app) }
 }

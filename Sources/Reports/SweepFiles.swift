@@ -116,25 +116,27 @@ public struct SweepFiles {
     /// `report`'s temporary directory a piece at a time (``SafeOutput/StagedFiles``), the runs'
     /// notices said (`locations`: the scripted events'; `labels`: the points'). `axisNames`,
     /// `baseline` and `baselinePoint` are the study's; `app`, the focus. The results every
-    /// other file and answer reads; a failure abandons the report, in one line.
+    /// other file and answer reads, and under `objective` what it reads of each run (a row a run,
+    /// ``Experiments/StudyFold``); a failure abandons the report, in one line.
     public static func fold(
         _ runner: ExperimentRunner, axisNames: [String], baseline: String, baselinePoint: Int?, app: String?,
-        locations: [String], labels: [String], into report: ReportDirectory
-    ) throws(CommandFailure) -> SweepResults {
+        objective: Bool, locations: [String], labels: [String], into report: ReportDirectory
+    ) throws(CommandFailure) -> (results: SweepResults, runRows: [[SummaryRow]]) {
         let (values, platformMetrics) = runner.studyLines!
         let template = Self.template(
             axisNames: axisNames, baseline: baseline, baselinePoint: baselinePoint, platformMetrics: platformMetrics,
             values: values)
         let files = StagedFiles(in: try report.prepared())
         let fold = StudyFold(
-            runner.plan, indices: Array(runner.plan.runs.indices), values: values, template: template, focus: app
+            runner.plan, indices: Array(runner.plan.runs.indices), values: values, template: template, focus: app,
+            keepsObjectiveRows: objective
         ) { file, text in try files.write(file == .results ? "results.csv" : "apps.csv", text) }
         do {
             try ProgressBar(unit: "runs").run(runner, folding: fold)
-            let (results, notices) = try fold.finish(jobs: runner.jobs, locations: locations, labels: labels)
+            let (results, notices, runRows) = try fold.finish(jobs: runner.jobs, locations: locations, labels: labels)
             try files.close()
             for line in notices { note(line) }
-            return results
+            return (results, runRows)
         } catch {
             report.abandon()
             throw error is ExperimentRunner.RunError
@@ -204,8 +206,10 @@ public struct StudyAnswer {
     public let effects: [AxisEffects.Effect]
     public let lines: [String]
 
+    /// `runRows`: what the objective reads of each run of `plan`, in its order
+    /// (``Experiments/ExperimentRunner/RunResult/objectiveRows(app:)``); empty without one.
     public init(
-        _ study: Study, results: SweepResults, runs: [ExperimentRunner.RunResult], plan: ExperimentPlan,
+        _ study: Study, results: SweepResults, runRows: [[SummaryRow]], plan: ExperimentPlan,
         warmup: Double, app: String?, objective: Objective?, robustness: StudyRobustness?
     ) throws {
         (self.study, self.app, self.baseline, self.plan, self.warmup) = (study, app, results.baseline, plan, warmup)
@@ -214,8 +218,8 @@ public struct StudyAnswer {
         comparisons = points.map(\.comparison)
         let offline = PolicyRegistry.offline
         overall = objective?.recommendOverStudy(
-            runs, plan: plan, app: app, baseline: baseline, baselinePoint: study.baselinePoint ?? 0,
-            labels: study.labels, offline: offline)
+            runRows, plan: plan, baseline: baseline, baselinePoint: study.baselinePoint ?? 0, labels: study.labels,
+            offline: offline)
         effects = AxisEffects.effects(
             points, axisNames: results.axisNames, policy: baseline, metrics: Verdict.headlineMetrics)
         var lines = studyVerdict(comparisons, app: app)
@@ -226,7 +230,7 @@ public struct StudyAnswer {
                 humanValue($1, $0)
             } ?? []
         if let objective {
-            let each = objective.recommendEachPoint(runs, plan: plan, app: app, baseline: baseline, offline: offline)
+            let each = objective.recommendEachPoint(runRows, plan: plan, baseline: baseline, offline: offline)
             lines += Recommendation.study(each, points: study.labels)
         }
         for (k, line) in (overall?.lines(humanValue, leftOut: false) ?? []).enumerated() {

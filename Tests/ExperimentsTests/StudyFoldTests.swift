@@ -87,13 +87,52 @@ struct StudyFoldTests {
                 try runner.run(first: fold.first, deliver: fold.receive)
             }
             #expect(fold.heldPoints == 0)
-            let (folded, notices) = try fold.finish(jobs: 2, locations: [], labels: [])
+            let (folded, notices, _) = try fold.finish(jobs: 2, locations: [], labels: [])
             #expect(notices.isEmpty)
             #expect(try Self.files(folded) == expected)
             #expect(written.results == (try kept.resultsFile()))
             #expect(written.apps == (try kept.appsFile()))
             #expect(folded.lines.isEmpty && folded.hasApps)
         }
+    }
+
+    @Test(
+        "under an objective it keeps each run's rows as run, in plan order: the recommendations of every run kept",
+        arguments: [nil, "app1"])
+    func keepsObjectiveRows(focus: String?) throws {
+        let (plan, values) = try StudyLinesTests.plan()
+        let kept = try StudyLinesTests.runs(plan, values: values, jobs: 2, keepsRunNumbers: true)
+        let expected = kept.map { $0.objectiveRows(app: focus) }
+        // What the files read back differs from the numbers as run (the wait's seconds are
+        // rounded), so rows taken from the lines would not pass.
+        let asWritten = try StudyLinesTests.runs(plan, values: values, jobs: 2).map { $0.objectiveRows(app: focus) }
+        #expect(asWritten != expected && expected.allSatisfy { $0.count == 1 })
+
+        let fold = StudyFold(
+            plan, indices: Array(plan.runs.indices), values: values, template: Self.template(baselinePoint: 1),
+            focus: focus, keepsObjectiveRows: true, write: Written().write)
+        let runner = ExperimentRunner.study(
+            plan, values: values, platformMetrics: false, jobs: 3, keepsRunNumbers: true)
+        try runner.run(first: fold.first, deliver: fold.receive)
+        let rows = try fold.finish(jobs: 2, locations: [], labels: []).objectiveRows
+        #expect(rows == expected)
+        let objective = try Objective.parse("redownload_bytes + 1MB*wait_p95_s", limits: ["failed_requests<=baseline"])
+        let labels = ["plain", "with, comma", "say \"hi\""]
+        let over = objective.recommendOverStudy(
+            rows, plan: plan, baseline: "apple", baselinePoint: 1, labels: labels, offline: [])
+        let overKept = objective.recommendOverStudy(
+            expected, plan: plan, baseline: "apple", baselinePoint: 1, labels: labels, offline: [])
+        let exact: (Double, Metric) -> String = { value, _ in "\(value)" }
+        #expect(over != nil && over?.lines(exact) == overKept?.lines(exact))
+        let each = objective.recommendEachPoint(rows, plan: plan, baseline: "apple", offline: [])
+        let eachKept = objective.recommendEachPoint(expected, plan: plan, baseline: "apple", offline: [])
+        #expect(each.count == 3 && each.map { $0.lines(exact) } == eachKept.map { $0.lines(exact) })
+        // Without the objective, nothing of the runs is kept.
+        let plain = StudyFold(
+            plan, indices: Array(plan.runs.indices), values: values, template: Self.template(baselinePoint: nil),
+            focus: focus, write: Written().write)
+        for slot in kept.indices { #expect(plain.receive(slot, kept[slot])) }
+        #expect(try plain.finish(jobs: 1, locations: [], labels: []).objectiveRows.isEmpty)
     }
 
     @Test("delivered in canonical order without a baseline point, it holds at most the point under way")

@@ -52,7 +52,7 @@ func study(replications: Int) {
         try ExperimentRunner.study(plan, values: values, platformMetrics: platformMetrics, jobs: 2)
             .run(first: fold.first, deliver: fold.receive)
         let end = ContinuousClock.now
-        let (sweep, _) = try fold.finish(jobs: 2, locations: [], labels: [])
+        let (sweep, _, _) = try fold.finish(jobs: 2, locations: [], labels: [])
         let files = try SweepFiles(sweep, name: study.name, report: true)
         let serial = ContinuousClock.now - end
         benchmark.stopMeasurement()

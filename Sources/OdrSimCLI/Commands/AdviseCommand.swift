@@ -323,8 +323,8 @@ struct AdviseCommand: ParsableCommand {
         // The first round runs the three starting layouts on every device: the most runs any
         // round shares, so the bound on N.
         let devices = max(1, advisor.population.count)
-        let position = try checkedShard(
-            shard, option: "--shard", runs: 3 * replications * devices,
+        let position = try ShardPosition.option(
+            shard, "--shard", runs: 3 * replications * devices,
             what: "runs in the search's largest round (3 starting layouts × \(replications) replications × "
                 + "\(devices) device\(devices == 1 ? "" : "s"))")
         let inputs = [file] + [population].compactMap { $0 }

@@ -116,6 +116,8 @@ struct SweepRunCommand: ParsableCommand {
     var robustness = false
 
     var out: String? { output.folder }
+    /// Nothing but the files and an objective read the runs: each point is folded as it finishes.
+    var foldsRuns: Bool { precision.isEmpty && !robustness }
 
     func validate() throws {
         if let shard {
@@ -143,16 +145,15 @@ struct SweepRunCommand: ParsableCommand {
         let objective = try self.objective.parsed(study)
         var runner = try makeRunner(study, replications: study.replications)
         let precision = try targetPrecision()
-        let position = try checkedShard(
-            shard ?? missing.map(String.init), option: shard == nil && missing != nil ? "--missing" : "--shard",
+        let position = try ShardPosition.option(
+            shard ?? missing.map(String.init), shard == nil && missing != nil ? "--missing" : "--shard",
             runs: runner.plan.runs.count, what: "runs in the study")
         if let missing, let out { return try census(missing, of: study, plan: runner.plan, in: out) }
         let labels = study.pointLabels
         try checkLargestWorkload(study, labels: labels)
         let report = try claimOutputs(study, shard: position)
         let (started, platformMetrics) = (Date(), study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
-        // Nothing but the files reads the runs: each point is folded as it finishes.
-        if position == nil, !runner.keepsRunNumbers, let report { return try fold(study, runner, baseline, report) }
+        if position == nil, foldsRuns, let report { return try fold(study, runner, baseline, report) }
         var indices = position.map { runner.plan.shard($0.index, of: $0.count) } ?? Array(runner.plan.runs.indices)
         var results = try runStudy(runner, study, indices: indices, labels: labels)
         let missed = try precision?.replicate(  // --precision: more on the same seeds
@@ -169,14 +170,14 @@ struct SweepRunCommand: ParsableCommand {
             baselinePoint: study.baselinePoint, jobs: jobs.count, app: app)
         try answer(
             study, sweep, runs: results, runner: runner, objective: objective, to: report!, missed: missed,
-            elapsed: elapsed)
+            elapsed: elapsed, runRows: objective == nil ? [] : results.map { $0.objectiveRows(app: app) })
     }
 
     /// The sweep's files, then its answer (``Reports/StudyAnswer``) on the terminal or as JSON.
     private func answer(
         _ study: Study, _ sweep: SweepResults, runs results: [ExperimentRunner.RunResult], runner: ExperimentRunner,
         objective: Objective?, to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double,
-        staged: Bool = false
+        runRows: [[SummaryRow]], staged: Bool = false
     ) throws {
         let labels = study.pointLabels
         let robust =
@@ -192,7 +193,7 @@ struct SweepRunCommand: ParsableCommand {
             StudyAnswer.Study(
                 name: study.name, file: file, points: study.points.count, policies: study.policies, labels: labels,
                 baselinePoint: study.baselinePoint),
-            results: sweep, runs: results, plan: runner.plan, warmup: runner.warmup, app: app, objective: objective,
+            results: sweep, runRows: runRows, plan: runner.plan, warmup: runner.warmup, app: app, objective: objective,
             robustness: robust)
         say(
             printing.json
@@ -201,17 +202,18 @@ struct SweepRunCommand: ParsableCommand {
                 : answer.text(missed: missed, elapsed: elapsed, out: report.path))
     }
 
-    /// A sweep whose runs nothing reads but its files (`SweepFiles.fold`): each point folded
-    /// as it finishes, results.csv and apps.csv written as they go; then its answer.
+    /// A sweep whose runs only its files and objective read (`SweepFiles.fold`): each point
+    /// folded as it finishes, results.csv and apps.csv written as they go; then its answer.
     private func fold(_ study: Study, _ runner: ExperimentRunner, _ baseline: String, _ report: ReportDirectory) throws
     {
-        let started = Date()
-        let sweep = try SweepFiles.fold(
+        let (started, objective) = (Date(), try self.objective.parsed(study))
+        let (sweep, runRows) = try SweepFiles.fold(
             runner, axisNames: study.axes.map(\.name), baseline: baseline, baselinePoint: study.baselinePoint, app: app,
-            locations: study.points[0].document.eventLocations, labels: study.pointLabels, into: report)
+            objective: objective != nil, locations: study.points[0].document.eventLocations, labels: study.pointLabels,
+            into: report)
         try answer(
-            study, sweep, runs: [], runner: runner, objective: nil, to: report, missed: nil,
-            elapsed: Date().timeIntervalSince(started), staged: true)
+            study, sweep, runs: [], runner: runner, objective: objective, to: report, missed: nil,
+            elapsed: Date().timeIntervalSince(started), runRows: runRows, staged: true)
     }
 
     /// The study's plan at `replications` (its policies resolved once here: its parser
@@ -328,15 +330,5 @@ struct SweepMergeCommand: ParsableCommand {
             \(destination.path)/
             """
         )
-    }
-}
-
-/// `--shard K/N` (already checked to be K/N by the command's validate()), with N checked
-/// against the `runs` there are to share: a usage error beyond them.
-func checkedShard(_ text: String?, option: String, runs: Int, what: String) throws(CommandFailure) -> ShardPosition? {
-    guard let text else { return nil }
-    switch ShardPosition.checked(text, runs: runs, what: what, option: option) {
-    case .success(let position): return position
-    case .failure(let error): throw CommandFailure.usage(error.message)
     }
 }
