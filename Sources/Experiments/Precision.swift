@@ -180,15 +180,16 @@ public struct Precision: Sendable, Equatable {
 
 extension Precision {
     /// A study's misses: each point's runs compared alone (`sweep --precision` reaches its
-    /// target when every point does). `results` are the runs of `plan`, in its order.
-    public func misses(
-        _ results: [ExperimentRunner.RunResult], plan: ExperimentPlan, reference: String, platformMetrics: Bool,
-        app: String?
-    ) -> [Miss] {
+    /// target when every point does). `runRows` are the rows of the runs of `plan`, in its
+    /// order, as run (``ExperimentRunner/RunResult/objectiveRows(app:)``).
+    public func misses(_ runRows: [[SummaryRow]], plan: ExperimentPlan, reference: String, platformMetrics: Bool)
+        -> [Miss]
+    {
         plan.points.indices.flatMap { point in
-            let runs = zip(plan.runs, results).filter { $0.0.point == point }.map(\.1)
-            return misses(
-                Comparison(rows: runs.summaryRows(app: app), reference: reference, platformMetrics: platformMetrics))
+            misses(
+                Comparison(
+                    rows: zip(plan.runs, runRows).filter { $0.0.point == point }.flatMap(\.1), reference: reference,
+                    platformMetrics: platformMetrics))
         }
     }
 }
@@ -196,18 +197,35 @@ extension Precision {
 extension Precision {
     /// Runs again with twice the replications (the same seeds first) until every main
     /// metric's interval is narrow enough for every policy at every point, or `maximum`:
-    /// `rerun(n)` makes and runs the plan of `n` replications. Returns what still misses.
+    /// `rerun(n)` makes and runs the plan of `n` replications, and gives its runs' rows
+    /// (``misses(_:plan:reference:platformMetrics:)``). Returns what still misses.
+    public func replicate(
+        _ runner: inout ExperimentRunner, _ runRows: inout [[SummaryRow]], maximum: Int, reference: String,
+        platformMetrics: Bool, rerun: (Int) throws -> (ExperimentRunner, [[SummaryRow]])
+    ) rethrows -> [Miss] {
+        func missed() -> [Miss] {
+            misses(runRows, plan: runner.plan, reference: reference, platformMetrics: platformMetrics)
+        }
+        while !missed().isEmpty && runner.replications < maximum {
+            (runner, runRows) = try rerun(Self.next(after: runner.replications, maximum: maximum))
+        }
+        return missed()
+    }
+
+    /// ``replicate(_:_:maximum:reference:platformMetrics:rerun:)`` of runs kept whole: their
+    /// rows under a focus on `app`.
     public func replicate(
         _ runner: inout ExperimentRunner, _ results: inout [ExperimentRunner.RunResult], maximum: Int,
         reference: String, platformMetrics: Bool, app: String?,
         rerun: (Int) throws -> (ExperimentRunner, [ExperimentRunner.RunResult])
     ) rethrows -> [Miss] {
-        func missed() -> [Miss] {
-            misses(results, plan: runner.plan, reference: reference, platformMetrics: platformMetrics, app: app)
+        var runRows = results.map { $0.objectiveRows(app: app) }
+        return try replicate(
+            &runner, &runRows, maximum: maximum, reference: reference, platformMetrics: platformMetrics
+        ) { replications in
+            let (more, rerun) = try rerun(replications)
+            results = rerun
+            return (more, rerun.map { $0.objectiveRows(app: app) })
         }
-        while !missed().isEmpty && runner.replications < maximum {
-            (runner, results) = try rerun(Self.next(after: runner.replications, maximum: maximum))
-        }
-        return missed()
     }
 }

@@ -7,11 +7,12 @@ public struct StudyRobustness: Sendable {
     /// Each point's label and its check.
     public let points: [(label: String, check: Robustness)]
 
-    /// Runs the check at every point of `runner`'s plan; `results` are the plan's runs in order.
-    /// Under a focus on `app`, each point's verdict is the app's; with `objective`, its
-    /// recommendation is checked too.
+    /// Runs the check at every point of `runner`'s plan; `runRows` are the rows of the plan's
+    /// runs in order, as run (``ExperimentRunner/RunResult/objectiveRows(app:)``). Under a
+    /// focus on `app` (the rows' own), each point's verdict is the app's; with `objective`,
+    /// its recommendation is checked too.
     public static func check(
-        like runner: ExperimentRunner, results: [ExperimentRunner.RunResult], baseline: String,
+        like runner: ExperimentRunner, runRows: [[SummaryRow]], baseline: String,
         labels: [String], app: String? = nil, objective: Objective? = nil
     ) throws -> StudyRobustness {
         let plan = runner.plan
@@ -25,7 +26,7 @@ public struct StudyRobustness: Sendable {
             one.maxEvents = runner.maxEvents
             one.keepsChartData = false
             one.warmup = runner.warmup
-            let rows = zip(plan.runs, results).filter { $0.0.point == p }.map(\.1).summaryRows(app: app)
+            let rows = zip(plan.runs, runRows).filter { $0.0.point == p }.flatMap(\.1)
             let comparison = Comparison(
                 rows: rows, reference: baseline, platformMetrics: Metric.hasPlatformMetrics(plan.points[p].scenario))
             let verdict = Verdict(comparison, offline: offline, metrics: Verdict.metrics(of: comparison))

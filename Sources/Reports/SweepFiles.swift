@@ -116,11 +116,13 @@ public struct SweepFiles {
     /// `report`'s temporary directory a piece at a time (``SafeOutput/StagedFiles``), the runs'
     /// notices said (`locations`: the scripted events'; `labels`: the points'). `axisNames`,
     /// `baseline` and `baselinePoint` are the study's; `app`, the focus. The results every
-    /// other file and answer reads, and under `objective` what it reads of each run (a row a run,
-    /// ``Experiments/StudyFold``); a failure abandons the report, in one line.
+    /// other file and answer reads, and with `keepsRows` what an objective, `--precision` and
+    /// `--robustness` read of each run (its rows as run: ``Experiments/StudyFold``); a failure
+    /// abandons the report, in one line. Folded again into the same report, the earlier
+    /// fold's files are let go.
     public static func fold(
         _ runner: ExperimentRunner, axisNames: [String], baseline: String, baselinePoint: Int?, app: String?,
-        objective: Bool, locations: [String], labels: [String], into report: ReportDirectory
+        keepsRows: Bool, locations: [String], labels: [String], into report: ReportDirectory
     ) throws(CommandFailure) -> (results: SweepResults, runRows: [[SummaryRow]]) {
         let (values, platformMetrics) = runner.studyLines!
         let template = Self.template(
@@ -129,7 +131,7 @@ public struct SweepFiles {
         let files = StagedFiles(in: try report.prepared())
         let fold = StudyFold(
             runner.plan, indices: Array(runner.plan.runs.indices), values: values, template: template, focus: app,
-            keepsObjectiveRows: objective
+            keepsObjectiveRows: keepsRows
         ) { file, text in try files.write(file == .results ? "results.csv" : "apps.csv", text) }
         do {
             try ProgressBar(unit: "runs").run(runner, folding: fold)

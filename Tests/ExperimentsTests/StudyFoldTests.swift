@@ -97,7 +97,7 @@ struct StudyFoldTests {
     }
 
     @Test(
-        "under an objective it keeps each run's rows as run, in plan order: the recommendations of every run kept",
+        "for an objective or --precision it keeps each run's rows as run, in plan order: the answers of every run kept",
         arguments: [nil, "app1"])
     func keepsObjectiveRows(focus: String?) throws {
         let (plan, values) = try StudyLinesTests.plan()
@@ -127,6 +127,16 @@ struct StudyFoldTests {
         let each = objective.recommendEachPoint(rows, plan: plan, baseline: "apple", offline: [])
         let eachKept = objective.recommendEachPoint(expected, plan: plan, baseline: "apple", offline: [])
         #expect(each.count == 3 && each.map { $0.lines(exact) } == eachKept.map { $0.lines(exact) })
+        // --precision reads the same rows: each point's misses, as from the point's runs kept whole.
+        let precision = Precision(relative: 0.01)
+        let perPoint = plan.points.indices.flatMap { point in
+            precision.misses(
+                Comparison(
+                    rows: zip(plan.runs, kept).filter { $0.0.point == point }.map(\.1).summaryRows(app: focus),
+                    reference: "apple", platformMetrics: false))
+        }
+        #expect(!perPoint.isEmpty)
+        #expect(precision.misses(rows, plan: plan, reference: "apple", platformMetrics: false) == perPoint)
         // Without the objective, nothing of the runs is kept.
         let plain = StudyFold(
             plan, indices: Array(plan.runs.indices), values: values, template: Self.template(baselinePoint: nil),

@@ -116,8 +116,6 @@ struct SweepRunCommand: ParsableCommand {
     var robustness = false
 
     var out: String? { output.folder }
-    /// Nothing but the files and an objective read the runs: each point is folded as it finishes.
-    var foldsRuns: Bool { precision.isEmpty && !robustness }
 
     func validate() throws {
         if let shard {
@@ -142,8 +140,7 @@ struct SweepRunCommand: ParsableCommand {
         let baseline =
             try self.baseline.map { try resolveBaseline($0, policies: study.policies).name } ?? study.baseline
         if let app { _ = try appIndex(app, in: study.points[0].document) }
-        let objective = try self.objective.parsed(study)
-        var runner = try makeRunner(study, replications: study.replications)
+        let runner = try makeRunner(study, replications: study.replications)
         let precision = try targetPrecision()
         let position = try ShardPosition.option(
             shard ?? missing.map(String.init), shard == nil && missing != nil ? "--missing" : "--shard",
@@ -152,43 +149,32 @@ struct SweepRunCommand: ParsableCommand {
         let labels = study.pointLabels
         try checkLargestWorkload(study, labels: labels)
         let report = try claimOutputs(study, shard: position)
-        let (started, platformMetrics) = (Date(), study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
-        if position == nil, foldsRuns, let report { return try fold(study, runner, baseline, report) }
-        var indices = position.map { runner.plan.shard($0.index, of: $0.count) } ?? Array(runner.plan.runs.indices)
-        var results = try runStudy(runner, study, indices: indices, labels: labels)
-        let missed = try precision?.replicate(  // --precision: more on the same seeds
-            &runner, &results, maximum: maxReplications, reference: baseline, platformMetrics: platformMetrics, app: app
-        ) { try rerun(study, replications: $0, indices: &indices, labels: labels) }
-        let elapsed = Date().timeIntervalSince(started)
-        if let position, let out {
-            return try writeShard(
-                position, of: study, results, indices: indices, plan: runner.plan, baseline, out, elapsed)
-        }
-        let sweep = SweepResults.study(
-            results, indices: indices, plan: runner.plan, values: study.points.map(\.values),
-            axisNames: study.axes.map(\.name), baseline: baseline, platformMetrics: platformMetrics,
-            baselinePoint: study.baselinePoint, jobs: jobs.count, app: app)
-        try answer(
-            study, sweep, runs: results, runner: runner, objective: objective, to: report!, missed: missed,
-            elapsed: elapsed, runRows: objective == nil ? [] : results.map { $0.objectiveRows(app: app) })
+        guard let position, let out else { return try fold(study, runner, baseline, report!, precision) }
+        // A shard: its runs' lines, written as one file.
+        let started = Date()
+        let indices = runner.plan.shard(position.index, of: position.count)
+        let results = try runWithProgress(
+            runner, locations: study.points[0].document.eventLocations, indices: indices, points: labels)
+        try writeShard(
+            position, of: study, results, indices: indices, plan: runner.plan, baseline, out,
+            Date().timeIntervalSince(started))
     }
 
     /// The sweep's files, then its answer (``Reports/StudyAnswer``) on the terminal or as JSON.
     private func answer(
-        _ study: Study, _ sweep: SweepResults, runs results: [ExperimentRunner.RunResult], runner: ExperimentRunner,
-        objective: Objective?, to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double,
-        runRows: [[SummaryRow]], staged: Bool = false
+        _ study: Study, _ sweep: SweepResults, runner: ExperimentRunner, objective: Objective?,
+        to report: ReportDirectory, missed: [Precision.Miss]?, elapsed: Double, runRows: [[SummaryRow]]
     ) throws {
         let labels = study.pointLabels
         let robust =
             try robustness
             ? StudyRobustness.check(
-                like: runner, results: results, baseline: sweep.baseline, labels: labels, app: app, objective: objective
+                like: runner, runRows: runRows, baseline: sweep.baseline, labels: labels, app: app, objective: objective
             )
             : nil
         let files = try SweepFiles.write(
             sweep, name: study.name, to: report, report: !output.noReport, app: app,
-            extra: robust.map { [("robustness.csv", $0.csv)] } ?? [], staged: staged)
+            extra: robust.map { [("robustness.csv", $0.csv)] } ?? [], staged: true)
         let answer = try StudyAnswer(
             StudyAnswer.Study(
                 name: study.name, file: file, points: study.points.count, policies: study.policies, labels: labels,
@@ -202,18 +188,34 @@ struct SweepRunCommand: ParsableCommand {
                 : answer.text(missed: missed, elapsed: elapsed, out: report.path))
     }
 
-    /// A sweep whose runs only its files and objective read (`SweepFiles.fold`): each point
-    /// folded as it finishes, results.csv and apps.csv written as they go; then its answer.
-    private func fold(_ study: Study, _ runner: ExperimentRunner, _ baseline: String, _ report: ReportDirectory) throws
-    {
+    /// A whole sweep (`SweepFiles.fold`): each point folded as it finishes, results.csv and
+    /// apps.csv written as they go, of each run only the rows an objective, `--precision` or
+    /// `--robustness` read; under `--precision`, again with more replications (the same seeds
+    /// first) until it is met; then its answer.
+    private func fold(
+        _ study: Study, _ runner: ExperimentRunner, _ baseline: String, _ report: ReportDirectory,
+        _ precision: Precision?
+    ) throws {
         let (started, objective) = (Date(), try self.objective.parsed(study))
-        let (sweep, runRows) = try SweepFiles.fold(
-            runner, axisNames: study.axes.map(\.name), baseline: baseline, baselinePoint: study.baselinePoint, app: app,
-            objective: objective != nil, locations: study.points[0].document.eventLocations, labels: study.pointLabels,
-            into: report)
+        var runner = runner
+        func folded(_ runner: ExperimentRunner) throws -> (SweepResults, [[SummaryRow]]) {
+            try SweepFiles.fold(
+                runner, axisNames: study.axes.map(\.name), baseline: baseline, baselinePoint: study.baselinePoint,
+                app: app, keepsRows: runner.keepsRunNumbers, locations: study.points[0].document.eventLocations,
+                labels: study.pointLabels, into: report)
+        }
+        var (sweep, runRows) = try folded(runner)
+        let missed = try precision?.replicate(
+            &runner, &runRows, maximum: maxReplications, reference: baseline, platformMetrics: sweep.platformMetrics
+        ) { replications in
+            let more = try makeRunner(study, replications: replications)
+            let (results, rows) = try folded(more)
+            sweep = results
+            return (more, rows)
+        }
         try answer(
-            study, sweep, runs: [], runner: runner, objective: objective, to: report, missed: nil,
-            elapsed: Date().timeIntervalSince(started), runRows: runRows, staged: true)
+            study, sweep, runner: runner, objective: objective, to: report, missed: missed,
+            elapsed: Date().timeIntervalSince(started), runRows: runRows)
     }
 
     /// The study's plan at `replications` (its policies resolved once here: its parser
@@ -268,22 +270,6 @@ struct SweepRunCommand: ParsableCommand {
         let target = ShardFile.path(in: out, shard: position.index, of: position.count)
         try OutputSafety.checkFile(target, label: "--out \(out)", inputs: [file], isOurs: ShardFile.isOne)
         return nil
-    }
-
-    /// The study again at `replications` (all its runs, now `indices`).
-    private func rerun(_ study: Study, replications: Int, indices: inout [Int], labels: [String]) throws -> (
-        ExperimentRunner, [ExperimentRunner.RunResult]
-    ) {
-        let more = try makeRunner(study, replications: replications)
-        indices = Array(more.plan.runs.indices)
-        return (more, try runStudy(more, study, indices: indices, labels: labels))
-    }
-
-    private func runStudy(_ runner: ExperimentRunner, _ study: Study, indices: [Int], labels: [String]) throws
-        -> [ExperimentRunner.RunResult]
-    {
-        try runWithProgress(
-            runner, locations: study.points[0].document.eventLocations, indices: indices, points: labels)
     }
 
     /// `--shard K/N`: this shard's runs as DIR/shard-K-of-N.csv, and a line saying so.
