@@ -32,9 +32,9 @@ public enum TemporaryFiles {
     /// Failures are ignored: a leftover is untidy, not wrong.
     public static func removeStale(besides destination: URL) {
         let directory = destination.deletingLastPathComponent()
-        guard let names = PathBytes.entries(of: directory.path) else { return }
+        guard let names = PathBytes.entries(of: directory.path, hidden: true) else { return }
         let legacy = [".\(destination.lastPathComponent).tmp-", ".\(destination.lastPathComponent).old-"]
-        for name in names where name.hasPrefix(".") {
+        for name in names {
             guard let (owner, pid) = owner(of: name), pid != getpid() else { continue }
             let ours = owner == host || (owner.isEmpty && legacy.contains { name == $0 + String(pid) })
             guard ours, !isRunning(pid) else { continue }

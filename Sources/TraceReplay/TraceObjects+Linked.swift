@@ -33,114 +33,129 @@ extension TraceObjects {
             preconditionFailure("only oracleGeneral links its requests")
         }
         let reader = try OracleGeneralReader(path: path, compressed: compressed)
-        var objects = TraceObjects(fileName: reader.fileName, appNames: reader.appNames, table: ObjectTable())
-        objects.keepsStream = streamBudget > 0
-        objects.keepsTimes = keepTimes
-        objects.objectsPerApp = [0]
         // The stream doubles as the map of announced requests: -1 where no one has named one.
+        // Performance: where the file says how many records it has, the stream is written in
+        // the array the runs read, not copied there after (4 bytes a request, and as many
+        // fresh pages to fault in: 6 % of a 5 M-request replay of 2,000 objects). The scan's
+        // state lives in the closure that writes it, so that none of it is shared by reference
+        // (an array reached through a shared box is retained on each read).
         let known = reader.recordCount
-        var requests = LinkedStream(capacity: known ?? 1 << 16)
-        defer { requests.deallocate() }
-        var streamBytes = 0
-        var requestedBytes: Int64 = 0
-        var bound = RequestedBytesBound()
-        // Names given, and named records read: equal exactly when no record was named twice
-        // and no name points past the last record.
-        var names = 0
-        var named = 0
-        // The IDs seen, to check that an unnamed request is a new object; the table that
-        // maps IDs to objects is made at the end only if the runs will read the file again.
-        var seen = ObjectIDSet()
-        func disagreement(_ record: Int, _ message: String) -> LinkedScan {
-            .disagrees(TraceError(file: reader.fileName, line: nil, message: "record \(record): \(message)"))
-        }
-        while let (record, next) = try reader.next() {
-            let k = Int(objects.requestCount)
-            if requests.count == k { requests.extend(to: k + 1) }
-            // What the request a few ahead will read: its object's ID if it is named, else
-            // (when that record is already in the reader's buffer) its slot in the table;
-            // while the objects are few enough to stay in cache, nothing.
-            let ahead = k + TraceReplayer.prefetchDistance
-            if objects.objectID.count >= TraceReplayer.prefetchFromPacks {
-                if ahead < requests.count, requests.base[ahead] >= 0 {
-                    objects.objectID.withUnsafeBufferPointer {
-                        odr_prefetch($0.baseAddress! + Int(requests.base[ahead]))
+        var stream = known.map { [Int32](repeating: -1, count: Swift.max($0, 1)) } ?? []
+        var grown: [Int32] = []
+        let scan = try stream.withUnsafeMutableBufferPointer { (block) throws(TraceError) -> LinkedScan in
+            var objects = TraceObjects(fileName: reader.fileName, appNames: reader.appNames, table: ObjectTable())
+            objects.keepsStream = streamBudget > 0
+            objects.keepsTimes = keepTimes
+            objects.objectsPerApp = [0]
+            var streamBytes = 0
+            var requestedBytes: Int64 = 0
+            var bound = RequestedBytesBound()
+            // Names given, and named records read: equal exactly when no record was named twice
+            // and no name points past the last record.
+            var names = 0
+            var named = 0
+            // The IDs seen, to check that an unnamed request is a new object; the table that
+            // maps IDs to objects is made at the end only if the runs will read the file again.
+            var seen = ObjectIDSet()
+            func disagreement(_ record: Int, _ message: String) -> LinkedScan {
+                .disagrees(TraceError(file: reader.fileName, line: nil, message: "record \(record): \(message)"))
+            }
+            var requests = known == nil ? LinkedStream(capacity: 1 << 16) : LinkedStream(fixed: block)
+            defer { requests.deallocate() }
+            while let (record, next) = try reader.next() {
+                let k = Int(objects.requestCount)
+                if requests.count == k { requests.extend(to: k + 1) }
+                // What the request a few ahead will read: its object's ID if it is named, else
+                // (when that record is already in the reader's buffer) its slot in the table;
+                // while the objects are few enough to stay in cache, nothing.
+                let ahead = k + TraceReplayer.prefetchDistance
+                if objects.objectID.count >= TraceReplayer.prefetchFromPacks {
+                    if ahead < requests.count, requests.base[ahead] >= 0 {
+                        objects.objectID.withUnsafeBufferPointer {
+                            odr_prefetch($0.baseAddress! + Int(requests.base[ahead]))
+                        }
+                    } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
+                        seen.prefetch(id)
                     }
-                } else if let id = reader.object(ahead: TraceReplayer.prefetchDistance) {
-                    seen.prefetch(id)
                 }
+                var index = requests.base[k]
+                if index >= 0 {
+                    named += 1
+                    guard objects.objectID[Int(index)] == record.object else {
+                        return disagreement(
+                            record.line,
+                            """
+                            next_access_vtime of an earlier record names this one for object \
+                            \(objects.objectID[Int(index)]), but it requests object \(record.object)
+                            """
+                        )
+                    }
+                } else {
+                    guard seen.insert(record.object) else {
+                        return disagreement(
+                            record.line,
+                            "object \(record.object) was requested before, but no next_access_vtime names this record")
+                    }
+                    index = Int32(objects.objectID.count)
+                    objects.objectID.append(record.object)
+                    objects.objects.append(Object(size: record.size, app: 0, local: objects.objectsPerApp[0]))
+                    objects.objectsPerApp[0] += 1
+                    if keepNextAccess { objects.firstRequest.append(Int32(k)) }
+                    bound.note(record.size)
+                    requests.base[k] = index
+                }
+                objects.requestCount += 1
+                if next != -1 && next != .max {
+                    // A name points within the file when its length is known, else within 2^26
+                    // requests (256 MB of stream) of the current one.
+                    let reach = known.map(Int64.init) ?? Int64(k) + (1 << 26)
+                    guard next > Int64(k + 1), next <= reach else {
+                        return disagreement(
+                            record.line,
+                            "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
+                    }
+                    let at = Int(next) - 1
+                    if requests.count <= at { requests.extend(to: at + 1) }
+                    // A store, not a read: a record named twice is found by the count below.
+                    requests.base[at] = index
+                    names += 1
+                }
+                if keepNextAccess { objects.nextAccess.append(next == -1 || next == .max ? 0 : UInt32(next)) }
+                if exactTotals {
+                    let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
+                    guard !overflow else {
+                        throw TraceError(
+                            file: reader.fileName, line: nil,
+                            message: "record \(record.line): the requests up to here total more than \(Int64.max) bytes"
+                        )
+                    }
+                    requestedBytes = total
+                } else if bound.mayOverflow(requests: objects.requestCount) {
+                    return try scanLinked(
+                        path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
+                        streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
+                }
+                objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: true)
             }
-            var index = requests.base[k]
-            if index >= 0 {
-                named += 1
-                guard objects.objectID[Int(index)] == record.object else {
-                    return disagreement(
-                        record.line,
-                        """
-                        next_access_vtime of an earlier record names this one for object \
-                        \(objects.objectID[Int(index)]), but it requests object \(record.object)
-                        """
-                    )
-                }
-            } else {
-                guard seen.insert(record.object) else {
-                    return disagreement(
-                        record.line,
-                        "object \(record.object) was requested before, but no next_access_vtime names this record")
-                }
-                index = Int32(objects.objectID.count)
-                objects.objectID.append(record.object)
-                objects.objects.append(Object(size: record.size, app: 0, local: objects.objectsPerApp[0]))
-                objects.objectsPerApp[0] += 1
-                if keepNextAccess { objects.firstRequest.append(Int32(k)) }
-                bound.note(record.size)
-                requests.base[k] = index
+            if requests.count > Int(objects.requestCount) {
+                return disagreement(
+                    Int(objects.requestCount), "a next_access_vtime names record \(requests.count), past the last one")
             }
-            objects.requestCount += 1
-            if next != -1 && next != .max {
-                // A name points within the file when its length is known, else within 2^26
-                // requests (256 MB of stream) of the current one.
-                let reach = known.map(Int64.init) ?? Int64(k) + (1 << 26)
-                guard next > Int64(k + 1), next <= reach else {
-                    return disagreement(
-                        record.line,
-                        "next_access_vtime \(next) is not a later record (records count from 1; -1 means never)")
-                }
-                let at = Int(next) - 1
-                if requests.count <= at { requests.extend(to: at + 1) }
-                // A store, not a read: a record named twice is found by the count below.
-                requests.base[at] = index
-                names += 1
-            }
-            if keepNextAccess { objects.nextAccess.append(next == -1 || next == .max ? 0 : UInt32(next)) }
-            if exactTotals {
-                let (total, overflow) = requestedBytes.addingReportingOverflow(objects.objects[Int(index)].size)
-                guard !overflow else {
-                    throw TraceError(
+            if names != named {
+                return .disagrees(
+                    TraceError(
                         file: reader.fileName, line: nil,
-                        message: "record \(record.line): the requests up to here total more than \(Int64.max) bytes")
-                }
-                requestedBytes = total
-            } else if bound.mayOverflow(requests: objects.requestCount) {
-                return try scanLinked(
-                    path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
-                    streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
+                        message: "\(names - named) next_access_vtime fields name a record that another one names too"))
             }
-            objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: true)
+            // The set goes before a grown stream is copied out: both at once would be the scan's peak.
+            seen = ObjectIDSet()
+            if known == nil { grown = requests.array() }
+            return .scanned(objects)
         }
-        if requests.count > Int(objects.requestCount) {
-            return disagreement(
-                Int(objects.requestCount), "a next_access_vtime names record \(requests.count), past the last one")
-        }
-        if names != named {
-            return .disagrees(
-                TraceError(
-                    file: reader.fileName, line: nil,
-                    message: "\(names - named) next_access_vtime fields name a record that another one names too"))
-        }
-        // The set goes before the stream is copied out: both at once would be the scan's peak.
-        seen = ObjectIDSet()
-        objects.requests = objects.keepsStream || recordRequests ? requests.array() : []
+        guard case .scanned(var objects) = scan else { return scan }
+        if known == nil { stream = grown }
+        stream.removeLast(stream.count - Int(objects.requestCount))
+        objects.requests = objects.keepsStream || recordRequests ? stream : []
         if !objects.keepsStream { objects.table = ObjectTable(ids: objects.objectID) }
         objects.hasNextAccess = keepNextAccess
         objects.assignPacks()
@@ -182,15 +197,24 @@ private struct LinkedStream {
     private(set) var count = 0
     /// Every slot below it is -1 until written.
     private var capacity = 0
+    /// Whether the stream owns its block and grows it; false for a block lent to it whole.
+    private let grows: Bool
 
     init(capacity: Int) {
         base = regrow(.allocate(capacity: 0), from: 0, to: Swift.max(capacity, 16), filling: -1)
         self.capacity = Swift.max(capacity, 16)
+        grows = true
+    }
+
+    /// The stream in `block`, every slot -1 and one for each record of the trace: it never grows.
+    init(fixed block: UnsafeMutableBufferPointer<Int32>) {
+        (base, capacity, grows) = (block.baseAddress!, block.count, false)
     }
 
     /// Makes records below `length` part of the stream; the new ones are unnamed (-1).
     mutating func extend(to length: Int) {
         if length > capacity {
+            precondition(grows, "a trace of \(capacity) records named record \(length)")
             let grown = Swift.max(length, capacity * 2)
             base = regrow(base, from: capacity, to: grown, filling: -1)
             capacity = grown
@@ -200,5 +224,5 @@ private struct LinkedStream {
 
     func array() -> [Int32] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { if grows { base.deallocate() } }
 }

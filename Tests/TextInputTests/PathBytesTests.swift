@@ -56,6 +56,14 @@ struct PathBytesTests {
         #expect(throws: PathFailure.self) { try PathBytes.create(file, Data()) }  // never over a file
         #expect(PathBytes.contents(file) == Data("hi".utf8))
         #expect(Set(PathBytes.entries(of: folder + "/a") ?? []) == ["b", PathBytes.decode([0x66, 0xFF])!])
+        // Only the names that begin with a dot, when asked: a hidden one of bytes no text carries too.
+        let hidden = folder + "/a/" + PathBytes.decode([0x2E, 0xFF])!
+        try PathBytes.create(hidden, Data())
+        try PathBytes.create(folder + "/a/.t", Data())
+        #expect(
+            Set(PathBytes.entries(of: folder + "/a", hidden: true) ?? []) == [".t", PathBytes.decode([0x2E, 0xFF])!])
+        #expect(PathBytes.entries(of: folder + "/a")?.count == 4)
+        PathBytes.remove(hidden)
         try PathBytes.rename(file, folder + "/b")
         #expect(!PathBytes.exists(file) && PathBytes.exists(folder + "/b") && PathBytes.isFolder(folder + "/a"))
         #expect(PathBytes.resolved(folder + "/a/..")?.hasSuffix(PathBytes.decode([0xE9])!) == true)
