@@ -510,3 +510,11 @@ extension Array where Element == ExperimentRunner.RunResult {
             of: app, in: flatMap(\.apps), beside: guarded ? map(\.summary) : [], scenarioHash: scenarioHash)
     }
 }
+
+extension ExperimentRunner.RunResult {
+    /// This run's row with its numbers as run (not as its line reads back), under a focus on
+    /// `app` the app's with the device's beside it (none if the run has no such app): what
+    /// an objective, `--precision` and `--robustness` read of a run, and all a study keeps of
+    /// it for them (``StudyFold``).
+    public func rowsAsRun(app: String?) -> [SummaryRow] { [self].summaryRows(app: app) }
+}

@@ -181,7 +181,7 @@ public struct Precision: Sendable, Equatable {
 extension Precision {
     /// A study's misses: each point's runs compared alone (`sweep --precision` reaches its
     /// target when every point does). `runRows` are the rows of the runs of `plan`, in its
-    /// order, as run (``ExperimentRunner/RunResult/objectiveRows(app:)``).
+    /// order, as run (``ExperimentRunner/RunResult/rowsAsRun(app:)``).
     public func misses(_ runRows: [[SummaryRow]], plan: ExperimentPlan, reference: String, platformMetrics: Bool)
         -> [Miss]
     {
@@ -219,13 +219,13 @@ extension Precision {
         reference: String, platformMetrics: Bool, app: String?,
         rerun: (Int) throws -> (ExperimentRunner, [ExperimentRunner.RunResult])
     ) rethrows -> [Miss] {
-        var runRows = results.map { $0.objectiveRows(app: app) }
+        var runRows = results.map { $0.rowsAsRun(app: app) }
         return try replicate(
             &runner, &runRows, maximum: maximum, reference: reference, platformMetrics: platformMetrics
         ) { replications in
             let (more, rerun) = try rerun(replications)
             results = rerun
-            return (more, rerun.map { $0.objectiveRows(app: app) })
+            return (more, rerun.map { $0.rowsAsRun(app: app) })
         }
     }
 }

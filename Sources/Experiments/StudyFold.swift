@@ -40,20 +40,21 @@ public final class StudyFold: @unchecked Sendable {
     private var bases: StudyPoint.Bases?
     private var waiting: [Int] = []
     private var notices = RunNoticeTally()
-    /// Where an objective reads the runs: each run's rows as run, by slot (nil: none kept).
-    private var objectiveRows: [[SummaryRow]]?
+    /// Each run's rows as run, by slot, for an objective, `--precision` or `--robustness`
+    /// (nil: none kept).
+    private var rowsAsRun: [[SummaryRow]]?
     private var failure: (any Error)?
 
     /// The fold of the runs `indices` of `plan` (canonical order), each point's axis values
     /// from `values`; `template` names the study's axes (with their numbers), baseline policy,
     /// baseline point and platform metrics; `focus`, the app whose numbers are folded apart.
     /// `write` receives each file's text in order, header first (`apps.csv` only if a run has
-    /// app rows). `keepsObjectiveRows`: keep what an objective reads of each run
-    /// (``ExperimentRunner/RunResult/objectiveRows(app:)``, from numbers as run: the runner's
-    /// ``ExperimentRunner/keepsRunNumbers``), a row a run, rather than the run.
+    /// app rows). `keepsRowsAsRun`: keep each run's rows as run
+    /// (``ExperimentRunner/RunResult/rowsAsRun(app:)``, which needs the runner's
+    /// ``ExperimentRunner/keepsRunNumbers``) rather than the run.
     public init(
         _ plan: ExperimentPlan, indices: [Int], values: [[String]], template: SweepResults, focus: String?,
-        keepsObjectiveRows: Bool = false, write: @escaping @Sendable (File, String) throws -> Void
+        keepsRowsAsRun: Bool = false, write: @escaping @Sendable (File, String) throws -> Void
     ) {
         var points: [(point: Int, slots: Range<Int>)] = []
         for (slot, index) in indices.enumerated() {
@@ -69,7 +70,7 @@ public final class StudyFold: @unchecked Sendable {
         remaining = points.map(\.slots.count)
         folded = Array(repeating: nil, count: points.count)
         written = Array(repeating: false, count: points.count)
-        if keepsObjectiveRows { objectiveRows = Array(repeating: [], count: indices.count) }
+        if keepsRowsAsRun { rowsAsRun = Array(repeating: [], count: indices.count) }
         if template.baselinePoint == nil || !points.indices.contains(template.baselinePoint!) {
             bases = StudyPoint.Bases.empty
         }
@@ -93,7 +94,7 @@ public final class StudyFold: @unchecked Sendable {
         defer { lock.unlock() }
         guard failure == nil else { return false }
         notices.add(result, at: slot)
-        objectiveRows?[slot] = result.objectiveRows(app: focus)
+        rowsAsRun?[slot] = result.rowsAsRun(app: focus)
         // The point whose slots hold `slot`: the last one starting at or before it.
         var (low, high) = (0, points.count - 1)
         while low < high {
@@ -159,9 +160,9 @@ public final class StudyFold: @unchecked Sendable {
 
     /// The study's results, every point folded (their lines already written: none are
     /// kept), its runs' notices (``Swift/Array/noticeLines(locations:points:)``) and the rows
-    /// kept for an objective (empty if none were); the first failure to write, if any.
+    /// as run (empty if none were kept); the first failure to write, if any.
     public func finish(jobs: Int, locations: [String], labels: [String]) throws -> (
-        results: SweepResults, notices: [String], objectiveRows: [[SummaryRow]]
+        results: SweepResults, notices: [String], rowsAsRun: [[SummaryRow]]
     ) {
         lock.lock()
         defer { lock.unlock() }
@@ -171,7 +172,7 @@ public final class StudyFold: @unchecked Sendable {
             self.folded.map { $0! }, focus: focus, bases: bases!, platformMetrics: template.platformMetrics)
         return (
             template.with(folded, jobs: jobs),
-            notices.lines(runs: runs, locations: locations, points: labels), objectiveRows ?? []
+            notices.lines(runs: runs, locations: locations, points: labels), rowsAsRun ?? []
         )
     }
 }

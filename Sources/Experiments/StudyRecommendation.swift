@@ -2,7 +2,7 @@ import Metrics
 
 extension Objective {
     /// Each point's recommendation: the point's runs alone, against the baseline policy there.
-    /// `runRows` are the rows of the runs of `plan`, in its order (``ExperimentRunner/RunResult/objectiveRows(app:)``).
+    /// `runRows` are the rows of the runs of `plan`, in its order (``ExperimentRunner/RunResult/rowsAsRun(app:)``).
     public func recommendEachPoint(
         _ runRows: [[SummaryRow]], plan: ExperimentPlan, baseline: String, offline: Set<String>
     ) -> [Recommendation] {
@@ -42,11 +42,4 @@ extension Objective {
             rows, baseline: "\(baseline) @ \(labels[baselinePoint])",
             offline: Set(plan.runs.filter { offline.contains($0.policy) }.map(name)))
     }
-}
-
-extension ExperimentRunner.RunResult {
-    /// What an objective reads of this run: its row as run (not as written), under a focus
-    /// on `app` the app's (with the device's beside it), none if the run has no such app.
-    /// A study keeps only these of each run when an objective is its only reader.
-    public func objectiveRows(app: String?) -> [SummaryRow] { [self].summaryRows(app: app) }
 }

@@ -8,7 +8,7 @@ public struct StudyRobustness: Sendable {
     public let points: [(label: String, check: Robustness)]
 
     /// Runs the check at every point of `runner`'s plan; `runRows` are the rows of the plan's
-    /// runs in order, as run (``ExperimentRunner/RunResult/objectiveRows(app:)``). Under a
+    /// runs in order, as run (``ExperimentRunner/RunResult/rowsAsRun(app:)``). Under a
     /// focus on `app` (the rows' own), each point's verdict is the app's; with `objective`,
     /// its recommendation is checked too.
     public static func check(

@@ -131,7 +131,7 @@ public struct SweepFiles {
         let files = StagedFiles(in: try report.prepared())
         let fold = StudyFold(
             runner.plan, indices: Array(runner.plan.runs.indices), values: values, template: template, focus: app,
-            keepsObjectiveRows: keepsRows
+            keepsRowsAsRun: keepsRows
         ) { file, text in try files.write(file == .results ? "results.csv" : "apps.csv", text) }
         do {
             try ProgressBar(unit: "runs").run(runner, folding: fold)
@@ -208,8 +208,8 @@ public struct StudyAnswer {
     public let effects: [AxisEffects.Effect]
     public let lines: [String]
 
-    /// `runRows`: what the objective reads of each run of `plan`, in its order
-    /// (``Experiments/ExperimentRunner/RunResult/objectiveRows(app:)``); empty without one.
+    /// `runRows`: each run's rows as run, in the order of `plan`
+    /// (``Experiments/ExperimentRunner/RunResult/rowsAsRun(app:)``); empty without an objective.
     public init(
         _ study: Study, results: SweepResults, runRows: [[SummaryRow]], plan: ExperimentPlan,
         warmup: Double, app: String?, objective: Objective?, robustness: StudyRobustness?

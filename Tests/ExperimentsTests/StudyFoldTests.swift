@@ -99,22 +99,22 @@ struct StudyFoldTests {
     @Test(
         "for an objective or --precision it keeps each run's rows as run, in plan order: the answers of every run kept",
         arguments: [nil, "app1"])
-    func keepsObjectiveRows(focus: String?) throws {
+    func keepsRowsAsRun(focus: String?) throws {
         let (plan, values) = try StudyLinesTests.plan()
         let kept = try StudyLinesTests.runs(plan, values: values, jobs: 2, keepsRunNumbers: true)
-        let expected = kept.map { $0.objectiveRows(app: focus) }
+        let expected = kept.map { $0.rowsAsRun(app: focus) }
         // What the files read back differs from the numbers as run (the wait's seconds are
         // rounded), so rows taken from the lines would not pass.
-        let asWritten = try StudyLinesTests.runs(plan, values: values, jobs: 2).map { $0.objectiveRows(app: focus) }
+        let asWritten = try StudyLinesTests.runs(plan, values: values, jobs: 2).map { $0.rowsAsRun(app: focus) }
         #expect(asWritten != expected && expected.allSatisfy { $0.count == 1 })
 
         let fold = StudyFold(
             plan, indices: Array(plan.runs.indices), values: values, template: Self.template(baselinePoint: 1),
-            focus: focus, keepsObjectiveRows: true, write: Written().write)
+            focus: focus, keepsRowsAsRun: true, write: Written().write)
         let runner = ExperimentRunner.study(
             plan, values: values, platformMetrics: false, jobs: 3, keepsRunNumbers: true)
         try runner.run(first: fold.first, deliver: fold.receive)
-        let rows = try fold.finish(jobs: 2, locations: [], labels: []).objectiveRows
+        let rows = try fold.finish(jobs: 2, locations: [], labels: []).rowsAsRun
         #expect(rows == expected)
         let objective = try Objective.parse("redownload_bytes + 1MB*wait_p95_s", limits: ["failed_requests<=baseline"])
         let labels = ["plain", "with, comma", "say \"hi\""]
@@ -142,7 +142,7 @@ struct StudyFoldTests {
             plan, indices: Array(plan.runs.indices), values: values, template: Self.template(baselinePoint: nil),
             focus: focus, write: Written().write)
         for slot in kept.indices { #expect(plain.receive(slot, kept[slot])) }
-        #expect(try plain.finish(jobs: 1, locations: [], labels: []).objectiveRows.isEmpty)
+        #expect(try plain.finish(jobs: 1, locations: [], labels: []).rowsAsRun.isEmpty)
     }
 
     @Test("delivered in canonical order without a baseline point, it holds at most the point under way")
