@@ -151,50 +151,6 @@ public struct SweepResults: Sendable {
         return copy
     }
 
-    /// These results with their points folded from the runs (`results`, the runs `indices` of
-    /// `plan` that made ``lines`` and ``appLines``), their rows as the lines read back
-    /// (``Metrics/SummaryRow/asWritten(platformMetrics:)``): the numbers ``prepared(jobs:app:)``
-    /// parses, without a parse.
-    public func prepared(
-        runs results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        jobs: Int, app: String? = nil
-    ) -> SweepResults {
-        var copy = self
-        copy.jobs = max(1, jobs)
-        let platformMetrics = platformMetrics
-        let rows = try! OrderedParallel.map(results.count, jobs: jobs) { range in
-            range.map { i in
-                let lines =
-                    results[i].lines
-                    ?? RunLines(
-                        results[i], values: values[plan.runs[indices[i]].point], platformMetrics: platformMetrics)
-                return (plan.runs[indices[i]].point, lines.row, lines.appRows)
-            }
-        }
-        // Grouped as ``groups()`` groups the lines, by equal consecutive axis values; the
-        // values are compared only where the point changes.
-        var groups: [(values: [String], rows: [SummaryRow])] = []
-        var apps: [(values: [String], rows: [AppRow])] = []
-        var (lastPoint, lastAppPoint) = (-1, -1)
-        for (point, row, appRows) in rows {
-            if point == lastPoint || groups.last?.values == values[point] {
-                groups[groups.count - 1].rows.append(row)
-            } else {
-                groups.append((values[point], [row]))
-            }
-            lastPoint = point
-            guard !appRows.isEmpty else { continue }
-            if point == lastAppPoint || apps.last?.values == values[point] {
-                apps[apps.count - 1].rows += appRows
-            } else {
-                apps.append((values[point], appRows))
-            }
-            lastAppPoint = point
-        }
-        copy.folded = copy.fold(groups, apps: apps, focus: app)
-        return copy
-    }
-
     /// Every point folded from the lines a point at a time, ``jobs`` points at once: a merge
     /// holds its lines, and only the rows of the points under way.
     private func foldLines(focus: String?) throws -> Folded {
@@ -555,22 +511,6 @@ extension SweepResults {
             row = run.summary.asWritten(platformMetrics: platformMetrics)
             appRows = run.apps.map { $0.asWritten(platformMetrics: platformMetrics) }
         }
-    }
-
-    /// A study's results from its runs `indices` of `plan` (`results`, in that order), each
-    /// point's axis values from `values` (by point), prepared on `jobs` threads
-    /// (``prepared(runs:indices:plan:values:jobs:app:)``, `app`'s numbers apart).
-    public static func study(
-        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        axisNames: [String], baseline: String, platformMetrics: Bool, baselinePoint: Int?, jobs: Int,
-        app: String? = nil
-    ) -> SweepResults {
-        let (lines, apps) = lines(
-            results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
-        let sweep = SweepResults(
-            axisNames: axisNames, baseline: baseline, lines: lines, platformMetrics: platformMetrics,
-            baselinePoint: baselinePoint, appLines: apps.map(\.1))
-        return sweep.prepared(runs: results, indices: indices, plan: plan, values: values, jobs: jobs, app: app)
     }
 
     /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of

@@ -61,9 +61,12 @@ struct StudyFoldTests {
         let (plan, values) = try StudyLinesTests.plan()
         let indices = Array(plan.runs.indices)
         let runs = try StudyLinesTests.runs(plan, values: values, jobs: 2)
-        var kept = SweepResults.study(
-            runs, indices: indices, plan: plan, values: values, axisNames: ["x"], baseline: "apple",
-            platformMetrics: false, baselinePoint: baselinePoint, jobs: 2, app: "app1")
+        // Every run kept, its lines parsed and folded at once (the path of `sweep merge`).
+        let (lines, apps) = SweepResults.lines(
+            runs, indices: indices, plan: plan, values: values, platformMetrics: false)
+        var kept = try SweepResults(
+            axisNames: ["x"], baseline: "apple", lines: lines, baselinePoint: baselinePoint, appLines: apps.map(\.1)
+        ).prepared(jobs: 2, app: "app1")
         kept.axisNumbers = Self.template(baselinePoint: nil).axisNumbers
         let expected = try Self.files(kept)
         #expect(expected["baseline-pairs.csv"] != nil || baselinePoint == nil)
