@@ -13,8 +13,8 @@ import Metrics
 ///   taken against), it is folded (``StudyPoint``) and its rows let go.
 ///
 /// ``finish()`` gives the results every file and answer reads: the same numbers and bytes as
-/// ``SweepResults/prepared(runs:indices:plan:values:jobs:app:)`` on every run kept
-/// (`StudyFoldTests`).
+/// every run's lines parsed and folded at once (``SweepResults/prepared(jobs:app:)``, the path
+/// of `sweep merge`; `StudyFoldTests`).
 public final class StudyFold: @unchecked Sendable {
     /// The file a piece of text belongs to.
     public enum File: Sendable { case results, apps }
