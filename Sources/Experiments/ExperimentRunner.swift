@@ -171,6 +171,18 @@ public struct ExperimentRunner {
         return try run(chosen, order: plan.longestFirst(chosen), progress: progress, deliver: nil)
     }
 
+    /// The runs at `indices` (canonical order; all by default), longest first as
+    /// ``run(indices:progress:)`` starts them, each finished run handed to `deliver` (on its
+    /// worker's thread, with its place in `indices`) and not kept: a shard's runs, of which
+    /// only the lines are kept (``ShardRuns``). `deliver` returning false stops the runs.
+    public func run(
+        indices: [Int]? = nil, progress: (@Sendable (Progress) -> Void)? = nil,
+        deliver: @escaping @Sendable (Int, RunResult) -> Bool
+    ) throws {
+        let chosen = indices ?? Array(plan.runs.indices)
+        _ = try run(chosen, order: plan.longestFirst(chosen), progress: progress, deliver: deliver)
+    }
+
     /// The runs at `indices` (canonical order; all by default) point by point
     /// (``ExperimentPlan/pointByPoint(_:first:)``, point `first` first), each finished run
     /// handed to `deliver` (on its worker's thread, with its place in `indices`) and not kept:

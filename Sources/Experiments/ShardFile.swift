@@ -44,21 +44,21 @@ public struct ShardFile: Sendable, Equatable {
             && a.appRuns.map(\.index) == b.appRuns.map(\.index) && a.appRuns.map(\.line) == b.appRuns.map(\.line)
     }
 
-    /// Shard `position` of study `name` (digest `studyDigest`), from its runs (`results`, the
-    /// runs `indices` of `plan`, each point's axis values from `values`): their lines, made on
-    /// `jobs` threads; `baselinePoint` and `platformMetrics` as the study has them.
+    /// Shard `position` of study `name` (digest `studyDigest`, `totalRuns` runs in all), from
+    /// the lines of its runs `indices` (``ShardRuns/finish(locations:points:)``, in the order of
+    /// `indices`); `baselinePoint` and `platformMetrics` as the study has them.
     public init(
-        _ position: ShardPosition, of name: String, studyDigest: String, runs results: [ExperimentRunner.RunResult],
-        indices: [Int], plan: ExperimentPlan, values: [[String]], axisNames: [String], baseline: String,
-        baselinePoint: Int?, platformMetrics: Bool, jobs: Int
+        _ position: ShardPosition, of name: String, studyDigest: String,
+        lines: [(result: String, apps: [String])], indices: [Int], totalRuns: Int, axisNames: [String],
+        baseline: String, baselinePoint: Int?, platformMetrics: Bool
     ) {
-        let (lines, apps) = SweepResults.lines(
-            results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: jobs)
+        precondition(lines.count == indices.count, "one run's lines for each index")
         self.init(
-            shard: position.index, count: position.count, studyDigest: studyDigest, totalRuns: plan.runs.count,
-            baseline: baseline, name: name, axisNames: axisNames, runs: Array(zip(indices, lines)))
+            shard: position.index, count: position.count, studyDigest: studyDigest, totalRuns: totalRuns,
+            baseline: baseline, name: name, axisNames: axisNames,
+            runs: zip(indices, lines).map { (index: $0, line: $1.result) })
         (self.platformMetrics, self.baselinePoint) = (platformMetrics, baselinePoint)
-        appRuns = apps.map { (index: $0.0, line: $0.1) }
+        appRuns = zip(indices, lines).flatMap { index, made in made.apps.map { (index: index, line: $0) } }
     }
 
     public init(

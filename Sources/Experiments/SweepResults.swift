@@ -512,30 +512,4 @@ extension SweepResults {
             appRows = run.apps.map { $0.asWritten(platformMetrics: platformMetrics) }
         }
     }
-
-    /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices` of
-    /// `plan`, each point's axis values from `values` (by point).
-    public static func lines(
-        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        platformMetrics: Bool
-    ) -> (runs: [String], apps: [(Int, String)]) {
-        lines(results, indices: indices, plan: plan, values: values, platformMetrics: platformMetrics, jobs: 1)
-    }
-
-    /// ``lines(_:indices:plan:values:platformMetrics:)`` written on up to `jobs` threads.
-    public static func lines(
-        _ results: [ExperimentRunner.RunResult], indices: [Int], plan: ExperimentPlan, values: [[String]],
-        platformMetrics: Bool, jobs: Int
-    ) -> (runs: [String], apps: [(Int, String)]) {
-        let both = try! OrderedParallel.map(results.count, jobs: jobs) { range in
-            range.map { i in
-                let (index, result) = (indices[i], results[i])
-                let lines =
-                    result.lines
-                    ?? RunLines(result, values: values[plan.runs[index].point], platformMetrics: platformMetrics)
-                return (lines.result, lines.apps.map { (index, $0) })
-            }
-        }
-        return (both.map(\.0), both.flatMap(\.1))
-    }
 }

@@ -44,26 +44,27 @@ public final class ProgressBar: @unchecked Sendable {
     /// is drawn (not a terminal) the runs make no progress calls at all.
     public func run(_ runner: ExperimentRunner, indices: [Int]? = nil) throws -> [ExperimentRunner.RunResult] {
         defer { finish() }
-        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
-        if enabled {
-            progress = { (p: ExperimentRunner.Progress) in
-                self.update(fraction: p.fraction, done: p.finished, total: p.total)
-            }
-        }
-        return try runner.run(indices: indices, progress: progress)
+        return try runner.run(indices: indices, progress: drawing)
     }
 
     /// `runner`'s runs point by point, each handed to `fold` as it finishes
     /// (``Experiments/ExperimentRunner/run(indices:first:progress:deliver:)``), drawn as they go.
     public func run(_ runner: ExperimentRunner, indices: [Int]? = nil, folding fold: StudyFold) throws {
         defer { finish() }
-        var progress: (@Sendable (ExperimentRunner.Progress) -> Void)?
-        if enabled {
-            progress = { (p: ExperimentRunner.Progress) in
-                self.update(fraction: p.fraction, done: p.finished, total: p.total)
-            }
-        }
-        try runner.run(indices: indices, first: fold.first, progress: progress, deliver: fold.receive)
+        try runner.run(indices: indices, first: fold.first, progress: drawing, deliver: fold.receive)
+    }
+
+    /// `runner`'s runs `indices`, each handed to `runs` as it finishes, of which only its lines are
+    /// kept (``Experiments/ExperimentRunner/run(indices:progress:deliver:)``), drawn as they go.
+    public func run(_ runner: ExperimentRunner, indices: [Int], keepingLinesIn runs: ShardRuns) throws {
+        defer { finish() }
+        try runner.run(indices: indices, progress: drawing, deliver: runs.receive)
+    }
+
+    /// The runner's progress calls that draw this bar; nil where nothing is drawn.
+    private var drawing: (@Sendable (ExperimentRunner.Progress) -> Void)? {
+        guard enabled else { return nil }
+        return { (p: ExperimentRunner.Progress) in self.update(fraction: p.fraction, done: p.finished, total: p.total) }
     }
 
     /// A fraction of `total` items done, as a callback; nil where nothing is drawn.

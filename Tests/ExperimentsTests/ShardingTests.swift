@@ -175,4 +175,42 @@ struct ShardingTests {
         }
         if case .failure = position.checked(runs: 16) { Issue.record("16 shards of 16 runs refused") }
     }
+
+    @Test(
+        """
+        issue 55: a shard keeps only its runs' lines (ShardRuns), delivered in any order: the lines and \
+        notices of its runs kept whole, and a shard file with each app line under its run
+        """)
+    func shardRunsKeepTheirLines() throws {
+        let (plan, values) = try StudyLinesTests.plan(overfillsLastPoint: true)
+        let runner = ExperimentRunner.study(plan, values: values, platformMetrics: false, jobs: 2)
+        let indices = plan.shard(2, of: 3)
+        let kept = try runner.run(indices: indices)
+        let labels = ["x=plain", "x=comma", "x=quote"]
+        let expected = (
+            lines: kept.map { $0.lines! }, notices: kept.noticeLines(locations: [], points: labels)
+        )
+        // The last point's runs overfill the disk; the shard holds some of them and some others.
+        #expect(!expected.notices.isEmpty && kept.contains { $0.notices.isEmpty })
+        let delivered = ShardRuns(count: indices.count)
+        try runner.run(indices: indices, deliver: delivered.receive)
+        let reversed = ShardRuns(count: indices.count)
+        for slot in kept.indices.reversed() { #expect(reversed.receive(slot, kept[slot])) }
+        for runs in [delivered, reversed] {
+            let (lines, notices) = runs.finish(locations: [], points: labels)
+            #expect(lines.map(\.result) == expected.lines.map(\.result))
+            #expect(lines.map(\.apps) == expected.lines.map(\.apps))
+            #expect(notices == expected.notices)
+        }
+        let lines = delivered.finish(locations: [], points: labels).lines
+        let file = ShardFile(
+            ShardPosition("2/3")!, of: "s", studyDigest: "abc", lines: lines, indices: indices,
+            totalRuns: plan.runs.count, axisNames: ["x"], baseline: "apple", baselinePoint: nil, platformMetrics: false)
+        #expect(file.runs.map(\.index) == indices && file.runs.map(\.line) == expected.lines.map(\.result))
+        let appRuns = zip(indices, expected.lines).flatMap { index, made in made.apps.map { (index, $0) } }
+        #expect(!appRuns.isEmpty && file.appRuns.map(\.index) == appRuns.map(\.0))
+        #expect(file.appRuns.map(\.line) == appRuns.map(\.1))
+        #expect(try ShardFile.parse(file.text, name: "shard") == file)
+    }
+
 }

@@ -62,8 +62,7 @@ struct StudyFoldTests {
         let indices = Array(plan.runs.indices)
         let runs = try StudyLinesTests.runs(plan, values: values, jobs: 2)
         // Every run kept, its lines parsed and folded at once (the path of `sweep merge`).
-        let (lines, apps) = SweepResults.lines(
-            runs, indices: indices, plan: plan, values: values, platformMetrics: false)
+        let (lines, apps) = StudyLinesTests.lines(runs, indices: indices)
         var kept = try SweepResults(
             axisNames: ["x"], baseline: "apple", lines: lines, baselinePoint: baselinePoint, appLines: apps.map(\.1)
         ).prepared(jobs: 2, app: "app1")

@@ -14,8 +14,12 @@ import Testing
 @Suite("Study lines")
 struct StudyLinesTests {
     /// Two apps that outgrow a small disk, on three points whose labels need quoting or not;
-    /// waits are fractions of a second, so seconds are written at six decimals.
-    static func plan(seed: UInt64 = 7) throws -> (plan: ExperimentPlan, values: [[String]]) {
+    /// waits are fractions of a second, so seconds are written at six decimals. With
+    /// `overfillsLastPoint`, the last point's script grows other data past the disk at 100 s:
+    /// a notice in each of its runs.
+    static func plan(seed: UInt64 = 7, overfillsLastPoint: Bool = false) throws -> (
+        plan: ExperimentPlan, values: [[String]]
+    ) {
         var random = SplitMix64(seed: seed)
         let values = [["plain"], ["with, comma"], ["say \"hi\""]]
         let points = try values.indices.map { p in
@@ -39,6 +43,9 @@ struct StudyLinesTests {
                             app, tags: RequestTags([tag]), key: RequestKey(k), priority: .normal, optional: false)))
                 events.append(ScenarioEvent(time: time + 3.1, action: .end(app, key: RequestKey(k))))
             }
+            if overfillsLastPoint && p == values.count - 1 {
+                events.append(ScenarioEvent(time: 100, action: .disk(150_000_000)))
+            }
             return ExperimentPlan.Point(
                 Scenario(
                     duration: 600, platform: .unlimited,
@@ -61,6 +68,13 @@ struct StudyLinesTests {
         ).run()
     }
 
+    /// `results.csv`'s lines and `apps.csv`'s (with their run index) of the runs `indices`, kept
+    /// whole: the lines each run made on its own thread, in canonical order.
+    static func lines(_ runs: [ExperimentRunner.RunResult], indices: [Int]) -> (runs: [String], apps: [(Int, String)]) {
+        let made = runs.map { $0.lines! }
+        return (made.map(\.result), zip(indices, made).flatMap { index, lines in lines.apps.map { (index, $0) } })
+    }
+
     /// The written files as they were made before the rows came from the runs: the whole
     /// text parsed with the reader, each record written again with the axis's numbers.
     static func rewritten(_ header: String, _ lines: [String], numbers: [String: Double]) throws -> String {
@@ -77,10 +91,8 @@ struct StudyLinesTests {
         let one = try Self.runs(plan, values: values, jobs: 1)
         let three = try Self.runs(plan, values: values, jobs: 3)
         #expect(one.allSatisfy { $0.lines != nil && $0.waitDistribution.isEmpty && $0.purgeEpisodes.isEmpty })
-        let (lines, apps) = SweepResults.lines(
-            one, indices: indices, plan: plan, values: values, platformMetrics: false)
-        let (lines3, apps3) = SweepResults.lines(
-            three, indices: indices, plan: plan, values: values, platformMetrics: false, jobs: 3)
+        let (lines, apps) = Self.lines(one, indices: indices)
+        let (lines3, apps3) = Self.lines(three, indices: indices)
         #expect(lines == lines3 && apps.map(\.1) == apps3.map(\.1))
         var parsed = try SweepResults(axisNames: ["x"], baseline: "apple", lines: lines, appLines: apps.map(\.1))
             .prepared(jobs: 1, app: "app1")
@@ -110,8 +122,7 @@ struct StudyLinesTests {
         let (plan, values) = try Self.plan()
         let runs = try Self.runs(plan, values: values, jobs: 2)
         let asRun = try Self.runs(plan, values: values, jobs: 2, keepsRunNumbers: true)
-        let (lines, apps) = SweepResults.lines(
-            runs, indices: Array(plan.runs.indices), plan: plan, values: values, platformMetrics: false)
+        let (lines, apps) = Self.lines(runs, indices: Array(plan.runs.indices))
         let parsed = try SweepResults(axisNames: ["x"], baseline: "apple", lines: lines, appLines: apps.map(\.1))
             .prepared(jobs: 1)
         func bits(_ values: [Double]) -> [UInt64] { values.map(\.bitPattern) }

@@ -150,14 +150,7 @@ struct SweepRunCommand: ParsableCommand {
         try checkLargestWorkload(study, labels: labels)
         let report = try claimOutputs(study, shard: position)
         guard let position, let out else { return try fold(study, runner, baseline, report!, precision) }
-        // A shard: its runs' lines, written as one file.
-        let started = Date()
-        let indices = runner.plan.shard(position.index, of: position.count)
-        let results = try runWithProgress(
-            runner, locations: study.points[0].document.eventLocations, indices: indices, points: labels)
-        try writeShard(
-            position, of: study, results, indices: indices, plan: runner.plan, baseline, out,
-            Date().timeIntervalSince(started))
+        try writeShard(position, of: study, runner: runner, baseline, out)
     }
 
     /// The sweep's files, then its answer (``Reports/StudyAnswer``) on the terminal or as JSON.
@@ -272,19 +265,30 @@ struct SweepRunCommand: ParsableCommand {
         return nil
     }
 
-    /// `--shard K/N`: this shard's runs as DIR/shard-K-of-N.csv, and a line saying so.
+    /// `--shard K/N`: this shard's runs, of which only their lines are kept (``ShardRuns``),
+    /// as DIR/shard-K-of-N.csv, and a line saying so.
     private func writeShard(
-        _ position: ShardPosition, of study: Study, _ results: [ExperimentRunner.RunResult], indices: [Int],
-        plan: ExperimentPlan, _ baseline: String, _ out: String, _ elapsed: Double
+        _ position: ShardPosition, of study: Study, runner: ExperimentRunner, _ baseline: String, _ out: String
     ) throws {
+        let (started, plan) = (Date(), runner.plan)
+        let indices = plan.shard(position.index, of: position.count)
+        let runs = ShardRuns(count: indices.count)
+        do { try ProgressBar(unit: "runs").run(runner, indices: indices, keepingLinesIn: runs) } catch {
+            throw CommandFailure("\(error)")
+        }
+        let (lines, notices) = runs.finish(
+            locations: study.points[0].document.eventLocations, points: study.pointLabels)
+        for line in notices { note(line) }
         let file = ShardFile(
-            position, of: study.name, studyDigest: study.digest, runs: results, indices: indices, plan: plan,
-            values: study.points.map(\.values), axisNames: study.axes.map(\.name), baseline: baseline,
+            position, of: study.name, studyDigest: study.digest, lines: lines, indices: indices,
+            totalRuns: plan.runs.count, axisNames: study.axes.map(\.name), baseline: baseline,
             baselinePoint: study.baselinePoint,
-            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) }, jobs: jobs.count)
+            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
         let target = ShardFile.path(in: out, shard: file.shard, of: file.count)
         try writeAtomically(file.text, to: target)
-        say(file.doneLine(plan: plan, points: study.points.count, elapsed: elapsed, path: target))
+        say(
+            file.doneLine(
+                plan: plan, points: study.points.count, elapsed: Date().timeIntervalSince(started), path: target))
     }
 }
 

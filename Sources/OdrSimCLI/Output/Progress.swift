@@ -23,11 +23,10 @@ struct RunLimits: ParsableArguments {
 
 /// Runs an experiment with a progress bar on a terminal. A failed run (its event limit)
 /// calls `cleanUp` and throws its one-line reason.
-/// `locations` are where the scripted events were written (``ScenarioDocument/eventLocations``)
-/// and `points` names a study's points (`used=61.5GB`), for the warnings.
+/// `locations` are where the scripted events were written (``ScenarioDocument/eventLocations``),
+/// for the warnings.
 func runWithProgress(
-    _ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, points: [String] = [],
-    cleanUp: () -> Void = {}
+    _ runner: ExperimentRunner, locations: [String], indices: [Int]? = nil, cleanUp: () -> Void = {}
 ) throws -> [ExperimentRunner.RunResult] {
     let results: [ExperimentRunner.RunResult]
     do {
@@ -36,7 +35,7 @@ func runWithProgress(
         cleanUp()
         throw CommandFailure("\(error)")
     }
-    for line in results.noticeLines(locations: locations, points: points) { note(line) }
+    for line in results.noticeLines(locations: locations) { note(line) }
     return results
 }
 
