@@ -4,8 +4,9 @@ import Foundation
 /// each, only its lines are kept, its `results.csv` line and its apps' `apps.csv` lines, and
 /// its notices tallied; the run itself is let go.
 ///
-/// Performance: a shard wrote every run's lines from its runs kept whole, about 6 KB a run
-/// (128 MiB for a third of a 63,000-run study); its lines are a sixth of that.
+/// Performance: a shard wrote its lines from its runs kept whole, and grew by about 4.8 KB a
+/// run; keeping only the lines, about 2.3 KB (the lines, and the file's text made from them).
+/// A third of a 63,000-run study went from 125 to 79 MiB (Benchmarks/README.md, issue 55).
 public final class ShardRuns: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [(result: String, apps: [String])?]
