@@ -93,20 +93,51 @@ public struct ShardFile: Sendable, Equatable {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
+    /// The file's text: what ``pieces(_:)`` hands over, joined.
     public var text: String {
-        var body =
-            "run,"
-            + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics)
-            .resultsHeader
-        for run in runs { body += "\(run.index)," + run.line }
-        for run in appRuns { body += "a\(run.index)," + run.line }
-        return
+        var text = ""
+        pieces { text += $0 }
+        return text
+    }
+
+    /// The file's text a piece at a time, in order: its first line (with the digest of the
+    /// rest), then `results.csv`'s header and up to ``linesAPiece`` lines a piece. A shard is
+    /// written so, never held whole (three copies of it, as a string, its bytes and their
+    /// growth, were most of a shard's memory).
+    public func pieces<E: Swift.Error>(_ write: (String) throws(E) -> Void) throws(E) {
+        var digest = TextDigest()
+        bodyPieces { digest.add($0) }
+        try write(
             """
             # odr-sim shard \(shard)/\(count) study=\(studyDigest) runs=\(runs.count) total=\(totalRuns) \
             baseline=\(baseline)
             """
                 + " " + (baselinePoint.map { "baseline_point=\($0) " } ?? "")
-                + "rows=\(TextDigest.of(body)) name=\(InputText.oneLine(name))\n" + body
+                + "rows=\(digest.value) name=\(InputText.oneLine(name))\n")
+        try bodyPieces(write)
+    }
+
+    /// Lines in each piece of ``pieces(_:)``.
+    static let linesAPiece = 4_096
+
+    /// What follows the first line: the header, each run's line, then each app line.
+    private func bodyPieces<E: Swift.Error>(_ write: (String) throws(E) -> Void) throws(E) {
+        var piece =
+            "run,"
+            + SweepResults(axisNames: axisNames, baseline: baseline, lines: [], platformMetrics: platformMetrics)
+            .resultsHeader
+        var lines = 1
+        func add(_ line: String) throws(E) {
+            piece += line
+            lines += 1
+            if lines == Self.linesAPiece {
+                try write(piece)
+                (piece, lines) = ("", 0)
+            }
+        }
+        for run in runs { try add("\(run.index)," + run.line) }
+        for run in appRuns { try add("a\(run.index)," + run.line) }
+        if !piece.isEmpty { try write(piece) }
     }
 
     /// Why a file is not a shard of this kind, with its name.

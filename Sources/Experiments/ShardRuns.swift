@@ -5,8 +5,9 @@ import Foundation
 /// its notices tallied; the run itself is let go.
 ///
 /// Performance: a shard wrote its lines from its runs kept whole, and grew by about 4.8 KB a
-/// run; keeping only the lines, about 2.3 KB (the lines, and the file's text made from them).
-/// A third of a 63,000-run study went from 125 to 79 MiB (Benchmarks/README.md, issue 55).
+/// run; keeping only the lines, and writing its file a piece at a time
+/// (``ShardFile/pieces(_:)``), about 1.1 KB. A third of a 63,000-run study went from 125 to 56
+/// MiB (Benchmarks/README.md, issue 55).
 public final class ShardRuns: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [(result: String, apps: [String])?]

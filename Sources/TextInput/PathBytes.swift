@@ -165,10 +165,29 @@ public enum PathBytes {
 
     /// Writes `data` to a new file at `path` (failing when one is there).
     public static func create(_ path: String, _ data: Data) throws(PathFailure) {
+        try create(path) { (file) throws(PathFailure) in try file.write(data) }
+    }
+
+    /// Writes a new file at `path` (failing when one is there) from the pieces `body` writes to
+    /// it, in order, so that a large file is never held whole; a failed write or close (a full
+    /// disk on the last write-back) throws.
+    public static func create(_ path: String, pieces body: (NewFile) throws(PathFailure) -> Void) throws(PathFailure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL)
         guard descriptor >= 0 else { throw PathFailure(path: path, errno: errno) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do { try handle.write(contentsOf: data) } catch { throw PathFailure(path: path, errno: EIO) }
+        let file = NewFile(path: path, handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+        try body(file)
+        do { try file.handle.close() } catch { throw PathFailure(path: path, errno: EIO) }
+    }
+
+    /// A file ``create(_:pieces:)`` is writing.
+    public struct NewFile {
+        let path: String
+        let handle: FileHandle
+
+        /// Appends `data`.
+        public func write(_ data: Data) throws(PathFailure) {
+            do { try handle.write(contentsOf: data) } catch { throw PathFailure(path: path, errno: EIO) }
+        }
     }
 
     /// Makes folder `path` and the folders above it that are missing.

@@ -4,6 +4,7 @@ import ODRCore
 import ODRPolicies
 import Simulation
 import Testing
+import TextInput
 
 @Suite("Plans, shards and merges")
 struct ShardingTests {
@@ -211,6 +212,31 @@ struct ShardingTests {
         #expect(!appRuns.isEmpty && file.appRuns.map(\.index) == appRuns.map(\.0))
         #expect(file.appRuns.map(\.line) == appRuns.map(\.1))
         #expect(try ShardFile.parse(file.text, name: "shard") == file)
+    }
+
+    @Test(
+        """
+        issue 55: a shard's text is handed over in pieces of at most 4,096 lines, the first line alone: joined \
+        they are its text, which reads back as the shard, its digest over every piece
+        """)
+    func shardPieces() throws {
+        let count = 9_000
+        let file = ShardFile(
+            shard: 1, count: 1, studyDigest: "abc", totalRuns: count, baseline: "apple", name: "s",
+            axisNames: ["size"],
+            runs: (0..<count).map {
+                (index: $0, line: Self.line("1GB", $0 % 2 == 0 ? "apple" : "lru", $0 / 2 + 1, redownload: Double($0)))
+            })
+        var pieces: [String] = []
+        file.pieces { pieces.append($0) }
+        let lines = pieces.map { $0.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        // The first line, then the header and 9,000 lines: 9,001 in pieces of 4,096.
+        #expect(lines == [1, 4_096, 4_096, 809])
+        #expect(pieces.allSatisfy { $0.hasSuffix("\n") } && pieces.joined() == file.text)
+        #expect(pieces[0].hasPrefix("# odr-sim shard 1/1 study=abc runs=9000 total=9000 baseline=apple rows="))
+        #expect(pieces[0].contains("rows=\(TextDigest.of(pieces.dropFirst().joined())) "))
+        let parsed = try ShardFile.parse(file.text, name: "s")
+        #expect(parsed == file)
     }
 
 }

@@ -92,4 +92,24 @@ struct InputTextTests {
         // FNV-1a 64 of the empty text is its offset basis.
         #expect(TextDigest.of("") == "cbf29ce484222325")
     }
+
+    @Test("a digest added a piece at a time is the whole text's, wherever it is cut, a CRLF cut in two included")
+    func digestInPieces() {
+        let text = "run,a\r\n1,\"é, ü\"\r\r\n\n2,x\r\n"
+        let characters = Array(text)
+        for cut in 0...characters.count {
+            for second in cut...characters.count {
+                var digest = TextDigest()
+                digest.add(String(characters[..<cut]))
+                digest.add(String(characters[cut..<second]))
+                digest.add(String(characters[second...]))
+                #expect(digest.value == TextDigest.of(text), "cut at \(cut) and \(second)")
+            }
+        }
+        // A CR ending one piece and an LF starting the next are one line end, as in one text.
+        var split = TextDigest()
+        split.add("a\r")
+        split.add("\nb")
+        #expect(split.value == TextDigest.of("a\nb") && split.value != TextDigest.of("a\n\nb"))
+    }
 }

@@ -285,7 +285,7 @@ struct SweepRunCommand: ParsableCommand {
             baselinePoint: study.baselinePoint,
             platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
         let target = ShardFile.path(in: out, shard: file.shard, of: file.count)
-        try writeAtomically(file.text, to: target)
+        try writeAtomically(to: target) { (write) throws(PathFailure) in try file.pieces(write) }
         say(
             file.doneLine(
                 plan: plan, points: study.points.count, elapsed: Date().timeIntervalSince(started), path: target))
