@@ -10,20 +10,31 @@ import Foundation
 /// MiB (Benchmarks/README.md, issue 55).
 public final class ShardRuns: @unchecked Sendable {
     private let lock = NSLock()
+    private let values: [[String]]
+    private let platformMetrics: Bool
     private var lines: [(result: String, apps: [String])?]
     private var notices = RunNoticeTally()
 
-    /// A collector of `count` runs, by their place in the shard's indices.
-    public init(count: Int) { lines = Array(repeating: nil, count: count) }
+    /// A collector of `count` runs, by their place in the shard's indices, whose points have
+    /// the axis values `values` (by point); `platformMetrics` as the study writes them.
+    public init(count: Int, values: [[String]], platformMetrics: Bool) {
+        (self.values, self.platformMetrics) = (values, platformMetrics)
+        lines = Array(repeating: nil, count: count)
+    }
 
-    /// The run at `slot` (its place in the shard's indices), with its lines made
-    /// (``ExperimentRunner/studyLines``). Always true: keeping lines cannot fail.
-    public func receive(_ slot: Int, _ result: ExperimentRunner.RunResult) -> Bool {
-        guard let made = result.lines else { preconditionFailure("a shard's runner makes each run's lines") }
+    /// The run at `slot` (its place in the shard's indices). Always true: keeping lines cannot fail.
+    ///
+    /// Its lines are made here, on the run's own thread, from its numbers as run (what a
+    /// study's lines are written from): a shard reads nothing back, so its runner need not
+    /// make each run's rows as they read back (``ExperimentRunner/studyLines``).
+    public func receive(_ slot: Int, _ run: ExperimentRunner.RunResult) -> Bool {
+        let point = values[run.point]
+        let result = SweepResults.line(values: point, summary: run.summary, platformMetrics: platformMetrics)
+        let apps = run.apps.map { SweepResults.appLine(values: point, row: $0, platformMetrics: platformMetrics) }
         lock.lock()
         defer { lock.unlock() }
-        notices.add(result, at: slot)
-        lines[slot] = (made.result, made.apps)
+        notices.add(run, at: slot)
+        lines[slot] = (result, apps)
         return true
     }
 

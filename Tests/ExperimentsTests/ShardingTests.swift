@@ -184,19 +184,25 @@ struct ShardingTests {
         """)
     func shardRunsKeepTheirLines() throws {
         let (plan, values) = try StudyLinesTests.plan(overfillsLastPoint: true)
-        let runner = ExperimentRunner.study(plan, values: values, platformMetrics: false, jobs: 2)
+        // The lines the runs made on their threads, as a whole sweep's runner makes them; the
+        // shard's runner makes none, and ShardRuns writes them from the runs' numbers.
+        let lined = ExperimentRunner.study(plan, values: values, platformMetrics: false, jobs: 2)
+        var runner = lined
+        runner.studyLines = nil
         let indices = plan.shard(2, of: 3)
-        let kept = try runner.run(indices: indices)
+        let kept = try lined.run(indices: indices)
+        let plain = try runner.run(indices: indices)
+        #expect(plain.allSatisfy { $0.lines == nil })
         let labels = ["x=plain", "x=comma", "x=quote"]
         let expected = (
             lines: kept.map { $0.lines! }, notices: kept.noticeLines(locations: [], points: labels)
         )
         // The last point's runs overfill the disk; the shard holds some of them and some others.
         #expect(!expected.notices.isEmpty && kept.contains { $0.notices.isEmpty })
-        let delivered = ShardRuns(count: indices.count)
+        let delivered = ShardRuns(count: indices.count, values: values, platformMetrics: false)
         try runner.run(indices: indices, deliver: delivered.receive)
-        let reversed = ShardRuns(count: indices.count)
-        for slot in kept.indices.reversed() { #expect(reversed.receive(slot, kept[slot])) }
+        let reversed = ShardRuns(count: indices.count, values: values, platformMetrics: false)
+        for slot in plain.indices.reversed() { #expect(reversed.receive(slot, plain[slot])) }
         for runs in [delivered, reversed] {
             let (lines, notices) = runs.finish(locations: [], points: labels)
             #expect(lines.map(\.result) == expected.lines.map(\.result))

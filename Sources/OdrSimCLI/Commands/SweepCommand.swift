@@ -270,9 +270,12 @@ struct SweepRunCommand: ParsableCommand {
     private func writeShard(
         _ position: ShardPosition, of study: Study, runner: ExperimentRunner, _ baseline: String, _ out: String
     ) throws {
-        let (started, plan) = (Date(), runner.plan)
+        let (started, plan, platformMetrics) = (Date(), runner.plan, runner.studyLines!.platformMetrics)
         let indices = plan.shard(position.index, of: position.count)
-        let runs = ShardRuns(count: indices.count)
+        let runs = ShardRuns(count: indices.count, values: study.points.map(\.values), platformMetrics: platformMetrics)
+        // ShardRuns writes each run's lines on its thread: no rows are read back from them.
+        var runner = runner
+        runner.studyLines = nil
         do { try ProgressBar(unit: "runs").run(runner, indices: indices, keepingLinesIn: runs) } catch {
             throw CommandFailure("\(error)")
         }
@@ -282,8 +285,7 @@ struct SweepRunCommand: ParsableCommand {
         let file = ShardFile(
             position, of: study.name, studyDigest: study.digest, lines: lines, indices: indices,
             totalRuns: plan.runs.count, axisNames: study.axes.map(\.name), baseline: baseline,
-            baselinePoint: study.baselinePoint,
-            platformMetrics: study.points.contains { Metric.hasPlatformMetrics($0.scenario) })
+            baselinePoint: study.baselinePoint, platformMetrics: platformMetrics)
         let target = ShardFile.path(in: out, shard: file.shard, of: file.count)
         try writeAtomically(to: target) { (write) throws(PathFailure) in try file.pieces(write) }
         say(
