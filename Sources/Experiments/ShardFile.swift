@@ -105,6 +105,8 @@ public struct ShardFile: Sendable, Equatable {
     /// written so, never held whole (three copies of it, as a string, its bytes and their
     /// growth, were most of a shard's memory).
     public func pieces<E: Swift.Error>(_ write: (String) throws(E) -> Void) throws(E) {
+        // The first line carries the digest of what follows, so the pieces are made twice: once
+        // for the digest, once to write. Making them costs less than holding them.
         var digest = TextDigest()
         bodyPieces { digest.add($0) }
         try write(
