@@ -7,6 +7,9 @@ import TextInput
 /// it or, when a piece fails, nothing new and the old file as it was.
 @Suite("Atomic files in pieces")
 struct AtomicFileTests {
+    /// The file at `path` as text; empty when there is none.
+    static func text(at path: String) -> String { String(decoding: PathBytes.contents(path) ?? Data(), as: UTF8.self) }
+
     @Test("the pieces arrive in order as one file, replacing the old one only once all are written")
     func piecesInOrder() throws {
         let folder = try CLI.temporaryDirectory()
@@ -16,11 +19,11 @@ struct AtomicFileTests {
         try writeAtomically(to: path) { (write) throws(PathFailure) in
             for k in 0..<3 {
                 // Until the last piece is written and the file renamed, the old file is there.
-                #expect(String(decoding: PathBytes.contents(path) ?? Data(), as: UTF8.self) == "old\n")
+                #expect(Self.text(at: path) == "old\n")
                 try write("piece \(k)\n")
             }
         }
-        #expect(String(decoding: PathBytes.contents(path) ?? Data(), as: UTF8.self) == "piece 0\npiece 1\npiece 2\n")
+        #expect(Self.text(at: path) == "piece 0\npiece 1\npiece 2\n")
         #expect(PathBytes.entries(of: folder.path) == ["shard.csv"])
     }
 
@@ -40,7 +43,7 @@ struct AtomicFileTests {
             #expect(error.message.hasPrefix("cannot write \(path): "), "\(error.message)")
             #expect(!error.message.contains("\n"))
         }
-        #expect(String(decoding: PathBytes.contents(path) ?? Data(), as: UTF8.self) == "old\n")
+        #expect(Self.text(at: path) == "old\n")
         #expect(PathBytes.entries(of: folder.path) == ["shard.csv"])
     }
 }
