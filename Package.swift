@@ -201,7 +201,10 @@ let package = Package(
 
         .testTarget(
             name: "ODRCoreTests",
-            dependencies: ["ODRCore", "ODRPolicies", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ODRCore", "ODRPolicies", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ODRPoliciesTests",

@@ -66,6 +66,9 @@ public final class ARCPolicy: DescribedPolicy {
         return .keep
     }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         lists.cover(pack)
         let p = pack.pack

@@ -79,6 +79,9 @@ public final class AndroidQuotaPolicy: DescribedPolicy {
         lists.pushBack(p, list: app)
     }
 
+    /// Its release does nothing.
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         let a = Int(pack.app.rawValue)
         size.cover(pack)

@@ -55,6 +55,9 @@ public final class BeladyPolicy: DescribedPolicy {
         }
     }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         plan(pack.pack, after: pack.lastRequestOrdinal)
     }

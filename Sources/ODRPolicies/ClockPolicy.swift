@@ -26,6 +26,9 @@ public final class ClockPolicy: DescribedPolicy {
         summary: "CLOCK: FIFO with a referenced bit, a second chance at the new end (libCacheSim's Clock)"
     ) { _ in ClockPolicy() }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         referenced.cover(pack)
         referenced[pack.pack] = false

@@ -13,6 +13,9 @@ public final class FIFOPolicy: DescribedPolicy {
         name: "fifo", summary: "earliest downloaded first; requests do not refresh a pack"
     ) { _ in FIFOPolicy() }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) { queue.store(pack) }
     public func packRemoved(_ pack: PurgeCandidate) { queue.remove(pack) }
     public func prefetch(_ pack: PackID) { queue.prefetch(pack) }

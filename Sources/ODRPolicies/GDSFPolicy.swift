@@ -41,6 +41,9 @@ public final class GDSFPolicy: DescribedPolicy {
         inflation + Double(f) * 1.0e6 / Double(Swift.max(size, 1))
     }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         frequency.cover(pack)
         sizes.cover(pack)

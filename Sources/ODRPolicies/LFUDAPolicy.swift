@@ -65,6 +65,9 @@ public final class LFUDAPolicy: DescribedPolicy {
         if let next = listOfCount.keys.filter({ $0 > minimum }).min() { minimum = next }
     }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         count.cover(pack)
         buckets.cover(pack)

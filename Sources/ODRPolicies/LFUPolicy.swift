@@ -18,6 +18,9 @@ public final class LFUPolicy: DescribedPolicy {
         name: "lfu", summary: "fewest requests since download first; ties: reached that count earliest"
     ) { _ in LFUPolicy() }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         heap.set(pack.pack, rank: 1)
     }

@@ -17,6 +17,9 @@ public final class LRUPolicy: DescribedPolicy {
         name: "lru", summary: "least recently used first (last request, arrival or release)"
     ) { _ in LRUPolicy() }
 
+    /// A release moves the pack to the back, where its use or its storing has just put it.
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) { queue.store(pack) }
     public func packRequested(_ pack: PurgeCandidate) { queue.moveToBack(pack) }
     public func packReleased(_ pack: PurgeCandidate) { queue.moveToBack(pack) }

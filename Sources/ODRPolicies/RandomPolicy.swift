@@ -26,6 +26,9 @@ public final class RandomPolicy: DescribedPolicy {
         name: "random", summary: "uniformly random pack (seeded: same seed, same victims)"
     ) { context in RandomPolicy(seed: context.seed) }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         slot.cover(pack)
         size.cover(pack)

@@ -63,6 +63,9 @@ public final class S3FIFOPolicy: DescribedPolicy {
         queues.remove(p)
     }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         frequency.cover(pack)
         sizes.cover(pack)

@@ -27,6 +27,9 @@ public final class SievePolicy: DescribedPolicy {
         name: "sieve", summary: "SIEVE: FIFO with a visited bit and a moving hand (NSDI 2024)"
     ) { _ in SievePolicy() }
 
+    /// It does nothing on a release (the protocol's default).
+    public var ignoresReleaseAfterUse: Bool { true }
+
     public func packStored(_ pack: PurgeCandidate) {
         visited.cover(pack)
         visited[pack.pack] = false

@@ -47,7 +47,7 @@ public struct Catalog: Sendable {
     public var packs: Packs { Packs(storage: storage) }
     /// The profile the catalog was validated against.
     public let profile: PlatformProfile
-    let storage: Storage
+    private(set) var storage: Storage
 
     /// How the catalog keeps its tags and packs.
     ///
@@ -369,5 +369,44 @@ extension Catalog {
         }
         storage = .numbered(names: names, sizes: sizes)
         self.profile = profile
+    }
+
+    /// Adds items at the end of a numbered catalog (``init(numberedTags:names:profile:)``): the
+    /// catalog it would have been, made with them from the start, with the same checks on the
+    /// whole (the error of the first item that fails them). A catalog that fails is unchanged.
+    ///
+    /// Performance: the arrays grow in place when the catalog is their only owner, so adding
+    /// items a piece at a time costs the pieces, plus one pass over the sizes for the total.
+    mutating func appendNumbered(sizes more: [Int64], names moreNames: [UInt64]) throws(CatalogError) {
+        guard case .numbered(var names, var sizes) = storage else {
+            preconditionFailure("only a numbered catalog takes more items")
+        }
+        precondition(more.count == moreNames.count, "one name per size")
+        precondition(sizes.count + more.count < Int(Int32.max), "at most 2^31 - 1 tags")
+        var total = sizes.reduce(Int64(0), +)
+        for (i, size) in more.enumerated() {
+            guard size >= 0 else { throw .negativeSize(resource: String(moreNames[i]), size: size) }
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow else { throw .totalTooLarge(resource: String(moreNames[i])) }
+            total = sum
+        }
+        // The items before passed these checks, so the first item to fail one is a new one.
+        if let limit = profile.maxPackCount, sizes.count + more.count > limit {
+            throw .tooManyPacks(count: sizes.count + more.count, limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxPackSize, let i = more.firstIndex(where: { $0 > limit }) {
+            throw .packTooLarge(pack: String(moreNames[i]), size: more[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxTagSize, let i = more.firstIndex(where: { $0 > limit }) {
+            throw .tagTooLarge(tag: String(moreNames[i]), size: more[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxHostedSize, total > limit {
+            throw .hostedTooLarge(size: total, limit: limit, profile: profile.name)
+        }
+        // The storage lets go of its arrays first, so that they are appended to in place.
+        storage = .numbered(names: [], sizes: [])
+        names.append(contentsOf: moreNames)
+        sizes.append(contentsOf: more)
+        storage = .numbered(names: names, sizes: sizes)
     }
 }

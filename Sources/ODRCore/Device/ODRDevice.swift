@@ -72,6 +72,9 @@ public final class ODRDevice {
     let policyDecidesAdmission: Bool
     /// Whether ``policy`` evicts on its own (``PurgePolicy/evictsOnItsOwn``), read once.
     let policyEvictsOnItsOwn: Bool
+    /// Whether ``policy`` need not hear a release right after a use
+    /// (``PurgePolicy/ignoresReleaseAfterUse``, and it does not evict on its own), read once.
+    let policySkipsReleaseAfterUse: Bool
     /// Bytes of everything that is not ODR content.
     public var otherBytes: Int64 { state.otherBytes }
     /// Bytes of ODR content on disk, partial downloads included.
@@ -135,6 +138,7 @@ public final class ODRDevice {
         self.policy = policy
         policyDecidesAdmission = policy.decidesAdmission
         policyEvictsOnItsOwn = policy.evictsOnItsOwn
+        policySkipsReleaseAfterUse = policy.ignoresReleaseAfterUse && !policy.evictsOnItsOwn
         state.keepsHistory = policy.readsPackHistory
         state.otherBytes = min(otherData, capacity)
         self.settings = settings
@@ -223,6 +227,33 @@ public final class ODRDevice {
                 tagPreservation: numbered ? [] : catalog.tags.map(\.preservation), budget: eviction.budget,
                 kept: Set(eviction.keep.flatMap { catalog.tag($0).packs.map(first.advanced(by:)) })))
         return id
+    }
+
+    /// Adds packs at the end of `app`'s catalog, as if it had held them from the start: the
+    /// catalog must be numbered (``Catalog/init(numberedTags:names:profile:)``, every pack one
+    /// tag) and `app` the last app added, since an app's packs are contiguous. The new packs
+    /// are not on the device; they are requested like the others. Nothing else changes, so a
+    /// device given its packs a piece at a time, each before its first request, runs as one
+    /// given them all at once (a test holds it so).
+    ///
+    /// A trace replay that reads its trace while it replays it learns its objects as it goes,
+    /// and adds each piece's new ones before their requests.
+    /// - Throws: ``CatalogError`` when the catalog with the new packs fails the checks of
+    ///   ``Catalog/init(numberedTags:names:profile:)``; the device is then unchanged.
+    public func appendPacks(sizes: [Int64], names: [UInt64], to app: AppID) throws(CatalogError) {
+        precondition(app.index == state.apps.count - 1, "only the last app's packs can grow: its packs are contiguous")
+        try state.appContents[app.index].catalog.appendNumbered(sizes: sizes, names: names)
+        state.packs.reserveCapacity(state.packs.count + sizes.count)
+        state.packDetails.reserveCapacity(state.packs.count + sizes.count)
+        for size in sizes {
+            state.packs.append(PackRecord(app: app, size: size))
+            state.packDetails.append(.plain)
+        }
+        if state.keepsHistory {
+            while state.history.count < state.packs.count { state.history.append(PackHistory()) }
+        }
+        state.apps[app].packCount += Int32(sizes.count)
+        state.apps[app].tagCount += Int32(sizes.count)
     }
 
     public func name(of app: AppID) -> String { state.appContents[app.index].name }

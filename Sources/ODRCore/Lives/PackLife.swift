@@ -238,11 +238,16 @@ extension ODRDevice {
     }
 
     /// ``hold(_:app:pinned:)`` then ``release(_:app:)`` at one instant; see the table above.
+    /// It follows the pack's use or storing at once, so a policy that ignores a release right
+    /// after a use (``PurgePolicy/ignoresReleaseAfterUse``) is not told of it: a third of the
+    /// notifications a trace replay makes, each a call through the policy's witness table.
     @inline(__always)
     func holdMomentarily(_ i: PackID, pinned: Bool) {
         if pinned { unpin(i) }
         touch(i, uses: 2)
-        if state.packs[i].retain == 0 { tell(i) { $0.packReleased($1) } }
+        if state.packs[i].retain == 0 && !(policySkipsReleaseAfterUse && !state.policies.routes) {
+            tell(i) { $0.packReleased($1) }
+        }
     }
 
     /// Whether a request holds or awaits pack `i`.

@@ -50,6 +50,14 @@ public protocol PurgePolicy: AnyObject {
     /// policy says so (read once, when the device is made or the app whose strategy it is
     /// added); reading them otherwise stops the program.
     var readsPackHistory: Bool { get }
+    /// Whether ``packReleased(_:)`` changes nothing when it comes right after
+    /// ``packRequested(_:)`` or ``packStored(_:)`` of the same pack, with no other notification
+    /// between (a default ``packReleased(_:)`` that does nothing, or an LRU's move to the back
+    /// of a pack already there). A device then leaves it out of an access that begins and
+    /// ends at one instant (``ODRDevice/access(_:tag:at:)``, a trace replay's line), unless the
+    /// policy evicts on its own, whose evictions come between. Read once, when the device is
+    /// made; false unless the policy says so.
+    var ignoresReleaseAfterUse: Bool { get }
 }
 
 extension PurgePolicy {
@@ -64,4 +72,5 @@ extension PurgePolicy {
     public var evictsOnItsOwn: Bool { false }
     public func takeOwnEvictions() -> [PackID] { [] }
     public var readsPackHistory: Bool { false }
+    public var ignoresReleaseAfterUse: Bool { false }
 }

@@ -3,8 +3,10 @@
 struct AppRecord: BitwiseCopyable {
     /// The app's first pack; its packs are contiguous.
     let firstPack: PackID
-    let packCount: Int32
-    let tagCount: Int32
+    /// The app's packs and tags: fixed by its catalog, but for a numbered catalog's packs
+    /// added later (``ODRDevice/appendPacks(sizes:names:to:)``).
+    var packCount: Int32
+    var tagCount: Int32
     /// Tag `i` is exactly pack `i` (a catalog of single-resource tags, as in trace replay),
     /// so a tag's pack is found without reading the catalog.
     let tagsArePacks: Bool
@@ -80,7 +82,7 @@ struct AppRules: BitwiseCopyable {
 /// Internal per-app content of an ``ODRDevice``: its catalog and what is derived from it.
 struct AppContent {
     let name: String
-    let catalog: Catalog
+    var catalog: Catalog
     /// The app's platform (the device's unless the app names its own).
     let profile: PlatformProfile
     /// Global pack indices of each tag, shared by single-tag requests without copying; empty
