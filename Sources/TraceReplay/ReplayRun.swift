@@ -11,19 +11,28 @@ struct ReplayRun {
     private var clock = 0.0
     private(set) var result: ReplayResult
 
+    /// A run of the apps `appNames` with their `catalogs`; a run that replays behind the
+    /// scan starts with one empty catalog and is given its packs as the scan finds them
+    /// (``appendPacks(sizes:names:)``).
     init(
-        _ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, objects: TraceObjects,
+        _ descriptor: PolicyDescriptor, capacity: Int64, context: PolicyContext, appNames: [String],
         catalogs: [Catalog]
     ) {
         device = ODRDevice(capacity: capacity, policy: descriptor.make(context))
         device.recordsEvents = false
         for (a, catalog) in catalogs.enumerated() {
-            let app = device.addApp(name: objects.appNames[a], catalog: catalog)
+            let app = device.addApp(name: appNames[a], catalog: catalog)
             device.install(app, at: 0)
             apps.append(app)
             firstPack.append(device.pack(0, of: app).rawValue)
         }
         result = ReplayResult(policy: descriptor.name, capacityBytes: capacity)
+    }
+
+    /// Adds packs at the end of the (one) app's catalog: objects the scan has just found.
+    func appendPacks(sizes: [Int64], names: [UInt64]) throws(CatalogError) {
+        precondition(apps.count == 1, "a run behind the scan replays one app")
+        try device.appendPacks(sizes: sizes, names: names, to: apps[0])
     }
 
     /// Requests the object whose pack is `pack` at `time` and ends access at once. Returns

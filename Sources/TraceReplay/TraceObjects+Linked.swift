@@ -7,6 +7,9 @@ extension TraceObjects {
         case scanned(TraceObjects)
         /// The field disagrees with the stream at the record this error names.
         case disagrees(TraceError)
+        /// A scan that feeds a run stopped where it would start again (with exact byte
+        /// totals): its run cannot follow a scan that starts over.
+        case gaveUp
     }
 
     /// The scan of a trace whose every request says where its object is requested next
@@ -25,9 +28,13 @@ extension TraceObjects {
     /// Performance: on a 5 M-request trace of 732k objects, hashing each ID costs a cache
     /// miss per request in a 32 MB table; here a repeat costs a store ahead in the stream and
     /// one read of an 8-byte ID.
+    ///
+    /// With a `feed`, the stream is written in the feed's block (one slot per record of the
+    /// file) and published to a run that replays behind the scan, a piece at a time, with the
+    /// objects each piece named first; the objects' ``requests`` stay empty.
     static func scanLinked(
         path: String, format: TraceFormat, recordRequests: Bool, keepNextAccess: Bool,
-        streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool
+        streamBudget: Int, keepTimes: Bool = true, exactTotals: Bool, feed: ScanFeed? = nil
     ) throws(TraceError) -> LinkedScan {
         guard case .oracleGeneral(let compressed) = format else {
             preconditionFailure("only oracleGeneral links its requests")
@@ -40,9 +47,10 @@ extension TraceObjects {
         // state lives in the closure that writes it, so that none of it is shared by reference
         // (an array reached through a shared box is retained on each read).
         let known = reader.recordCount
-        var stream = known.map { [Int32](repeating: -1, count: Swift.max($0, 1)) } ?? []
+        precondition(feed == nil || known == feed!.stream.count, "a feed's stream has a slot for each record")
+        var stream = feed == nil ? known.map { [Int32](repeating: -1, count: Swift.max($0, 1)) } ?? [] : []
         var grown: [Int32] = []
-        let scan = try stream.withUnsafeMutableBufferPointer { (block) throws(TraceError) -> LinkedScan in
+        func scanInto(_ block: inout UnsafeMutableBufferPointer<Int32>) throws(TraceError) -> LinkedScan {
             var objects = TraceObjects(fileName: reader.fileName, appNames: reader.appNames, table: ObjectTable())
             objects.keepsStream = streamBudget > 0
             objects.keepsTimes = keepTimes
@@ -62,6 +70,17 @@ extension TraceObjects {
             }
             var requests = known == nil ? LinkedStream(capacity: 1 << 16) : LinkedStream(fixed: block)
             defer { requests.deallocate() }
+            // A fed run gets the records a piece at a time, small at first so that it starts
+            // soon, then larger so that the lock is rarely taken.
+            var nextPiece = feed == nil ? Int64.max : 1 << 12
+            var publishedObjects = 0
+            @inline(never) func publish() {
+                feed!.publish(
+                    records: Int(objects.requestCount), sizes: objects.objects[publishedObjects...].map(\.size)[...],
+                    names: objects.objectID[publishedObjects...])
+                publishedObjects = objects.objects.count
+                nextPiece = Swift.min(objects.requestCount * 2, objects.requestCount + (1 << 18))
+            }
             while let (record, next) = try reader.next() {
                 let k = Int(objects.requestCount)
                 if requests.count == k { requests.extend(to: k + 1) }
@@ -131,11 +150,13 @@ extension TraceObjects {
                     }
                     requestedBytes = total
                 } else if bound.mayOverflow(requests: objects.requestCount) {
+                    if feed != nil { return .gaveUp }
                     return try scanLinked(
                         path: path, format: format, recordRequests: recordRequests, keepNextAccess: keepNextAccess,
                         streamBudget: streamBudget, keepTimes: keepTimes, exactTotals: true)
                 }
                 objects.keepTime(record.time, &streamBytes, budget: streamBudget, recordRequests: true)
+                if objects.requestCount == nextPiece { publish() }
             }
             if requests.count > Int(objects.requestCount) {
                 return disagreement(
@@ -150,12 +171,21 @@ extension TraceObjects {
             // The set goes before a grown stream is copied out: both at once would be the scan's peak.
             seen = ObjectIDSet()
             if known == nil { grown = requests.array() }
+            if feed != nil { publish() }
             return .scanned(objects)
+        }
+        let scan: LinkedScan
+        if var block = feed?.stream {
+            scan = try scanInto(&block)
+        } else {
+            scan = try stream.withUnsafeMutableBufferPointer(scanInto)
         }
         guard case .scanned(var objects) = scan else { return scan }
         if known == nil { stream = grown }
-        stream.removeLast(stream.count - Int(objects.requestCount))
-        objects.requests = objects.keepsStream || recordRequests ? stream : []
+        if feed == nil {
+            stream.removeLast(stream.count - Int(objects.requestCount))
+            objects.requests = objects.keepsStream || recordRequests ? stream : []
+        }
         if !objects.keepsStream { objects.table = ObjectTable(ids: objects.objectID) }
         objects.hasNextAccess = keepNextAccess
         objects.assignPacks()

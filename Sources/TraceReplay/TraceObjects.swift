@@ -97,6 +97,8 @@ struct TraceObjects {
         {
         case .scanned(let objects):
             return objects
+        case .gaveUp:
+            preconditionFailure("only a scan that feeds a run gives up")
         case .disagrees(let problem):
             var objects = try scanHashing(
                 path: path, format: format, recordRequests: recordRequests, streamBudget: streamBudget,

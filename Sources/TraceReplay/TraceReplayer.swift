@@ -78,6 +78,11 @@ public struct TraceReplayer: Sendable {
         capacities: [Capacity], policies: [PolicyDescriptor], context: PolicyContext = PolicyContext(),
         jobs: Int = 1, warning: ((String) -> Void)? = nil, progress: ((Double) -> Void)? = nil
     ) throws(TraceError) -> [ReplayResult] {
+        if let result = try replayBehindScan(
+            capacities: capacities, policies: policies, context: context, jobs: jobs, progress: progress)
+        {
+            return [result]
+        }
         let needsFuture = policies.contains { $0.needsFuture }
         // Times are kept only for a policy that reads them: none of the shipped ones does, and
         // a time per request can take three quarters of the stream's memory.
@@ -132,7 +137,7 @@ public struct TraceReplayer: Sendable {
             while k < runs.count, !shared.failed {
                 let (descriptor, capacity) = runs[k]
                 var run = ReplayRun(
-                    descriptor, capacity: capacity, context: shared.context, objects: shared.objects,
+                    descriptor, capacity: capacity, context: shared.context, appNames: shared.objects.appNames,
                     catalogs: shared.catalogs)
                 let index = k
                 let report = shared.progress == nil ? nil : { (i: Int) in shared.update(index, i) }
