@@ -30,7 +30,9 @@ struct ReplayCommand: ParsableCommand {
             (--capacity 1%,5%,10%,25%; report.html then shows the miss-ratio curves). The
             format follows the name (.oracleGeneral, .zst, else CSV) or --format, --columns
             and --delimiter; --bound adds the offline bounds. Results: DIR/summary.csv
-            (default Reports/replay-<trace file name>/) and a table (docs/traces.md).
+            (default Reports/replay-<trace file name>/) and a table (docs/traces.md). With
+            --jobs 2 or more, one run of an oracleGeneral trace replays while the trace is
+            read, on a second core; the results are the same.
 
             Examples:
               odr-sim replay Scenarios/traces/zipf-20k.csv --capacity 10% --policy lru
