@@ -344,29 +344,7 @@ extension Catalog {
     public init(numberedTags sizes: [Int64], names: [UInt64], profile: PlatformProfile = .unlimited)
         throws(CatalogError)
     {
-        precondition(sizes.count == names.count, "one name per size")
-        precondition(sizes.count < Int(Int32.max), "at most 2^31 - 1 tags")
-        var total: Int64 = 0
-        for (i, size) in sizes.enumerated() {
-            guard size >= 0 else { throw .negativeSize(resource: String(names[i]), size: size) }
-            let (sum, overflow) = total.addingReportingOverflow(size)
-            guard !overflow else { throw .totalTooLarge(resource: String(names[i])) }
-            total = sum
-        }
-        // The checks of `validate`, in its order, on what they amount to here: every pack is
-        // one tag's, on-demand (so the initial-install and prefetch totals are 0).
-        if let limit = profile.maxPackCount, sizes.count > limit {
-            throw .tooManyPacks(count: sizes.count, limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxPackSize, let i = sizes.firstIndex(where: { $0 > limit }) {
-            throw .packTooLarge(pack: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxTagSize, let i = sizes.firstIndex(where: { $0 > limit }) {
-            throw .tagTooLarge(tag: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxHostedSize, total > limit {
-            throw .hostedTooLarge(size: total, limit: limit, profile: profile.name)
-        }
+        try Self.checkNumbered(sizes, names: names, after: 0, totalBefore: 0, profile: profile)
         storage = .numbered(names: names, sizes: sizes)
         self.profile = profile
     }
@@ -381,32 +359,42 @@ extension Catalog {
         guard case .numbered(var names, var sizes) = storage else {
             preconditionFailure("only a numbered catalog takes more items")
         }
-        precondition(more.count == moreNames.count, "one name per size")
-        precondition(sizes.count + more.count < Int(Int32.max), "at most 2^31 - 1 tags")
-        var total = sizes.reduce(Int64(0), +)
-        for (i, size) in more.enumerated() {
-            guard size >= 0 else { throw .negativeSize(resource: String(moreNames[i]), size: size) }
-            let (sum, overflow) = total.addingReportingOverflow(size)
-            guard !overflow else { throw .totalTooLarge(resource: String(moreNames[i])) }
-            total = sum
-        }
-        // The items before passed these checks, so the first item to fail one is a new one.
-        if let limit = profile.maxPackCount, sizes.count + more.count > limit {
-            throw .tooManyPacks(count: sizes.count + more.count, limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxPackSize, let i = more.firstIndex(where: { $0 > limit }) {
-            throw .packTooLarge(pack: String(moreNames[i]), size: more[i], limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxTagSize, let i = more.firstIndex(where: { $0 > limit }) {
-            throw .tagTooLarge(tag: String(moreNames[i]), size: more[i], limit: limit, profile: profile.name)
-        }
-        if let limit = profile.maxHostedSize, total > limit {
-            throw .hostedTooLarge(size: total, limit: limit, profile: profile.name)
-        }
+        try Self.checkNumbered(
+            more, names: moreNames, after: sizes.count, totalBefore: sizes.reduce(0, +), profile: profile)
         // The storage lets go of its arrays first, so that they are appended to in place.
         storage = .numbered(names: [], sizes: [])
         names.append(contentsOf: moreNames)
         sizes.append(contentsOf: more)
         storage = .numbered(names: names, sizes: sizes)
+    }
+
+    /// The checks of `validate`, in its order, on what they amount to for a numbered catalog
+    /// (every pack one tag's, on-demand, so the initial-install and prefetch totals are 0),
+    /// made on `sizes` added after `count` items totalling `totalBefore` bytes that passed them:
+    /// the first of these to fail one is the whole catalog's first.
+    private static func checkNumbered(
+        _ sizes: [Int64], names: [UInt64], after count: Int, totalBefore: Int64, profile: PlatformProfile
+    ) throws(CatalogError) {
+        precondition(sizes.count == names.count, "one name per size")
+        precondition(count + sizes.count < Int(Int32.max), "at most 2^31 - 1 tags")
+        var total = totalBefore
+        for (i, size) in sizes.enumerated() {
+            guard size >= 0 else { throw .negativeSize(resource: String(names[i]), size: size) }
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow else { throw .totalTooLarge(resource: String(names[i])) }
+            total = sum
+        }
+        if let limit = profile.maxPackCount, count + sizes.count > limit {
+            throw .tooManyPacks(count: count + sizes.count, limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxPackSize, let i = sizes.firstIndex(where: { $0 > limit }) {
+            throw .packTooLarge(pack: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxTagSize, let i = sizes.firstIndex(where: { $0 > limit }) {
+            throw .tagTooLarge(tag: String(names[i]), size: sizes[i], limit: limit, profile: profile.name)
+        }
+        if let limit = profile.maxHostedSize, total > limit {
+            throw .hostedTooLarge(size: total, limit: limit, profile: profile.name)
+        }
     }
 }
