@@ -21,8 +21,9 @@ final class ScanFeed: @unchecked Sendable {
 
     /// How the scan ended.
     enum Outcome {
-        /// It read the whole trace: the objects it learned.
-        case scanned(TraceObjects)
+        /// It read the whole trace, of this many requests. Its object tables are not kept: they
+        /// are freed as the scan ends, while the run may still be replaying.
+        case scanned(requests: Int64)
         /// It stopped where hashing must take over (the next-access field disagrees with the
         /// stream), or where it would start again (byte totals near `Int64.max`).
         case gaveUp

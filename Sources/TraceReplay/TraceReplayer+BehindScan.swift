@@ -47,7 +47,7 @@ extension TraceReplayer {
                     path: path, format: format, recordRequests: false, keepNextAccess: false, streamBudget: budget,
                     keepTimes: false, exactTotals: false, feed: feed)
                 {
-                case .scanned(let objects): outcome = .scanned(objects)
+                case .scanned(let objects): outcome = .scanned(requests: objects.requestCount)
                 case .disagrees, .gaveUp: outcome = .gaveUp
                 }
             } catch {
@@ -66,9 +66,9 @@ extension TraceReplayer {
         switch feed.ending() {
         case .failed(let error): throw error
         case .gaveUp: return nil
-        case .scanned(let objects):
+        case .scanned(let requests):
             if let refusal { throw refusal }
-            precondition(objects.requestCount == Int64(records), "the scan read every record")
+            precondition(requests == Int64(records), "the scan read every record")
             return run.finished()
         }
     }
