@@ -99,8 +99,7 @@ extension TraceReplayer {
                 let facts = ReplayRun.Facts(size: sizes[Int(pack)], app: 0)
                 if i & 0xFFFF == 0xFFFF, let progress { progress(Double(i + 1) / Double(stream.count)) }
                 if let error = run.request(pack: pack, facts: facts, at: Double(i + 1)) {
-                    return TraceError(
-                        file: fileName, line: nil, message: "request \(i + 1): the device refused it: \(error)")
+                    return Self.refusal(of: i, error, file: fileName)
                 }
             }
             done = piece.records

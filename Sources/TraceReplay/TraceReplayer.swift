@@ -212,11 +212,15 @@ public struct TraceReplayer: Sendable {
             let facts = run.facts(of: pack)
             if i & 0xFFFF == 0xFFFF, let progress { progress(i + 1) }
             if let error = run.request(pack: pack, facts: facts, at: timed ? objects.timeValues[k] : Double(i + 1)) {
-                throw TraceError(
-                    file: objects.fileName, line: nil,
-                    message: "request \(i + 1): the device refused it: \(error)")
+                throw Self.refusal(of: i, error, file: objects.fileName)
             }
         }
+    }
+
+    /// The error of a kept stream's request `index` (from 0) that the device refused: one
+    /// wording for the replay after the scan and the one behind it, whose errors must agree.
+    static func refusal(of index: Int, _ error: RequestError, file: String) -> TraceError {
+        TraceError(file: file, line: nil, message: "request \(index + 1): the device refused it: \(error)")
     }
 
     /// Reads the file again and feeds it line by line.
