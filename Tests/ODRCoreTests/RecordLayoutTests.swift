@@ -16,11 +16,11 @@ struct RecordLayoutTests {
         #expect(64 % MemoryLayout<PackRecord>.stride == 0)
     }
 
-    @Test("The phase, the five flags and the use tick share one word without touching one another")
+    @Test("The phase, the four flags and the use tick share one word without touching one another")
     func packedFields() {
         var record = PackRecord(app: AppID(rawValue: 3), size: 5)
         var random = SystemRandomNumberGenerator()
-        var expected = (tick: UInt64(0), phase: PackPhase.notDownloaded, flags: [false, false, false, false, false])
+        var expected = (tick: UInt64(0), phase: PackPhase.notDownloaded, flags: [false, false, false, false])
         let phases: [PackPhase] = [.notDownloaded, .partial, .resident, .purged]
         for _ in 0..<10_000 {
             switch Int.random(in: 0..<6, using: &random) {
@@ -31,20 +31,19 @@ struct RecordLayoutTests {
                 expected.phase = phases.randomElement(using: &random)!
                 record.phase = expected.phase
             default:
-                let k = Int.random(in: 0..<5, using: &random)
+                let k = Int.random(in: 0..<4, using: &random)
                 let on = Bool.random(using: &random)
                 expected.flags[k] = on
                 switch k {
                 case 0: record.purgeable = on
                 case 1: record.leftover = on
                 case 2: record.purgedBefore = on
-                case 3: record.downloading = on
-                default: record.chosen = on
+                default: record.downloading = on
                 }
             }
             #expect(record.lastUseTick == expected.tick && record.phase == expected.phase)
             #expect(
-                [record.purgeable, record.leftover, record.purgedBefore, record.downloading, record.chosen]
+                [record.purgeable, record.leftover, record.purgedBefore, record.downloading]
                     == expected.flags)
         }
         #expect(record.app == AppID(rawValue: 3) && record.size == 5)

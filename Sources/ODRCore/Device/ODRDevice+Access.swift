@@ -38,6 +38,18 @@ extension ODRDevice {
             return .hit
         }
 
+        return fetchAtOnce(p, app: app)
+    }
+
+    /// The miss of ``access(_:tag:at:)``: pack `p` of `app` is not on the device (nor being
+    /// downloaded); room is made, and every byte arrives at once.
+    ///
+    /// Performance: a function of its own, so that each path of an access is small enough for
+    /// the optimizer to inline the pack steps it takes (`store`, `holdMomentarily`) rather
+    /// than call them.
+    @inline(never)
+    private func fetchAtOnce(_ p: PackID, app: AppID) -> AccessOutcome {
+        let record = state.packs.record(p.index)
         if state.link == .offline { return outcome(of: fail(app, .noNetwork)) }
         if state.link == .cellular && !state.apps[app].allowsCellular {
             return outcome(of: fail(app, .cellularNotAllowed))
@@ -47,9 +59,10 @@ extension ODRDevice {
         // disk can be neither, and nothing reads the pin before it is given up but the app's
         // committed bytes, which it leaves as they were: so only a partial pack is pinned (a
         // trace replay's packs never are, which spares each miss two refreshes of the pack).
-        // Read, not written: a pack with nothing on disk (every miss of a trace replay) keeps
-        // its detail as it was made, and no page of details is made for it.
-        let received = state.packDetails[p].received
+        // Read, not written, and only for a partial pack, the one at rest with bytes received
+        // (an invariant holds it): a pack with nothing on disk (every miss of a trace replay)
+        // keeps its detail as it was made, and no page of details is made or read for it.
+        let received = record.phase == .partial ? state.packDetails[p].received : 0
         let pinned = received > 0
         if pinned { pin(p) }
         let needed = record.size - received

@@ -32,7 +32,6 @@
                 let detail = state.packDetails[i]
                 let a = record.app.index
                 onDisk += bytesOnDisk(PackID(i))
-                if record.chosen { found.append("pack \(i) still marked by a purge answer's check") }
                 if record.downloading != (detail.download >= 0) {
                     found.append("pack \(i) downloading \(record.downloading) with download slot \(detail.download)")
                 }
@@ -58,8 +57,10 @@
                     perApp[a].bytes += record.size
                     perApp[a].count += 1
                 }
-                if record.phase == .resident && detail.received != 0 {
-                    found.append("pack \(i) resident with \(detail.received) bytes received still noted")
+                // Bytes received are noted only while a download runs and for a partial pack
+                // (``ODRDevice/access(_:tag:at:)`` reads them for no other).
+                if !record.downloading && record.phase != .partial && detail.received != 0 {
+                    found.append("pack \(i) \(record.phase) with \(detail.received) bytes received still noted")
                 }
                 if record.retain > 0 && record.phase != .resident {
                     found.append("pack \(i) held in phase \(record.phase)")

@@ -241,14 +241,25 @@ extension ODRDevice {
     /// It follows the pack's use or storing at once, so a policy that ignores a release right
     /// after a use (``PurgePolicy/ignoresReleaseAfterUse``) is not told of it: a third of the
     /// notifications a trace replay makes, each a call through the policy's witness table.
+    ///
+    /// Performance: what every line of a replay takes is inline (two uses, a test of the
+    /// retain count); the pin given up and the release told, each rare there, are calls.
     @inline(__always)
     func holdMomentarily(_ i: PackID, pinned: Bool) {
-        if pinned { unpin(i) }
+        if _slowPath(pinned) { unpinOutOfLine(i) }
         touch(i, uses: 2)
         if state.packs[i].retain == 0 && !(policySkipsReleaseAfterUse && !state.policies.routes) {
-            tell(i) { $0.packReleased($1) }
+            tellReleased(i)
         }
     }
+
+    /// ``unpin(_:)``, called rather than inlined where it is rare.
+    @inline(never)
+    private func unpinOutOfLine(_ i: PackID) { unpin(i) }
+
+    /// The policy hears that pack `i` is no longer held, out of line (``holdMomentarily(_:pinned:)``).
+    @inline(never)
+    private func tellReleased(_ i: PackID) { tell(i) { $0.packReleased($1) } }
 
     /// Whether a request holds or awaits pack `i`.
     @inline(__always)

@@ -41,23 +41,37 @@ public struct PurgeView {
     }
 
     /// Whether `pack` may be purged in this step.
-    public func isCandidate(_ pack: PackID) -> Bool {
-        guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return false }
-        if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return false }
-        guard let evictor else { return true }
-        return device.isRemovable(pack, by: evictor)
-    }
+    public func isCandidate(_ pack: PackID) -> Bool { admits(pack) }
 
     /// The bytes purging `pack` would free if it may be purged in this step; nil if it may not.
     ///
     /// Performance: one call for a policy's two questions about the pack it passes over (is it
     /// a candidate, and how much would it free), answered from the one record line the first
     /// reads, so a policy need keep no column of sizes of its own.
+    ///
+    /// Performance: a step of the system's over a device of one platform (every trace replay)
+    /// reads the one record line and calls nothing, so the call saves no registers.
     public func candidateSize(_ pack: PackID) -> Int64? {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return nil }
-        if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return nil }
-        if let evictor, !device.isRemovable(pack, by: evictor) { return nil }
+        if _slowPath(groups != nil || evictor != nil) { return admitsInScope(pack) ? packs[pack].size : nil }
         return packs[pack].size
+    }
+
+    /// Whether `pack` may be purged in this step: ``candidateSize(_:)`` not nil, inline for
+    /// the device's check of every victim.
+    @inline(__always)
+    func admits(_ pack: PackID) -> Bool {
+        guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return false }
+        return groups == nil && evictor == nil || admitsInScope(pack)
+    }
+
+    /// Whether the candidate `pack` is of an app whose packs this step may take: of the
+    /// groups the system may purge here, and the evicting app's own removable pack.
+    @inline(never)
+    private func admitsInScope(_ pack: PackID) -> Bool {
+        if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return false }
+        if let evictor, !device.isRemovable(pack, by: evictor) { return false }
+        return true
     }
 
     /// A hint that `pack` is likely among the victims of the next purge (the front of a

@@ -16,7 +16,7 @@ enum PackPhase: UInt8 {
 ///
 /// Performance: 32 bytes, two records to a cache line, so that a hit touches half a line
 /// and a trace replay of ten million objects holds 320 MB of them rather than 640 (a test
-/// pins this layout). The phase and the five flags ride in the low byte of the last use's
+/// pins this layout). The phase and the four flags ride in the low byte of the last use's
 /// tick. What only downloads, updates and preservation write is the pack's ``PackDetail``,
 /// in a paged table of its own (24 bytes, none for a pack whose detail was never written);
 /// what only some policies read (the last use's time, the admission order, the last
@@ -72,12 +72,6 @@ struct PackRecord: BitwiseCopyable {
     var downloading: Bool {
         @inline(__always) get { flag(32) }
         @inline(__always) set { setFlag(32, newValue) }
-    }
-    /// Named by the purge answer being checked (``ODRDevice/verify(_:toFree:view:)``), which
-    /// clears it again: a victim named twice is found on the line its size is read from.
-    var chosen: Bool {
-        @inline(__always) get { flag(64) }
-        @inline(__always) set { setFlag(64, newValue) }
     }
 
     @inline(__always) private func flag(_ bit: UInt64) -> Bool { useAndState & bit != 0 }

@@ -66,11 +66,10 @@ extension ODRDevice {
                     state.policies.routes
                     ? state.policies.selectVictims(toFree: remaining, from: view, system: policy)
                     : policy.selectVictims(toFree: remaining, from: view)
-                verify(victims, toFree: remaining, view: view)
                 state.victims.removeAll()
                 for victim in victims { state.victims.append(victim) }
             }
-            for k in state.victims.indices { purged += purgePack(state.victims[k]) }
+            purged += purgeVictims(toFree: remaining, view: view)
         }
         state.ledger.purgeEpisodes += 1
         state.ledger.overPurgeBytes += purged - deficit
@@ -100,46 +99,53 @@ extension ODRDevice {
         emit(.purgeEpisode(episode: state.episode, needed: 0, purged: purged))
     }
 
-    /// The name of the policy that answered for `view`: the app's for an app's demand.
-    func policyName(for view: PurgeView) -> String {
-        if case .app(let app) = view.scope { return policy(of: app).name }
-        return policy.name
-    }
-
-    /// Stops the program when a policy's answer breaks the contract of ``PurgePolicy``.
-    func verify(_ victims: [PackID], toFree bytes: Int64, view: PurgeView) {
-        // A few victims (nearly every episode) are checked for repeats against each other;
-        // more, by marking each in its record (whose size the check reads anyway), the marks
-        // cleared after.
-        let few = victims.count <= Self.victimsComparedPairwise
+    /// Purges the policy's answer to `view` (copied into ``DeviceState/victims``) and returns
+    /// the bytes freed; stops the program when the answer breaks the contract of
+    /// ``PurgePolicy``.
+    ///
+    /// Each victim is checked just before it is purged, on the record line its purge then
+    /// writes: a victim named twice is found as it comes again, no longer a candidate, and an
+    /// answer freeing too little is found at the end, when candidates are left. An answer that
+    /// breaks the contract stops the program whichever victim shows it, so the packs purged
+    /// before that one change nothing anybody reads.
+    func purgeVictims(toFree bytes: Int64, view: PurgeView) -> Int64 {
         var freed: Int64 = 0
-        // Built only when an answer is wrong: verify runs on every purge.
-        func policy() -> String { "purge policy '\(policyName(for: view))'" }
-        for (k, victim) in victims.enumerated() {
-            guard let size = view.candidateSize(victim) else {
-                fatalError(
-                    "\(policy()) chose \(victim), which is not a candidate (held, awaited, absent or of the other tier)"
-                )
-            }
-            let repeated = few ? victims[..<k].contains(victim) : state.packs[victim].chosen
-            guard !repeated else {
-                fatalError("\(policy()) chose \(victim) twice")
-            }
-            if !few { state.packs[victim].chosen = true }
-            freed += size
+        for k in state.victims.indices {
+            let victim = state.victims[k]
+            guard view.admits(victim) else { refuseVictim(at: k, view: view) }
+            freed += purgeCheckedPack(victim)
         }
-        if !few { for victim in victims { state.packs[victim].chosen = false } }
-        if freed < bytes && victims.count != view.candidateCount {
-            fatalError("\(policy()) freed \(freed) of \(bytes) bytes needed while other candidates remain")
+        if freed < bytes && view.candidateCount > 0 {
+            fatalError(
+                "\(policyLabel(for: view)) freed \(freed) of \(bytes) bytes needed while other candidates remain")
         }
+        return freed
     }
 
-    /// Up to this many victims, ``verify(_:toFree:view:)`` looks for a repeat by comparing
-    /// them with each other (at most 28 comparisons).
-    static let victimsComparedPairwise = 8
+    /// Stops the program on victim `k` of the answer, which is not a candidate of `view`:
+    /// named before in the answer, or never one.
+    @inline(never)
+    private func refuseVictim(at k: Int, view: PurgeView) -> Never {
+        let victim = state.victims[k]
+        let policy = policyLabel(for: view)
+        if state.victims[..<k].contains(victim) { fatalError("\(policy) chose \(victim) twice") }
+        let candidates = "held, awaited, absent or of the other tier"
+        fatalError("\(policy) chose \(victim), which is not a candidate (\(candidates))")
+    }
+
+    /// The policy that answered for `view`, as an error names it: the app's for an app's demand.
+    private func policyLabel(for view: PurgeView) -> String {
+        if case .app(let app) = view.scope { return "purge policy '\(policy(of: app).name)'" }
+        return "purge policy '\(policy.name)'"
+    }
 
     /// Removes pack `p`'s bytes from the disk; returns how many.
-    func purgePack(_ p: PackID) -> Int64 {
+    func purgePack(_ p: PackID) -> Int64 { purgeCheckedPack(p) }
+
+    /// ``purgePack(_:)``, inline in the loop over a policy's answer (``purgeVictims(toFree:view:)``),
+    /// where the victim's record line has just been read.
+    @inline(__always)
+    private func purgeCheckedPack(_ p: PackID) -> Int64 {
         // Performance: the record through one address (no pack is added during a purge).
         let record = state.packs.record(p.index)
         let wasResident = record.phase == .resident
