@@ -1,3 +1,4 @@
+import ODRPolicies
 import Testing
 
 @testable import ODRCore
@@ -60,5 +61,24 @@ struct RecordLayoutTests {
         #expect(table.map(\.size) == (0..<100).map(Int64.init))
         table[42].retain = 7
         #expect(table[42].retain == 7 && table[41].retain == 0)
+    }
+
+    @Test(
+        "Bytes received noted for a pack at rest that is not partial break an invariant: a miss reads them for no other"
+    )
+    func receivedOnlyForPartialPacks() throws {
+        let catalog = try makeCatalog([(["a"], 10 * MB), (["b"], 10 * MB)])
+        let device = ODRDevice(capacity: 100 * MB, policy: ApplePolicy())
+        let app = device.installedApp("game", catalog)
+        device.useAndRelease(app, ["b"], at: 1)
+        #expect(device.checkInvariants().isEmpty)
+        // A pack never downloaded, then a resident one, each with bytes noted as received.
+        for (name, phase) in [("a", "notDownloaded"), ("b", "resident")] {
+            let p = device.pack(name, of: app)
+            device.state.packDetails[p].received = 5
+            #expect(device.checkInvariants().contains("pack \(p.rawValue) \(phase) with 5 bytes received still noted"))
+            device.state.packDetails[p].received = 0
+            #expect(device.checkInvariants().isEmpty)
+        }
     }
 }
