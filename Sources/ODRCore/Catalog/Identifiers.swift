@@ -46,6 +46,7 @@ public struct RequestID: Hashable, Sendable, BitwiseCopyable, CustomStringConver
 
 /// An identity that is the position of its record in a ``RecordTable``: the device's tables
 /// are indexed by `PackID` and `AppID`, so an index never changes type on its way through.
+@usableFromInline
 protocol RecordKey {
     /// The position of the record, from 0.
     var index: Int { get }
@@ -71,5 +72,5 @@ extension PackID: RecordKey {
 }
 
 extension TagID: RecordKey {
-    var index: Int { Int(rawValue) }
+    @usableFromInline var index: Int { Int(rawValue) }
 }

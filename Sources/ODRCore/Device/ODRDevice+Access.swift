@@ -87,7 +87,7 @@ extension ODRDevice {
             book(\.redownloadBytes, needed, for: app)
         }
         if received > 0 { state.packDetails[p].received = 0 }
-        store(p, .storeAtOnce)
+        storeAtOnce(p)
         if policyEvictsOnItsOwn { purgeOwnEvictions() }
         // Granted, then ended.
         holdMomentarily(p, pinned: pinned)

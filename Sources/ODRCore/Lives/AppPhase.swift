@@ -17,7 +17,8 @@
 /// initial-install packs are on the device (ODR-SPEC §2: the app cannot run before). An
 /// update installs over a stopped app (the device terminates a running one first) and, like
 /// an install, holds launches until its initial-install packs are there.
-enum AppPhase: Hashable, BitwiseCopyable {
+@usableFromInline
+enum AppPhase: Hashable, Sendable, BitwiseCopyable {
     case absent
     case installing(launchPending: Bool)
     case installed(running: Bool)
@@ -58,6 +59,8 @@ enum AppPhase: Hashable, BitwiseCopyable {
     var isPresent: Bool { self != .absent }
     var isInstalling: Bool { if case .installing = self { true } else { false } }
     var isInstalled: Bool { if case .installed = self { true } else { false } }
-    var isRunning: Bool { self == .installed(running: true) }
+    @inlinable var isRunning: Bool {
+        if case .installed(running: true) = self { true } else { false }
+    }
     var launchPending: Bool { self == .installing(launchPending: true) }
 }

@@ -208,6 +208,11 @@ extension ODRDevice {
         tell(i) { $0.packStored($1) }
     }
 
+    /// ``store(_:_:)`` of every byte at one instant (a trace replay's miss): a call of its
+    /// own, in which the known event folds the life table to its one row.
+    @inline(never)
+    func storeAtOnce(_ i: PackID) { store(i, .storeAtOnce) }
+
     /// A request of `app` is granted pack `i`; `pinned` if it awaited it.
     func hold(_ i: PackID, app: AppID, pinned: Bool) {
         let packs = state.packs

@@ -15,13 +15,15 @@ public struct PurgeView {
     // app is added while a policy chooses), so that ``isCandidate(_:)``, asked for every pack
     // a policy passes over, reads two records and touches no reference count; and the scope
     // unpacked once, as the running state its packs' apps have and the app that evicts.
-    private let packs: RecordTable<PackRecord>
-    private let apps: RecordTable<AppRecord>
-    private let running: Bool
+    @usableFromInline let packs: RecordTable<PackRecord>
+    @usableFromInline let apps: RecordTable<AppRecord>
+    @usableFromInline let running: Bool
     private let evictor: AppID?
     /// Whose packs the system may take in this step, where the device's apps have different
     /// platforms (``RoomMaker``); nil: any app's of the tier (a device of one platform).
     private let groups: PurgeGroups?
+    /// Neither `groups` nor `evictor`: the step may take any candidate of the tier.
+    @usableFromInline let takesWholeTier: Bool
 
     init(device: ODRDevice, scope: PurgeScope, groups: PurgeGroups, time: Double) {
         self.device = device
@@ -38,6 +40,7 @@ public struct PurgeView {
             running = device.state.apps[app].running
             evictor = app
         }
+        takesWholeTier = self.groups == nil && evictor == nil
     }
 
     /// Whether `pack` may be purged in this step.
@@ -49,11 +52,12 @@ public struct PurgeView {
     /// a candidate, and how much would it free), answered from the one record line the first
     /// reads, so a policy need keep no column of sizes of its own.
     ///
-    /// Performance: a step of the system's over a device of one platform (every trace replay)
-    /// reads the one record line and calls nothing, so the call saves no registers.
+    /// Performance: inlinable into a policy's walk over its queue; a step of the system's
+    /// over a device of one platform (every trace replay) reads two records and calls nothing.
+    @inlinable
     public func candidateSize(_ pack: PackID) -> Int64? {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return nil }
-        if _slowPath(groups != nil || evictor != nil) { return admitsInScope(pack) ? packs[pack].size : nil }
+        if _slowPath(!takesWholeTier) { return admitsInScope(pack) ? packs[pack].size : nil }
         return packs[pack].size
     }
 
@@ -62,13 +66,13 @@ public struct PurgeView {
     @inline(__always)
     func admits(_ pack: PackID) -> Bool {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return false }
-        return groups == nil && evictor == nil || admitsInScope(pack)
+        return takesWholeTier || admitsInScope(pack)
     }
 
     /// Whether the candidate `pack` is of an app whose packs this step may take: of the
     /// groups the system may purge here, and the evicting app's own removable pack.
-    @inline(never)
-    private func admitsInScope(_ pack: PackID) -> Bool {
+    @usableFromInline @inline(never)
+    func admitsInScope(_ pack: PackID) -> Bool {
         if let groups, !groups.contains(apps[packs[pack].app].rules.group) { return false }
         if let evictor, !device.isRemovable(pack, by: evictor) { return false }
         return true
@@ -87,7 +91,7 @@ public struct PurgeView {
     }
 
     /// Whether pack `p` is purgeable and of an app whose running state is `running`.
-    @inline(__always)
+    @inlinable
     static func isCandidate(_ p: PackID, running: Bool, packs: RecordTable<PackRecord>, apps: RecordTable<AppRecord>)
         -> Bool
     {

@@ -1,5 +1,6 @@
 /// Internal per-app state of an ``ODRDevice`` that changes as it runs (plain data: see
 /// ``RecordTable``); what is fixed per app lives in ``AppContent``.
+@usableFromInline
 struct AppRecord: BitwiseCopyable {
     /// The app's first pack; its packs are contiguous.
     let firstPack: PackID
@@ -17,7 +18,7 @@ struct AppRecord: BitwiseCopyable {
     let rules: AppRules
 
     /// Absent, installing or installed, and running (see ``AppPhase`` for what moves it).
-    var phase = AppPhase.absent
+    @usableFromInline var phase = AppPhase.absent
     var pendingInitial = 0
     var prefetchCursor = 0
     var prefetchActive = PackID.none
@@ -49,7 +50,7 @@ struct AppRecord: BitwiseCopyable {
     var isPresent: Bool { phase.isPresent }
     var installing: Bool { phase.isInstalling }
     var installed: Bool { phase.isInstalled }
-    var running: Bool { phase.isRunning }
+    @inlinable var running: Bool { phase.isRunning }
     /// The app's packs, in order.
     var packs: PackRange { PackRange(first: firstPack.rawValue, count: packCount) }
     /// The app's pack that is its catalog's pack `local`.

@@ -21,16 +21,17 @@ enum PackPhase: UInt8 {
 /// in a paged table of its own (24 bytes, none for a pack whose detail was never written);
 /// what only some policies read (the last use's time, the admission order, the last
 /// request's ordinal, the purges) is its ``PackHistory``, kept only for them.
+@usableFromInline
 struct PackRecord: BitwiseCopyable {
-    let app: AppID
+    @usableFromInline let app: AppID
     var retain: Int32 = 0
     /// Requests waiting for their other packs hold this one so it is not purged under them.
     var pins: Int32 = 0
     /// Saturates at `Int32.max` (2 billion requests of one pack) to fit the record.
     var requestCount: Int32 = 0
-    let size: Int64
+    @usableFromInline let size: Int64
     /// The last use's tick (``lastUseTick``) above, the phase and the flags in the low byte.
-    private var useAndState: UInt64 = 0
+    @usableFromInline private(set) var useAndState: UInt64 = 0
 
     init(app: AppID, size: Int64) {
         self.app = app
@@ -54,8 +55,8 @@ struct PackRecord: BitwiseCopyable {
         @inline(__always) set { useAndState = useAndState & ~3 | UInt64(newValue.rawValue) }
     }
 
-    var purgeable: Bool {
-        @inline(__always) get { flag(4) }
+    @usableFromInline var purgeable: Bool {
+        @inlinable get { flag(4) }
         @inline(__always) set { setFlag(4, newValue) }
     }
     /// A partial download nobody continues: the first thing to purge.
@@ -74,7 +75,7 @@ struct PackRecord: BitwiseCopyable {
         @inline(__always) set { setFlag(32, newValue) }
     }
 
-    @inline(__always) private func flag(_ bit: UInt64) -> Bool { useAndState & bit != 0 }
+    @inlinable func flag(_ bit: UInt64) -> Bool { useAndState & bit != 0 }
     @inline(__always) private mutating func setFlag(_ bit: UInt64, _ on: Bool) {
         useAndState = on ? useAndState | bit : useAndState & ~bit
     }

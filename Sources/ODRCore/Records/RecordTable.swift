@@ -10,9 +10,10 @@
 ///
 /// Copies of a table share its storage (it is a pointer); only the owner mutates it, and
 /// calls ``deallocate()`` once, in its `deinit`.
+@usableFromInline
 struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
-    private(set) var base: UnsafeMutablePointer<Element>
-    private(set) var count = 0
+    @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline private(set) var count = 0
     private var capacity = 0
 
     /// Records start at multiples of `alignment` bytes (64: cache lines).
@@ -28,9 +29,10 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
             .bindMemory(to: Element.self, capacity: count)
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int { count }
 
+    @inlinable
     subscript(index: Int) -> Element {
         @inline(__always) unsafeAddress {
             precondition(index >= 0 && index < count, "record index out of range")
@@ -43,6 +45,8 @@ struct RecordTable<Element: BitwiseCopyable>: RandomAccessCollection {
     }
 
     /// The record of `key` (a ``PackID`` in the pack tables, an ``AppID`` in the app table).
+    /// Inlinable: a policy's question to a ``PurgeView`` reads records through it.
+    @inlinable
     subscript<Key: RecordKey>(key: Key) -> Element {
         @inline(__always) unsafeAddress {
             let index = key.index
