@@ -48,12 +48,11 @@ public struct PurgeView {
 
     /// The bytes purging `pack` would free if it may be purged in this step; nil if it may not.
     ///
-    /// Performance: one call for a policy's two questions about the pack it passes over (is it
-    /// a candidate, and how much would it free), answered from the one record line the first
-    /// reads, so a policy need keep no column of sizes of its own.
-    ///
-    /// Performance: inlinable into a policy's walk over its queue; a step of the system's
-    /// over a device of one platform (every trace replay) reads two records and calls nothing.
+    /// Performance: one question for a policy's two about the pack it passes over (is it a
+    /// candidate, and how much would it free), answered from the one record line the first
+    /// reads, so a policy need keep no column of sizes of its own; inlinable into a policy's
+    /// walk over its queue, where a step of the system's over a device of one platform (every
+    /// trace replay) reads two records and calls nothing.
     @inlinable
     public func candidateSize(_ pack: PackID) -> Int64? {
         guard Self.isCandidate(pack, running: running, packs: packs, apps: apps) else { return nil }

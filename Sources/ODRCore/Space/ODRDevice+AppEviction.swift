@@ -82,12 +82,9 @@ extension ODRDevice {
     func evict(_ bytes: Int64, of app: AppID) {
         state.episode += 1
         let view = PurgeView(device: self, scope: .app(app), groups: .all, time: state.now)
-        do {
-            let victims = policy(of: app).selectVictims(toFree: bytes, from: view)
-            state.victims.removeAll()
-            for victim in victims { state.victims.append(victim) }
+        let removed = purgeAnswer(toFree: bytes, view: view) {
+            policy(of: app).selectVictims(toFree: bytes, from: view)
         }
-        let removed = purgeVictims(toFree: bytes, view: view)
         state.ledger.purgeEpisodes += 1
         state.ledger.overPurgeBytes += removed - bytes
         emit(.purgeEpisode(episode: state.episode, needed: bytes, purged: removed))

@@ -57,19 +57,11 @@ extension ODRDevice {
             guard purgeableBytes(in: tier, groups: groups) > 0 else { continue }
             let remaining = deficit - purged
             let view = PurgeView(device: self, scope: .tier(tier), groups: groups, time: state.now)
-            // Performance: the answer is let go before its victims are purged. Letting go of
-            // an array is an atomic operation, which waits for every store before it to reach
-            // the cache; after the purges' stores to records not in the cache, that wait was
-            // a seventh of a replay of ten million objects.
-            do {
-                let victims =
-                    state.policies.routes
+            purged += purgeAnswer(toFree: remaining, view: view) {
+                state.policies.routes
                     ? state.policies.selectVictims(toFree: remaining, from: view, system: policy)
                     : policy.selectVictims(toFree: remaining, from: view)
-                state.victims.removeAll()
-                for victim in victims { state.victims.append(victim) }
             }
-            purged += purgeVictims(toFree: remaining, view: view)
         }
         state.ledger.purgeEpisodes += 1
         state.ledger.overPurgeBytes += purged - deficit
@@ -99,16 +91,27 @@ extension ODRDevice {
         emit(.purgeEpisode(episode: state.episode, needed: 0, purged: purged))
     }
 
-    /// Purges the policy's answer to `view` (copied into ``DeviceState/victims``) and returns
-    /// the bytes freed; stops the program when the answer breaks the contract of
-    /// ``PurgePolicy``.
+    /// Purges the policy's answer to `view` (`answer` asks it for one) and returns the bytes
+    /// freed; stops the program when the answer breaks the contract of ``PurgePolicy``.
     ///
     /// Each victim is checked just before it is purged, on the record line its purge then
     /// writes: a victim named twice is found as it comes again, no longer a candidate, and an
     /// answer freeing too little is found at the end, when candidates are left. An answer that
     /// breaks the contract stops the program whichever victim shows it, so the packs purged
     /// before that one change nothing anybody reads.
-    func purgeVictims(toFree bytes: Int64, view: PurgeView) -> Int64 {
+    @inline(__always)
+    func purgeAnswer(toFree bytes: Int64, view: PurgeView, _ answer: () -> [PackID]) -> Int64 {
+        // Performance: inline, so that asking the policy costs what a direct call does (a
+        // closure holds its policy, a retain and a release more an episode). The answer is
+        // copied into ``DeviceState/victims`` and let go before its victims are purged.
+        // Letting go of an array is an atomic operation, which waits for every store before it
+        // to reach the cache; after the purges' stores to records not in the cache, that wait
+        // was a seventh of a replay of ten million objects.
+        do {
+            let victims = answer()
+            state.victims.removeAll()
+            for victim in victims { state.victims.append(victim) }
+        }
         var freed: Int64 = 0
         for k in state.victims.indices {
             let victim = state.victims[k]
@@ -142,7 +145,7 @@ extension ODRDevice {
     /// Removes pack `p`'s bytes from the disk; returns how many.
     func purgePack(_ p: PackID) -> Int64 { purgeCheckedPack(p) }
 
-    /// ``purgePack(_:)``, inline in the loop over a policy's answer (``purgeVictims(toFree:view:)``),
+    /// ``purgePack(_:)``, inline in the loop over a policy's answer (``purgeAnswer(toFree:view:_:)``),
     /// where the victim's record line has just been read.
     @inline(__always)
     private func purgeCheckedPack(_ p: PackID) -> Int64 {
