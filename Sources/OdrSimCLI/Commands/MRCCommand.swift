@@ -61,7 +61,7 @@ struct MRCCommand: ParsableCommand {
     func run() throws {
         // 0.1 % … 100 %: three decades.
         let n = points ?? 20
-        let capacities =
+        let capacities: [TraceReplayer.Capacity] =
             try capacity.map(parseCapacities) ?? (0..<n).map { .percent(pow(10, -1 + 3 * Double($0) / Double(n - 1))) }
         let format = try input.traceFormat()
         let report = try output.claim(
