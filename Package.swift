@@ -9,12 +9,13 @@ import PackageDescription
 //   LiveCLI       → CommandShell, Experiments, Live, Metrics, OdrSimCLI, Quantities, Reports, SafeOutput,
 //                   ScenarioFile, Simulation  [ArgumentParser]
 //   odr-sim       → OdrSimCLI
-//   OdrSimCLI     → Advice, Bounds, CommandShell, Experiments, Metrics, ODRCore, ODRPolicies, PolicyPlugins,
-//                   Quantities, Reports, SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay
+//   OdrSimCLI     → Advice, AdviceOutput, Bounds, CommandShell, Experiments, Metrics, ODRCore, ODRPolicies,
+//                   PolicyPlugins, Quantities, Reports, SafeOutput, ScenarioFile, Simulation, TextInput, TraceReplay
 //                   [ArgumentParser]
-//   Reports       → Advice, Bounds, Experiments, Metrics, ODRCore, ODRPolicies, Quantities, SafeOutput, Simulation,
-//                   TextInput, TraceReplay  [Mustache]
+//   AdviceOutput  → Advice, Metrics, ODRCore, Reports, TextInput
 //   Advice        → Experiments, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
+//   Reports       → Bounds, Experiments, Metrics, ODRPolicies, Quantities, SafeOutput, Simulation, TraceReplay
+//                   [Mustache]
 //   CommandShell  → PolicyPlugins, SafeOutput, TextInput  [ArgumentParser]
 //   Experiments   → Bounds, Metrics, ODRCore, ODRPolicies, Quantities, Simulation, TextInput
 //   Live          → Metrics, ODRCore, SafeOutput, Simulation, TextInput  [NIOCore, NIOHTTP1, NIOPosix]
@@ -57,6 +58,7 @@ let package = Package(
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "Bounds", targets: ["Bounds"]),
         .library(name: "Advice", targets: ["Advice"]),
+        .library(name: "AdviceOutput", targets: ["AdviceOutput"]),
         .library(name: "OdrSimCLI", targets: ["OdrSimCLI"]),
         .library(name: "TextInput", targets: ["TextInput"]),
         .library(name: "SafeOutput", targets: ["SafeOutput"]),
@@ -84,8 +86,9 @@ let package = Package(
         .target(name: "CFlow", cxxSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Offline bounds on misses (PFOO-L, FOO-L, FOO-U) for request sequences.
         .target(name: "Bounds", dependencies: ["CFlow"]),
-        // A cache prefetch hint (Swift has none), for memory-bound replays of large traces.
-        .target(name: "CPrefetch"),
+        // A cache prefetch hint (Swift has none), for memory-bound replays of large traces: a
+        // header and its module map, nothing to compile (Sources/CPrefetch/module.modulemap).
+        .systemLibrary(name: "CPrefetch"),
         // The grammars of quantities (sizes, durations, bandwidths, budgets, exact decimals) and
         // the largest value of each (ModelLimits): one floor below every reader of numbers.
         .target(name: "Quantities"),
@@ -147,9 +150,14 @@ let package = Package(
         .target(
             name: "Reports",
             dependencies: [
-                "Metrics", "Simulation", "Experiments", "Advice", "ODRCore", "ODRPolicies", "TraceReplay", "Bounds",
-                "Quantities", "TextInput", "SafeOutput", .product(name: "Mustache", package: "swift-mustache"),
+                "Metrics", "Simulation", "Experiments", "ODRPolicies", "TraceReplay", "Bounds", "Quantities",
+                "SafeOutput", .product(name: "Mustache", package: "swift-mustache"),
             ]),
+        // What `odr-sim advise` writes and says (``AdviceAnswer``): apart from Reports so that
+        // Reports and Advice, both long to optimize, compile side by side in a first build.
+        .target(
+            name: "AdviceOutput",
+            dependencies: ["Advice", "Reports", "Metrics", "ODRCore", "TextInput"]),
         // The plug-in interface (odrsim_policy.h): what a purge policy in C, or the Python
         // host, implements; a plug-in is built against this header alone.
         .target(name: "COdrSimPolicy"),
@@ -174,7 +182,7 @@ let package = Package(
             dependencies: [
                 "ODRCore", "ODRPolicies", "Simulation", "ScenarioFile", "Metrics", "Experiments", "Reports",
                 "TraceReplay", "Bounds", "Quantities",
-                "Advice", "TextInput", "SafeOutput", "PolicyPlugins", "CommandShell",
+                "Advice", "AdviceOutput", "TextInput", "SafeOutput", "PolicyPlugins", "CommandShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

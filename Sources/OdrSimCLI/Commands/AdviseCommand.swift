@@ -1,4 +1,5 @@
 import Advice
+import AdviceOutput
 import ArgumentParser
 import Experiments
 import Foundation

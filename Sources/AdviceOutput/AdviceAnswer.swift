@@ -2,6 +2,7 @@ import Advice
 import Foundation
 import Metrics
 import ODRCore
+import Reports
 import TextInput
 
 /// What `odr-sim advise` writes and says of a search: `advised.scn` (the advised layout over
