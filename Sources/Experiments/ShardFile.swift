@@ -183,10 +183,10 @@ public struct ShardFile: Sendable, Equatable {
         guard let rowsDigest = fields["rows"] else {
             throw bad("its first line has no rows= digest (written by an earlier odr-sim?); run the shard again")
         }
-        guard
-            TextDigest.of(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...].description)
-                == rowsDigest
-        else {
+        // Over the rows as they are in the text: a copy of them was a third of a merge's memory.
+        var rows = TextDigest()
+        rows.add(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...])
+        guard rows.value == rowsDigest else {
             throw bad(
                 """
                 its rows do not match the digest in its first line: the file was edited or cut short since odr-sim \
@@ -230,10 +230,10 @@ public struct ShardFile: Sendable, Equatable {
             throw bad("incomplete: \(runs.count) of its \(runCount) runs")
         }
         // A line cut short has fewer fields than the header (the app lines' own, apart).
-        let body = lines.dropFirst(1).filter { !$0.hasPrefix("a") }.joined(separator: "\n") + "\n"
-        guard let records = try? CSVReader.records(body) else { throw bad("its rows are not valid CSV") }
-        if let short = records.firstIndex(where: { $0.fields.count != header.count }) {
-            throw bad("line \(short + 2) has \(records[short].fields.count) fields, the header \(header.count)")
+        if let (record, fields) = try fieldsShort(
+            of: lines.dropFirst(1).lazy.filter { !$0.hasPrefix("a") }, header.count, bad)
+        {
+            throw bad("line \(record + 2) has \(fields) fields, the header \(header.count)")
         }
         var file = ShardFile(
             shard: shard, count: count, studyDigest: digest, totalRuns: total, baseline: baseline,
@@ -253,6 +253,25 @@ public struct ShardFile: Sendable, Equatable {
             file.baselinePoint = point
         }
         return file
+    }
+
+    /// The first record of `lines` (the header, then the runs' lines) whose field count is
+    /// not `expected`: its number among the records and its count; nil if none. Each line is
+    /// read as CSV by itself, so no copy of the rows is made (the rows joined and read at once
+    /// were most of a merge's memory); a line that is not valid CSV by itself fails with
+    /// `bad`, as any malformed row does, before any count is reported.
+    private static func fieldsShort(
+        of lines: some Sequence<Substring>, _ expected: Int, _ bad: (String) -> Error
+    ) throws(Error) -> (record: Int, fields: Int)? {
+        var (records, short): (Int, (record: Int, fields: Int)?) = (0, nil)
+        for line in lines {
+            guard let read = try? CSVReader.records(String(line)) else { throw bad("its rows are not valid CSV") }
+            for record in read {
+                if short == nil && record.fields.count != expected { short = (records, record.fields.count) }
+                records += 1
+            }
+        }
+        return short
     }
 
     /// Checks that `shards` are all N shards of one study, each once, together covering every

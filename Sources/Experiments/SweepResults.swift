@@ -166,16 +166,20 @@ public struct SweepResults: Sendable {
         }
         let (appRanges, lines, appLines) = (byValues, self.lines, self.appLines)
         let platformMetrics = self.platformMetrics
-        // A point's rows and app rows, parsed from its lines.
+        // A point's rows and app rows, each line's fields made into its row before the next
+        // line is read: the fields of a whole point, as strings, were most of a merge's memory.
         let rows: @Sendable (Int) throws -> (rows: [SummaryRow], apps: [AppRow]) = { p in
-            let records = try lines[points[p].range].flatMap { try Self.fields(of: $0) }
-            let apps = try (appRanges[points[p].values] ?? []).flatMap { range in
-                try appLines[range].flatMap { try Self.fields(of: $0) }
+            let records = try lines[points[p].range].flatMap { line in
+                try Self.fields(of: line).map { Self.summaryRow($0[axes...], axes: axes) }
             }
-            return (
-                records.map { Self.summaryRow($0[axes...], axes: axes) },
-                apps.compactMap { AppRow(fields: $0[axes...], platformMetrics: platformMetrics) }
-            )
+            let apps = try (appRanges[points[p].values] ?? []).flatMap { range in
+                try appLines[range].flatMap { line in
+                    try Self.fields(of: line).compactMap {
+                        AppRow(fields: $0[axes...], platformMetrics: platformMetrics)
+                    }
+                }
+            }
+            return (records, apps)
         }
         return try fold(points.map(\.values), rows: rows, focus: focus)
     }

@@ -14,8 +14,13 @@ public struct TextDigest {
 
     /// Adds `text` as if it followed what was added before: the digest of a text added a piece
     /// at a time is the digest of the whole (a CRLF split between two pieces is one line end).
-    public mutating func add(_ text: String) {
-        for byte in text.utf8 {
+    public mutating func add(_ text: String) { add(bytes: text.utf8) }
+
+    /// Adds a part of a text, with no copy of it made (a shard's rows are most of its file).
+    public mutating func add(_ text: Substring) { add(bytes: text.utf8) }
+
+    private mutating func add(bytes: some Sequence<UInt8>) {
+        for byte in bytes {
             defer { previous = byte }
             if byte == 10 && previous == 13 { continue }  // the LF of a CRLF: CR already counted as the line end
             hash = (hash ^ UInt64(byte == 13 ? 10 : byte)) &* 0x0000_0100_0000_01b3

@@ -152,6 +152,52 @@ struct ShardingTests {
         }
     }
 
+    /// `text` with its first line's digest made that of its rows again: a file odr-sim might
+    /// have written so, whose rows are then checked for what they hold.
+    static func resigned(_ text: String) -> String {
+        let end = text.firstIndex(of: "\n")!
+        let first = String(text[..<end]).replacing(
+            #/ rows=[0-9a-f]+/#, with: " rows=" + TextDigest.of(String(text[text.index(after: end)...])))
+        return first + text[end...]
+    }
+
+    @Test(
+        """
+        a row cut short is named by its line; a quote that closes on the next line is no row, even if the rows \
+        joined would read
+        """
+    )
+    func rowsReadOneByOne() throws {
+        let b = Self.shard(
+            2, of: 2,
+            runs: [(2, Self.line("2GB", "apple", 1, redownload: 1)), (3, Self.line("2GB", "lru", 1, redownload: 1))])
+        var lines = b.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = lines[1].split(separator: ",").count
+        func message(_ text: String) -> String {
+            do {
+                _ = try ShardFile.parse(Self.resigned(text), name: "b.csv")
+                return "accepted"
+            } catch { return error.message }
+        }
+        // Unchanged, the digest made again is the one written: the file reads back as it was.
+        #expect(try ShardFile.parse(Self.resigned(b.text), name: "b.csv") == b)
+        // The file's fourth line (the second run) loses its last two fields.
+        let whole = lines[3]
+        lines[3] = whole.split(separator: ",", omittingEmptySubsequences: false).dropLast(2).joined(separator: ",")
+        #expect(
+            message(lines.joined(separator: "\n")) == "b.csv: line 4 has \(header - 2) fields, the header \(header)")
+        // The first run's second field opens a quote that the second run's line closes: read as
+        // one text, the two lines are one record of as many fields as the header, and the
+        // second run would be lost inside a field; each line by itself is no CSV.
+        var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[1] = "\"" + fields[1]
+        lines[2] = fields.prefix(2).joined(separator: ",")
+        lines[3] = "3,x\"," + fields.dropFirst(2).joined(separator: ",")
+        let joined = try CSVReader.records(lines[1...3].joined(separator: "\n") + "\n")
+        #expect(joined.count == 2 && joined[1].fields.count == header)
+        #expect(message(lines.joined(separator: "\n")) == "b.csv: its rows are not valid CSV")
+    }
+
     @Test(
         """
         issue 42: --shard K/N is one bounded type: N at most the study's run limit when read, at most the runs when \

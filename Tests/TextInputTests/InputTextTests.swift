@@ -112,4 +112,19 @@ struct InputTextTests {
         split.add("\nb")
         #expect(split.value == TextDigest.of("a\nb") && split.value != TextDigest.of("a\n\nb"))
     }
+
+    @Test("a part of a text added as it is (a Substring, no copy) has the digest of the same part as a string")
+    func digestOfSubstring() {
+        let text = "# first\r\nrun,a\r\n1,\"é, ü\"\r\r\n"
+        for start in text.indices {
+            var part = TextDigest()
+            part.add(text[start...])
+            #expect(
+                part.value == TextDigest.of(String(text[start...])),
+                "from \(text.distance(from: text.startIndex, to: start))")
+        }
+        var rows = TextDigest()
+        rows.add(text[text.index(after: text.firstIndex(of: "\r\n")!)...])
+        #expect(rows.value == TextDigest.of("run,a\n1,\"é, ü\"\n\n") && rows.value != TextDigest.of(text))
+    }
 }
