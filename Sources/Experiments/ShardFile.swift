@@ -183,7 +183,7 @@ public struct ShardFile: Sendable, Equatable {
         guard let rowsDigest = fields["rows"] else {
             throw bad("its first line has no rows= digest (written by an earlier odr-sim?); run the shard again")
         }
-        // Over the rows as they are in the text: a copy of them was a third of a merge's memory.
+        // Over the rows as they are in the text, with no copy of them made for it.
         var rows = TextDigest()
         rows.add(text[text.index(after: text.firstIndex(of: "\n") ?? text.startIndex)...])
         guard rows.value == rowsDigest else {
@@ -257,9 +257,9 @@ public struct ShardFile: Sendable, Equatable {
 
     /// The first record of `lines` (the header, then the runs' lines) whose field count is
     /// not `expected`: its number among the records and its count; nil if none. Each line is
-    /// read as CSV by itself, so no copy of the rows is made (the rows joined and read at once
-    /// were most of a merge's memory); a line that is not valid CSV by itself fails with
-    /// `bad`, as any malformed row does, before any count is reported.
+    /// read as CSV by itself, so no copy of the rows is made (the rows joined and read at
+    /// once, every field a string, were half of a merge's peak); a line that is not valid CSV
+    /// by itself fails with `bad`, as any malformed row does, before any count is reported.
     private static func fieldsShort(
         of lines: some Sequence<Substring>, _ expected: Int, _ bad: (String) -> Error
     ) throws(Error) -> (record: Int, fields: Int)? {

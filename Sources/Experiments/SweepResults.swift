@@ -167,7 +167,8 @@ public struct SweepResults: Sendable {
         let (appRanges, lines, appLines) = (byValues, self.lines, self.appLines)
         let platformMetrics = self.platformMetrics
         // A point's rows and app rows, each line's fields made into its row before the next
-        // line is read: the fields of a whole point, as strings, were most of a merge's memory.
+        // line is read: the fields of the points under way, as strings, were a fifth of a
+        // merge's peak.
         let rows: @Sendable (Int) throws -> (rows: [SummaryRow], apps: [AppRow]) = { p in
             let records = try lines[points[p].range].flatMap { line in
                 try Self.fields(of: line).map { Self.summaryRow($0[axes...], axes: axes) }
