@@ -230,7 +230,7 @@ public struct ShardFile: Sendable, Equatable {
             throw bad("incomplete: \(runs.count) of its \(runCount) runs")
         }
         // A line cut short has fewer fields than the header (the app lines' own, apart).
-        if let (record, fields) = try fieldsShort(
+        if let (record, fields) = try firstMiscountedRecord(
             of: lines.dropFirst(1).lazy.filter { !$0.hasPrefix("a") }, header.count, bad)
         {
             throw bad("line \(record + 2) has \(fields) fields, the header \(header.count)")
@@ -260,18 +260,18 @@ public struct ShardFile: Sendable, Equatable {
     /// read as CSV by itself, so no copy of the rows is made (the rows joined and read at
     /// once, every field a string, were half of a merge's peak); a line that is not valid CSV
     /// by itself fails with `bad`, as any malformed row does, before any count is reported.
-    private static func fieldsShort(
+    private static func firstMiscountedRecord(
         of lines: some Sequence<Substring>, _ expected: Int, _ bad: (String) -> Error
     ) throws(Error) -> (record: Int, fields: Int)? {
-        var (records, short): (Int, (record: Int, fields: Int)?) = (0, nil)
+        var (records, miscounted): (Int, (record: Int, fields: Int)?) = (0, nil)
         for line in lines {
             guard let read = try? CSVReader.records(String(line)) else { throw bad("its rows are not valid CSV") }
             for record in read {
-                if short == nil && record.fields.count != expected { short = (records, record.fields.count) }
+                if miscounted == nil && record.fields.count != expected { miscounted = (records, record.fields.count) }
                 records += 1
             }
         }
-        return short
+        return miscounted
     }
 
     /// Checks that `shards` are all N shards of one study, each once, together covering every
